@@ -1,0 +1,18 @@
+import { Automation, type Trigger, type TriggerContext } from "hearth";
+
+/**
+ * `POST /webhook/away-mode` with `{ "away": true }` (from a phone shortcut, for example)
+ * sets the `away` state key; other automations can react with a state trigger.
+ */
+export default class AwayModeWebhook extends Automation {
+  readonly name = "away-mode-webhook";
+
+  readonly triggers: Trigger[] = [{ type: "webhook", path: "away-mode", methods: ["POST", "PUT"] }];
+
+  async execute(context: TriggerContext): Promise<void> {
+    if (context.type !== "webhook") return;
+    const body = context.body as { away?: unknown } | undefined;
+    if (typeof body?.away !== "boolean") throw new Error('expected a JSON body like {"away": true}');
+    this.state.set("away", body.away);
+  }
+}

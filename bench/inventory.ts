@@ -1,0 +1,362 @@
+/**
+ * Inventory API benchmark (`npm run bench:inventory`).
+ *
+ * Seeds one household with 100 000 items in a scratch PostgreSQL database, starts the real
+ * app (buildInventoryApi) in a child process so the load generator does not share its event
+ * loop, drives it over loopback HTTP with autocannon at 32 connections, then replays the same
+ * list/search SQL straight through node-postgres at the same concurrency and pool size, and
+ * prints req/s, p50 and p99 per scenario and the API/raw ratios. The scratch database is
+ * dropped at the end.
+ *
+ * BENCH_DATABASE_URL: a PostgreSQL server URL whose user may create databases
+ * (default postgres://postgres@127.0.0.1:5432/postgres). BENCH_DURATION: seconds per
+ * scenario (default 5). BENCH_ITEMS: item count (default 100000). For query-plan work:
+ * BENCH_KEEP_DATABASE=1 keeps the scratch database, BENCH_SEED_ONLY=1 stops after seeding.
+ */
+import { type ChildProcess, fork } from "node:child_process";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { createId } from "@paralleldrive/cuid2";
+import autocannon from "autocannon";
+import pg from "pg";
+import { MemoryLogger } from "../src/adapters/logging/memory-logger.js";
+import { openDatabase } from "../src/adapters/persistence/database.js";
+import { buildItemListSql, KnexItemRepository } from "../src/adapters/persistence/knex-item-repository.js";
+import { migrateToLatest } from "../src/adapters/persistence/migrator.js";
+import { loadConfig } from "../src/composition/config.js";
+import { buildInventoryApi } from "../src/composition/inventory-api.js";
+import type { FreezerItem } from "../src/domain/inventory/freezer-item.js";
+import type { ItemListQuery } from "../src/ports/item-repository.js";
+
+const CONNECTIONS = 32;
+/** The app's default pool size (openDatabase); the raw runner gets the same. */
+const POOL_SIZE = 10;
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const ITEM_COUNT = Number(process.env.BENCH_ITEMS ?? 100_000);
+const WARMUP_SECONDS = 1;
+
+// ---------------------------------------------------------------- child: the app server
+
+async function serve(): Promise<void> {
+  const config = loadConfig(process.env);
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: ":memory:", poolMax: POOL_SIZE });
+  const api = await buildInventoryApi({ config, database, logger: new MemoryLogger() });
+  const server = api.app.listen(0, "127.0.0.1", () => {
+    const address = server.address();
+    process.send?.({ port: typeof address === "object" && address ? address.port : 0 });
+  });
+  process.on("disconnect", async () => {
+    server.close();
+    server.closeAllConnections();
+    // Let handlers still waiting on the database finish before the pool goes away.
+    const pool = (database.knex.client as { pool?: { numUsed(): number; numPendingAcquires(): number } }).pool;
+    const deadline = Date.now() + 5000;
+    while (pool && pool.numUsed() + pool.numPendingAcquires() > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await api.close();
+    await database.close();
+  });
+}
+
+// ---------------------------------------------------------------- food vocabulary
+
+const FOODS = [
+  "Chicken breast", "Chicken thighs", "Chicken wings", "Chicken nuggets", "Chicken curry",
+  "Beef mince", "Beef stew", "Beef burgers", "Steak", "Meatballs", "Pork chops", "Pork sausages",
+  "Pulled pork", "Bacon", "Lamb shank", "Lamb mince", "Turkey breast", "Duck legs", "Salmon fillet",
+  "Cod fillet", "Haddock", "Prawns", "Fish fingers", "Tuna steak", "Mackerel", "Peas", "Sweetcorn",
+  "Green beans", "Broccoli", "Spinach", "Cauliflower", "Carrots", "Brussels sprouts", "Mixed vegetables",
+  "Edamame", "Butternut squash", "Chips", "Potato wedges", "Hash browns", "Roast potatoes", "Rice",
+  "Bread rolls", "Sourdough loaf", "Bagels", "Croissants", "Pizza base", "Naan bread", "Tortillas",
+  "Lasagne", "Bolognese sauce", "Chilli con carne", "Vegetable soup", "Tomato soup", "Lentil dal",
+  "Shepherd's pie", "Fish pie", "Dumplings", "Spring rolls", "Ice cream", "Sorbet", "Frozen yoghurt",
+  "Raspberries", "Blueberries", "Strawberries", "Mango chunks", "Cherries", "Banana slices",
+  "Pastry", "Puff pastry", "Waffles", "Pancakes", "Cookie dough", "Cheesecake", "Apple crumble",
+  "Crème fraîche", "Butter", "Grated cheese", "Stock cubes", "Pesto", "Garlic bread", "Herbs",
+];
+const PREFIXES = ["", "", "", "Homemade", "Organic", "Leftover", "Smoked", "Spicy", "Diced", "Sliced", "Roast", "Free-range"];
+const RARE_WORD = "Kohlrabi";
+const RARE_EVERY = 5_000;
+const COMMON_WORD = "chicken";
+
+function itemName(index: number): string {
+  if (index % RARE_EVERY === 1) return `${RARE_WORD} gratin`;
+  const food = FOODS[(index * 7919) % FOODS.length];
+  const prefix = PREFIXES[(index * 104729) % PREFIXES.length];
+  return prefix ? `${prefix} ${food.charAt(0).toLowerCase()}${food.slice(1)}` : food;
+}
+
+// ---------------------------------------------------------------- parent helpers
+
+interface Scenario {
+  name: string;
+  api: number;
+  p50: number;
+  p99: number;
+  raw?: { rps: number; p50: number; p99: number };
+  errors: number;
+}
+
+async function json(url: string, method: string, token: string | undefined, body?: unknown): Promise<Record<string, string>> {
+  const response = await fetch(url, {
+    method,
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const parsed = (await response.json()) as Record<string, string>;
+  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(parsed)}`);
+  return parsed;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function runHttp(
+  base: string,
+  token: string,
+  path: string,
+  options: { method?: "GET" | "PATCH"; body?: () => string; seconds?: number } = {},
+) {
+  const run = (duration: number) =>
+    autocannon({
+      url: `${base}${path}`,
+      connections: CONNECTIONS,
+      duration,
+      method: options.method ?? "GET",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      requests: options.body
+        ? [{ setupRequest: (request) => ({ ...request, body: options.body?.() }) }]
+        : undefined,
+    });
+  await run(WARMUP_SECONDS);
+  const result = await run(options.seconds ?? DURATION);
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+/** A closed loop of CONNECTIONS workers replaying one list request (the queries the repository runs). */
+async function runRaw(pool: pg.Pool, sql: { page: [string, unknown[]]; count?: [string, unknown[]] }) {
+  const loop = async (seconds: number) => {
+    const latencies: number[] = [];
+    const deadline = performance.now() + seconds * 1000;
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        while (performance.now() < deadline) {
+          const started = performance.now();
+          await Promise.all([
+            pool.query(sql.page[0], sql.page[1]),
+            ...(sql.count ? [pool.query(sql.count[0], sql.count[1])] : []),
+          ]);
+          latencies.push(performance.now() - started);
+        }
+      }),
+    );
+    return latencies;
+  };
+  await loop(WARMUP_SECONDS);
+  const latencies = (await loop(DURATION)).sort((a, b) => a - b);
+  return { rps: latencies.length / DURATION, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+function startServer(databaseUrl: string): Promise<{ child: ChildProcess; port: number }> {
+  const child = fork(fileURLToPath(import.meta.url), ["--serve"], {
+    execArgv: ["--conditions=hearth-source", "--import", "tsx", ...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [])],
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      DATABASE_URL: databaseUrl,
+      JWT_SECRET: "bench-secret-0123456789abcdefghijklmnopqrstuvwxyz",
+      JWT_ACCESS_TTL: "1h",
+      RATE_LIMIT_PER_MINUTE: "1000000000",
+      AUTH_RATE_LIMIT_PER_MINUTE: "1000000000",
+      REDIS_URL: "",
+      LOG_LEVEL: "error",
+    },
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  return new Promise((resolve, reject) => {
+    child.once("message", (message) => resolve({ child, port: (message as { port: number }).port }));
+    child.once("exit", (code) => reject(new Error(`app process exited with ${code}`)));
+  });
+}
+
+async function withScratchDatabase<T>(adminUrl: string, body: (url: string) => Promise<T>): Promise<T> {
+  const keep = process.env.BENCH_KEEP_DATABASE === "1";
+  const name = `hearth_bench_${createId()}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  try {
+    return await body(url.toString());
+  } finally {
+    if (keep) process.stdout.write(`Kept the benchmark database: ${url}\n`);
+    else await dropDatabase(adminUrl, name);
+  }
+}
+
+async function dropDatabase(adminUrl: string, name: string): Promise<void> {
+  const dropper = new pg.Client({ connectionString: adminUrl });
+  await dropper.connect();
+  await dropper.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await dropper.end();
+}
+
+function toNative(knexSql: { toSQL(): { toNative(): { sql: string; bindings: readonly unknown[] } } }): [string, unknown[]] {
+  const native = knexSql.toSQL().toNative();
+  return [native.sql, [...native.bindings]];
+}
+
+// ---------------------------------------------------------------- parent: the benchmark
+
+async function main(): Promise<void> {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const startedAt = performance.now();
+  await withScratchDatabase(adminUrl, async (databaseUrl) => {
+    const database = await openDatabase({ databaseUrl, dataDir: ":memory:", poolMax: POOL_SIZE });
+    await migrateToLatest(database.knex);
+    const { child, port } = await startServer(databaseUrl);
+    const base = `http://127.0.0.1:${port}/api/v1`;
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_SIZE });
+    try {
+      // Account, household, freezers and compartments through the API; items through the repository.
+      const session = await json(`${base}/auth/register`, "POST", undefined, {
+        email: `bench-${createId()}@example.test`,
+        password: "benchmark password",
+        name: "Bench",
+      });
+      const token = session.accessToken;
+      const userId = (session as unknown as { user: { id: string } }).user.id;
+      const household = await json(`${base}/households`, "POST", token, { name: "Bench home" });
+      const hid = household.id;
+      const placements: { freezerId: string; compartmentId: string }[] = [];
+      for (const freezerName of ["Kitchen", "Garage", "Basement"]) {
+        const freezer = await json(`${base}/households/${hid}/freezers`, "POST", token, { name: freezerName });
+        for (let position = 0; position < 4; position++) {
+          const compartment = await json(`${base}/households/${hid}/freezers/${freezer.id}/compartments`, "POST", token, {
+            name: `Drawer ${position + 1}`,
+            position,
+          });
+          placements.push({ freezerId: freezer.id, compartmentId: compartment.id });
+        }
+      }
+
+      const seedStarted = performance.now();
+      const repository = new KnexItemRepository(database.knex);
+      const yearAgo = Date.now() - 365 * 86_400_000;
+      const batch: FreezerItem[] = [];
+      for (let index = 0; index < ITEM_COUNT; index++) {
+        const placement = placements[index % placements.length];
+        const createdAt = new Date(yearAgo + index * 300);
+        batch.push({
+          id: createId(),
+          householdId: hid,
+          freezerId: placement.freezerId,
+          compartmentId: placement.compartmentId,
+          name: itemName(index),
+          quantity: 1 + (index % 6),
+          notes: index % 10 === 0 ? "Label on the lid" : null,
+          storedAt: createdAt,
+          expiresAt: index % 10 < 7 ? new Date(createdAt.getTime() + (30 + (index % 300)) * 86_400_000) : null,
+          deletedAt: index % 50 === 0 ? createdAt : null,
+          createdAt,
+          updatedAt: createdAt,
+          createdById: userId,
+          updatedById: userId,
+        });
+        if (batch.length === 5_000) await repository.insertMany(batch.splice(0));
+      }
+      await repository.insertMany(batch.splice(0));
+      await database.knex.raw("VACUUM ANALYZE freezer_items");
+      const seedSeconds = (performance.now() - seedStarted) / 1000;
+
+      if (process.env.BENCH_SEED_ONLY === "1") return;
+      const listPage = await json(`${base}/households/${hid}/items?limit=2`, "GET", token);
+      const [patchItem, historyItem] = (listPage as unknown as { data: { id: string }[] }).data;
+      for (let change = 1; change <= 20; change++) {
+        await json(`${base}/households/${hid}/items/${historyItem.id}`, "PATCH", token, { quantity: change + 10 });
+      }
+
+      const [a, b] = [placements[0].compartmentId, placements[5].compartmentId];
+      const expiresBefore = new Date(Date.now() + 60 * 86_400_000).toISOString();
+      const listQueries: { name: string; path: string; query: ItemListQuery }[] = [
+        { name: "list: default page", path: "", query: { householdId: hid, page: 1, limit: 20 } },
+        {
+          name: `search: common word "${COMMON_WORD}"`,
+          path: `?search=${COMMON_WORD}`,
+          query: { householdId: hid, search: COMMON_WORD, page: 1, limit: 20 },
+        },
+        {
+          name: `search: rare word "${RARE_WORD.toLowerCase()}"`,
+          path: `?search=${RARE_WORD.toLowerCase()}`,
+          query: { householdId: hid, search: RARE_WORD.toLowerCase(), page: 1, limit: 20 },
+        },
+        {
+          name: "filters: 2 compartments + expiresBefore",
+          path: `?compartmentIds[]=${a}&compartmentIds[]=${b}&expiresBefore=${encodeURIComponent(expiresBefore)}`,
+          query: { householdId: hid, compartmentIds: [a, b], expiresBefore: new Date(expiresBefore), page: 1, limit: 20 },
+        },
+      ];
+
+      const results: Scenario[] = [];
+      const report = (line: string) => process.stdout.write(`${line}\n`);
+      report(`Seeded ${ITEM_COUNT} items in ${seedSeconds.toFixed(1)} s; ${CONNECTIONS} connections, ${DURATION} s per scenario`);
+      for (const scenario of listQueries) {
+        const api = await runHttp(base, token, `/households/${hid}/items${scenario.path}`);
+        const sql = buildItemListSql(scenario.query);
+        const raw = await runRaw(pool, {
+          page: toNative(database.knex.raw(sql.page.text, sql.page.bindings)),
+          ...(sql.countInPage ? {} : { count: toNative(database.knex.raw(sql.count.text, sql.count.bindings)) }),
+        });
+        results.push({ name: scenario.name, api: api.rps, p50: api.p50, p99: api.p99, raw, errors: api.errors });
+        report(`  ${scenario.name}: ${api.rps.toFixed(0)} req/s (raw ${raw.rps.toFixed(0)})`);
+      }
+      const single: { name: string; path: string; method?: "GET" | "PATCH"; body?: () => string }[] = [
+        { name: "get one item", path: `/households/${hid}/items/${patchItem.id}` },
+        {
+          name: "PATCH one item",
+          path: `/households/${hid}/items/${patchItem.id}`,
+          method: "PATCH",
+          body: () => JSON.stringify({ quantity: 1 + Math.floor(Math.random() * 1000) }),
+        },
+        { name: "history (20 entries)", path: `/households/${hid}/items/${historyItem.id}/history` },
+      ];
+      for (const scenario of single) {
+        const api = await runHttp(base, token, scenario.path, { method: scenario.method, body: scenario.body });
+        results.push({ name: scenario.name, api: api.rps, p50: api.p50, p99: api.p99, errors: api.errors });
+        report(`  ${scenario.name}: ${api.rps.toFixed(0)} req/s`);
+      }
+
+      report("");
+      report("| scenario | API req/s | API p50 ms | API p99 ms | raw SQL req/s | raw p50 ms | raw p99 ms | API/raw | errors |");
+      report("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+      for (const r of results) {
+        const raw = r.raw
+          ? `${r.raw.rps.toFixed(0)} | ${r.raw.p50.toFixed(1)} | ${r.raw.p99.toFixed(1)} | ${(r.api / r.raw.rps).toFixed(2)}`
+          : "– | – | – | –";
+        report(`| ${r.name} | ${r.api.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${raw} | ${r.errors} |`);
+      }
+      report(`\nTotal run time ${((performance.now() - startedAt) / 1000).toFixed(0)} s`);
+    } finally {
+      await pool.end();
+      child.disconnect();
+      await new Promise((resolve) => child.once("exit", resolve));
+      await database.close();
+    }
+  });
+}
+
+if (process.argv.includes("--serve")) {
+  await serve();
+} else {
+  await main();
+}

@@ -1,0 +1,357 @@
+import express, { type Request, type RequestHandler, type Response, Router } from "express";
+import { z } from "zod";
+import type {
+  AutomationInfo,
+  AutomationManagerApi,
+  DeviceRegistryApi,
+  MqttServiceApi,
+  StateManagerApi,
+} from "../../../application/automation/contracts.js";
+import type { MqttPayload, TriggerContext } from "../../../domain/automation/trigger.js";
+import type { ZigbeeDevice } from "../../../domain/automation/zigbee-device.js";
+import { LOG_LEVELS, type LogBuffer } from "../../../ports/log-buffer.js";
+import type { Logger } from "../../../ports/logger.js";
+import { ENGINE_BODY_LIMIT, engineErrorHandler, sendError, zodDetails } from "./engine-errors.js";
+
+export interface DebugApiDeps {
+  manager: AutomationManagerApi;
+  state: StateManagerApi;
+  logs: LogBuffer;
+  mqtt: MqttServiceApi;
+  deviceRegistry: DeviceRegistryApi | null;
+  readiness: () => { mqtt: boolean; engine: boolean };
+  /** When the engine finished starting; a getter when the router is built before that. */
+  startedAt: Date | null | (() => Date | null);
+  version: string;
+  /** From createEngineAuth: guards every route of this router. */
+  auth: RequestHandler;
+  /** For unexpected failures; a silent logger when omitted. */
+  logger?: Logger;
+  /** Current time in ms (uptime); Date.now by default. */
+  now?: () => number;
+}
+
+export const MAX_LOG_LIMIT = 1000;
+
+// ---- manual trigger bodies ---------------------------------------------------------
+
+const deviceSchema = z.looseObject({
+  friendly_name: z.string().min(1),
+  ieee_address: z.string().default(""),
+  type: z.string().default("Unknown"),
+});
+
+const stringMap = z.record(z.string(), z.string());
+
+const manualTriggerSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("mqtt"), topic: z.string().min(1), payload: z.unknown().optional() }),
+  z.object({
+    type: z.literal("cron"),
+    expression: z.string().min(1).optional(),
+    firedAt: z.iso.datetime({ offset: true }).optional(),
+  }),
+  z.object({
+    type: z.literal("state"),
+    key: z.string().min(1),
+    newValue: z.unknown().optional(),
+    oldValue: z.unknown().optional(),
+  }),
+  z.object({
+    type: z.literal("webhook"),
+    path: z.string().min(1).optional(),
+    method: z.string().min(1).default("POST"),
+    headers: stringMap.default({}),
+    query: stringMap.default({}),
+    body: z.unknown().optional(),
+  }),
+  z.object({
+    type: z.literal("device_state"),
+    friendlyName: z.string().min(1).optional(),
+    state: z.record(z.string(), z.unknown()).default({}),
+    device: deviceSchema.optional(),
+  }),
+  z.object({
+    type: z.literal("device_joined"),
+    friendlyName: z.string().min(1).optional(),
+    device: deviceSchema.optional(),
+  }),
+  z.object({
+    type: z.literal("device_left"),
+    friendlyName: z.string().min(1).optional(),
+    device: deviceSchema.optional(),
+  }),
+]);
+
+type ManualTrigger = z.output<typeof manualTriggerSchema>;
+
+/** Something a manual trigger body left out that the automation's own triggers cannot supply. */
+class MissingFieldError {
+  constructor(
+    readonly path: string,
+    readonly message: string,
+  ) {}
+}
+
+function triggerField(info: AutomationInfo, type: string, field: string): string | undefined {
+  const trigger = info.triggers.find((candidate) => candidate.type === type && typeof candidate[field] === "string");
+  return trigger ? (trigger[field] as string) : undefined;
+}
+
+function asMqttPayload(payload: unknown): MqttPayload {
+  if (payload === undefined) return {};
+  if (typeof payload === "object" && payload !== null && !Array.isArray(payload)) return payload as MqttPayload;
+  return { raw: typeof payload === "string" ? payload : JSON.stringify(payload) };
+}
+
+/**
+ * Builds the TriggerContext a manual trigger stands for. Fields the body leaves out
+ * come from the automation's own trigger (cron expression, webhook path, device name)
+ * or the device registry (device record and current state).
+ */
+function buildContext(body: ManualTrigger, info: AutomationInfo, devices: DeviceRegistryApi | null): TriggerContext {
+  const deviceFor = (friendlyName: string | undefined, given: ZigbeeDevice | undefined, type: string): ZigbeeDevice => {
+    if (given) return given;
+    const name = friendlyName ?? triggerField(info, type, "friendlyName");
+    if (name === undefined) throw new MissingFieldError("friendlyName", "Give friendlyName or device");
+    return devices?.getDevice(name) ?? { friendly_name: name, ieee_address: "", type: "Unknown" };
+  };
+  switch (body.type) {
+    case "mqtt":
+      return { type: "mqtt", topic: body.topic, payload: asMqttPayload(body.payload) };
+    case "cron": {
+      const expression = body.expression ?? triggerField(info, "cron", "expression");
+      if (expression === undefined) throw new MissingFieldError("expression", "Give the cron expression");
+      return { type: "cron", expression, firedAt: body.firedAt ? new Date(body.firedAt) : new Date() };
+    }
+    case "state":
+      return { type: "state", key: body.key, newValue: body.newValue, oldValue: body.oldValue };
+    case "webhook": {
+      const path = body.path ?? triggerField(info, "webhook", "path");
+      if (path === undefined) throw new MissingFieldError("path", "Give the webhook path");
+      return {
+        type: "webhook",
+        path,
+        method: body.method.toUpperCase(),
+        headers: body.headers,
+        query: body.query,
+        body: body.body,
+      };
+    }
+    case "device_state": {
+      const device = deviceFor(body.friendlyName, body.device as ZigbeeDevice | undefined, "device_state");
+      const friendlyName = body.friendlyName ?? device.friendly_name;
+      const known = devices?.getDeviceState(friendlyName) ?? {};
+      return { type: "device_state", friendlyName, state: { ...known, ...body.state }, device };
+    }
+    case "device_joined":
+    case "device_left":
+      return { type: body.type, device: deviceFor(body.friendlyName, body.device as ZigbeeDevice | undefined, body.type) };
+  }
+}
+
+// ---- log query ---------------------------------------------------------------------
+
+const levelSchema = z
+  .string()
+  .trim()
+  .transform((value, ctx) => {
+    if (/^\d+$/.test(value)) return Number.parseInt(value, 10);
+    const named = LOG_LEVELS[value.toLowerCase() as keyof typeof LOG_LEVELS];
+    if (named !== undefined) return named;
+    ctx.addIssue({ code: "custom", message: `expected a number or one of ${Object.keys(LOG_LEVELS).join(", ")}` });
+    return z.NEVER;
+  });
+
+const logQuerySchema = z.object({
+  automation: z.string().min(1).optional(),
+  level: levelSchema.optional(),
+  limit: z
+    .string()
+    .regex(/^\d+$/, `expected a whole number from 1 to ${MAX_LOG_LIMIT}`)
+    .transform((value) => Number.parseInt(value, 10))
+    .pipe(z.number().min(1, `expected 1 to ${MAX_LOG_LIMIT}`).max(MAX_LOG_LIMIT, `expected 1 to ${MAX_LOG_LIMIT}`))
+    .optional(),
+});
+
+/** Query values arrive as strings or arrays of them; the last one wins, and empty means absent (forms send `level=`). */
+function singleValues(query: Request["query"]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) {
+    const last = Array.isArray(value) ? value.at(-1) : value;
+    if (typeof last === "string" && last.trim() !== "") out[name] = last;
+  }
+  return out;
+}
+
+// ---- router ------------------------------------------------------------------------
+
+const silentLogger: Logger = {
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  fatal: () => undefined,
+  child: () => silentLogger,
+};
+
+/** JSON has no undefined: absent values are reported as null. */
+const orNull = (value: unknown) => (value === undefined ? null : value);
+
+/** Path parameters of `*name` routes arrive as segment arrays (names with slashes). */
+function pathParam(value: string | string[] | undefined): string {
+  return Array.isArray(value) ? value.join("/") : (value ?? "");
+}
+
+/**
+ * The debug API, mounted at `/api` on the engine HTTP server: status, automations and
+ * manual triggers, state, the log buffer and Zigbee devices. Every route goes through
+ * `deps.auth`.
+ */
+export function createDebugApiRouter(deps: DebugApiDeps): Router {
+  const router = Router();
+  const now = deps.now ?? Date.now;
+  const logger = deps.logger ?? silentLogger;
+
+  router.use(deps.auth);
+  router.use(express.json({ limit: ENGINE_BODY_LIMIT }));
+
+  router.get("/status", (_req, res) => {
+    const checks = deps.readiness();
+    const automations = deps.manager.listAutomations();
+    const failed = automations.filter((automation) => automation.status === "failed").length;
+    const startedAt = typeof deps.startedAt === "function" ? deps.startedAt() : deps.startedAt;
+    res.json({
+      status: checks.mqtt && checks.engine ? "ok" : "degraded",
+      checks: { mqtt: checks.mqtt, engine: checks.engine },
+      startedAt: startedAt ? startedAt.toISOString() : null,
+      uptimeSeconds: startedAt ? Math.max(0, Math.floor((now() - startedAt.getTime()) / 1000)) : 0,
+      automations: { registered: automations.length - failed, failed },
+      version: deps.version,
+    });
+  });
+
+  router.get("/automations", (_req, res) => {
+    const automations = deps.manager.listAutomations();
+    res.json({ automations, count: automations.length });
+  });
+
+  const findAutomation = (req: Request, res: Response): AutomationInfo | null => {
+    const name = pathParam(req.params.name);
+    const info = deps.manager.getAutomation(name);
+    if (!info) sendError(res, 404, `No automation named "${name}"`);
+    return info;
+  };
+
+  router.get("/automations/:name", (req, res) => {
+    const info = findAutomation(req, res);
+    if (info) res.json(info);
+  });
+
+  router.post("/automations/:name/trigger", async (req, res) => {
+    const info = findAutomation(req, res);
+    if (!info) return;
+    if (info.status === "failed") {
+      sendError(res, 404, `Automation "${info.name}" is not running: ${info.error ?? "it failed to register"}`);
+      return;
+    }
+    const parsed = manualTriggerSchema.safeParse(req.body ?? {});
+    if (!parsed.success) {
+      sendError(res, 400, "Invalid trigger body", zodDetails(parsed.error));
+      return;
+    }
+    let context: TriggerContext;
+    try {
+      context = buildContext(parsed.data, info, deps.deviceRegistry);
+    } catch (error) {
+      if (!(error instanceof MissingFieldError)) throw error;
+      sendError(res, 400, "Invalid trigger body", [{ path: error.path, message: error.message }]);
+      return;
+    }
+    const result = await deps.manager.runAutomation(info.name, context);
+    if (result.status === "not_found") {
+      sendError(res, 404, `No automation named "${info.name}"`);
+    } else if (result.status === "error") {
+      res.status(500).json({ error: result.error, message: result.error });
+    } else {
+      res.json({ status: "triggered" });
+    }
+  });
+
+  router.get("/state", (_req, res) => {
+    const state = deps.state.entries();
+    res.json({ state, count: Object.keys(state).length });
+  });
+
+  router.get("/state/:key", (req, res) => {
+    const key = pathParam(req.params.key);
+    const exists = deps.state.has(key);
+    res.json({ key, value: exists ? orNull(deps.state.get(key)) : null, exists });
+  });
+
+  router.put("/state/:key", (req, res) => {
+    const key = pathParam(req.params.key);
+    const body = req.body as unknown;
+    if (typeof body !== "object" || body === null || Array.isArray(body) || !("value" in body)) {
+      sendError(res, 400, 'Send a JSON body {"value": ...} with Content-Type: application/json', [
+        { path: "value", message: "required" },
+      ]);
+      return;
+    }
+    const value = (body as { value: unknown }).value;
+    const previous = deps.state.get(key);
+    deps.state.set(key, value);
+    res.json({ key, value, previous: orNull(previous) });
+  });
+
+  router.delete("/state/:key", (req, res) => {
+    const key = pathParam(req.params.key);
+    res.json({ key, deleted: deps.state.delete(key) });
+  });
+
+  router.get("/logs", (req, res) => {
+    const parsed = logQuerySchema.safeParse(singleValues(req.query));
+    if (!parsed.success) {
+      sendError(res, 400, "Invalid log query", zodDetails(parsed.error));
+      return;
+    }
+    const entries = deps.logs.query(parsed.data);
+    res.json({ entries, count: entries.length });
+  });
+
+  const describeDevice = (registry: DeviceRegistryApi, device: ZigbeeDevice) => ({
+    ...device,
+    niceName: registry.getNiceName(device.friendly_name),
+    state: registry.getDeviceState(device.friendly_name) ?? {},
+  });
+
+  const requireRegistry = (res: Response): DeviceRegistryApi | null => {
+    if (!deps.deviceRegistry) {
+      sendError(res, 503, "The device registry is disabled; set DEVICE_REGISTRY_ENABLED=true to track Zigbee devices");
+    }
+    return deps.deviceRegistry;
+  };
+
+  router.get("/devices", (_req, res) => {
+    const registry = requireRegistry(res);
+    if (!registry) return;
+    const devices = registry.getDevices().map((device) => describeDevice(registry, device));
+    res.json({ devices, count: devices.length });
+  });
+
+  // `*friendlyName` so Zigbee2MQTT names with slashes ("garden/lamp") work unencoded.
+  router.get("/devices/*friendlyName", (req, res) => {
+    const registry = requireRegistry(res);
+    if (!registry) return;
+    const name = pathParam(req.params.friendlyName);
+    const device = registry.getDevice(name);
+    if (!device) {
+      sendError(res, 404, `No device named "${name}"`);
+      return;
+    }
+    res.json(describeDevice(registry, device));
+  });
+
+  router.use(engineErrorHandler(logger));
+  return router;
+}

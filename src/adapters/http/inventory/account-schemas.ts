@@ -1,0 +1,39 @@
+import { z } from "zod";
+import "./openapi.js";
+
+const email = z.email("must be a valid email address").max(254, "must be at most 254 characters");
+const password = z
+  .string()
+  .min(8, "must be at least 8 characters")
+  .max(128, "must be at most 128 characters");
+export const personName = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(100, "must be at most 100 characters");
+const opaqueToken = z.string().min(1, "must not be empty").max(512, "must be at most 512 characters");
+
+export const registerBody = z
+  .object({ email, password, name: personName })
+  .strict()
+  .openapi("RegisterRequest");
+
+export const loginBody = z
+  .object({
+    email: z.string().min(1, "must not be empty").max(254, "must be at most 254 characters"),
+    password: z.string().min(1, "must not be empty").max(128, "must be at most 128 characters"),
+  })
+  .strict()
+  .openapi("LoginRequest");
+
+export const refreshBody = z.object({ refreshToken: opaqueToken }).strict().openapi("RefreshRequest");
+
+export const updateUserBody = z.object({ name: personName.optional() }).strict().openapi("UpdateUserRequest");
+
+export const userResponse = z.object({ id: z.string(), email: z.string(), name: z.string() }).openapi("UserResponse");
+
+export const tokenPairResponse = z.object({ accessToken: z.string(), refreshToken: z.string() }).openapi("TokenPair");
+
+export const sessionResponse = z
+  .object({ accessToken: z.string(), refreshToken: z.string(), user: userResponse })
+  .openapi("AuthResponse");

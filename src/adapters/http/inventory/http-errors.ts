@@ -1,0 +1,125 @@
+import { STATUS_CODES } from "node:http";
+import type { ErrorRequestHandler, RequestHandler, Response } from "express";
+import { DomainError } from "../../../domain/shared/domain-error.js";
+import type { Logger } from "../../../ports/logger.js";
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** The one body every inventory error has (ARCHITECTURE.md "Errors"). */
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  message: string;
+  details?: ErrorDetail[];
+}
+
+/**
+ * The single table that turns error codes into HTTP statuses. Domain errors carry a
+ * code and know nothing of HTTP. Other routers add their codes with
+ * registerErrorStatuses. Codes missing from the table are programming errors and answer 500.
+ */
+export const ERROR_STATUS: Record<string, number> = {
+  VALIDATION_FAILED: 400,
+  MALFORMED_JSON: 400,
+  CANNOT_REMOVE_OWNER: 400,
+  OWNER_CANNOT_LEAVE: 400,
+  INVALID_TRANSFER_TARGET: 400,
+  INVALID_CREDENTIALS: 401,
+  INVALID_REFRESH_TOKEN: 401,
+  AUTHENTICATION_REQUIRED: 401,
+  NOT_HOUSEHOLD_MEMBER: 403,
+  NOT_HOUSEHOLD_OWNER: 403,
+  ROUTE_NOT_FOUND: 404,
+  MEMBER_NOT_FOUND: 404,
+  INVITE_NOT_FOUND: 404,
+  FREEZER_NOT_FOUND: 404,
+  COMPARTMENT_NOT_FOUND: 404,
+  EMAIL_TAKEN: 409,
+  USER_OWNS_HOUSEHOLD: 409,
+  ALREADY_MEMBER: 409,
+  FREEZER_NOT_EMPTY: 409,
+  COMPARTMENT_NOT_EMPTY: 409,
+  INVITE_GONE: 410,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+};
+
+/** Failures of the HTTP layer itself (unknown route, body too large, ...), with the same code scheme. */
+export class HttpError extends DomainError {
+  constructor(
+    readonly code: string,
+    message: string,
+    details?: ErrorDetail[],
+  ) {
+    super(message, details);
+  }
+}
+
+/** Adds (or overrides) code → status entries; the items router registers its codes through this. */
+export function registerErrorStatuses(entries: Record<string, number>): void {
+  Object.assign(ERROR_STATUS, entries);
+}
+
+export function errorBody(statusCode: number, message: string, details?: ErrorDetail[]): ErrorBody {
+  const body: ErrorBody = { statusCode, error: STATUS_CODES[statusCode] ?? "Error", message };
+  if (details) body.details = details;
+  return body;
+}
+
+export function sendError(res: Response, statusCode: number, message: string, details?: ErrorDetail[]): void {
+  if (statusCode === 401) res.setHeader("WWW-Authenticate", 'Bearer realm="hearth"');
+  res.status(statusCode).json(errorBody(statusCode, message, details));
+}
+
+/** JSON 404 for every path no router claimed. */
+export const routeNotFound: RequestHandler = (req, _res, next) => {
+  next(new HttpError("ROUTE_NOT_FOUND", `Route ${req.method} ${req.path} not found`));
+};
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  expose?: boolean;
+}
+
+/** Maps what body-parser throws (too large, bad JSON, bad charset) to our codes. */
+function fromBodyParser(error: BodyParserError & Error): HttpError | null {
+  switch (error.type) {
+    case "entity.too.large":
+      return new HttpError("PAYLOAD_TOO_LARGE", "Request body is larger than 100 kB");
+    case "entity.parse.failed":
+      return new HttpError("MALFORMED_JSON", "Request body is not valid JSON", [
+        { path: "", message: "malformed JSON" },
+      ]);
+    case "encoding.unsupported":
+    case "charset.unsupported":
+      return new HttpError("UNSUPPORTED_MEDIA_TYPE", error.message);
+    default:
+      return null;
+  }
+}
+
+/** The last middleware: every error leaves in the standard format; unknown ones as a bare 500. */
+export function createErrorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    const mapped = error instanceof Error ? fromBodyParser(error as BodyParserError & Error) : null;
+    const known = mapped ?? (error instanceof DomainError ? error : null);
+    const status = known ? ERROR_STATUS[known.code] : undefined;
+    if (known && status !== undefined) {
+      sendError(res, status, known.message, known.details);
+      return;
+    }
+    const clientStatus = (error as BodyParserError | null)?.status;
+    if (typeof clientStatus === "number" && clientStatus >= 400 && clientStatus < 500) {
+      sendError(res, clientStatus, STATUS_CODES[clientStatus] ?? "Bad request");
+      return;
+    }
+    logger.error("Unhandled error in inventory API", { err: error, method: req.method, path: req.path });
+    if (res.headersSent) return;
+    sendError(res, 500, "Internal server error");
+  };
+}

@@ -1,0 +1,101 @@
+import cors from "cors";
+import express, { type Express, type RequestHandler, type Router } from "express";
+import helmet from "helmet";
+import type { HouseholdAccess } from "../../../application/inventory/household-access.js";
+import type { InventoryUseCases } from "../../../application/inventory/inventory-use-cases.js";
+import type { Logger } from "../../../ports/logger.js";
+import type { TokenService } from "../../../ports/token-service.js";
+import { accountRoutes } from "./account-routes.js";
+import { createApiDocsRouter } from "./api-docs.js";
+import { createAuthenticate } from "./authenticate.js";
+import { freezerRoutes } from "./freezer-routes.js";
+import { householdParams } from "./household-schemas.js";
+import { createHouseholdGuards } from "./household-guards.js";
+import { householdRoutes } from "./household-routes.js";
+import { createErrorHandler, routeNotFound } from "./http-errors.js";
+import { createOpenApiRegistry, generateOpenApiDocument, type OpenAPIRegistry } from "./openapi.js";
+import { createRateLimiters, type RateLimitOptions } from "./rate-limits.js";
+import { mountRoutes, registerRoutes } from "./routes.js";
+import { validate } from "./validation.js";
+
+export const API_BASE_PATH = "/api/v1";
+const JSON_BODY_LIMIT = "100kb";
+
+export interface InventoryAppOptions {
+  /** Allowed browser origins; empty = no cross-origin access. */
+  corsOrigins: string[];
+  /** Express "trust proxy" setting (false, true, hop count, or address list). */
+  trustProxy: boolean | number | string;
+  rateLimits: RateLimitOptions;
+  /** Runs before everything else (request metrics), so every response is observed. */
+  observe?: RequestHandler;
+}
+
+export interface InventoryAppDependencies {
+  useCases: InventoryUseCases;
+  access: HouseholdAccess;
+  tokens: TokenService;
+  logger: Logger;
+  options: InventoryAppOptions;
+  /** True when the database answers; drives GET /health. */
+  checkDatabase(): Promise<boolean>;
+  /**
+   * The items router (created with `mergeParams: true`), mounted at
+   * /api/v1/households/:hid/items behind authentication, path-id validation and guards.member.
+   */
+  itemsRouter?: Router;
+  /** Adds the items paths and schemas to the OpenAPI document. */
+  registerItemsOpenApi?: (registry: OpenAPIRegistry) => void;
+}
+
+/** Builds the inventory HTTP application (no listening; the caller owns the server). */
+export function createInventoryApp(deps: InventoryAppDependencies): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", deps.options.trustProxy);
+  if (deps.options.observe) app.use(deps.options.observe);
+  app.use(helmet());
+  app.use(cors({ origin: deps.options.corsOrigins.length > 0 ? deps.options.corsOrigins : false }));
+
+  const authenticate = createAuthenticate(deps.tokens);
+  const guards = createHouseholdGuards(deps.access);
+  const routes = [
+    ...accountRoutes(deps.useCases),
+    ...householdRoutes(deps.useCases),
+    ...freezerRoutes(deps.useCases),
+  ];
+
+  const registry = createOpenApiRegistry();
+  registerRoutes(registry, routes);
+  deps.registerItemsOpenApi?.(registry);
+  const openApiDocument = generateOpenApiDocument(registry);
+
+  // Probes and documentation stay outside the rate limits: load balancers poll health
+  // often, and Swagger UI loads a dozen assets at once.
+  app.get(`${API_BASE_PATH}/health`, async (_req, res) => {
+    const up = await deps.checkDatabase();
+    res
+      .status(up ? 200 : 503)
+      .json(up ? { status: "ok", checks: { database: "up" } } : { status: "error", checks: { database: "down" } });
+  });
+  app.get(`${API_BASE_PATH}/openapi.json`, (_req, res) => {
+    res.json(openApiDocument);
+  });
+  app.use("/api/docs", createApiDocsRouter());
+
+  const limiters = createRateLimiters(deps.options.rateLimits, deps.tokens);
+  app.use(...limiters.general);
+  app.use(`${API_BASE_PATH}/auth`, ...limiters.auth);
+  app.use(express.json({ limit: JSON_BODY_LIMIT }));
+
+  const api = express.Router();
+  if (deps.itemsRouter) {
+    api.use("/households/:hid/items", authenticate, validate("params", householdParams), guards.member, deps.itemsRouter);
+  }
+  mountRoutes(api, routes, { authenticate, guards });
+  app.use(API_BASE_PATH, api);
+
+  app.use(routeNotFound);
+  app.use(createErrorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,195 @@
+import { z } from "zod";
+import "./openapi.js";
+import type { ChangeLogEntryView } from "../../../domain/inventory/change-log-entry.js";
+import { type FreezerItemView, ITEM_SORT_FIELDS } from "../../../domain/inventory/freezer-item.js";
+import { userResponse } from "./account-schemas.js";
+import { idSchema } from "./validation.js";
+
+const ISO_TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+
+/**
+ * Calendar dates and date-times. A date-time without a zone is read as UTC, a bare date as
+ * its UTC midnight. Out-of-range parts (February 30th, 25 o'clock) are rejected rather than
+ * rolled over the way Date would.
+ */
+function parseTimestamp(text: string): Date | undefined {
+  const match = ISO_TIMESTAMP.exec(text);
+  if (!match) return undefined;
+  const [, year, month, day, hour = "0", minute = "0", second = "0", zone] = match;
+  const daysInMonth = new Date(Date.UTC(Number(year), Number(month), 0)).getUTCDate();
+  if (Number(month) < 1 || Number(month) > 12 || Number(day) < 1 || Number(day) > daysInMonth) return undefined;
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return undefined;
+  const date = new Date(match[4] !== undefined && zone === undefined ? `${text}Z` : text);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+const timestamp = z
+  .string("must be an ISO-8601 timestamp")
+  .refine((text) => parseTimestamp(text) !== undefined, "must be an ISO-8601 timestamp, e.g. 2026-12-24T18:00:00Z")
+  .transform((text) => parseTimestamp(text) as Date)
+  .openapi({ type: "string", format: "date-time", example: "2026-12-24T18:00:00.000Z" });
+
+const nullableTimestamp = timestamp.nullable().openapi({ type: ["string", "null"], format: "date-time" });
+
+const itemName = z.string("must be a string").trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
+const quantity = z
+  .number("must be a number")
+  .positive("must be greater than 0")
+  .max(1_000_000, "must be at most 1000000");
+const notes = z.string("must be a string").max(2000, "must be at most 2000 characters").nullable();
+
+export const itemParams = z.object({ hid: idSchema, iid: idSchema }).strict();
+
+export const createItemBody = z
+  .object({
+    name: itemName,
+    quantity,
+    freezerId: idSchema,
+    compartmentId: idSchema,
+    notes: notes.optional(),
+    storedAt: nullableTimestamp.optional().openapi({ description: "Defaults to now" }),
+    expiresAt: nullableTimestamp.optional(),
+  })
+  .strict()
+  .openapi("CreateItemRequest");
+
+export const updateItemBody = z
+  .object({
+    name: itemName.optional(),
+    quantity: quantity.optional(),
+    freezerId: idSchema.optional(),
+    compartmentId: idSchema.optional(),
+    notes: notes.optional(),
+    storedAt: nullableTimestamp.optional(),
+    expiresAt: nullableTimestamp.optional(),
+  })
+  .strict()
+  .openapi("UpdateItemRequest", {
+    description: "Any subset of the create fields; moving freezers needs a compartmentId of the new freezer",
+  });
+
+/** `compartmentIds[]=a&compartmentIds[]=b`, `compartmentIds=a&compartmentIds=b` or `compartmentIds=a,b`. */
+const compartmentIdList = z
+  .union([z.string(), z.array(z.string())])
+  .transform((value) =>
+    (Array.isArray(value) ? value : [value])
+      .flatMap((entry) => entry.split(","))
+      .map((entry) => entry.trim())
+      .filter((entry) => entry.length > 0),
+  )
+  .pipe(z.array(idSchema).max(100, "at most 100 compartments"))
+  .openapi({ type: "array", items: { type: "string" } });
+
+const pageNumber = z.coerce
+  .number("must be a number")
+  .int("must be a whole number")
+  .min(1, "must be 1 or more")
+  .max(1_000_000, "must be at most 1000000");
+
+export const listItemsQuery = z
+  .object({
+    freezerId: idSchema.optional(),
+    "compartmentIds[]": compartmentIdList.optional().openapi({ description: "Repeat the key for several compartments" }),
+    compartmentIds: compartmentIdList
+      .optional()
+      .openapi({ description: "Alternative form: repeated or comma-separated" }),
+    search: z
+      .string("must be a single string")
+      .max(200, "must be at most 200 characters")
+      .optional()
+      .openapi({ description: "Word prefixes of the name; case- and accent-insensitive; all words must match" }),
+    expiresBefore: timestamp.optional().openapi({ description: "Only items expiring before this moment" }),
+    page: pageNumber.default(1),
+    limit: z.coerce
+      .number("must be a number")
+      .int("must be a whole number")
+      .min(1, "must be 1 or more")
+      .max(100, "must be at most 100")
+      .default(20),
+    sort: z
+      .enum(ITEM_SORT_FIELDS, `must be one of ${ITEM_SORT_FIELDS.join(", ")}`)
+      .optional()
+      .openapi({ description: "Default createdAt; with a search, relevance then name" }),
+    order: z.enum(["asc", "desc"], "must be asc or desc").optional().openapi({ description: "Default desc" }),
+  })
+  .strict();
+
+export type ListItemsQuery = z.output<typeof listItemsQuery>;
+
+const isoString = z.iso.datetime();
+
+
+export const itemResponse = z
+  .object({
+    id: z.string(),
+    householdId: z.string(),
+    freezerId: z.string(),
+    compartmentId: z.string(),
+    name: z.string(),
+    quantity: z.number(),
+    notes: z.string().nullable(),
+    storedAt: isoString.nullable(),
+    expiresAt: isoString.nullable(),
+    deletedAt: isoString.nullable(),
+    createdAt: isoString,
+    updatedAt: isoString,
+    createdBy: userResponse,
+    updatedBy: userResponse,
+  })
+  .openapi("FreezerItem");
+
+export const itemPageResponse = z
+  .object({ data: z.array(itemResponse), total: z.number().int(), page: z.number().int(), limit: z.number().int() })
+  .openapi("FreezerItemPage");
+
+export const changeLogEntryResponse = z
+  .object({
+    id: z.string(),
+    itemId: z.string(),
+    fieldName: z.string(),
+    oldValue: z.string().nullable(),
+    newValue: z.string().nullable(),
+    changedAt: isoString,
+    changedBy: userResponse,
+  })
+  .openapi("ChangeLogEntry");
+
+export type ItemResponse = z.input<typeof itemResponse>;
+export type ChangeLogEntryResponse = z.input<typeof changeLogEntryResponse>;
+
+function iso(date: Date | null): string | null {
+  return date === null ? null : date.toISOString();
+}
+
+/** The exact FreezerItemResponse of the spec (no internal fields such as createdById). */
+export function toItemResponse(item: FreezerItemView): ItemResponse {
+  return {
+    id: item.id,
+    householdId: item.householdId,
+    freezerId: item.freezerId,
+    compartmentId: item.compartmentId,
+    name: item.name,
+    quantity: item.quantity,
+    notes: item.notes,
+    storedAt: iso(item.storedAt),
+    expiresAt: iso(item.expiresAt),
+    deletedAt: iso(item.deletedAt),
+    createdAt: item.createdAt.toISOString(),
+    updatedAt: item.updatedAt.toISOString(),
+    createdBy: { id: item.createdBy.id, email: item.createdBy.email, name: item.createdBy.name },
+    updatedBy: { id: item.updatedBy.id, email: item.updatedBy.email, name: item.updatedBy.name },
+  };
+}
+
+export function toChangeLogEntryResponse(entry: ChangeLogEntryView): ChangeLogEntryResponse {
+  return {
+    id: entry.id,
+    itemId: entry.itemId,
+    fieldName: entry.fieldName,
+    oldValue: entry.oldValue,
+    newValue: entry.newValue,
+    changedAt: entry.changedAt.toISOString(),
+    changedBy: { id: entry.changedBy.id, email: entry.changedBy.email, name: entry.changedBy.name },
+  };
+}

@@ -1,0 +1,223 @@
+import express, { type RequestHandler, type Router } from "express";
+import { z } from "zod";
+import type { ItemUseCases } from "../../../application/inventory/item-use-cases.js";
+import { householdParams } from "./household-schemas.js";
+import type { HouseholdGuards } from "./household-guards.js";
+import { registerErrorStatuses } from "./http-errors.js";
+import {
+  changeLogEntryResponse,
+  createItemBody,
+  itemPageResponse,
+  itemParams,
+  itemResponse,
+  type ListItemsQuery,
+  listItemsQuery,
+  toChangeLogEntryResponse,
+  toItemResponse,
+  updateItemBody,
+} from "./item-schemas.js";
+import { messageResponseSchema, type OpenAPIRegistry } from "./openapi.js";
+import { defineRoute, mountRoutes, type RouteDefinition, registerRoutes } from "./routes.js";
+
+/** Where the app mounts the items router; route paths below are written in full for the OpenAPI document. */
+export const ITEMS_PATH = "/households/{hid}/items";
+
+/** HTTP statuses of the item error codes, added to the one mapping table. */
+export const ITEM_ERROR_STATUSES: Record<string, number> = {
+  ITEM_NOT_FOUND: 404,
+  ITEM_ARCHIVED: 409,
+  ITEM_NOT_ARCHIVED: 400,
+  ITEM_NOT_IN_ARCHIVE: 409,
+  INVALID_ITEM_PLACEMENT: 400,
+};
+
+const TAGS = ["Items"];
+
+/** Routes without query parameters still refuse unknown ones, like the list does. */
+const noQuery = z.object({}).strict();
+
+function compartmentFilter(query: ListItemsQuery): string[] | undefined {
+  const ids = [...(query["compartmentIds[]"] ?? []), ...(query.compartmentIds ?? [])];
+  return ids.length > 0 ? [...new Set(ids)] : undefined;
+}
+
+/** The item routes, described once for both express and the OpenAPI document. */
+export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: "post",
+      path: ITEMS_PATH,
+      summary: "Put an item into a compartment of one of the household's freezers",
+      tags: TAGS,
+      params: householdParams,
+      guard: "member",
+      query: noQuery,
+      body: createItemBody,
+      status: 201,
+      response: itemResponse,
+      handler: async ({ userId, params, body }) =>
+        toItemResponse(await useCases.createItem.execute({ householdId: params.hid, userId, ...body })),
+    }),
+    defineRoute({
+      method: "get",
+      path: ITEMS_PATH,
+      summary: "Active items: filters, full-text search, sorting, pages",
+      tags: TAGS,
+      params: householdParams,
+      guard: "member",
+      query: listItemsQuery,
+      status: 200,
+      response: itemPageResponse,
+      handler: async ({ params, query }) => {
+        const page = await useCases.listItems.execute({
+          householdId: params.hid,
+          freezerId: query.freezerId,
+          compartmentIds: compartmentFilter(query),
+          search: query.search,
+          expiresBefore: query.expiresBefore,
+          sort: query.sort,
+          order: query.order,
+          page: query.page,
+          limit: query.limit,
+        });
+        return { data: page.data.map(toItemResponse), total: page.total, page: page.page, limit: page.limit };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: `${ITEMS_PATH}/archive`,
+      summary: "Archived items, most recently archived first (not paginated)",
+      tags: TAGS,
+      params: householdParams,
+      guard: "member",
+      query: noQuery,
+      status: 200,
+      response: z.array(itemResponse),
+      handler: async ({ params }) =>
+        (await useCases.listArchivedItems.execute({ householdId: params.hid })).map(toItemResponse),
+    }),
+    defineRoute({
+      method: "get",
+      path: `${ITEMS_PATH}/{iid}`,
+      summary: "One item, active or archived",
+      tags: TAGS,
+      params: itemParams,
+      guard: "member",
+      query: noQuery,
+      status: 200,
+      response: itemResponse,
+      errors: [404],
+      handler: async ({ params }) =>
+        toItemResponse(await useCases.getItem.execute({ householdId: params.hid, itemId: params.iid })),
+    }),
+    defineRoute({
+      method: "patch",
+      path: `${ITEMS_PATH}/{iid}`,
+      summary: "Change any subset of an active item's fields; each changed field goes into its history",
+      tags: TAGS,
+      params: itemParams,
+      guard: "member",
+      query: noQuery,
+      body: updateItemBody,
+      status: 200,
+      response: itemResponse,
+      errors: [404, 409],
+      handler: async ({ userId, params, body }) =>
+        toItemResponse(
+          await useCases.updateItem.execute({ householdId: params.hid, itemId: params.iid, userId, patch: body }),
+        ),
+    }),
+    defineRoute({
+      method: "delete",
+      path: `${ITEMS_PATH}/{iid}`,
+      summary: "Archive an active item (soft delete)",
+      tags: TAGS,
+      params: itemParams,
+      guard: "member",
+      query: noQuery,
+      status: 200,
+      response: messageResponseSchema,
+      errors: [404, 409],
+      handler: async ({ userId, params }) => {
+        await useCases.archiveItem.execute({ householdId: params.hid, itemId: params.iid, userId });
+        return { message: "Item archived" };
+      },
+    }),
+    defineRoute({
+      method: "delete",
+      path: `${ITEMS_PATH}/{iid}/permanent`,
+      summary: "Delete an archived item for good (owner); 400 when the item is not archived",
+      tags: TAGS,
+      params: itemParams,
+      guard: "owner",
+      query: noQuery,
+      status: 200,
+      response: messageResponseSchema,
+      errors: [404],
+      handler: async ({ params }) => {
+        await useCases.deleteItemPermanently.execute({ householdId: params.hid, itemId: params.iid });
+        return { message: "Item permanently deleted" };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: `${ITEMS_PATH}/{iid}/restore`,
+      summary: "Bring an archived item back into the active list",
+      tags: TAGS,
+      params: itemParams,
+      guard: "member",
+      query: noQuery,
+      status: 200,
+      response: itemResponse,
+      errors: [404, 409],
+      handler: async ({ userId, params }) =>
+        toItemResponse(await useCases.restoreItem.execute({ householdId: params.hid, itemId: params.iid, userId })),
+    }),
+    defineRoute({
+      method: "get",
+      path: `${ITEMS_PATH}/{iid}/history`,
+      summary: "The item's change log: newest first, one change's fields by name",
+      tags: TAGS,
+      params: itemParams,
+      guard: "member",
+      query: noQuery,
+      status: 200,
+      response: z.array(changeLogEntryResponse),
+      errors: [404],
+      handler: async ({ params }) =>
+        (await useCases.getItemHistory.execute({ householdId: params.hid, itemId: params.iid })).map(
+          toChangeLogEntryResponse,
+        ),
+    }),
+  ];
+}
+
+export interface ItemsRouterDependencies {
+  useCases: ItemUseCases;
+  guards: HouseholdGuards;
+}
+
+const passThrough: RequestHandler = (_req, _res, next) => next();
+
+/**
+ * The items router, for mounting at /api/v1/households/:hid/items behind authentication
+ * and guards.member (which the app applies); it adds guards.owner on the permanent delete.
+ */
+export function createItemsRouter(deps: ItemsRouterDependencies): Router {
+  registerErrorStatuses(ITEM_ERROR_STATUSES);
+  const router = express.Router({ mergeParams: true });
+  mountRoutes(router, itemRoutes(deps.useCases), {
+    authenticate: passThrough,
+    guards: { member: passThrough, owner: deps.guards.owner },
+    stripPrefix: ITEMS_PATH,
+  });
+  return router;
+}
+
+/** Adds the item paths and schemas to the OpenAPI document. */
+export function registerItemsOpenApi(registry: OpenAPIRegistry): void {
+  registry.register("FreezerItem", itemResponse);
+  registry.register("ChangeLogEntry", changeLogEntryResponse);
+  // Only the descriptions are read here; no handler runs during registration.
+  registerRoutes(registry, itemRoutes({} as ItemUseCases));
+}

@@ -1,0 +1,76 @@
+import type { Request, RequestHandler } from "express";
+import { ipKeyGenerator, rateLimit, type Store } from "express-rate-limit";
+import type { TokenService } from "../../../ports/token-service.js";
+import { verifiedUserId } from "./authenticate.js";
+import { HttpError } from "./http-errors.js";
+
+export interface RateLimitOptions {
+  /** Requests per minute per signed-in user (per address before sign-in) on every route. */
+  perMinute: number;
+  /** Additional per-address limit on /auth/*. */
+  authPerMinute: number;
+  /**
+   * Builds a shared counter store (Redis) for a limiter; each limiter needs its own store
+   * and key prefix. Without it counters live in this process's memory.
+   */
+  createStore?: (prefix: string) => Store;
+}
+
+const WINDOW_MS = 60_000;
+
+function clientAddress(req: Request): string {
+  return `ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? "unknown")}`;
+}
+
+/**
+ * Adds the single-header form of the IETF draft (`RateLimit: limit=…, remaining=…, reset=…`)
+ * beside the `RateLimit-Limit/-Remaining/-Reset` headers express-rate-limit sends, so
+ * clients written against either draft find what they look for.
+ */
+const combinedHeader: RequestHandler = (req, res, next) => {
+  const info = (req as Request & { rateLimit?: { limit: number; remaining: number; resetTime?: Date } }).rateLimit;
+  if (info) {
+    const reset = info.resetTime ? Math.max(0, Math.ceil((info.resetTime.getTime() - Date.now()) / 1000)) : 60;
+    res.setHeader("RateLimit", `limit=${info.limit}, remaining=${info.remaining}, reset=${reset}`);
+  }
+  next();
+};
+
+function limiter(limit: number, key: (req: Request) => string, store: Store | undefined): RequestHandler {
+  return rateLimit({
+    windowMs: WINDOW_MS,
+    limit,
+    standardHeaders: "draft-6",
+    legacyHeaders: false,
+    keyGenerator: key,
+    ...(store ? { store } : {}),
+    // Keep serving when Redis hiccups rather than turning every request into a 500.
+    passOnStoreError: true,
+    handler: (req, res, next) => {
+      const info = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit;
+      if (!res.getHeader("Retry-After")) {
+        const seconds = info?.resetTime ? Math.ceil((info.resetTime.getTime() - Date.now()) / 1000) : 60;
+        res.setHeader("Retry-After", String(Math.max(1, seconds)));
+      }
+      next(new HttpError("RATE_LIMITED", "Too many requests; try again later"));
+    },
+  });
+}
+
+/**
+ * The two limiters: `general` for every route (keyed by the signed-in user when the
+ * request carries a valid access token, else by client address) and `auth` for /auth/*.
+ */
+export function createRateLimiters(
+  options: RateLimitOptions,
+  tokens: TokenService,
+): { general: RequestHandler[]; auth: RequestHandler[] } {
+  const userOrAddress = (req: Request): string => {
+    const userId = verifiedUserId(req, tokens);
+    return userId ? `user:${userId}` : clientAddress(req);
+  };
+  return {
+    general: [limiter(options.perMinute, userOrAddress, options.createStore?.("hearth:rl:general:")), combinedHeader],
+    auth: [limiter(options.authPerMinute, clientAddress, options.createStore?.("hearth:rl:auth:")), combinedHeader],
+  };
+}

@@ -1,0 +1,50 @@
+import type { Store } from "express-rate-limit";
+import { RedisStore } from "rate-limit-redis";
+import { createClient } from "redis";
+import type { Logger } from "../../../ports/logger.js";
+
+export interface RedisRateLimitStores {
+  /** A store for one limiter; every limiter needs its own prefix. */
+  createStore(prefix: string): Store;
+  close(): Promise<void>;
+}
+
+/**
+ * Rate-limit counters in Redis, so several Hearth processes behind one load balancer
+ * count together. One node-redis connection serves every limiter.
+ */
+export async function connectRedisRateLimitStores(
+  url: string,
+  logger: Logger,
+  connectTimeoutMs = 10_000,
+): Promise<RedisRateLimitStores> {
+  const client = createClient({ url });
+  client.on("error", (error: unknown) => logger.warn("Redis (rate limits) connection error", { err: error }));
+  // node-redis keeps retrying an initial connection forever; a configured but unreachable
+  // Redis should stop the boot with a clear message instead of hanging it.
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`Redis at REDIS_URL did not answer within ${connectTimeoutMs} ms`)),
+      connectTimeoutMs,
+    );
+  });
+  try {
+    await Promise.race([client.connect(), timeout]);
+  } catch (error) {
+    await client.disconnect().catch(() => undefined);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  return {
+    createStore: (prefix) =>
+      new RedisStore({
+        prefix,
+        sendCommand: (...args: string[]) => client.sendCommand(args),
+      }),
+    close: async () => {
+      if (client.isOpen) await client.quit();
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import { STATUS_CODES } from "node:http";
+import type { RequestHandler, Response, Router } from "express";
+import type { z } from "zod";
+import { currentUserId } from "./authenticate.js";
+import type { HouseholdGuards } from "./household-guards.js";
+import { BEARER_AUTH, errorResponseSchema, type OpenAPIRegistry } from "./openapi.js";
+import { validate } from "./validation.js";
+
+type ObjectSchema = z.ZodObject<z.ZodRawShape>;
+
+/** What a handler sees: the caller and the validated request parts. */
+export interface RouteContext<P, Q, B> {
+  /** Empty string on routes without authentication. */
+  userId: string;
+  params: P;
+  query: Q;
+  body: B;
+  res: Response;
+}
+
+/**
+ * One route, described once: the same definition mounts the express handler (auth →
+ * path ids → household guard → query → body → handler) and registers the OpenAPI path,
+ * so the document cannot drift from what the server validates.
+ */
+export interface RouteDefinition<P extends ObjectSchema = ObjectSchema, Q extends ObjectSchema = ObjectSchema, B extends ObjectSchema = ObjectSchema> {
+  method: "get" | "post" | "patch" | "delete";
+  /** OpenAPI-style path under /api/v1, e.g. `/households/{hid}/freezers/{fid}`. */
+  path: string;
+  summary: string;
+  tags: string[];
+  /** Default true: requires a bearer access token. */
+  auth?: boolean;
+  guard?: keyof HouseholdGuards;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Success status, e.g. 200 or 201. */
+  status: number;
+  response: z.ZodType;
+  /** Error statuses worth documenting besides the automatic ones (400, 401, 403, 429). */
+  errors?: number[];
+  handler(context: RouteContext<z.output<P>, z.output<Q>, z.output<B>>): Promise<unknown>;
+}
+
+/** Keeps the generic parameters of one definition inferred while it goes into a list. */
+export function defineRoute<P extends ObjectSchema, Q extends ObjectSchema, B extends ObjectSchema>(
+  route: RouteDefinition<P, Q, B>,
+): RouteDefinition {
+  return route as unknown as RouteDefinition;
+}
+
+export interface MountContext {
+  authenticate: RequestHandler;
+  guards: HouseholdGuards;
+  /**
+   * Leading part of `path` that the router's mount point already covers, e.g.
+   * `/households/{hid}/items` for a router mounted there.
+   */
+  stripPrefix?: string;
+}
+
+function expressPath(path: string, stripPrefix = ""): string {
+  const relative = path.startsWith(stripPrefix) ? path.slice(stripPrefix.length) : path;
+  return (relative || "/").replace(/\{(\w+)\}/g, ":$1");
+}
+
+export function mountRoutes(router: Router, routes: RouteDefinition[], context: MountContext): void {
+  for (const route of routes) {
+    const chain: RequestHandler[] = [];
+    if (route.auth !== false) chain.push(context.authenticate);
+    if (route.params) chain.push(validate("params", route.params));
+    if (route.guard) chain.push(context.guards[route.guard]);
+    if (route.query) chain.push(validate("query", route.query));
+    if (route.body) chain.push(validate("body", route.body));
+    chain.push(async (_req, res) => {
+      const result = await route.handler({
+        userId: route.auth === false ? "" : currentUserId(res),
+        params: res.locals.params,
+        query: res.locals.query,
+        body: res.locals.body,
+        res,
+      });
+      res.status(route.status).json(result);
+    });
+    router[route.method](expressPath(route.path, context.stripPrefix), ...chain);
+  }
+}
+
+function errorResponse(status: number) {
+  return {
+    description: STATUS_CODES[status] ?? "Error",
+    content: { "application/json": { schema: errorResponseSchema } },
+  };
+}
+
+export function registerRoutes(registry: OpenAPIRegistry, routes: RouteDefinition[]): void {
+  for (const route of routes) {
+    const statuses = new Set<number>([400, 429, 500, ...(route.errors ?? [])]);
+    if (route.auth !== false) statuses.add(401);
+    if (route.guard) statuses.add(403);
+    const responses: Record<number, object> = {
+      [route.status]: {
+        description: STATUS_CODES[route.status] ?? "Success",
+        content: { "application/json": { schema: route.response } },
+      },
+    };
+    for (const status of [...statuses].sort()) responses[status] = errorResponse(status);
+    registry.registerPath({
+      method: route.method,
+      path: route.path,
+      summary: route.summary,
+      tags: route.tags,
+      security: route.auth === false ? [] : [{ [BEARER_AUTH]: [] }],
+      request: {
+        ...(route.params ? { params: route.params } : {}),
+        ...(route.query ? { query: route.query } : {}),
+        ...(route.body ? { body: { required: true, content: { "application/json": { schema: route.body } } } } : {}),
+      },
+      responses,
+    });
+  }
+}

@@ -1,0 +1,143 @@
+import type { Knex } from "knex";
+import type { Compartment, Freezer } from "../../domain/inventory/freezer.js";
+import type { DeleteOutcome, FreezerRepository } from "../../ports/freezer-repository.js";
+import { isForeignKeyViolation, toDate } from "./knex-rows.js";
+
+interface FreezerRow {
+  id: string;
+  household_id: string;
+  name: string;
+  description: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+interface CompartmentRow {
+  id: string;
+  freezer_id: string;
+  name: string;
+  position: number;
+  created_at: Date;
+}
+
+function toFreezer(row: FreezerRow): Freezer {
+  return {
+    id: row.id,
+    householdId: row.household_id,
+    name: row.name,
+    description: row.description,
+    createdAt: toDate(row.created_at),
+    updatedAt: toDate(row.updated_at),
+  };
+}
+
+function toCompartment(row: CompartmentRow): Compartment {
+  return {
+    id: row.id,
+    freezerId: row.freezer_id,
+    name: row.name,
+    position: Number(row.position),
+    createdAt: toDate(row.created_at),
+  };
+}
+
+/** Freezers and compartments; the "still holds items" checks read the items table (freezer_items). */
+export class KnexFreezerRepository implements FreezerRepository {
+  constructor(private readonly knex: Knex) {}
+
+  async insertFreezer(freezer: Freezer): Promise<void> {
+    await this.knex("freezers").insert({
+      id: freezer.id,
+      household_id: freezer.householdId,
+      name: freezer.name,
+      description: freezer.description,
+      created_at: freezer.createdAt,
+      updated_at: freezer.updatedAt,
+    });
+  }
+
+  async findFreezer(householdId: string, freezerId: string): Promise<Freezer | null> {
+    const row = await this.knex<FreezerRow>("freezers").where({ id: freezerId, household_id: householdId }).first();
+    return row ? toFreezer(row) : null;
+  }
+
+  async listFreezers(householdId: string): Promise<Freezer[]> {
+    const rows = await this.knex<FreezerRow>("freezers")
+      .where({ household_id: householdId })
+      .orderBy([
+        { column: "created_at", order: "asc" },
+        { column: "id", order: "asc" },
+      ]);
+    return rows.map(toFreezer);
+  }
+
+  async updateFreezer(freezer: Freezer): Promise<void> {
+    await this.knex("freezers")
+      .where({ id: freezer.id })
+      .update({ name: freezer.name, description: freezer.description, updated_at: freezer.updatedAt });
+  }
+
+  async deleteFreezer(householdId: string, freezerId: string): Promise<DeleteOutcome> {
+    try {
+      return await this.knex.transaction(async (trx) => {
+        const freezer = await trx("freezers").where({ id: freezerId, household_id: householdId }).forUpdate().first("id");
+        if (!freezer) return "not-found";
+        if (await trx("freezer_items").where({ freezer_id: freezerId }).first("id")) return "has-items";
+        await trx("compartments").where({ freezer_id: freezerId }).delete();
+        await trx("freezers").where({ id: freezerId }).delete();
+        return "deleted";
+      });
+    } catch (error) {
+      // An item stored concurrently after the check: the foreign key refuses the delete.
+      if (isForeignKeyViolation(error)) return "has-items";
+      throw error;
+    }
+  }
+
+  async insertCompartment(compartment: Compartment): Promise<void> {
+    await this.knex("compartments").insert({
+      id: compartment.id,
+      freezer_id: compartment.freezerId,
+      name: compartment.name,
+      position: compartment.position,
+      created_at: compartment.createdAt,
+    });
+  }
+
+  async findCompartment(freezerId: string, compartmentId: string): Promise<Compartment | null> {
+    const row = await this.knex<CompartmentRow>("compartments").where({ id: compartmentId, freezer_id: freezerId }).first();
+    return row ? toCompartment(row) : null;
+  }
+
+  async listCompartments(freezerId: string): Promise<Compartment[]> {
+    // COLLATE "C" orders names by code point, the same on every server locale and as the in-memory adapter.
+    const rows = await this.knex<CompartmentRow>("compartments")
+      .where({ freezer_id: freezerId })
+      .orderByRaw(`position ASC, name COLLATE "C" ASC, id ASC`);
+    return rows.map(toCompartment);
+  }
+
+  async updateCompartment(compartment: Compartment): Promise<void> {
+    await this.knex("compartments")
+      .where({ id: compartment.id })
+      .update({ name: compartment.name, position: compartment.position });
+  }
+
+  async deleteCompartment(freezerId: string, compartmentId: string): Promise<DeleteOutcome> {
+    try {
+      return await this.knex.transaction(async (trx) => {
+        const compartment = await trx("compartments")
+          .where({ id: compartmentId, freezer_id: freezerId })
+          .forUpdate()
+          .first("id");
+        if (!compartment) return "not-found";
+        if (await trx("freezer_items").where({ compartment_id: compartmentId }).first("id")) return "has-items";
+        await trx("compartments").where({ id: compartmentId }).delete();
+        return "deleted";
+      });
+    } catch (error) {
+      if (isForeignKeyViolation(error)) return "has-items";
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,162 @@
+import type { Knex } from "knex";
+import type { Household, HouseholdRole, MemberProfile, Membership } from "../../domain/inventory/household.js";
+import type { HouseholdRepository } from "../../ports/household-repository.js";
+import { affectedRows, isUniqueViolation, toDate } from "./knex-rows.js";
+
+interface HouseholdRow {
+  id: string;
+  name: string;
+  owner_id: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+interface MembershipRow {
+  id: string;
+  household_id: string;
+  user_id: string;
+  role: HouseholdRole;
+  joined_at: Date;
+}
+
+function toHousehold(row: HouseholdRow): Household {
+  return {
+    id: row.id,
+    name: row.name,
+    ownerId: row.owner_id,
+    createdAt: toDate(row.created_at),
+    updatedAt: toDate(row.updated_at),
+  };
+}
+
+function toMembership(row: MembershipRow): Membership {
+  return {
+    id: row.id,
+    householdId: row.household_id,
+    userId: row.user_id,
+    role: row.role,
+    joinedAt: toDate(row.joined_at),
+  };
+}
+
+function membershipRow(membership: Membership): MembershipRow {
+  return {
+    id: membership.id,
+    household_id: membership.householdId,
+    user_id: membership.userId,
+    role: membership.role,
+    joined_at: membership.joinedAt,
+  };
+}
+
+export class KnexHouseholdRepository implements HouseholdRepository {
+  constructor(private readonly knex: Knex) {}
+
+  async create(household: Household, ownerMembership: Membership): Promise<void> {
+    await this.knex.transaction(async (trx) => {
+      await trx("households").insert({
+        id: household.id,
+        name: household.name,
+        owner_id: household.ownerId,
+        created_at: household.createdAt,
+        updated_at: household.updatedAt,
+      });
+      await trx("memberships").insert(membershipRow(ownerMembership));
+    });
+  }
+
+  async findById(id: string): Promise<Household | null> {
+    const row = await this.knex<HouseholdRow>("households").where({ id }).first();
+    return row ? toHousehold(row) : null;
+  }
+
+  async listForUser(userId: string): Promise<Household[]> {
+    const rows = await this.knex<HouseholdRow>("households as h")
+      .join("memberships as m", "m.household_id", "h.id")
+      .where("m.user_id", userId)
+      .orderBy([
+        { column: "h.created_at", order: "asc" },
+        { column: "h.id", order: "asc" },
+      ])
+      .select("h.*");
+    return rows.map(toHousehold);
+  }
+
+  async updateName(id: string, name: string, at: Date): Promise<Household | null> {
+    const [row] = await this.knex("households").where({ id }).update({ name, updated_at: at }).returning("*");
+    return row ? toHousehold(row as HouseholdRow) : null;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    // Explicit deletes, children first, in one transaction: correct whatever the foreign
+    // keys' ON DELETE rules are, and nothing is left half-deleted on failure.
+    return this.knex.transaction(async (trx) => {
+      const freezerIds = trx("freezers").where({ household_id: id }).select("id");
+      await trx("freezer_items").where({ household_id: id }).delete();
+      await trx("compartments").whereIn("freezer_id", freezerIds).delete();
+      await trx("freezers").where({ household_id: id }).delete();
+      await trx("invites").where({ household_id: id }).delete();
+      await trx("memberships").where({ household_id: id }).delete();
+      return affectedRows(await trx("households").where({ id }).delete()) === 1;
+    });
+  }
+
+  async ownsAny(userId: string): Promise<boolean> {
+    const row = await this.knex("households").where({ owner_id: userId }).first("id");
+    return row !== undefined;
+  }
+
+  async findMembership(householdId: string, userId: string): Promise<Membership | null> {
+    const row = await this.knex<MembershipRow>("memberships")
+      .where({ household_id: householdId, user_id: userId })
+      .first();
+    return row ? toMembership(row) : null;
+  }
+
+  async listMembers(householdId: string): Promise<MemberProfile[]> {
+    const rows = await this.knex("memberships as m")
+      .join("users as u", "u.id", "m.user_id")
+      .where("m.household_id", householdId)
+      .orderBy([
+        { column: "m.joined_at", order: "asc" },
+        { column: "m.id", order: "asc" },
+      ])
+      .select("m.*", "u.name", "u.email");
+    return rows.map((row: MembershipRow & { name: string; email: string }) => ({
+      ...toMembership(row),
+      name: row.name,
+      email: row.email,
+    }));
+  }
+
+  async addMember(membership: Membership): Promise<boolean> {
+    try {
+      await this.knex("memberships").insert(membershipRow(membership));
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
+
+  async removeMember(householdId: string, userId: string): Promise<boolean> {
+    return affectedRows(await this.knex("memberships").where({ household_id: householdId, user_id: userId }).delete()) > 0;
+  }
+
+  async transferOwnership(householdId: string, newOwnerId: string, at: Date): Promise<Household | null> {
+    return this.knex.transaction(async (trx) => {
+      // Lock the household row so two transfers of one household run one after the other.
+      const household = await trx<HouseholdRow>("households").where({ id: householdId }).forUpdate().first();
+      if (!household) return null;
+      const target = await trx("memberships").where({ household_id: householdId, user_id: newOwnerId }).first("id");
+      if (!target) return null;
+      await trx("memberships").where({ household_id: householdId }).whereNot({ user_id: newOwnerId }).update({ role: "MEMBER" });
+      await trx("memberships").where({ household_id: householdId, user_id: newOwnerId }).update({ role: "OWNER" });
+      const [row] = await trx("households")
+        .where({ id: householdId })
+        .update({ owner_id: newOwnerId, updated_at: at })
+        .returning("*");
+      return toHousehold(row as HouseholdRow);
+    });
+  }
+}

@@ -1,0 +1,80 @@
+import type { Knex } from "knex";
+import type { Invite } from "../../domain/inventory/invite.js";
+import type { InviteRepository } from "../../ports/invite-repository.js";
+import { affectedRows, toDate, toDateOrNull } from "./knex-rows.js";
+
+interface InviteRow {
+  id: string;
+  household_id: string;
+  code: string;
+  created_by: string;
+  expires_at: Date;
+  used_at: Date | null;
+  used_by: string | null;
+  created_at: Date;
+}
+
+function toInvite(row: InviteRow): Invite {
+  return {
+    id: row.id,
+    householdId: row.household_id,
+    code: row.code,
+    createdBy: row.created_by,
+    expiresAt: toDate(row.expires_at),
+    usedAt: toDateOrNull(row.used_at),
+    usedBy: row.used_by,
+    createdAt: toDate(row.created_at),
+  };
+}
+
+export class KnexInviteRepository implements InviteRepository {
+  constructor(private readonly knex: Knex) {}
+
+  async insert(invite: Invite): Promise<void> {
+    await this.knex("invites").insert({
+      id: invite.id,
+      household_id: invite.householdId,
+      code: invite.code,
+      created_by: invite.createdBy,
+      expires_at: invite.expiresAt,
+      used_at: invite.usedAt,
+      used_by: invite.usedBy,
+      created_at: invite.createdAt,
+    });
+  }
+
+  async findByCode(code: string): Promise<Invite | null> {
+    const row = await this.knex<InviteRow>("invites").where({ code }).first();
+    return row ? toInvite(row) : null;
+  }
+
+  async findById(householdId: string, inviteId: string): Promise<Invite | null> {
+    const row = await this.knex<InviteRow>("invites").where({ id: inviteId, household_id: householdId }).first();
+    return row ? toInvite(row) : null;
+  }
+
+  async listActive(householdId: string, now: Date): Promise<Invite[]> {
+    const rows = await this.knex<InviteRow>("invites")
+      .where({ household_id: householdId })
+      .whereNull("used_at")
+      .where("expires_at", ">", now)
+      .orderBy([
+        { column: "created_at", order: "desc" },
+        { column: "id", order: "desc" },
+      ]);
+    return rows.map(toInvite);
+  }
+
+  async delete(householdId: string, inviteId: string): Promise<boolean> {
+    return affectedRows(await this.knex("invites").where({ id: inviteId, household_id: householdId }).delete()) > 0;
+  }
+
+  async markUsed(inviteId: string, userId: string, at: Date): Promise<boolean> {
+    const count = await this.knex("invites")
+      .where({ id: inviteId })
+      .whereNull("used_at")
+      .where("expires_at", ">", at)
+      .update({ used_at: at, used_by: userId });
+    return count === 1;
+  }
+}

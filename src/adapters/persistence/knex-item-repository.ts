@@ -1,0 +1,330 @@
+import type { Knex } from "knex";
+import type { ChangeLogEntry, ChangeLogEntryView } from "../../domain/inventory/change-log-entry.js";
+import { type FreezerItem, type FreezerItemView, type ItemSortField, searchWords } from "../../domain/inventory/freezer-item.js";
+import type { ItemListQuery, ItemPage, ItemRepository, ItemUpdater } from "../../ports/item-repository.js";
+
+interface ItemRow {
+  id: string;
+  household_id: string;
+  freezer_id: string;
+  compartment_id: string;
+  name: string;
+  quantity: number | string;
+  notes: string | null;
+  stored_at: Date | string | null;
+  expires_at: Date | string | null;
+  deleted_at: Date | string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  created_by: string;
+  updated_by: string;
+}
+
+interface ItemViewRow extends ItemRow {
+  created_by_email: string;
+  created_by_name: string;
+  updated_by_email: string;
+  updated_by_name: string;
+}
+
+interface ChangeRow {
+  id: string;
+  item_id: string;
+  field_name: string;
+  old_value: string | null;
+  new_value: string | null;
+  changed_at: Date | string;
+  changed_by: string;
+  changed_by_email: string;
+  changed_by_name: string;
+}
+
+const ITEM_COLUMNS = `i.id, i.household_id, i.freezer_id, i.compartment_id, i.name, i.quantity, i.notes,
+  i.stored_at, i.expires_at, i.deleted_at, i.created_at, i.updated_at, i.created_by, i.updated_by`;
+
+// One query with both users joined: the API never needs a second round trip per item.
+const USER_COLUMNS = `cu.email AS created_by_email, cu.name AS created_by_name,
+  uu.email AS updated_by_email, uu.name AS updated_by_name`;
+const USER_JOINS = `JOIN users cu ON cu.id = i.created_by
+JOIN users uu ON uu.id = i.updated_by`;
+const VIEW_SELECT = `SELECT ${ITEM_COLUMNS}, ${USER_COLUMNS}
+FROM freezer_items i
+${USER_JOINS}`;
+
+// Byte-order collation so PGlite and PostgreSQL (whatever their locale) sort names alike.
+// Only nullable columns get NULLS LAST (items without the value last both ways); on the
+// others it would stop PostgreSQL from reading the order straight off an index.
+const SORT_COLUMNS: Record<ItemSortField, { column: string; nullable: boolean }> = {
+  createdAt: { column: "i.created_at", nullable: false },
+  name: { column: `lower(i.name) COLLATE "C"`, nullable: false },
+  expiresAt: { column: "i.expires_at", nullable: true },
+  storedAt: { column: "i.stored_at", nullable: true },
+  quantity: { column: "i.quantity", nullable: false },
+};
+
+function toDate(value: Date | string): Date {
+  return value instanceof Date ? value : new Date(value);
+}
+
+function toNullableDate(value: Date | string | null): Date | null {
+  return value === null ? null : toDate(value);
+}
+
+function toItem(row: ItemRow): FreezerItem {
+  return {
+    id: row.id,
+    householdId: row.household_id,
+    freezerId: row.freezer_id,
+    compartmentId: row.compartment_id,
+    name: row.name,
+    quantity: Number(row.quantity),
+    notes: row.notes,
+    storedAt: toNullableDate(row.stored_at),
+    expiresAt: toNullableDate(row.expires_at),
+    deletedAt: toNullableDate(row.deleted_at),
+    createdAt: toDate(row.created_at),
+    updatedAt: toDate(row.updated_at),
+    createdById: row.created_by,
+    updatedById: row.updated_by,
+  };
+}
+
+function toView(row: ItemViewRow): FreezerItemView {
+  return {
+    ...toItem(row),
+    createdBy: { id: row.created_by, email: row.created_by_email, name: row.created_by_name },
+    updatedBy: { id: row.updated_by, email: row.updated_by_email, name: row.updated_by_name },
+  };
+}
+
+function toRow(item: FreezerItem): ItemRow {
+  return {
+    id: item.id,
+    household_id: item.householdId,
+    freezer_id: item.freezerId,
+    compartment_id: item.compartmentId,
+    name: item.name,
+    quantity: item.quantity,
+    notes: item.notes,
+    stored_at: item.storedAt,
+    expires_at: item.expiresAt,
+    deleted_at: item.deletedAt,
+    created_at: item.createdAt,
+    updated_at: item.updatedAt,
+    created_by: item.createdById,
+    updated_by: item.updatedById,
+  };
+}
+
+function changeRow(change: ChangeLogEntry) {
+  return {
+    id: change.id,
+    item_id: change.itemId,
+    field_name: change.fieldName,
+    old_value: change.oldValue,
+    new_value: change.newValue,
+    changed_at: change.changedAt,
+    changed_by: change.changedById,
+  };
+}
+
+/** A parameterised SQL fragment. */
+interface Sql {
+  text: string;
+  bindings: (string | number | Date)[];
+}
+
+/**
+ * The SQL of one list request. Without a search: the page query and a count query (an
+ * index-only scan). With a search every match has to be read anyway to rank it, so the page
+ * query also carries the total (`count(*) OVER ()`) and `count` is only needed when the
+ * page is past the end. Exported so the benchmark replays exactly what the API runs.
+ */
+export function buildItemListSql(query: ItemListQuery): { page: Sql; count: Sql; countInPage: boolean } {
+  const conditions = ["i.household_id = ?", "i.deleted_at IS NULL"];
+  const bindings: Sql["bindings"] = [query.householdId];
+  if (query.freezerId !== undefined) {
+    conditions.push("i.freezer_id = ?");
+    bindings.push(query.freezerId);
+  }
+  if (query.compartmentIds?.length) {
+    conditions.push(`i.compartment_id IN (${query.compartmentIds.map(() => "?").join(", ")})`);
+    bindings.push(...query.compartmentIds);
+  }
+  if (query.expiresBefore) {
+    conditions.push("i.expires_at < ?");
+    bindings.push(query.expiresBefore);
+  }
+  const words = query.search?.trim() ? searchWords(query.search) : undefined;
+  if (words) {
+    if (words.length === 0) {
+      // Only punctuation: it is plain text, and no name word can match it.
+      conditions.push("FALSE");
+    } else {
+      // Words are letters and digits only, so they cannot smuggle tsquery operators in.
+      conditions.push("i.name_search @@ to_tsquery('simple', ?)");
+      bindings.push(words.map((word) => `${word}:*`).join(" & "));
+    }
+  }
+  const where = conditions.join(" AND ");
+  const count: Sql = { text: `SELECT count(*) AS total FROM freezer_items i WHERE ${where}`, bindings };
+  const paging = [query.limit, (query.page - 1) * query.limit];
+
+  if (!words || words.length === 0) {
+    const field = query.sort ?? "createdAt";
+    const direction = (query.order ?? "desc") === "asc" ? "ASC" : "DESC";
+    const { column, nullable } = SORT_COLUMNS[field];
+    const tieBreak = field === "name" ? `, i.name COLLATE "C" ${direction}` : "";
+    const orderBy = `${column} ${direction}${nullable ? " NULLS LAST" : ""}${tieBreak}, i.id ${direction}`;
+    return {
+      page: { text: `${VIEW_SELECT} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, bindings: [...bindings, ...paging] },
+      count,
+      countInPage: false,
+    };
+  }
+
+  // Sort keys are computed once in the inner query (only ids and keys are carried through the
+  // window and the sort, which keeps the one pass over all matches narrow), then the page's
+  // rows are joined back with their users.
+  const keys: { expression: string; order: string }[] = [];
+  const rankBindings: string[] = [];
+  if (query.sort) {
+    const direction = (query.order ?? "desc") === "asc" ? "ASC" : "DESC";
+    const { column, nullable } = SORT_COLUMNS[query.sort];
+    keys.push({ expression: column, order: `${direction}${nullable ? " NULLS LAST" : ""}` });
+    if (query.sort === "name") keys.push({ expression: `i.name COLLATE "C"`, order: direction });
+    keys.push({ expression: "i.id", order: direction });
+  } else {
+    // Relevance: how many search words equal a whole word of the name (same rule in memory).
+    keys.push({
+      expression: words.map(() => "(i.name_search @@ to_tsquery('simple', ?))::int").join(" + "),
+      order: "DESC",
+    });
+    rankBindings.push(...words);
+    keys.push({ expression: `lower(i.name) COLLATE "C"`, order: "ASC" });
+    keys.push({ expression: `i.name COLLATE "C"`, order: "ASC" });
+    keys.push({ expression: "i.id", order: "ASC" });
+  }
+  const keyColumns = keys.map((key, index) => `${key.expression} AS k${index}`).join(", ");
+  const innerOrder = keys.map((key, index) => `k${index} ${key.order}`).join(", ");
+  const outerOrder = keys.map((key, index) => `p.k${index} ${key.order}`).join(", ");
+  return {
+    page: {
+      text: `SELECT ${ITEM_COLUMNS}, ${USER_COLUMNS}, p.total
+FROM (
+  SELECT ${keyColumns}, count(*) OVER () AS total
+  FROM freezer_items i WHERE ${where}
+  ORDER BY ${innerOrder} LIMIT ? OFFSET ?
+) p
+JOIN freezer_items i ON i.id = p.k${keys.length - 1}
+${USER_JOINS}
+ORDER BY ${outerOrder}`,
+      bindings: [...rankBindings, ...bindings, ...paging],
+    },
+    count,
+    countInPage: true,
+  };
+}
+
+/** Freezer items on PostgreSQL or PGlite through knex. */
+export class KnexItemRepository implements ItemRepository {
+  constructor(private readonly knex: Knex) {}
+
+  async create(item: FreezerItem): Promise<FreezerItemView> {
+    await this.knex("freezer_items").insert(toRow(item));
+    return (await this.findById(item.householdId, item.id))!;
+  }
+
+  async insertMany(items: FreezerItem[]): Promise<void> {
+    // 14 columns × 1000 rows stays well under PostgreSQL's 65535 bind parameters.
+    for (let start = 0; start < items.length; start += 1000) {
+      await this.knex("freezer_items").insert(items.slice(start, start + 1000).map(toRow));
+    }
+  }
+
+  async findById(householdId: string, itemId: string, db: Knex | Knex.Transaction = this.knex) {
+    const result = await db.raw<{ rows: ItemViewRow[] }>(`${VIEW_SELECT} WHERE i.id = ? AND i.household_id = ?`, [
+      itemId,
+      householdId,
+    ]);
+    return result.rows[0] ? toView(result.rows[0]) : undefined;
+  }
+
+  async list(query: ItemListQuery): Promise<ItemPage> {
+    const sql = buildItemListSql(query);
+    const countTotal = async () =>
+      Number((await this.knex.raw<{ rows: { total: number | string }[] }>(sql.count.text, sql.count.bindings)).rows[0].total);
+    if (sql.countInPage) {
+      const page = await this.knex.raw<{ rows: (ItemViewRow & { total: number | string })[] }>(sql.page.text, sql.page.bindings);
+      // Past the last page no row carries the total, so ask for it separately.
+      const total = page.rows[0] ? Number(page.rows[0].total) : query.page > 1 ? await countTotal() : 0;
+      return { items: page.rows.map(toView), total };
+    }
+    const [page, total] = await Promise.all([
+      this.knex.raw<{ rows: ItemViewRow[] }>(sql.page.text, sql.page.bindings),
+      countTotal(),
+    ]);
+    return { items: page.rows.map(toView), total };
+  }
+
+  async listArchived(householdId: string): Promise<FreezerItemView[]> {
+    const result = await this.knex.raw<{ rows: ItemViewRow[] }>(
+      `${VIEW_SELECT} WHERE i.household_id = ? AND i.deleted_at IS NOT NULL ORDER BY i.deleted_at DESC, i.id DESC`,
+      [householdId],
+    );
+    return result.rows.map(toView);
+  }
+
+  async update(householdId: string, itemId: string, updater: ItemUpdater): Promise<FreezerItemView | undefined> {
+    return this.knex.transaction(async (trx) => {
+      // FOR UPDATE makes concurrent updates of one item queue here, so each sees the previous one's result.
+      const locked = await trx.raw<{ rows: ItemRow[] }>(
+        `SELECT ${ITEM_COLUMNS} FROM freezer_items i WHERE i.id = ? AND i.household_id = ? FOR UPDATE`,
+        [itemId, householdId],
+      );
+      if (!locked.rows[0]) return undefined;
+      const current = toItem(locked.rows[0]);
+      const { item, changes } = updater(current);
+      if (item !== current) {
+        const { id: _id, household_id: _household, created_at: _created, created_by: _creator, ...fields } = toRow(item);
+        await trx("freezer_items").where({ id: itemId }).update(fields);
+      }
+      if (changes.length > 0) await trx("item_change_log").insert(changes.map(changeRow));
+      return this.findById(householdId, itemId, trx);
+    });
+  }
+
+  async deletePermanently(householdId: string, itemId: string, check: (current: FreezerItem) => void): Promise<boolean> {
+    return this.knex.transaction(async (trx) => {
+      const locked = await trx.raw<{ rows: ItemRow[] }>(
+        `SELECT ${ITEM_COLUMNS} FROM freezer_items i WHERE i.id = ? AND i.household_id = ? FOR UPDATE`,
+        [itemId, householdId],
+      );
+      if (!locked.rows[0]) return false;
+      check(toItem(locked.rows[0]));
+      await trx("freezer_items").where({ id: itemId }).delete();
+      return true;
+    });
+  }
+
+  async history(itemId: string): Promise<ChangeLogEntryView[]> {
+    const result = await this.knex.raw<{ rows: ChangeRow[] }>(
+      `SELECT l.id, l.item_id, l.field_name, l.old_value, l.new_value, l.changed_at, l.changed_by,
+         u.email AS changed_by_email, u.name AS changed_by_name
+       FROM item_change_log l JOIN users u ON u.id = l.changed_by
+       WHERE l.item_id = ?
+       ORDER BY l.changed_at DESC, l.field_name COLLATE "C", l.id`,
+      [itemId],
+    );
+    return result.rows.map((row) => ({
+      id: row.id,
+      itemId: row.item_id,
+      fieldName: row.field_name,
+      oldValue: row.old_value,
+      newValue: row.new_value,
+      changedAt: toDate(row.changed_at),
+      changedById: row.changed_by,
+      changedBy: { id: row.changed_by, email: row.changed_by_email, name: row.changed_by_name },
+    }));
+  }
+}

@@ -1,0 +1,109 @@
+import type { Household, MemberProfile, Membership } from "../../domain/inventory/household.js";
+import type { HouseholdRepository } from "../../ports/household-repository.js";
+import { copy, type MemoryInventoryStore } from "./memory-inventory-store.js";
+
+function byCreation(a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }): number {
+  return a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+export class MemoryHouseholdRepository implements HouseholdRepository {
+  constructor(private readonly store: MemoryInventoryStore) {}
+
+  async create(household: Household, ownerMembership: Membership): Promise<void> {
+    this.store.households.set(household.id, copy(household));
+    this.store.memberships.set(ownerMembership.id, copy(ownerMembership));
+  }
+
+  async findById(id: string): Promise<Household | null> {
+    const household = this.store.households.get(id);
+    return household ? copy(household) : null;
+  }
+
+  async listForUser(userId: string): Promise<Household[]> {
+    const ids = new Set([...this.store.memberships.values()].filter((m) => m.userId === userId).map((m) => m.householdId));
+    return [...this.store.households.values()].filter((h) => ids.has(h.id)).sort(byCreation).map(copy);
+  }
+
+  async updateName(id: string, name: string, at: Date): Promise<Household | null> {
+    const household = this.store.households.get(id);
+    if (!household) return null;
+    const updated = { ...household, name, updatedAt: at };
+    this.store.households.set(id, updated);
+    return copy(updated);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    if (!this.store.households.has(id)) return false;
+    for (const cascade of this.store.householdCascades) cascade(id);
+    const freezerIds = new Set<string>();
+    for (const [key, freezer] of this.store.freezers) {
+      if (freezer.householdId !== id) continue;
+      freezerIds.add(freezer.id);
+      this.store.freezers.delete(key);
+    }
+    for (const [key, compartment] of this.store.compartments) {
+      if (freezerIds.has(compartment.freezerId)) this.store.compartments.delete(key);
+    }
+    for (const [key, invite] of this.store.invites) if (invite.householdId === id) this.store.invites.delete(key);
+    for (const [key, membership] of this.store.memberships) {
+      if (membership.householdId === id) this.store.memberships.delete(key);
+    }
+    this.store.households.delete(id);
+    return true;
+  }
+
+  async ownsAny(userId: string): Promise<boolean> {
+    for (const household of this.store.households.values()) if (household.ownerId === userId) return true;
+    return false;
+  }
+
+  async findMembership(householdId: string, userId: string): Promise<Membership | null> {
+    for (const membership of this.store.memberships.values()) {
+      if (membership.householdId === householdId && membership.userId === userId) return copy(membership);
+    }
+    return null;
+  }
+
+  async listMembers(householdId: string): Promise<MemberProfile[]> {
+    return [...this.store.memberships.values()]
+      .filter((membership) => membership.householdId === householdId)
+      .sort(
+        (a, b) => a.joinedAt.getTime() - b.joinedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+      )
+      .map((membership) => {
+        const user = this.store.users.get(membership.userId);
+        return { ...membership, name: user?.name ?? "", email: user?.email ?? "" };
+      });
+  }
+
+  async addMember(membership: Membership): Promise<boolean> {
+    if (await this.findMembership(membership.householdId, membership.userId)) return false;
+    this.store.memberships.set(membership.id, copy(membership));
+    return true;
+  }
+
+  async removeMember(householdId: string, userId: string): Promise<boolean> {
+    for (const [key, membership] of this.store.memberships) {
+      if (membership.householdId === householdId && membership.userId === userId) {
+        this.store.memberships.delete(key);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  async transferOwnership(householdId: string, newOwnerId: string, at: Date): Promise<Household | null> {
+    const household = this.store.households.get(householdId);
+    if (!household) return null;
+    const memberships = [...this.store.memberships.values()].filter((m) => m.householdId === householdId);
+    const target = memberships.find((m) => m.userId === newOwnerId);
+    if (!target) return null;
+    for (const membership of memberships) {
+      const role = membership.userId === newOwnerId ? "OWNER" : "MEMBER";
+      this.store.memberships.set(membership.id, { ...membership, role });
+    }
+    const updated = { ...household, ownerId: newOwnerId, updatedAt: at };
+    this.store.households.set(householdId, updated);
+    return copy(updated);
+  }
+}

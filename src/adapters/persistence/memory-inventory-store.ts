@@ -1,0 +1,31 @@
+import type { Compartment, Freezer } from "../../domain/inventory/freezer.js";
+import type { Household, Membership } from "../../domain/inventory/household.js";
+import type { Invite } from "../../domain/inventory/invite.js";
+import type { RefreshToken } from "../../domain/inventory/refresh-token.js";
+import type { User } from "../../domain/inventory/user.js";
+
+/**
+ * The rows the in-memory repositories share, standing in for one database so that
+ * cross-table rules (cascades, "freezer still holds items") work as in PostgreSQL.
+ * The items area plugs in through `itemsIn` and `householdCascades`.
+ */
+export class MemoryInventoryStore {
+  readonly users = new Map<string, User>();
+  readonly refreshTokens = new Map<string, RefreshToken>();
+  readonly households = new Map<string, Household>();
+  readonly memberships = new Map<string, Membership>();
+  readonly invites = new Map<string, Invite>();
+  readonly freezers = new Map<string, Freezer>();
+  readonly compartments = new Map<string, Compartment>();
+
+  /** Whether any item (active or archived) references the freezer or compartment; none by default. */
+  itemsIn: (where: { freezerId?: string; compartmentId?: string }) => boolean = () => false;
+
+  /** Run when a household is deleted, so other areas drop their rows of it (items, change log). */
+  readonly householdCascades: ((householdId: string) => void)[] = [];
+}
+
+/** Copies so callers never mutate stored rows by accident (the database would not let them either). */
+export function copy<T extends object>(row: T): T {
+  return { ...row };
+}

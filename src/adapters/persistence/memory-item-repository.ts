@@ -1,0 +1,192 @@
+import type { ChangeLogEntry, ChangeLogEntryView } from "../../domain/inventory/change-log-entry.js";
+import {
+  type FreezerItem,
+  type FreezerItemView,
+  type ItemSortField,
+  searchWords,
+  type UserSummary,
+} from "../../domain/inventory/freezer-item.js";
+import type {
+  ItemListQuery,
+  ItemPage,
+  ItemRepository,
+  ItemUpdater,
+  UserSummarySource,
+} from "../../ports/item-repository.js";
+
+type Comparable = string | number | null;
+
+function compareValues(a: Comparable, b: Comparable): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return a < b ? -1 : 1;
+}
+
+function sortKey(item: FreezerItem, field: ItemSortField): Comparable {
+  switch (field) {
+    case "name":
+      return item.name.toLowerCase();
+    case "quantity":
+      return item.quantity;
+    case "createdAt":
+      return item.createdAt.getTime();
+    case "expiresAt":
+      return item.expiresAt?.getTime() ?? null;
+    case "storedAt":
+      return item.storedAt?.getTime() ?? null;
+  }
+}
+
+/** Relevance as the SQL adapter computes it: how many search words equal a whole word of the name. */
+function relevance(nameWords: string[], queryWords: string[]): number {
+  return queryWords.filter((word) => nameWords.includes(word)).length;
+}
+
+function byName(a: FreezerItem, b: FreezerItem): number {
+  return (
+    compareValues(a.name.toLowerCase(), b.name.toLowerCase()) || compareValues(a.name, b.name) || compareValues(a.id, b.id)
+  );
+}
+
+/**
+ * Items and change log in process memory, for unit tests and the in-memory API. Behaves
+ * like the SQL adapter, search included (same word splitting, prefix matching, ranking).
+ */
+export class MemoryItemRepository implements ItemRepository {
+  private readonly items = new Map<string, FreezerItem>();
+  private readonly changes: ChangeLogEntry[] = [];
+
+  constructor(private readonly users: UserSummarySource) {}
+
+  async create(item: FreezerItem): Promise<FreezerItemView> {
+    this.items.set(item.id, { ...item });
+    return this.view(item);
+  }
+
+  async insertMany(items: FreezerItem[]): Promise<void> {
+    for (const item of items) this.items.set(item.id, { ...item });
+  }
+
+  async findById(householdId: string, itemId: string): Promise<FreezerItemView | undefined> {
+    const item = this.items.get(itemId);
+    if (!item || item.householdId !== householdId) return undefined;
+    return this.view(item);
+  }
+
+  async list(query: ItemListQuery): Promise<ItemPage> {
+    const queryWords = query.search?.trim() ? searchWords(query.search) : undefined;
+    const ranked: { item: FreezerItem; rank: number }[] = [];
+    for (const item of this.items.values()) {
+      if (item.householdId !== query.householdId || item.deletedAt !== null) continue;
+      if (query.freezerId !== undefined && item.freezerId !== query.freezerId) continue;
+      if (query.compartmentIds?.length && !query.compartmentIds.includes(item.compartmentId)) continue;
+      if (query.expiresBefore && !(item.expiresAt && item.expiresAt < query.expiresBefore)) continue;
+      if (queryWords) {
+        const nameWords = searchWords(item.name);
+        if (queryWords.length === 0) continue;
+        if (!queryWords.every((word) => nameWords.some((nameWord) => nameWord.startsWith(word)))) continue;
+        ranked.push({ item, rank: relevance(nameWords, queryWords) });
+      } else {
+        ranked.push({ item, rank: 0 });
+      }
+    }
+    ranked.sort(this.comparator(query, queryWords !== undefined));
+    const offset = (query.page - 1) * query.limit;
+    const page = ranked.slice(offset, offset + query.limit);
+    return { items: await Promise.all(page.map(({ item }) => this.view(item))), total: ranked.length };
+  }
+
+  private comparator(
+    query: ItemListQuery,
+    searching: boolean,
+  ): (a: { item: FreezerItem; rank: number }, b: { item: FreezerItem; rank: number }) => number {
+    if (searching && !query.sort) return (a, b) => b.rank - a.rank || byName(a.item, b.item);
+    const field = query.sort ?? "createdAt";
+    const direction = (query.order ?? "desc") === "asc" ? 1 : -1;
+    return (a, b) => {
+      const ka = sortKey(a.item, field);
+      const kb = sortKey(b.item, field);
+      // Items without the value sort last whichever the direction.
+      if (ka === null || kb === null) return compareValues(ka, kb) || direction * compareValues(a.item.id, b.item.id);
+      return (
+        direction * compareValues(ka, kb) ||
+        (field === "name" ? direction * compareValues(a.item.name, b.item.name) : 0) ||
+        direction * compareValues(a.item.id, b.item.id)
+      );
+    };
+  }
+
+  async listArchived(householdId: string): Promise<FreezerItemView[]> {
+    const archived = [...this.items.values()]
+      .filter((item) => item.householdId === householdId && item.deletedAt !== null)
+      .sort(
+        (a, b) => (b.deletedAt?.getTime() ?? 0) - (a.deletedAt?.getTime() ?? 0) || compareValues(b.id, a.id),
+      );
+    return Promise.all(archived.map((item) => this.view(item)));
+  }
+
+  async update(householdId: string, itemId: string, updater: ItemUpdater): Promise<FreezerItemView | undefined> {
+    const current = this.items.get(itemId);
+    if (!current || current.householdId !== householdId) return undefined;
+    // The updater runs synchronously, so no other update of this item can interleave.
+    const { item, changes } = updater({ ...current });
+    this.items.set(itemId, { ...item });
+    this.changes.push(...changes.map((change) => ({ ...change })));
+    return this.view(item);
+  }
+
+  async deletePermanently(householdId: string, itemId: string, check: (current: FreezerItem) => void): Promise<boolean> {
+    const current = this.items.get(itemId);
+    if (!current || current.householdId !== householdId) return false;
+    check({ ...current });
+    this.items.delete(itemId);
+    for (let index = this.changes.length - 1; index >= 0; index--) {
+      if (this.changes[index].itemId === itemId) this.changes.splice(index, 1);
+    }
+    return true;
+  }
+
+  async history(itemId: string): Promise<ChangeLogEntryView[]> {
+    const entries = this.changes
+      .filter((change) => change.itemId === itemId)
+      .sort(
+        (a, b) =>
+          b.changedAt.getTime() - a.changedAt.getTime() ||
+          compareValues(a.fieldName, b.fieldName) ||
+          compareValues(a.id, b.id),
+      );
+    return Promise.all(entries.map(async (entry) => ({ ...entry, changedBy: await this.user(entry.changedById) })));
+  }
+
+  /** Removes every item of a household (the household's cascade delete). */
+  deleteHousehold(householdId: string): void {
+    for (const [id, item] of this.items) {
+      if (item.householdId !== householdId) continue;
+      this.items.delete(id);
+      for (let index = this.changes.length - 1; index >= 0; index--) {
+        if (this.changes[index].itemId === id) this.changes.splice(index, 1);
+      }
+    }
+  }
+
+  /** Whether any item (active or archived) sits in the freezer or compartment; guards their deletion. */
+  hasItemsIn(place: { freezerId?: string; compartmentId?: string }): boolean {
+    for (const item of this.items.values()) {
+      if (place.freezerId !== undefined && item.freezerId === place.freezerId) return true;
+      if (place.compartmentId !== undefined && item.compartmentId === place.compartmentId) return true;
+    }
+    return false;
+  }
+
+  private async user(userId: string): Promise<UserSummary> {
+    const user = await this.users.findById(userId);
+    // A missing user would be a broken reference; show it rather than fail the whole list.
+    return user ? { id: user.id, email: user.email, name: user.name } : { id: userId, email: "", name: "" };
+  }
+
+  private async view(item: FreezerItem): Promise<FreezerItemView> {
+    const [createdBy, updatedBy] = await Promise.all([this.user(item.createdById), this.user(item.updatedById)]);
+    return { ...item, createdBy, updatedBy };
+  }
+}

@@ -1,0 +1,54 @@
+import type { User } from "../../domain/inventory/user.js";
+import type { UserRepository } from "../../ports/user-repository.js";
+import { copy, type MemoryInventoryStore } from "./memory-inventory-store.js";
+
+export class MemoryUserRepository implements UserRepository {
+  constructor(private readonly store: MemoryInventoryStore) {}
+
+  async insert(user: User): Promise<boolean> {
+    for (const existing of this.store.users.values()) if (existing.email === user.email) return false;
+    this.store.users.set(user.id, copy(user));
+    return true;
+  }
+
+  async findById(id: string): Promise<User | null> {
+    const user = this.store.users.get(id);
+    return user ? copy(user) : null;
+  }
+
+  async findByIds(ids: string[]): Promise<User[]> {
+    return [...new Set(ids)].flatMap((id) => {
+      const user = this.store.users.get(id);
+      return user ? [copy(user)] : [];
+    });
+  }
+
+  async findByEmail(email: string): Promise<User | null> {
+    for (const user of this.store.users.values()) if (user.email === email) return copy(user);
+    return null;
+  }
+
+  async updateName(id: string, name: string, at: Date): Promise<User | null> {
+    const user = this.store.users.get(id);
+    if (!user) return null;
+    const updated = { ...user, name, updatedAt: at };
+    this.store.users.set(id, updated);
+    return copy(updated);
+  }
+
+  async anonymise(
+    id: string,
+    replacement: { name: string; email: string; passwordHash: string },
+    at: Date,
+  ): Promise<void> {
+    const user = this.store.users.get(id);
+    if (!user) return;
+    this.store.users.set(id, { ...user, ...replacement, deletedAt: at, updatedAt: at });
+    for (const [key, membership] of this.store.memberships) {
+      if (membership.userId === id) this.store.memberships.delete(key);
+    }
+    for (const [key, token] of this.store.refreshTokens) {
+      if (token.userId === id) this.store.refreshTokens.delete(key);
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { Knex } from "knex";
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL("../../../migrations/", import.meta.url));
+
+interface MigrationModule {
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+/**
+ * Loads migrations by importing the files ourselves, so the same TypeScript files run
+ * under tsx in development and tests, whatever knex's own loader thinks of `.ts`.
+ */
+class DirectoryMigrationSource implements Knex.MigrationSource<string> {
+  constructor(private readonly directory: string) {}
+
+  async getMigrations(): Promise<string[]> {
+    const files = await readdir(this.directory);
+    return files.filter((file) => /^\d+_[\w-]+\.(ts|js)$/.test(file) && !file.endsWith(".d.ts")).sort();
+  }
+
+  getMigrationName(migration: string): string {
+    return migration.replace(/\.(ts|js)$/, "");
+  }
+
+  async getMigration(migration: string): Promise<Knex.Migration> {
+    const module = (await import(pathToFileURL(path.join(this.directory, migration)).href)) as MigrationModule;
+    return { up: module.up, down: module.down };
+  }
+}
+
+/** Applies every pending migration; returns the names applied. */
+export async function migrateToLatest(knex: Knex, directory: string = MIGRATIONS_DIR): Promise<string[]> {
+  const [, applied] = (await knex.migrate.latest({ migrationSource: new DirectoryMigrationSource(directory) })) as [
+    number,
+    string[],
+  ];
+  return applied;
+}

@@ -1,0 +1,406 @@
+import path from "node:path";
+import {
+  ATTACH_RUNTIME,
+  type Automation,
+  type AutomationConfig,
+  isAutomationClass,
+  isAutomationInstance,
+  isKebabCase,
+} from "../../domain/automation/automation.js";
+import type { Trigger, TriggerContext } from "../../domain/automation/trigger.js";
+import type { AutomationSource } from "../../ports/automation-source.js";
+import { type Clock, systemClock } from "../../ports/clock.js";
+import type { HttpClient } from "../../ports/http-client.js";
+import type { Logger } from "../../ports/logger.js";
+import type { Scheduler } from "../../ports/scheduler.js";
+import type {
+  AutomationInfo,
+  AutomationManagerApi,
+  AutomationStats,
+  DeviceRegistryApi,
+  MqttServiceApi,
+  ServiceRegistryApi,
+  StateManagerApi,
+  TriggerDescription,
+  TriggerResult,
+} from "./contracts.js";
+import { handlerFor, normalizeWebhookPath, type Unwire, type WiringContext } from "./trigger-handlers.js";
+
+export interface AutomationManagerDependencies {
+  logger: Logger;
+  mqtt: MqttServiceApi;
+  state: StateManagerApi;
+  http: HttpClient;
+  config: AutomationConfig;
+  services: ServiceRegistryApi;
+  deviceRegistry: DeviceRegistryApi | null;
+  scheduler: Scheduler;
+  /** Needed by discoverAndRegister only. */
+  source?: AutomationSource;
+  clock?: Clock;
+  /** False when HTTP_PORT=0 (webhook triggers then warn). Default true. */
+  httpEnabled?: boolean;
+}
+
+type RunListener = (event: { automation: string; durationMs: number; error?: unknown }) => void;
+
+interface RunningAutomation {
+  name: string;
+  file: string | null;
+  automation: Automation;
+  triggers: Trigger[];
+  unwire: Unwire[];
+  stats: { runs: number; errors: number; lastRunAtMs: number | null; lastError: string | null; lastDurationMs: number | null };
+  logger: Logger;
+}
+
+interface FailedAutomation {
+  name: string;
+  file: string | null;
+  error: string;
+  triggers: Trigger[];
+}
+
+/** Why an automation was not registered; becomes its `status: "failed"` reason. */
+class RegistrationFailure extends Error {}
+
+/**
+ * Loads automations, wires their triggers through the trigger-handler table, runs them
+ * with error isolation and keeps per-automation statistics. A broken automation is
+ * recorded as failed and never stops the engine.
+ */
+export class AutomationManager implements AutomationManagerApi {
+  private readonly running = new Map<string, RunningAutomation>();
+  private readonly failed: FailedAutomation[] = [];
+  private readonly runListeners = new Set<RunListener>();
+  private readonly clock: Clock;
+
+  constructor(private readonly dependencies: AutomationManagerDependencies) {
+    this.clock = dependencies.clock ?? systemClock;
+  }
+
+  /**
+   * Loads every .ts/.js file (not .d.ts) in `dir` (and below when `recursive`) and
+   * registers its default-exported automation class. Returns how many registered and failed.
+   */
+  async discoverAndRegister(dir: string, recursive = false): Promise<{ registered: number; failed: number }> {
+    const source = this.dependencies.source;
+    if (!source) throw new TypeError("AutomationManager: discoverAndRegister needs an AutomationSource");
+    const files = await source.listFiles(dir, recursive);
+    let registered = 0;
+    let failed = 0;
+    for (const file of files) {
+      const ok = await this.registerFile(source, file);
+      if (ok) registered++;
+      else failed++;
+    }
+    this.dependencies.logger.info("Automations discovered", { dir, files: files.length, registered, failed });
+    return { registered, failed };
+  }
+
+  /**
+   * Registers one automation: checks its name, required services and triggers, wires
+   * every trigger (all or nothing), then calls onStart. Returns false when it failed; the
+   * reason is logged and listed.
+   */
+  async register(automation: Automation, file: string | null = null): Promise<boolean> {
+    const name = typeof automation?.name === "string" && automation.name !== "" ? automation.name : fileLabel(file);
+    const triggers = Array.isArray(automation?.triggers) ? [...automation.triggers] : [];
+    try {
+      this.checkRegistrable(automation);
+      const entry = this.createEntry(automation, file, triggers);
+      this.wireAll(entry);
+      this.running.set(entry.name, entry);
+      try {
+        await automation.onStart();
+      } catch (error) {
+        this.running.delete(entry.name);
+        unwireAll(entry.unwire);
+        throw new RegistrationFailure(`onStart() failed: ${errorMessage(error)}`);
+      }
+      this.dependencies.logger.info("Automation registered", { automation: name, file, triggers: triggers.length });
+      return true;
+    } catch (error) {
+      this.recordFailure(name, file, triggers, errorMessage(error));
+      return false;
+    }
+  }
+
+  /** Calls every automation's onStop (newest first), unwires its triggers and forgets it. */
+  async stopAll(): Promise<void> {
+    for (const entry of [...this.running.values()].reverse()) {
+      try {
+        await entry.automation.onStop();
+      } catch (error) {
+        entry.logger.error("onStop() failed", { err: error });
+      }
+      unwireAll(entry.unwire);
+      this.running.delete(entry.name);
+    }
+    this.failed.length = 0;
+  }
+
+  listAutomations(): AutomationInfo[] {
+    return [
+      ...[...this.running.values()].map((entry) => this.describeRunning(entry)),
+      ...this.failed.map((entry) => describeFailed(entry)),
+    ];
+  }
+
+  getAutomation(name: string): AutomationInfo | null {
+    const entry = this.running.get(name);
+    if (entry) return this.describeRunning(entry);
+    const failed = this.failed.find((candidate) => candidate.name === name);
+    return failed ? describeFailed(failed) : null;
+  }
+
+  /** The spec's manual trigger: false when no running automation has that name. */
+  async triggerAutomation(name: string, context: TriggerContext): Promise<boolean> {
+    const result = await this.runAutomation(name, context);
+    return result.status !== "not_found";
+  }
+
+  async runAutomation(name: string, context: TriggerContext): Promise<TriggerResult> {
+    const entry = this.running.get(name);
+    if (!entry) return { status: "not_found" };
+    const error = await this.execute(entry, context);
+    return error === undefined ? { status: "ok" } : { status: "error", error: errorMessage(error) };
+  }
+
+  findWebhookTargets(requestPath: string): { name: string; methods: string[] }[] {
+    const wanted = normalizeWebhookPath(requestPath);
+    const targets: { name: string; methods: string[] }[] = [];
+    for (const entry of this.running.values()) {
+      const methods = new Set<string>();
+      for (const trigger of entry.triggers) {
+        if (trigger.type !== "webhook" || normalizeWebhookPath(trigger.path) !== wanted) continue;
+        for (const method of trigger.methods ?? ["POST"]) methods.add(method);
+      }
+      if (methods.size > 0) targets.push({ name: entry.name, methods: [...methods] });
+    }
+    return targets;
+  }
+
+  onRun(listener: RunListener): () => void {
+    this.runListeners.add(listener);
+    return () => this.runListeners.delete(listener);
+  }
+
+  /** Names of running automations. */
+  get runningCount(): number {
+    return this.running.size;
+  }
+
+  get failedCount(): number {
+    return this.failed.length;
+  }
+
+  private async registerFile(source: AutomationSource, file: string): Promise<boolean> {
+    let exported: unknown;
+    try {
+      exported = await source.loadDefaultExport(file);
+    } catch (error) {
+      this.recordFailure(fileLabel(file), file, [], `failed to load: ${errorMessage(error)}`);
+      return false;
+    }
+    let automation: Automation;
+    try {
+      automation = instantiate(exported);
+    } catch (error) {
+      this.recordFailure(fileLabel(file), file, [], errorMessage(error));
+      return false;
+    }
+    return this.register(automation, file);
+  }
+
+  private checkRegistrable(automation: Automation): void {
+    if (!isAutomationInstance(automation)) throw new RegistrationFailure("not an instance of a class extending Automation");
+    if (!isKebabCase(automation.name)) {
+      throw new RegistrationFailure(`name ${JSON.stringify(automation.name)} is not kebab-case (e.g. "porch-light")`);
+    }
+    const existing = this.running.get(automation.name);
+    if (existing) {
+      throw new RegistrationFailure(
+        `duplicate name "${automation.name}" (already registered from ${existing.file ?? "code"})`,
+      );
+    }
+    if (!Array.isArray(automation.triggers)) throw new RegistrationFailure("triggers must be an array");
+    const missing = (automation.requiredServices ?? []).filter((key) => !this.dependencies.services.has(key));
+    if (missing.length > 0) throw new RegistrationFailure(`missing required service(s): ${missing.join(", ")}`);
+    automation.triggers.forEach((trigger, position) => {
+      const handler = handlerFor(trigger);
+      const problem = handler
+        ? handler.validate(trigger, this.dependencies.scheduler)
+        : `unknown trigger type ${JSON.stringify((trigger as { type?: unknown } | null)?.type)}`;
+      if (problem) throw new RegistrationFailure(`trigger ${position + 1} (${String(trigger?.type)}): ${problem}`);
+    });
+  }
+
+  private createEntry(automation: Automation, file: string | null, triggers: Trigger[]): RunningAutomation {
+    const { dependencies } = this;
+    const logger = dependencies.logger.child({ automation: automation.name });
+    automation[ATTACH_RUNTIME]({
+      mqtt: dependencies.mqtt,
+      http: dependencies.http,
+      state: dependencies.state,
+      logger,
+      config: dependencies.config,
+      services: dependencies.services,
+      deviceRegistry: dependencies.deviceRegistry,
+    });
+    return {
+      name: automation.name,
+      file,
+      automation,
+      triggers,
+      unwire: [],
+      stats: { runs: 0, errors: 0, lastRunAtMs: null, lastError: null, lastDurationMs: null },
+      logger,
+    };
+  }
+
+  /** Wires every trigger or none: a failure unwires the ones already wired. */
+  private wireAll(entry: RunningAutomation): void {
+    const { dependencies } = this;
+    entry.triggers.forEach((trigger, position) => {
+      const context: WiringContext = {
+        automation: entry.name,
+        triggerId: `${entry.name}#${position}`,
+        fire: (triggerContext) => {
+          this.execute(entry, triggerContext);
+        },
+        mqtt: dependencies.mqtt,
+        state: dependencies.state,
+        scheduler: dependencies.scheduler,
+        deviceRegistry: dependencies.deviceRegistry,
+        logger: entry.logger,
+        httpEnabled: dependencies.httpEnabled ?? true,
+      };
+      try {
+        entry.unwire.push((handlerFor(trigger) as NonNullable<ReturnType<typeof handlerFor>>).wire(trigger, context));
+      } catch (error) {
+        unwireAll(entry.unwire);
+        throw new RegistrationFailure(`trigger ${position + 1} (${trigger.type}) could not be wired: ${errorMessage(error)}`);
+      }
+    });
+  }
+
+  /**
+   * Runs execute(); resolves with the error it threw, or undefined. Never rejects. A
+   * synchronous execute() finishes without allocating a promise (the MQTT hot path).
+   */
+  private execute(entry: RunningAutomation, context: TriggerContext): Promise<unknown> | undefined {
+    const startedAt = performance.now();
+    entry.stats.runs++;
+    entry.stats.lastRunAtMs = this.clock === systemClock ? Date.now() : this.clock.now().getTime();
+    let result: unknown;
+    try {
+      result = entry.automation.execute(context);
+    } catch (error) {
+      return Promise.resolve(this.finish(entry, context, startedAt, error ?? new Error("execute() threw without a reason")));
+    }
+    if (result === null || typeof result !== "object" || typeof (result as Promise<void>).then !== "function") {
+      this.finish(entry, context, startedAt, undefined);
+      return undefined;
+    }
+    return (result as Promise<void>).then(
+      () => this.finish(entry, context, startedAt, undefined),
+      (error: unknown) => this.finish(entry, context, startedAt, error ?? new Error("execute() rejected without a reason")),
+    );
+  }
+
+  /** Records a finished run; returns its failure (undefined when it succeeded). */
+  private finish(entry: RunningAutomation, context: TriggerContext, startedAt: number, failure: unknown): unknown {
+    const stats = entry.stats;
+    const durationMs = performance.now() - startedAt;
+    stats.lastDurationMs = durationMs;
+    if (failure !== undefined) {
+      stats.errors++;
+      stats.lastError = errorMessage(failure);
+      entry.logger.error("Automation failed", { trigger: context?.type, err: failure });
+    }
+    if (this.runListeners.size === 0) return failure;
+    const event =
+      failure === undefined
+        ? { automation: entry.name, durationMs }
+        : { automation: entry.name, durationMs, error: failure };
+    for (const listener of this.runListeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.dependencies.logger.error("Run listener failed", { err: error });
+      }
+    }
+    return failure;
+  }
+
+  private recordFailure(name: string, file: string | null, triggers: Trigger[], reason: string): void {
+    this.failed.push({ name, file, error: reason, triggers });
+    this.dependencies.logger.error("Automation not registered", { automation: name, file, reason });
+  }
+
+  private describeRunning(entry: RunningAutomation): AutomationInfo {
+    const stats: AutomationStats = {
+      runs: entry.stats.runs,
+      errors: entry.stats.errors,
+      lastRunAt: entry.stats.lastRunAtMs === null ? null : new Date(entry.stats.lastRunAtMs).toISOString(),
+      lastError: entry.stats.lastError,
+      lastDurationMs: entry.stats.lastDurationMs,
+    };
+    return { name: entry.name, file: entry.file, status: "running", triggers: entry.triggers.map(describeTrigger), stats };
+  }
+}
+
+function describeFailed(entry: FailedAutomation): AutomationInfo {
+  return {
+    name: entry.name,
+    file: entry.file,
+    status: "failed",
+    error: entry.error,
+    triggers: entry.triggers.map(describeTrigger),
+    stats: { runs: 0, errors: 0, lastRunAt: null, lastError: null, lastDurationMs: null },
+  };
+}
+
+/** A trigger as JSON: its plain fields, and `hasFilter` instead of the filter function. */
+export function describeTrigger(trigger: Trigger): TriggerDescription {
+  if (trigger === null || typeof trigger !== "object") return { type: String(trigger) as Trigger["type"] };
+  const description: TriggerDescription = { type: trigger.type };
+  for (const [field, value] of Object.entries(trigger)) {
+    if (field === "filter") description.hasFilter = typeof value === "function";
+    else if (typeof value !== "function") description[field] = value;
+  }
+  if (trigger.type === "webhook" && trigger.methods === undefined) description.methods = ["POST"];
+  return description;
+}
+
+function instantiate(exported: unknown): Automation {
+  if (isAutomationInstance(exported)) return exported;
+  if (!isAutomationClass(exported)) {
+    throw new RegistrationFailure("the default export is not a class extending Automation");
+  }
+  try {
+    return new exported();
+  } catch (error) {
+    throw new RegistrationFailure(`constructor threw: ${errorMessage(error)}`);
+  }
+}
+
+function unwireAll(unwire: Unwire[]): void {
+  for (const undo of unwire.splice(0).reverse()) {
+    try {
+      undo();
+    } catch {
+      // Unwiring is best effort: a handler that is already gone is the state we want.
+    }
+  }
+}
+
+function fileLabel(file: string | null): string {
+  return file ? path.basename(file).replace(/\.(ts|js|mts|mjs)$/, "") : "(unnamed)";
+}
+
+function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return typeof error === "string" ? error : JSON.stringify(error) ?? String(error);
+}

@@ -1,0 +1,451 @@
+import { z } from "zod";
+import type { MqttPayload } from "../../domain/automation/trigger.js";
+import type { DeviceState, ZigbeeDevice } from "../../domain/automation/zigbee-device.js";
+import type { JsonStore } from "../../ports/json-store.js";
+import type { Logger } from "../../ports/logger.js";
+import type {
+  DeviceEventHandler,
+  DeviceRegistryApi,
+  DeviceStateHandler,
+  MqttHandler,
+  MqttServiceApi,
+} from "./contracts.js";
+
+/** At most this long between a change and the registry file being written. */
+export const DEVICE_REGISTRY_SAVE_DELAY_MS = 1000;
+
+/** Subtopics of a device that carry commands or availability, not state. */
+const NON_STATE_SUFFIXES = ["/set", "/get", "/availability"];
+const NON_STATE_SEGMENTS = ["/set/", "/get/"];
+
+const deviceSchema = z.looseObject({
+  ieee_address: z.string().min(1),
+  friendly_name: z.string().min(1),
+  type: z.string(),
+  definition: z.looseObject({}).nullable().optional(),
+});
+const deviceListSchema = z.array(deviceSchema);
+
+const bridgeEventSchema = z.object({
+  type: z.string(),
+  data: z.looseObject({ friendly_name: z.string().min(1), ieee_address: z.string().min(1) }),
+});
+
+const storedSchema = z.object({
+  devices: z.array(deviceSchema),
+  states: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
+});
+
+export interface DeviceRegistryTimers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface DeviceRegistryOptions {
+  mqtt: MqttServiceApi;
+  /** Zigbee2MQTT base topic (ZIGBEE2MQTT_PREFIX). */
+  prefix: string;
+  logger: Logger;
+  /** Nice names by friendly name or IEEE address. */
+  names?: Record<string, string>;
+  /** Persistence; null or omitted keeps the registry in memory only. */
+  store?: JsonStore | null;
+  /** Debounce of persistence writes, default 1 s. */
+  saveDelayMs?: number;
+  /** Injectable for tests; the global timers by default. */
+  timers?: DeviceRegistryTimers;
+}
+
+const realTimers: DeviceRegistryTimers = {
+  setTimeout: (callback, ms) => {
+    const handle = setTimeout(callback, ms);
+    // A pending save must not keep the process alive; stop() saves anyway.
+    handle.unref?.();
+    return handle;
+  },
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+/** Turns an MQTT payload back into the JSON value Zigbee2MQTT sent (arrays arrive as `{ raw }`). */
+function payloadValue(payload: MqttPayload | unknown): unknown {
+  if (Array.isArray(payload)) return payload;
+  if (typeof payload === "object" && payload !== null) {
+    const record = payload as Record<string, unknown>;
+    const keys = Object.keys(record);
+    if (keys.length === 1 && keys[0] === "raw" && typeof record.raw === "string") {
+      try {
+        return JSON.parse(record.raw);
+      } catch {
+        return record.raw;
+      }
+    }
+    return record;
+  }
+  return payload;
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`).join("; ");
+}
+
+/**
+ * Follows Zigbee2MQTT: the retained device list on `{prefix}/bridge/devices`, join and
+ * leave events on `{prefix}/bridge/event`, and every device's state on
+ * `{prefix}/{friendly_name}`. Keeps each device's merged last-known state and tells
+ * automations about state changes, joins and leaves.
+ */
+export class DeviceRegistry implements DeviceRegistryApi {
+  private readonly mqtt: MqttServiceApi;
+  private readonly prefix: string;
+  private readonly logger: Logger;
+  private readonly names: Record<string, string>;
+  private readonly store: JsonStore | null;
+  private readonly saveDelayMs: number;
+  private readonly timers: DeviceRegistryTimers;
+
+  /** Non-coordinator devices by friendly name. */
+  private readonly devices = new Map<string, ZigbeeDevice>();
+  private readonly nameByIeee = new Map<string, string>();
+  private coordinatorIeee: string | null = null;
+  private readonly states = new Map<string, DeviceState>();
+  private readonly stateHandlers = new Map<string, Set<DeviceStateHandler>>();
+  private readonly addedHandlers = new Set<DeviceEventHandler>();
+  private readonly removedHandlers = new Set<DeviceEventHandler>();
+
+  /** The first device list after start is the baseline: it announces no joins or leaves. */
+  private baselineReceived = false;
+  private loaded = false;
+  private started = false;
+  private saveTimer: unknown = null;
+  private readonly handler: MqttHandler = (topic, payload) => this.onMessage(topic, payload);
+
+  constructor(options: DeviceRegistryOptions) {
+    this.mqtt = options.mqtt;
+    this.prefix = options.prefix.replace(/\/+$/, "");
+    this.logger = options.logger;
+    this.names = options.names ?? {};
+    this.store = options.store ?? null;
+    this.saveDelayMs = options.saveDelayMs ?? DEVICE_REGISTRY_SAVE_DELAY_MS;
+    this.timers = options.timers ?? realTimers;
+  }
+
+  // ---- lifecycle -------------------------------------------------------------------
+
+  /** Loads persisted devices (once) and subscribes to the bridge's topics. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    if (this.store && !this.loaded) await this.load();
+    this.baselineReceived = false;
+    this.mqtt.subscribe(`${this.prefix}/#`, this.handler);
+    this.started = true;
+    this.logger.info("Device registry following Zigbee2MQTT", { prefix: this.prefix });
+  }
+
+  /** Unsubscribes and writes the registry one last time. */
+  async stop(): Promise<void> {
+    if (this.started) {
+      this.mqtt.unsubscribe(`${this.prefix}/#`, this.handler);
+      this.started = false;
+    }
+    this.cancelScheduledSave();
+    if (this.store) await this.save();
+  }
+
+  /** Restores devices and their last states from the store; announces nothing. */
+  async load(): Promise<void> {
+    this.loaded = true;
+    if (!this.store) return;
+    const document = await this.store.load();
+    if (document === undefined) return;
+    const parsed = storedSchema.safeParse(document);
+    if (!parsed.success) {
+      this.logger.warn("Stored device registry is malformed; starting empty", { reason: describeIssues(parsed.error) });
+      return;
+    }
+    for (const device of parsed.data.devices as ZigbeeDevice[]) this.put(device);
+    for (const [name, state] of Object.entries(parsed.data.states)) {
+      if (this.devices.has(name)) this.states.set(name, state);
+    }
+    this.logger.info("Device registry loaded", { devices: this.devices.size });
+  }
+
+  async save(): Promise<void> {
+    if (!this.store) return;
+    this.cancelScheduledSave();
+    try {
+      await this.store.save({
+        version: 1,
+        devices: [...this.devices.values()],
+        states: Object.fromEntries(this.states),
+      });
+    } catch (error) {
+      this.logger.error("Could not save the device registry", { err: error });
+    }
+  }
+
+  // ---- DeviceRegistryApi -------------------------------------------------------------
+
+  getDevices(): ZigbeeDevice[] {
+    return [...this.devices.values()];
+  }
+
+  /** By friendly name, IEEE address or nice name. */
+  getDevice(name: string): ZigbeeDevice | null {
+    return this.devices.get(this.resolveName(name) ?? "") ?? null;
+  }
+
+  hasDevice(name: string): boolean {
+    return this.resolveName(name) !== null;
+  }
+
+  /** The nice name configured for the device's friendly name or IEEE address, else the friendly name. */
+  getNiceName(name: string): string {
+    if (this.names[name] !== undefined) return this.names[name];
+    const friendly = this.resolveName(name);
+    if (friendly === null) return name;
+    const device = this.devices.get(friendly)!;
+    return this.names[friendly] ?? this.names[device.ieee_address] ?? friendly;
+  }
+
+  getDeviceState(name: string): DeviceState | null {
+    const friendly = this.resolveName(name) ?? name;
+    const state = this.states.get(friendly);
+    return state ? { ...state } : null;
+  }
+
+  onDeviceStateChange(name: string, handler: DeviceStateHandler): void {
+    const handlers = this.stateHandlers.get(name) ?? new Set<DeviceStateHandler>();
+    handlers.add(handler);
+    this.stateHandlers.set(name, handlers);
+  }
+
+  offDeviceStateChange(name: string, handler: DeviceStateHandler): void {
+    const handlers = this.stateHandlers.get(name);
+    if (!handlers) return;
+    handlers.delete(handler);
+    if (handlers.size === 0) this.stateHandlers.delete(name);
+  }
+
+  onDeviceAdded(handler: DeviceEventHandler): void {
+    this.addedHandlers.add(handler);
+  }
+
+  offDeviceAdded(handler: DeviceEventHandler): void {
+    this.addedHandlers.delete(handler);
+  }
+
+  onDeviceRemoved(handler: DeviceEventHandler): void {
+    this.removedHandlers.add(handler);
+  }
+
+  offDeviceRemoved(handler: DeviceEventHandler): void {
+    this.removedHandlers.delete(handler);
+  }
+
+  // ---- message routing ---------------------------------------------------------------
+
+  private onMessage(topic: string, payload: MqttPayload): void {
+    if (!topic.startsWith(`${this.prefix}/`)) return;
+    const rest = topic.slice(this.prefix.length + 1);
+    if (rest === "bridge/devices") {
+      this.onDeviceList(payloadValue(payload));
+    } else if (rest === "bridge/event") {
+      this.onBridgeEvent(payloadValue(payload));
+    } else if (rest === "bridge" || rest.startsWith("bridge/")) {
+      // Other bridge topics (state, info, logging, responses) say nothing about devices.
+    } else if (!NON_STATE_SUFFIXES.some((suffix) => rest.endsWith(suffix)) && !NON_STATE_SEGMENTS.some((segment) => rest.includes(segment))) {
+      this.onDeviceState(rest, payload);
+    }
+  }
+
+  private onDeviceList(value: unknown): void {
+    const parsed = deviceListSchema.safeParse(value);
+    if (!parsed.success) {
+      this.logger.warn("Ignoring malformed Zigbee2MQTT device list", { reason: describeIssues(parsed.error) });
+      return;
+    }
+    const announce = this.baselineReceived;
+    this.baselineReceived = true;
+    const listed = new Set<string>();
+    const added: ZigbeeDevice[] = [];
+    for (const device of parsed.data as ZigbeeDevice[]) {
+      if (device.type === "Coordinator") {
+        this.coordinatorIeee = device.ieee_address;
+        continue;
+      }
+      listed.add(device.ieee_address);
+      const known = this.nameByIeee.has(device.ieee_address);
+      this.put(device);
+      if (!known) added.push(device);
+    }
+    const removed = [...this.devices.values()].filter((device) => !listed.has(device.ieee_address));
+    for (const device of removed) this.remove(device);
+    this.logger.debug("Zigbee2MQTT device list received", { devices: this.devices.size, baseline: !announce });
+    this.scheduleSave();
+    if (!announce) return;
+    for (const device of added) this.announceAdded(device);
+    for (const device of removed) this.announceRemoved(device);
+  }
+
+  private onBridgeEvent(value: unknown): void {
+    const parsed = bridgeEventSchema.safeParse(value);
+    if (!parsed.success) {
+      this.logger.warn("Ignoring malformed Zigbee2MQTT bridge event", { reason: describeIssues(parsed.error) });
+      return;
+    }
+    const { type, data } = parsed.data;
+    if (data.ieee_address === this.coordinatorIeee) return;
+    const knownName = this.nameByIeee.get(data.ieee_address);
+    switch (type) {
+      case "device_joined":
+      case "device_interview": {
+        if (knownName !== undefined) {
+          if (type === "device_interview" && data.status === "successful") this.updateFromInterview(knownName, data);
+          return;
+        }
+        const device: ZigbeeDevice = {
+          ieee_address: data.ieee_address,
+          friendly_name: data.friendly_name,
+          type: "Unknown",
+          ...(data.definition && typeof data.definition === "object"
+            ? { definition: data.definition as ZigbeeDevice["definition"] }
+            : {}),
+          ...(typeof data.supported === "boolean" ? { supported: data.supported } : {}),
+        };
+        this.put(device);
+        this.scheduleSave();
+        this.announceAdded(device);
+        return;
+      }
+      case "device_leave": {
+        if (knownName === undefined) {
+          this.logger.debug("Unknown device left the network", { ieee_address: data.ieee_address });
+          return;
+        }
+        const device = this.devices.get(knownName)!;
+        this.remove(device);
+        this.scheduleSave();
+        this.announceRemoved(device);
+        return;
+      }
+      default:
+        // device_announce and future event types carry nothing the registry keeps.
+        this.logger.debug("Zigbee2MQTT bridge event", { type, friendly_name: data.friendly_name });
+    }
+  }
+
+  private updateFromInterview(name: string, data: Record<string, unknown>): void {
+    const device = this.devices.get(name)!;
+    if (data.definition && typeof data.definition === "object") {
+      device.definition = data.definition as ZigbeeDevice["definition"];
+    }
+    if (typeof data.supported === "boolean") device.supported = data.supported;
+    this.scheduleSave();
+  }
+
+  private onDeviceState(name: string, payload: MqttPayload): void {
+    const device = this.devices.get(name);
+    if (!device) return;
+    const value = payloadValue(payload);
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      this.logger.warn("Ignoring device state that is not a JSON object", { friendly_name: name });
+      return;
+    }
+    const merged: DeviceState = { ...(this.states.get(name) ?? {}), ...(value as DeviceState) };
+    this.states.set(name, merged);
+    this.scheduleSave();
+    const handlers = this.stateHandlers.get(name);
+    if (!handlers) return;
+    for (const handler of [...handlers]) {
+      this.callSafely(() => handler({ ...merged }, device), "device state handler", name);
+    }
+  }
+
+  // ---- bookkeeping -------------------------------------------------------------------
+
+  /** Adds or updates a device; a known IEEE address under a new friendly name is a rename. */
+  private put(device: ZigbeeDevice): void {
+    if (device.type === "Coordinator") {
+      this.coordinatorIeee = device.ieee_address;
+      return;
+    }
+    const previousName = this.nameByIeee.get(device.ieee_address);
+    if (previousName !== undefined && previousName !== device.friendly_name) {
+      this.rename(previousName, device.friendly_name, device.ieee_address);
+    }
+    this.devices.set(device.friendly_name, device);
+    this.nameByIeee.set(device.ieee_address, device.friendly_name);
+  }
+
+  private rename(from: string, to: string, ieee: string): void {
+    this.logger.info("Device renamed", { from, to, ieee_address: ieee });
+    this.devices.delete(from);
+    const state = this.states.get(from);
+    this.states.delete(from);
+    if (state) this.states.set(to, { ...state, ...(this.states.get(to) ?? {}) });
+    const handlers = this.stateHandlers.get(from);
+    if (handlers) {
+      this.stateHandlers.delete(from);
+      const target = this.stateHandlers.get(to) ?? new Set<DeviceStateHandler>();
+      for (const handler of handlers) target.add(handler);
+      this.stateHandlers.set(to, target);
+    }
+  }
+
+  private remove(device: ZigbeeDevice): void {
+    this.devices.delete(device.friendly_name);
+    this.nameByIeee.delete(device.ieee_address);
+    this.states.delete(device.friendly_name);
+  }
+
+  private announceAdded(device: ZigbeeDevice): void {
+    this.logger.info("Device joined", { friendly_name: device.friendly_name, ieee_address: device.ieee_address });
+    for (const handler of [...this.addedHandlers]) {
+      this.callSafely(() => handler(device), "device added handler", device.friendly_name);
+    }
+  }
+
+  private announceRemoved(device: ZigbeeDevice): void {
+    this.logger.info("Device left", { friendly_name: device.friendly_name, ieee_address: device.ieee_address });
+    for (const handler of [...this.removedHandlers]) {
+      this.callSafely(() => handler(device), "device removed handler", device.friendly_name);
+    }
+  }
+
+  /** A handler that throws or rejects is logged; the others still run. */
+  private callSafely(call: () => unknown, what: string, device: string): void {
+    try {
+      const result = call();
+      if (result instanceof Promise) {
+        result.catch((error: unknown) => this.logger.error(`A ${what} failed`, { friendly_name: device, err: error }));
+      }
+    } catch (error) {
+      this.logger.error(`A ${what} failed`, { friendly_name: device, err: error });
+    }
+  }
+
+  private resolveName(name: string): string | null {
+    if (this.devices.has(name)) return name;
+    const byIeee = this.nameByIeee.get(name);
+    if (byIeee !== undefined) return byIeee;
+    for (const friendly of this.devices.keys()) {
+      const device = this.devices.get(friendly)!;
+      if ((this.names[friendly] ?? this.names[device.ieee_address]) === name) return friendly;
+    }
+    return null;
+  }
+
+  private scheduleSave(): void {
+    if (!this.store || this.saveTimer !== null) return;
+    this.saveTimer = this.timers.setTimeout(() => {
+      this.saveTimer = null;
+      void this.save();
+    }, this.saveDelayMs);
+  }
+
+  private cancelScheduledSave(): void {
+    if (this.saveTimer === null) return;
+    this.timers.clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+  }
+}

@@ -1,0 +1,247 @@
+import type { NotificationService } from "../../domain/automation/notification.js";
+import { DomainError } from "../../domain/shared/domain-error.js";
+import type { HttpClient } from "../../ports/http-client.js";
+import type { Logger } from "../../ports/logger.js";
+import type {
+  CoreContext,
+  DeviceRegistryApi,
+  MqttServiceApi,
+  ServicePlugin,
+  ServiceRegistryApi,
+} from "./contracts.js";
+
+/** `getOrThrow` / `require` on a key nothing was registered under. */
+export class ServiceNotFoundError extends DomainError {
+  readonly code = "SERVICE_NOT_FOUND";
+
+  constructor(
+    readonly key: string,
+    registered: string[],
+  ) {
+    super(
+      `Service "${key}" is not registered (registered: ${registered.length ? registered.join(", ") : "none"}). ` +
+        "Pass it in createEngine({ services: { ... } }).",
+    );
+  }
+}
+
+/** A second `register` under a key already taken. */
+export class DuplicateServiceError extends DomainError {
+  readonly code = "SERVICE_ALREADY_REGISTERED";
+
+  constructor(readonly key: string) {
+    super(`A service is already registered under "${key}"; service keys must be unique.`);
+  }
+}
+
+/** The router type plugins mount their routes on (express's Router, kept out of this layer). */
+export type PluginRouter = Parameters<NonNullable<ServicePlugin["registerRoutes"]>>[0];
+
+/** Whether `service` takes part in the lifecycle (has a `serviceKey`). */
+export function isServicePlugin(service: unknown): service is ServicePlugin {
+  return (
+    typeof service === "object" &&
+    service !== null &&
+    typeof (service as { serviceKey?: unknown }).serviceKey === "string"
+  );
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Holds the optional services (notifications, weather, relays, ..., custom keys) and
+ * drives the lifecycle of those that are service plugins: `onStart` in registration
+ * order, `onStop` in reverse.
+ */
+export class ServiceRegistry implements ServiceRegistryApi {
+  private readonly services = new Map<string, unknown>();
+  /** Plugins whose onStart threw: they are not stopped, since they never started. */
+  private readonly failedToStart = new Set<string>();
+  private readonly stopped = new Set<string>();
+
+  constructor(private readonly logger: Logger) {}
+
+  register(key: string, service: unknown): void {
+    if (this.services.has(key)) throw new DuplicateServiceError(key);
+    if (isServicePlugin(service) && service.serviceKey !== key) {
+      this.logger.warn("Service registered under a key other than its serviceKey", {
+        key,
+        serviceKey: service.serviceKey,
+      });
+    }
+    this.services.set(key, service);
+  }
+
+  get<T = unknown>(key: string): T | null {
+    return this.services.has(key) ? (this.services.get(key) as T) : null;
+  }
+
+  getOrThrow<T = unknown>(key: string): T {
+    if (!this.services.has(key)) throw new ServiceNotFoundError(key, this.keys());
+    return this.services.get(key) as T;
+  }
+
+  use<T = unknown, R = void>(key: string, fn: (service: T) => R): R | undefined {
+    if (!this.services.has(key)) return undefined;
+    return fn(this.services.get(key) as T);
+  }
+
+  has(key: string): boolean {
+    return this.services.has(key);
+  }
+
+  keys(): string[] {
+    return [...this.services.keys()];
+  }
+
+  /** Starts plugins in registration order. A plugin that fails is logged and skipped; the others start. */
+  async startAll(context: CoreContext): Promise<void> {
+    this.failedToStart.clear();
+    this.stopped.clear();
+    for (const [key, service] of this.services) {
+      if (!isServicePlugin(service) || typeof service.onStart !== "function") continue;
+      const logger = context.logger.child({ service: key });
+      try {
+        await service.onStart({ http: context.http, logger });
+        logger.debug("Service started");
+      } catch (error) {
+        this.failedToStart.add(key);
+        logger.error("Service failed to start", { err: error, error: errorMessage(error) });
+      }
+    }
+  }
+
+  /** Stops plugins in reverse registration order; one failing onStop never keeps the others running. */
+  async stopAll(): Promise<void> {
+    for (const [key, service] of [...this.services].reverse()) {
+      if (!isServicePlugin(service) || typeof service.onStop !== "function") continue;
+      if (this.failedToStart.has(key) || this.stopped.has(key)) continue;
+      this.stopped.add(key);
+      try {
+        await service.onStop();
+      } catch (error) {
+        this.logger.error("Service failed to stop", { service: key, err: error, error: errorMessage(error) });
+      }
+    }
+  }
+
+  /** Lets every plugin mount its routes on the engine HTTP server. A plugin that throws is logged and skipped. */
+  mountRoutes(router: PluginRouter): void {
+    for (const [key, service] of this.services) {
+      if (!isServicePlugin(service) || typeof service.registerRoutes !== "function") continue;
+      try {
+        service.registerRoutes(router);
+      } catch (error) {
+        this.logger.error("Service failed to register its routes", {
+          service: key,
+          err: error,
+          error: errorMessage(error),
+        });
+      }
+    }
+  }
+}
+
+/** Builds a service from the shared HTTP client and a logger scoped to the service. */
+export type ServiceFactory<T = unknown> = (http: HttpClient, logger: Logger) => T;
+
+/** What the relay-service factory receives (relays are driven over MQTT). */
+export interface RelayServiceFactoryContext {
+  http: HttpClient;
+  mqtt: MqttServiceApi;
+  logger: Logger;
+}
+export type RelayServiceFactory<T = unknown> = (context: RelayServiceFactoryContext) => T;
+
+/** What the HomeKit factory receives; it can bridge Zigbee devices and relays. */
+export interface HomeKitFactoryContext {
+  http: HttpClient;
+  logger: Logger;
+  mqtt: MqttServiceApi;
+  deviceRegistry: DeviceRegistryApi | null;
+  relayService: unknown | null;
+}
+export type HomeKitFactory<T = unknown> = (context: HomeKitFactoryContext) => T;
+
+/**
+ * The `services` option of createEngine: each value is a ready instance or a factory.
+ * `relays` and `homekit` factories take a context object; every other key's factory
+ * takes `(http, logger)`.
+ */
+export interface EngineServices {
+  notifications?: NotificationService | ServiceFactory<NotificationService>;
+  weather?: unknown;
+  relays?: unknown;
+  lightPanels?: unknown;
+  homekit?: unknown;
+  [key: string]: unknown;
+}
+
+export interface ResolveServicesDeps {
+  http: HttpClient;
+  mqtt: MqttServiceApi;
+  logger: Logger;
+  deviceRegistry: DeviceRegistryApi | null;
+  /** Registry to fill; a new one when omitted. */
+  registry?: ServiceRegistry;
+}
+
+/** Order in which well-known keys are built: HomeKit needs the relay service. */
+const WELL_KNOWN_ORDER = ["notifications", "weather", "relays", "relayService", "lightPanels", "homekit", "homeKit"];
+/** Keys whose factories take a context object instead of (http, logger); spellings users reach for. */
+const RELAY_KEYS = new Set(["relays", "relayService"]);
+const HOMEKIT_KEYS = new Set(["homekit", "homeKit"]);
+
+/** A class passed where an instance or factory belongs: calling it would throw an unhelpful TypeError. */
+export class ServiceClassGivenError extends DomainError {
+  readonly code = "SERVICE_CLASS_GIVEN";
+
+  constructor(readonly key: string) {
+    super(`services.${key} is a class; pass an instance (new ...) or a factory function instead.`);
+  }
+}
+
+function isClass(value: unknown): boolean {
+  return typeof value === "function" && /^class[\s{]/.test(Function.prototype.toString.call(value));
+}
+
+/**
+ * Turns createEngine's `services` option into registered services: instances are
+ * registered as-is, factories are called with the arguments their key expects.
+ */
+export function resolveServices(services: EngineServices | undefined, deps: ResolveServicesDeps): ServiceRegistry {
+  const registry = deps.registry ?? new ServiceRegistry(deps.logger.child({ module: "services" }));
+  if (!services) return registry;
+  const keys = [
+    ...WELL_KNOWN_ORDER.filter((key) => key in services),
+    ...Object.keys(services).filter((key) => !WELL_KNOWN_ORDER.includes(key)),
+  ];
+  for (const key of keys) {
+    const entry = services[key];
+    if (entry === undefined || entry === null) continue;
+    if (typeof entry !== "function") {
+      registry.register(key, entry);
+      continue;
+    }
+    if (isClass(entry)) throw new ServiceClassGivenError(key);
+    const logger = deps.logger.child({ service: key });
+    let service: unknown;
+    if (RELAY_KEYS.has(key)) {
+      service = (entry as RelayServiceFactory)({ http: deps.http, mqtt: deps.mqtt, logger });
+    } else if (HOMEKIT_KEYS.has(key)) {
+      service = (entry as HomeKitFactory)({
+        http: deps.http,
+        logger,
+        mqtt: deps.mqtt,
+        deviceRegistry: deps.deviceRegistry,
+        relayService: registry.get("relays") ?? registry.get("relayService"),
+      });
+    } else {
+      service = (entry as ServiceFactory)(deps.http, logger);
+    }
+    registry.register(key, service);
+  }
+  return registry;
+}

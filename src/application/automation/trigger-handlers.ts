@@ -1,0 +1,208 @@
+import { topicFilterProblem } from "../../domain/automation/topic-filter.js";
+import type {
+  CronTrigger,
+  DeviceJoinedTrigger,
+  DeviceLeftTrigger,
+  DeviceStateTrigger,
+  MqttTrigger,
+  StateTrigger,
+  Trigger,
+  TriggerContext,
+  TriggerType,
+  WebhookMethod,
+  WebhookTrigger,
+} from "../../domain/automation/trigger.js";
+import type { ZigbeeDevice } from "../../domain/automation/zigbee-device.js";
+import type { Logger } from "../../ports/logger.js";
+import type { Scheduler } from "../../ports/scheduler.js";
+import type {
+  DeviceEventHandler,
+  DeviceRegistryApi,
+  DeviceStateHandler,
+  MqttHandler,
+  MqttServiceApi,
+  StateChangeHandler,
+  StateManagerApi,
+} from "./contracts.js";
+
+/** What a trigger handler needs to wire one trigger of one automation. */
+export interface WiringContext {
+  automation: string;
+  /** Unique id of this trigger (automation name + position), used for cron job ids. */
+  triggerId: string;
+  /** Runs the automation with `context` (stats, error isolation and logging included). */
+  fire(context: TriggerContext): void;
+  mqtt: MqttServiceApi;
+  state: StateManagerApi;
+  scheduler: Scheduler;
+  deviceRegistry: DeviceRegistryApi | null;
+  /** Scoped to the automation. */
+  logger: Logger;
+  /** False when HTTP_PORT=0: webhook triggers can never fire. */
+  httpEnabled: boolean;
+}
+
+/** Removes everything a wire() call added. */
+export type Unwire = () => void;
+
+/** Validation and wiring of one trigger type. */
+export interface TriggerHandler<T extends Trigger> {
+  /** Why the trigger cannot be wired, or null. Runs for every trigger before any is wired. */
+  validate(trigger: T, scheduler: Scheduler): string | null;
+  wire(trigger: T, context: WiringContext): Unwire;
+}
+
+export const WEBHOOK_METHODS: readonly WebhookMethod[] = ["GET", "POST", "PUT", "DELETE"];
+
+/** `/a/b/` and `a/b` name the same webhook. */
+export function normalizeWebhookPath(path: string): string {
+  return path.replace(/^\/+|\/+$/g, "");
+}
+
+/** Filters are user code: a throwing filter is logged and counts as "no match". */
+function passes(logger: Logger, trigger: Trigger, check: () => boolean): boolean {
+  try {
+    return check() === true;
+  } catch (error) {
+    logger.error("Trigger filter threw; treating it as no match", { trigger: trigger.type, err: error });
+    return false;
+  }
+}
+
+function needsString(value: unknown, field: string): string | null {
+  return typeof value === "string" && value.trim() !== "" ? null : `${field} must be a non-empty string`;
+}
+
+function optionalString(value: unknown, field: string): string | null {
+  return value === undefined ? null : needsString(value, field);
+}
+
+function optionalFunction(value: unknown): string | null {
+  return value === undefined || typeof value === "function" ? null : "filter must be a function";
+}
+
+function registryMissing(context: WiringContext, trigger: Trigger): Unwire {
+  context.logger.warn("Device registry is disabled; skipping this device trigger (other triggers stay active)", {
+    trigger: trigger.type,
+    friendlyName: (trigger as { friendlyName?: string }).friendlyName,
+  });
+  return () => {};
+}
+
+const mqttHandler: TriggerHandler<MqttTrigger> = {
+  validate: (trigger) => needsString(trigger.topic, "topic") ?? topicFilterProblem(trigger.topic) ?? optionalFunction(trigger.filter),
+  wire(trigger, context) {
+    const filter = trigger.filter;
+    const handler: MqttHandler = filter
+      ? (topic, payload) => {
+          if (passes(context.logger, trigger, () => filter(payload))) context.fire({ type: "mqtt", topic, payload });
+        }
+      : (topic, payload) => context.fire({ type: "mqtt", topic, payload });
+    context.mqtt.subscribe(trigger.topic, handler);
+    return () => context.mqtt.unsubscribe(trigger.topic, handler);
+  },
+};
+
+const cronHandler: TriggerHandler<CronTrigger> = {
+  validate: (trigger, scheduler) => needsString(trigger.expression, "expression") ?? scheduler.validate(trigger.expression),
+  wire(trigger, context) {
+    context.scheduler.schedule(context.triggerId, trigger.expression, (firedAt) =>
+      context.fire({ type: "cron", expression: trigger.expression, firedAt }),
+    );
+    return () => context.scheduler.remove(context.triggerId);
+  },
+};
+
+const stateHandler: TriggerHandler<StateTrigger> = {
+  validate: (trigger) => needsString(trigger.key, "key") ?? optionalFunction(trigger.filter),
+  wire(trigger, context) {
+    const filter = trigger.filter;
+    const handler: StateChangeHandler = (key, newValue, oldValue) => {
+      if (filter && !passes(context.logger, trigger, () => filter(newValue, oldValue))) return;
+      context.fire({ type: "state", key, newValue, oldValue });
+    };
+    context.state.onChange(trigger.key, handler);
+    return () => context.state.offChange(trigger.key, handler);
+  },
+};
+
+const webhookHandler: TriggerHandler<WebhookTrigger> = {
+  validate(trigger) {
+    const problem = needsString(trigger.path, "path");
+    if (problem) return problem;
+    if (normalizeWebhookPath(trigger.path) === "") return "path must name something below /webhook/";
+    if (trigger.methods === undefined) return null;
+    if (!Array.isArray(trigger.methods) || trigger.methods.length === 0) return "methods must be a non-empty array";
+    const unknown = trigger.methods.filter((method) => !WEBHOOK_METHODS.includes(method));
+    return unknown.length > 0 ? `unsupported webhook methods: ${unknown.join(", ")} (use ${WEBHOOK_METHODS.join(", ")})` : null;
+  },
+  // Dispatch happens in the webhook router through AutomationManager.findWebhookTargets.
+  wire(trigger, context) {
+    if (!context.httpEnabled) {
+      context.logger.warn("HTTP server is disabled (HTTP_PORT=0); this webhook trigger can never fire", {
+        path: trigger.path,
+      });
+    }
+    return () => {};
+  },
+};
+
+const deviceStateHandler: TriggerHandler<DeviceStateTrigger> = {
+  validate: (trigger) => needsString(trigger.friendlyName, "friendlyName") ?? optionalFunction(trigger.filter),
+  wire(trigger, context) {
+    const registry = context.deviceRegistry;
+    if (!registry) return registryMissing(context, trigger);
+    const filter = trigger.filter;
+    const handler: DeviceStateHandler = (state, device) => {
+      if (filter && !passes(context.logger, trigger, () => filter(state, device))) return;
+      context.fire({ type: "device_state", friendlyName: device.friendly_name ?? trigger.friendlyName, state, device });
+    };
+    registry.onDeviceStateChange(trigger.friendlyName, handler);
+    return () => registry.offDeviceStateChange(trigger.friendlyName, handler);
+  },
+};
+
+function matchesName(friendlyName: string | undefined, device: ZigbeeDevice): boolean {
+  return friendlyName === undefined || device.friendly_name === friendlyName;
+}
+
+/** device_joined and device_left differ only in which registry event they follow. */
+function deviceEventHandler<T extends DeviceJoinedTrigger | DeviceLeftTrigger>(
+  event: "added" | "removed",
+): TriggerHandler<T> {
+  return {
+    validate: (trigger) => optionalString(trigger.friendlyName, "friendlyName"),
+    wire(trigger, context) {
+      const registry = context.deviceRegistry;
+      if (!registry) return registryMissing(context, trigger);
+      const handler: DeviceEventHandler = (device) => {
+        if (!matchesName(trigger.friendlyName, device)) return;
+        context.fire(event === "added" ? { type: "device_joined", device } : { type: "device_left", device });
+      };
+      if (event === "added") {
+        registry.onDeviceAdded(handler);
+        return () => registry.offDeviceAdded(handler);
+      }
+      registry.onDeviceRemoved(handler);
+      return () => registry.offDeviceRemoved(handler);
+    },
+  };
+}
+
+/** One handler per trigger type: adding a trigger type means adding a row here. */
+export const triggerHandlers: { readonly [K in TriggerType]: TriggerHandler<Extract<Trigger, { type: K }>> } = {
+  mqtt: mqttHandler,
+  cron: cronHandler,
+  state: stateHandler,
+  webhook: webhookHandler,
+  device_state: deviceStateHandler,
+  device_joined: deviceEventHandler<DeviceJoinedTrigger>("added"),
+  device_left: deviceEventHandler<DeviceLeftTrigger>("removed"),
+};
+
+/** The handler for `trigger.type`, or undefined for an unknown type. */
+export function handlerFor(trigger: Trigger): TriggerHandler<Trigger> | undefined {
+  if (trigger === null || typeof trigger !== "object") return undefined;
+  if (!Object.hasOwn(triggerHandlers, trigger.type)) return undefined;
+  return triggerHandlers[trigger.type] as TriggerHandler<Trigger>;
+}

@@ -1,0 +1,22 @@
+import { CompartmentNotEmptyError, CompartmentNotFoundError } from "../../domain/inventory/errors.js";
+import { requireFreezer } from "./find-freezer.js";
+import type { CompartmentInput } from "./get-compartment.js";
+import type { HouseholdAccess } from "./household-access.js";
+import type { Confirmation, InventoryPorts } from "./inventory-ports.js";
+
+/** Refused while any item, archived ones included, is in the compartment. */
+export class DeleteCompartment {
+  constructor(
+    private readonly ports: Pick<InventoryPorts, "freezers">,
+    private readonly access: HouseholdAccess,
+  ) {}
+
+  async execute(input: CompartmentInput): Promise<Confirmation> {
+    await this.access.requireOwner(input.householdId, input.userId);
+    await requireFreezer(this.ports.freezers, input.householdId, input.freezerId);
+    const outcome = await this.ports.freezers.deleteCompartment(input.freezerId, input.compartmentId);
+    if (outcome === "not-found") throw new CompartmentNotFoundError();
+    if (outcome === "has-items") throw new CompartmentNotEmptyError();
+    return { message: "Compartment deleted" };
+  }
+}

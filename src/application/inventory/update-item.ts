@@ -1,0 +1,73 @@
+import { type FreezerItemView, type ItemPatch, applyItemPatch, isArchived } from "../../domain/inventory/freezer-item.js";
+import { ItemArchivedError, ItemNotFoundError } from "../../domain/inventory/item-errors.js";
+import type { Clock } from "../../ports/clock.js";
+import type { IdGenerator } from "../../ports/id-generator.js";
+import type { ItemPlacementLookup } from "../../ports/item-placement.js";
+import type { ItemRepository } from "../../ports/item-repository.js";
+import { assertValidPlacement } from "./item-placement.js";
+
+export interface UpdateItemInput {
+  householdId: string;
+  itemId: string;
+  userId: string;
+  patch: ItemPatch;
+}
+
+/** Signals that the item moved while its new placement was being checked. */
+class PlacementMovedMeanwhile extends Error {}
+
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Changes any subset of an active item's fields and records one change-log entry per field
+ * that really changed. The repository serialises concurrent updates of one item, so each
+ * entry's old value is what the previous change set.
+ */
+export class UpdateItem {
+  constructor(
+    private readonly items: ItemRepository,
+    private readonly placements: ItemPlacementLookup,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: UpdateItemInput): Promise<FreezerItemView> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.attempt(input);
+      } catch (error) {
+        if (!(error instanceof PlacementMovedMeanwhile) || attempt >= MAX_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  private async attempt({ householdId, itemId, userId, patch }: UpdateItemInput): Promise<FreezerItemView> {
+    const movesItem = patch.freezerId !== undefined || patch.compartmentId !== undefined;
+    let checked: { freezerId: string; compartmentId: string } | undefined;
+    if (movesItem) {
+      // The placement check reads freezers, which must not happen inside the item's
+      // transaction (PGlite has one connection), so check first and verify under the lock.
+      const before = await this.items.findById(householdId, itemId);
+      if (!before) throw new ItemNotFoundError();
+      if (isArchived(before)) throw new ItemArchivedError();
+      checked = {
+        freezerId: patch.freezerId ?? before.freezerId,
+        compartmentId: patch.compartmentId ?? before.compartmentId,
+      };
+      await assertValidPlacement(this.placements, householdId, checked.freezerId, checked.compartmentId);
+    }
+    const updated = await this.items.update(householdId, itemId, (current) => {
+      if (isArchived(current)) throw new ItemArchivedError();
+      if (
+        checked &&
+        (checked.freezerId !== (patch.freezerId ?? current.freezerId) ||
+          checked.compartmentId !== (patch.compartmentId ?? current.compartmentId))
+      ) {
+        throw new PlacementMovedMeanwhile();
+      }
+      return applyItemPatch(current, patch, { by: userId, now: this.clock.now(), newId: () => this.ids.next() });
+    });
+    if (!updated) throw new ItemNotFoundError();
+    return updated;
+  }
+}

@@ -1,0 +1,132 @@
+import { z } from "zod";
+
+/** Accepts true/false/1/0/yes/no (any case); anything else is a validation error. */
+const booleanFlag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(["true", "false", "1", "0", "yes", "no"], { message: "expected one of true, false, 1, 0, yes, no" }))
+  .transform((value) => value === "true" || value === "1" || value === "yes");
+
+const port = z.coerce
+  .number({ message: "expected a port number" })
+  .int("expected a whole number")
+  .min(0, "expected 0-65535")
+  .max(65535, "expected 0-65535");
+
+const positiveInt = z.coerce.number({ message: "expected a number" }).int("expected a whole number").positive("expected a number above 0");
+
+/** Durations like `900`, `15m`, `12h`, `30d` (seconds when no unit). Parsed to seconds. */
+const duration = z
+  .string()
+  .trim()
+  .regex(/^\d+\s*[smhd]?$/, "expected a duration like 900, 15m, 12h or 30d")
+  .transform((value) => {
+    const amount = Number.parseInt(value, 10);
+    const unit = value.replace(/[\d\s]/g, "") || "s";
+    const factor = { s: 1, m: 60, h: 3600, d: 86400 }[unit] ?? 1;
+    return amount * factor;
+  })
+  .refine((seconds) => seconds > 0, "expected a duration above 0");
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === "" ? undefined : value));
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal"]).default("info"),
+    TZ: optionalText,
+    DATA_DIR: z.string().trim().min(1).default("./data"),
+
+    // Inventory API
+    DATABASE_URL: optionalText.pipe(
+      z.string().regex(/^postgres(ql)?:\/\//, "expected a postgres:// or postgresql:// URL").optional(),
+    ),
+    API_PORT: port.default(3000),
+    JWT_SECRET: optionalText.pipe(z.string().min(32, "expected at least 32 characters").optional()),
+    JWT_ACCESS_TTL: duration.default(900),
+    JWT_REFRESH_TTL: duration.default(30 * 86400),
+    RATE_LIMIT_PER_MINUTE: positiveInt.default(100),
+    AUTH_RATE_LIMIT_PER_MINUTE: positiveInt.default(10),
+    REDIS_URL: optionalText.pipe(z.string().regex(/^rediss?:\/\//, "expected a redis:// or rediss:// URL").optional()),
+    CORS_ORIGINS: optionalText.transform((value) =>
+      value === undefined
+        ? []
+        : value
+            .split(",")
+            .map((origin) => origin.trim())
+            .filter(Boolean),
+    ),
+    /** Express "trust proxy": false, true, a hop count, or a list of addresses/subnets. */
+    TRUST_PROXY: optionalText.transform((value): boolean | number | string => {
+      if (value === undefined) return false;
+      const lowered = value.trim().toLowerCase();
+      if (["true", "yes"].includes(lowered)) return true;
+      if (["false", "no", "0"].includes(lowered)) return false;
+      if (/^\d+$/.test(lowered)) return Number.parseInt(lowered, 10);
+      return value.trim();
+    }),
+
+    // Automation engine
+    MQTT_HOST: optionalText,
+    MQTT_PORT: port.default(1883),
+    MQTT_USERNAME: optionalText,
+    MQTT_PASSWORD: optionalText,
+    ZIGBEE2MQTT_PREFIX: z.string().trim().min(1).default("zigbee2mqtt"),
+    HTTP_PORT: port.default(8080),
+    HTTP_TOKEN: optionalText,
+    WEB_UI_ENABLED: booleanFlag.default(true),
+    AUTOMATIONS_DIR: z.string().trim().min(1).default("./automations"),
+    AUTOMATIONS_RECURSIVE: booleanFlag.default(false),
+    STATE_PERSIST: booleanFlag.default(false),
+    STATE_FILE_PATH: z.string().trim().min(1).default("./state.json"),
+    DEVICE_REGISTRY_ENABLED: booleanFlag.default(true),
+    DEVICE_REGISTRY_PERSIST: booleanFlag.default(false),
+    DEVICE_REGISTRY_FILE_PATH: z.string().trim().min(1).default("./device-registry.json"),
+    METRICS_ENABLED: booleanFlag.default(false),
+    METRICS_PUBLIC: booleanFlag.default(false),
+  });
+
+export type Config = z.output<typeof envSchema>;
+export type Environment = Record<string, string | undefined>;
+
+/** Raised when the environment does not validate; the message names each variable and what it allows. */
+export class ConfigError extends Error {
+  constructor(readonly problems: { variable: string; message: string }[]) {
+    super(
+      `Invalid configuration:\n${problems.map((problem) => `  ${problem.variable}: ${problem.message}`).join("\n")}`,
+    );
+    this.name = "ConfigError";
+  }
+}
+
+export interface LoadConfigOptions {
+  /**
+   * Whether the inventory API will run: it needs JWT_SECRET in production. The engine
+   * alone (createEngine used as a library) does not.
+   */
+  inventory?: boolean;
+}
+
+/** Parses the environment once at boot. Throws ConfigError naming every invalid variable. */
+export function loadConfig(env: Environment = process.env, options: LoadConfigOptions = {}): Config {
+  const result = envSchema.safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => ({
+        variable: String(issue.path[0] ?? "environment"),
+        message: issue.message,
+      })),
+    );
+  }
+  const config = result.data;
+  if ((options.inventory ?? true) && config.NODE_ENV === "production" && config.JWT_SECRET === undefined) {
+    throw new ConfigError([
+      { variable: "JWT_SECRET", message: "required when NODE_ENV=production (at least 32 characters)" },
+    ]);
+  }
+  return config;
+}

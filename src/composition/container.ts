@@ -1,0 +1,75 @@
+import "reflect-metadata";
+import { container, type DependencyContainer, instanceCachingFactory } from "tsyringe";
+import { SessionStore } from "../adapters/http/engine/session-store.js";
+import { Cuid2IdGenerator } from "../adapters/ids/cuid2-id-generator.js";
+import type { RingBufferLog } from "../adapters/logging/ring-buffer.js";
+import type { Database } from "../adapters/persistence/database.js";
+import { countInventory } from "../adapters/persistence/knex-inventory-counts.js";
+import { createMetrics, type Metrics } from "../adapters/services/metrics/metrics.js";
+import { CLOCK, systemClock } from "../ports/clock.js";
+import { ID_GENERATOR } from "../ports/id-generator.js";
+import { LOG_BUFFER } from "../ports/log-buffer.js";
+import { LOGGER, type Logger } from "../ports/logger.js";
+import type { Config } from "./config.js";
+import { createEngine, type Engine } from "./create-engine.js";
+import { engineRoutes } from "./engine-routes.js";
+import { HEARTH_VERSION } from "./version.js";
+
+// Tokens for what only composition knows; ports carry their own tokens beside them.
+export const CONFIG = Symbol("Config");
+export const DATABASE = Symbol("Database");
+export const SESSION_STORE = Symbol("SessionStore");
+export const ENGINE = Symbol("Engine");
+export const METRICS = Symbol("Metrics");
+
+export interface HearthCore {
+  config: Config;
+  logger: Logger;
+  logBuffer: RingBufferLog;
+  database: Database;
+  /** Engine HTTP port override (0 = any free port); see StartHearthOptions.httpPort. */
+  httpPort?: number;
+}
+
+/**
+ * The process's object graph. esbuild (tsx) emits no decorator metadata, so everything is
+ * registered by explicit token with factories; each factory builds its object once.
+ */
+export function createHearthContainer(core: HearthCore): DependencyContainer {
+  const scope = container.createChildContainer();
+  scope.register(CONFIG, { useValue: core.config });
+  scope.register(LOGGER, { useValue: core.logger });
+  scope.register(LOG_BUFFER, { useValue: core.logBuffer });
+  scope.register(DATABASE, { useValue: core.database });
+  scope.register(CLOCK, { useValue: systemClock });
+  scope.register(ID_GENERATOR, { useValue: new Cuid2IdGenerator() });
+  scope.register(SESSION_STORE, { useFactory: instanceCachingFactory(() => new SessionStore()) });
+  scope.register(ENGINE, {
+    useFactory: instanceCachingFactory<Engine>((resolver) => {
+      const config = resolver.resolve<Config>(CONFIG);
+      return createEngine({
+        automationsDir: config.AUTOMATIONS_DIR,
+        recursive: config.AUTOMATIONS_RECURSIVE,
+        config,
+        logger: resolver.resolve<Logger>(LOGGER),
+        logBuffer: resolver.resolve<RingBufferLog>(LOG_BUFFER),
+        routes: engineRoutes({ version: HEARTH_VERSION, sessions: resolver.resolve<SessionStore>(SESSION_STORE) }),
+        ...(core.httpPort !== undefined ? { httpPort: core.httpPort } : {}),
+      });
+    }),
+  });
+  scope.register(METRICS, {
+    useFactory: instanceCachingFactory<Metrics | null>((resolver) => {
+      if (!resolver.resolve<Config>(CONFIG).METRICS_ENABLED) return null;
+      const engine = resolver.resolve<Engine>(ENGINE);
+      const database = resolver.resolve<Database>(DATABASE);
+      return createMetrics({
+        mqtt: engine.mqtt,
+        manager: engine.manager,
+        inventoryCounts: () => countInventory(database.knex),
+        logger: resolver.resolve<Logger>(LOGGER),
+      });
+    }),
+  });
+  return scope;
+}

@@ -1,0 +1,329 @@
+/**
+ * Builds the automation engine from its parts. This is the one place (with main.ts) that
+ * knows the concrete classes; the lead's main.ts calls createEngine() and start()/stop().
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type { Router } from "express";
+import { FetchHttpClient } from "../adapters/http-client/fetch-http-client.js";
+import { EngineHttpServer } from "../adapters/http/engine/engine-http-server.js";
+import { FileAutomationSource } from "../adapters/loading/file-automation-source.js";
+import { createLogger } from "../adapters/logging/winston-logger.js";
+import { resolveBroker } from "../adapters/mqtt/broker-selection.js";
+import type { EmbeddedBroker } from "../adapters/mqtt/embedded-broker.js";
+import { MqttJsClient } from "../adapters/mqtt/mqttjs-client.js";
+import { CronScheduler } from "../adapters/scheduling/cron-scheduler.js";
+import { JsonFileStore } from "../adapters/state/json-file-store.js";
+import { AutomationManager } from "../application/automation/automation-manager.js";
+import type { DeviceRegistryApi, ServiceRegistryApi } from "../application/automation/contracts.js";
+import { DeviceRegistry } from "../application/automation/device-registry.js";
+import { MqttService } from "../application/automation/mqtt-service.js";
+import { type EngineServices, resolveServices, type ServiceRegistry } from "../application/automation/service-registry.js";
+import { StateManager, type StateManagerOptions } from "../application/automation/state-manager.js";
+import type { NotificationService } from "../domain/automation/notification.js";
+import type { HttpClient } from "../ports/http-client.js";
+import type { LogBuffer } from "../ports/log-buffer.js";
+import type { Logger } from "../ports/logger.js";
+import type { MqttClient } from "../ports/mqtt-client.js";
+import type { Timer } from "../ports/timer.js";
+import type { Clock } from "../ports/clock.js";
+import { type Config, loadConfig } from "./config.js";
+import { engineRoutes } from "./engine-routes.js";
+import { HEARTH_VERSION } from "./version.js";
+
+/** Device registry settings of createEngine (override DEVICE_REGISTRY_* variables). */
+export interface DeviceRegistryEngineOptions {
+  /** Nice names by friendly name or IEEE address. */
+  names?: Record<string, string>;
+  persist?: boolean;
+  filePath?: string;
+}
+
+/** A router to mount on the engine HTTP server, or a function building it from the engine. */
+export interface EngineRoute {
+  path: string;
+  router: Router | ((engine: Engine) => Router);
+}
+
+/** Options of {@link createEngine}; everything but `automationsDir` has a default. */
+export interface EngineOptions {
+  /** Directory holding automation files (.ts and .js). */
+  automationsDir: string;
+  /** Scan subdirectories too. Default AUTOMATIONS_RECURSIVE (false). */
+  recursive?: boolean;
+  /** Overrides of the configuration read from the environment. */
+  config?: Partial<Config>;
+  /** Default: the process logger (stdout + ring buffer). */
+  logger?: Logger;
+  /** The ring buffer behind /api/logs; created with the default logger. */
+  logBuffer?: LogBuffer;
+  /** Default STATE_PERSIST / STATE_FILE_PATH. */
+  state?: StateManagerOptions;
+  /** Default DEVICE_REGISTRY_PERSIST / DEVICE_REGISTRY_FILE_PATH; enabled by DEVICE_REGISTRY_ENABLED. */
+  deviceRegistry?: DeviceRegistryEngineOptions;
+  /** Service instances or factories by key (notifications, weather, relays, lightPanels, homekit, custom). */
+  services?: EngineServices;
+  /** HTTP port overriding HTTP_PORT; here 0 means "any free port" (tests), not "disabled". */
+  httpPort?: number;
+  /** Interface to bind the HTTP server to (default: all). */
+  httpHost?: string;
+  /**
+   * Routers mounted on the engine HTTP server before it starts. Default: the webhook
+   * router (/webhook) and the debug API (/api) from `engineRoutes()`. Passing a list
+   * replaces the default, so add `...engineRoutes({ version })` next to the web UI or
+   * /metrics routes.
+   */
+  routes?: EngineRoute[];
+  /** Test seams. */
+  mqttClient?: MqttClient;
+  clock?: Clock;
+  timer?: Timer;
+}
+
+/** A running (or ready to run) automation engine. */
+export interface Engine {
+  /** Connects MQTT, discovers automations, starts the HTTP server and services. */
+  start(): Promise<void>;
+  /** onStop of automations, then services; saves state and devices; disconnects; closes HTTP. */
+  stop(): Promise<void>;
+  readonly config: Readonly<Config>;
+  readonly logger: Logger;
+  readonly logBuffer: LogBuffer | null;
+  readonly mqtt: MqttService;
+  readonly http: HttpClient;
+  readonly state: StateManager;
+  readonly notifications: NotificationService | null;
+  readonly services: ServiceRegistryApi;
+  readonly manager: AutomationManager;
+  readonly deviceRegistry: DeviceRegistryApi | null;
+  readonly scheduler: CronScheduler;
+  /** The HTTP server (mount routes before start), or null when disabled. */
+  readonly httpServer: EngineHttpServer | null;
+  /** Port the HTTP server listens on, or null (disabled or not started). */
+  readonly httpPort: number | null;
+  /** MQTT connected and start() finished (what /readyz reports). */
+  readonly isReady: boolean;
+  /** When start() finished, or null. */
+  readonly startedAt: Date | null;
+}
+
+/** Builds an engine; nothing connects or listens until `start()`. */
+export function createEngine(options: EngineOptions): Engine {
+  if (!options?.automationsDir) throw new TypeError("createEngine: automationsDir is required");
+  const config: Readonly<Config> = Object.freeze({ ...loadConfig(process.env, { inventory: false }), ...options.config });
+  const defaultLogging = options.logger
+    ? null
+    : createLogger({ level: config.LOG_LEVEL, json: config.NODE_ENV === "production" });
+  const logger = options.logger ?? (defaultLogging as { logger: Logger }).logger;
+  const logBuffer = options.logBuffer ?? defaultLogging?.buffer ?? null;
+  const engineLogger = logger.child({ module: "engine" });
+
+  const http = new FetchHttpClient(logger.child({ module: "http-client" }));
+
+  let embeddedBroker: EmbeddedBroker | null = null;
+  const mqttClient =
+    options.mqttClient ??
+    new MqttJsClient(
+      {
+        url: async () => {
+          const choice = await resolveBroker(config, logger.child({ module: "mqtt" }));
+          embeddedBroker = choice.embedded;
+          return choice.url;
+        },
+        username: config.MQTT_USERNAME,
+        password: config.MQTT_PASSWORD,
+      },
+      logger.child({ module: "mqtt" }),
+    );
+  const mqtt = new MqttService(mqttClient, logger.child({ module: "mqtt" }), { zigbeePrefix: config.ZIGBEE2MQTT_PREFIX });
+
+  const statePersist = options.state?.persist ?? config.STATE_PERSIST;
+  const stateFile = options.state?.filePath ?? config.STATE_FILE_PATH;
+  const stateLogger = logger.child({ module: "state" });
+  const state = new StateManager(
+    { persist: statePersist, filePath: stateFile },
+    {
+      logger: stateLogger,
+      ...(statePersist ? { store: new JsonFileStore(stateFile, stateLogger) } : {}),
+      ...(options.timer ? { timer: options.timer } : {}),
+    },
+  );
+
+  const devicePersist = options.deviceRegistry?.persist ?? config.DEVICE_REGISTRY_PERSIST;
+  const deviceFile = options.deviceRegistry?.filePath ?? config.DEVICE_REGISTRY_FILE_PATH;
+  const deviceLogger = logger.child({ module: "device-registry" });
+  const deviceRegistry = config.DEVICE_REGISTRY_ENABLED
+    ? new DeviceRegistry({
+        mqtt,
+        prefix: config.ZIGBEE2MQTT_PREFIX,
+        logger: deviceLogger,
+        names: options.deviceRegistry?.names ?? {},
+        store: devicePersist ? new JsonFileStore(deviceFile, deviceLogger) : null,
+      })
+    : null;
+
+  const services: ServiceRegistry = resolveServices(options.services, { http, mqtt, logger, deviceRegistry });
+
+  const scheduler = new CronScheduler({
+    timeZone: config.TZ,
+    logger: logger.child({ module: "cron" }),
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.timer ? { timer: options.timer } : {}),
+  });
+
+  const httpPort = options.httpPort ?? (config.HTTP_PORT === 0 ? null : config.HTTP_PORT);
+  const manager = new AutomationManager({
+    logger,
+    mqtt,
+    state,
+    http,
+    config,
+    services,
+    deviceRegistry,
+    scheduler,
+    source: new FileAutomationSource(),
+    ...(options.clock ? { clock: options.clock } : {}),
+    httpEnabled: httpPort !== null,
+  });
+
+  let startedAt: Date | null = null;
+  let boundPort: number | null = null;
+  let phase: "idle" | "starting" | "started" | "stopping" = "idle";
+  const readiness = () => ({
+    mqtt: mqtt.isConnected,
+    engine: startedAt !== null,
+    startedAt: startedAt?.toISOString() ?? null,
+  });
+  const httpServer = httpPort === null ? null : new EngineHttpServer({ logger: logger.child({ module: "http" }), readiness });
+
+  /** Undo steps of a start in progress, run in reverse when a later step fails. */
+  const undo: { label: string; run: () => Promise<void> | void }[] = [];
+
+  const engine: Engine = {
+    config,
+    logger,
+    logBuffer,
+    mqtt,
+    http,
+    state,
+    get notifications() {
+      return services.get<NotificationService>("notifications");
+    },
+    services,
+    manager,
+    deviceRegistry,
+    scheduler,
+    httpServer,
+    get httpPort() {
+      return boundPort;
+    },
+    get isReady() {
+      return mqtt.isConnected && startedAt !== null;
+    },
+    get startedAt() {
+      return startedAt;
+    },
+
+    async start() {
+      if (phase !== "idle") throw new Error(`Engine cannot start while ${phase}`);
+      phase = "starting";
+      try {
+        if (statePersist) await state.load();
+        undo.push({ label: "state", run: () => (statePersist ? state.save() : undefined) });
+
+        // Never fails on an unreachable broker: the client keeps retrying and /readyz says 503.
+        undo.push({ label: "embedded broker", run: () => embeddedBroker?.close() });
+        await mqtt.connect();
+        undo.push({ label: "mqtt", run: () => mqtt.disconnect() });
+
+        if (deviceRegistry) {
+          await deviceRegistry.start();
+          undo.push({ label: "device registry", run: () => deviceRegistry.stop() });
+        }
+
+        undo.push({ label: "automations", run: () => manager.stopAll() });
+        undo.push({ label: "scheduler", run: () => scheduler.stopAll() });
+        const automationsDir = path.resolve(options.automationsDir);
+        if (existsSync(automationsDir)) {
+          await manager.discoverAndRegister(automationsDir, options.recursive ?? config.AUTOMATIONS_RECURSIVE);
+        } else {
+          // A fresh install may not have written any automation yet; the rest of the engine still serves.
+          engineLogger.warn(`Automations directory ${automationsDir} does not exist; no automations loaded`, {
+            hint: "create it or set AUTOMATIONS_DIR",
+          });
+        }
+
+        if (httpServer) {
+          // WIRING POINT: webhooks (/webhook) and the debug API (/api) by default; the web UI
+          // (/status) and /metrics come in through options.routes (see EngineOptions.routes).
+          for (const route of options.routes ?? engineRoutes({ version: HEARTH_VERSION })) {
+            httpServer.mount(route.path, typeof route.router === "function" && !isRouter(route.router) ? route.router(engine) : (route.router as Router));
+          }
+          services.mountRoutes(httpServer.app);
+          boundPort = await httpServer.start(httpPort as number, options.httpHost);
+          undo.push({ label: "http", run: () => httpServer.close() });
+        }
+
+        await services.startAll({ http, logger });
+        undo.push({ label: "services", run: () => services.stopAll() });
+
+        startedAt = options.clock?.now() ?? new Date();
+        phase = "started";
+        engineLogger.info("Engine started", {
+          automations: manager.runningCount,
+          failed: manager.failedCount,
+          mqtt: mqtt.isConnected ? "connected" : "connecting",
+          httpPort: boundPort,
+        });
+      } catch (error) {
+        engineLogger.error("Engine start failed; rolling back", { err: error });
+        await rollBack(undo, engineLogger);
+        boundPort = null;
+        phase = "idle";
+        throw error;
+      }
+    },
+
+    async stop() {
+      if (phase !== "started") return;
+      phase = "stopping";
+      undo.length = 0;
+      const step = async (label: string, run: () => Promise<unknown> | unknown) => {
+        try {
+          await run();
+        } catch (error) {
+          engineLogger.error(`Stop step failed: ${label}`, { err: error });
+        }
+      };
+      startedAt = null;
+      await step("automations onStop", () => manager.stopAll());
+      scheduler.stopAll();
+      await step("services onStop", () => services.stopAll());
+      if (statePersist) await step("save state", () => state.save());
+      if (deviceRegistry) await step("device registry", () => deviceRegistry.stop());
+      await step("mqtt disconnect", () => mqtt.disconnect());
+      await step("http server", () => httpServer?.close());
+      await step("embedded broker", () => embeddedBroker?.close());
+      embeddedBroker = null;
+      boundPort = null;
+      phase = "idle";
+      engineLogger.info("Engine stopped");
+    },
+  };
+  return engine;
+}
+
+/** Express routers are functions too; they carry `use`/`handle`, builder functions do not. */
+function isRouter(candidate: unknown): candidate is Router {
+  return typeof candidate === "function" && typeof (candidate as { use?: unknown }).use === "function";
+}
+
+async function rollBack(undo: { label: string; run: () => Promise<void> | void }[], logger: Logger): Promise<void> {
+  for (const step of undo.splice(0).reverse()) {
+    try {
+      await step.run();
+    } catch (error) {
+      logger.error(`Rollback step failed: ${step.label}`, { err: error });
+    }
+  }
+}

@@ -1,0 +1,48 @@
+import { createDebugApiRouter } from "../adapters/http/engine/debug-api-router.js";
+import { createEngineAuth, type SessionValidator } from "../adapters/http/engine/engine-auth.js";
+import { createWebhookRouter } from "../adapters/http/engine/webhook-router.js";
+import type { LogBuffer } from "../ports/log-buffer.js";
+import type { Engine, EngineRoute } from "./create-engine.js";
+
+export interface EngineRoutesOptions {
+  /** Version reported by /api/status. */
+  version: string;
+  /** Web UI sessions accepted instead of the bearer token; null until the web UI exists. */
+  sessions?: SessionValidator | null;
+  /** Overrides the engine's HTTP_TOKEN (tests). */
+  token?: string;
+}
+
+/** Used when the engine was given a custom logger and no ring buffer: /api/logs is then empty. */
+const emptyLogBuffer: LogBuffer = { query: () => [], subscribe: () => () => undefined };
+
+/**
+ * The webhook router (`/webhook`, never authenticated) and the debug API (`/api`,
+ * behind HTTP_TOKEN), as routes for `createEngine({ routes })`. Each router is built
+ * from the engine when the HTTP server starts.
+ */
+export function engineRoutes(options: EngineRoutesOptions): EngineRoute[] {
+  return [
+    {
+      path: "/webhook",
+      router: (engine: Engine) =>
+        createWebhookRouter({ manager: engine.manager, logger: engine.logger.child({ module: "webhooks" }) }),
+    },
+    {
+      path: "/api",
+      router: (engine: Engine) =>
+        createDebugApiRouter({
+          manager: engine.manager,
+          state: engine.state,
+          logs: engine.logBuffer ?? emptyLogBuffer,
+          mqtt: engine.mqtt,
+          deviceRegistry: engine.deviceRegistry,
+          readiness: () => ({ mqtt: engine.mqtt.isConnected, engine: engine.startedAt !== null }),
+          startedAt: () => engine.startedAt,
+          version: options.version,
+          auth: createEngineAuth({ token: options.token ?? engine.config.HTTP_TOKEN, sessions: options.sessions ?? null }),
+          logger: engine.logger.child({ module: "debug-api" }),
+        }),
+    },
+  ];
+}

@@ -1,0 +1,128 @@
+import { createLogger } from "../adapters/logging/winston-logger.js";
+import type { RingBufferLog } from "../adapters/logging/ring-buffer.js";
+import { listen, type HttpListener } from "../adapters/http/http-listener.js";
+import { openDatabase, type Database } from "../adapters/persistence/database.js";
+import { migrateToLatest } from "../adapters/persistence/migrator.js";
+import type { Logger } from "../ports/logger.js";
+import { type Config, type Environment, loadConfig } from "./config.js";
+import type { SessionStore } from "../adapters/http/engine/session-store.js";
+import type { Metrics } from "../adapters/services/metrics/metrics.js";
+import { createHearthContainer, ENGINE, METRICS, SESSION_STORE } from "./container.js";
+import type { Engine } from "./create-engine.js";
+import { mountStatusSurfaces } from "./status-surfaces.js";
+import { HEARTH_VERSION } from "./version.js";
+import { buildInventoryApi } from "./inventory-api.js";
+
+export interface StartHearthOptions {
+  /** Environment to read configuration from; process.env by default. */
+  env?: Environment;
+  /** Values that win over the environment (tests use these). */
+  overrides?: Partial<Config>;
+  /**
+   * Port overrides that, unlike HTTP_PORT=0, mean "any free port" (tests). `httpPort: null`
+   * keeps the engine HTTP server off.
+   */
+  apiPort?: number;
+  httpPort?: number | null;
+  /** Custom log destination (tests keep output quiet). */
+  logStream?: NodeJS.WritableStream;
+}
+
+export interface RunningHearth {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly logBuffer: RingBufferLog;
+  readonly database: Database;
+  readonly engine: Engine;
+  /** Bound port of the inventory API. */
+  readonly apiPort: number;
+  /** Bound port of the engine HTTP server, or null when disabled. */
+  readonly httpPort: number | null;
+  /** Stops everything in order; safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Boots the whole process: configuration, database and migrations, the inventory API,
+ * and the automation engine with its HTTP server. Whatever started before a failure is
+ * stopped again, in reverse, before the error is rethrown.
+ */
+export async function startHearth(options: StartHearthOptions = {}): Promise<RunningHearth> {
+  const config: Config = { ...loadConfig(options.env ?? process.env), ...options.overrides };
+  const { logger, buffer } = createLogger({
+    level: config.LOG_LEVEL,
+    json: config.NODE_ENV === "production",
+    stream: options.logStream,
+  });
+  const log = logger.child({ module: "hearth" });
+  const undo: { what: string; run: () => Promise<void> }[] = [];
+  log.info(`Starting Hearth ${HEARTH_VERSION}`, { nodeEnv: config.NODE_ENV, dataDir: config.DATA_DIR });
+
+  try {
+    const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+    undo.push({ what: "database", run: () => database.close() });
+    const applied = await migrateToLatest(database.knex);
+    log.info(`Database ready (${database.kind === "pglite" ? `PGlite in ${config.DATA_DIR}` : "PostgreSQL"})`, {
+      migrationsApplied: applied.length,
+    });
+
+    // The engine is built first (it connects nothing until start()) so metrics can observe
+    // it and time the inventory API's requests from its first route on.
+    const graph = createHearthContainer({
+      // httpPort null keeps the server off; a number (0 = any free port) overrides HTTP_PORT.
+      config: options.httpPort === null ? { ...config, HTTP_PORT: 0 } : config,
+      logger,
+      logBuffer: buffer,
+      database,
+      ...(typeof options.httpPort === "number" ? { httpPort: options.httpPort } : {}),
+    });
+    const engine = graph.resolve<Engine>(ENGINE);
+    const metrics = graph.resolve<Metrics | null>(METRICS);
+    if (metrics) undo.push({ what: "metrics", run: async () => metrics.stop() });
+    mountStatusSurfaces(engine, { sessions: graph.resolve<SessionStore>(SESSION_STORE), metrics });
+
+    const inventory = await buildInventoryApi({
+      config,
+      database,
+      logger: logger.child({ module: "inventory" }),
+      ...(metrics ? { observe: metrics.httpMiddleware("inventory") } : {}),
+    });
+    undo.push({ what: "inventory services", run: () => inventory.close() });
+    const api: HttpListener = await listen(inventory.app, options.apiPort ?? config.API_PORT);
+    undo.push({ what: "inventory API", run: () => api.close() });
+    log.info(`Inventory API listening on port ${api.port} (/api/v1)`);
+
+    await engine.start();
+    undo.push({ what: "engine", run: () => engine.stop() });
+
+    let stopping: Promise<void> | undefined;
+    return {
+      config,
+      logger,
+      logBuffer: buffer,
+      database,
+      engine,
+      apiPort: api.port,
+      httpPort: engine.httpPort,
+      stop() {
+        stopping ??= (async () => {
+          log.info("Stopping");
+          // The inventory API stops accepting first so no request meets a closed pool;
+          // the engine then runs its own spec'd stop sequence; the database goes last.
+          await api.close();
+          await inventory.close();
+          await engine.stop();
+          metrics?.stop();
+          await database.close();
+          log.info("Stopped");
+        })();
+        return stopping;
+      },
+    };
+  } catch (error) {
+    for (const step of undo.reverse()) {
+      await step.run().catch((undoError: unknown) => log.error(`Could not stop ${step.what}`, { err: undoError }));
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * Mounts the web UI (/status) and the Prometheus endpoint (/metrics) on an engine's HTTP
+ * server. Call after createEngine() and before engine.start(); share `sessions` with
+ * engineRoutes({ sessions }) so the debug API accepts the web UI's session cookie.
+ */
+import { createEngineAuth } from "../adapters/http/engine/engine-auth.js";
+import type { SessionStore } from "../adapters/http/engine/session-store.js";
+import { createWebUiRouter } from "../adapters/http/engine/web-ui/web-ui-router.js";
+import type { Metrics } from "../adapters/services/metrics/metrics.js";
+import { createMetricsRouter } from "../adapters/services/metrics/metrics-router.js";
+import type { Engine } from "./create-engine.js";
+
+export interface StatusSurfacesOptions {
+  sessions: SessionStore;
+  /** From createMetrics() when METRICS_ENABLED; null leaves /metrics unmounted. */
+  metrics: Metrics | null;
+}
+
+export function mountStatusSurfaces(engine: Engine, options: StatusSurfacesOptions): void {
+  const server = engine.httpServer;
+  if (!server) return;
+  const { config } = engine;
+  if (options.metrics) {
+    // Routers are attached at start(), so this runs before every one of them (the probes,
+    // registered earlier, stay untimed on purpose: they would drown the real traffic).
+    server.app.use(options.metrics.httpMiddleware("engine"));
+    server.mount(
+      "/",
+      createMetricsRouter({
+        metrics: options.metrics,
+        auth: createEngineAuth({ token: config.HTTP_TOKEN, sessions: options.sessions }),
+        public: config.METRICS_PUBLIC,
+      }),
+    );
+  }
+  if (config.WEB_UI_ENABLED) {
+    server.mount(
+      "/status",
+      createWebUiRouter({
+        token: config.HTTP_TOKEN,
+        sessions: options.sessions,
+        logger: engine.logger,
+        trustProxy: config.TRUST_PROXY,
+      }),
+    );
+  }
+}

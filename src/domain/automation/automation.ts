@@ -1,0 +1,197 @@
+// The injected members' types are interfaces from ports/ and application/ (type-only imports,
+// erased at run time); the domain still loads no framework and no adapter.
+import type {
+  DeviceRegistryApi,
+  MqttServiceApi,
+  ServiceRegistryApi,
+  StateManagerApi,
+} from "../../application/automation/contracts.js";
+import type { HttpClient } from "../../ports/http-client.js";
+import type { Logger } from "../../ports/logger.js";
+import { DomainError } from "../shared/domain-error.js";
+import type { NotificationOptions, NotificationService } from "./notification.js";
+import type { Trigger, TriggerContext } from "./trigger.js";
+
+/**
+ * Marks a class as an automation. A registered global symbol, so a class extending the
+ * `Automation` of another copy of the package (a user project that resolved its own
+ * `hearth`) is still recognised.
+ */
+export const AUTOMATION_BRAND: unique symbol = Symbol.for("hearth.automation") as never;
+
+/** Key of the method the engine uses to hand an automation its runtime. */
+export const ATTACH_RUNTIME: unique symbol = Symbol.for("hearth.automation.attach") as never;
+
+/** Engine settings an automation can read through `this.config`. */
+export interface AutomationConfig {
+  readonly ZIGBEE2MQTT_PREFIX: string;
+  readonly TZ?: string | undefined;
+  readonly HTTP_PORT: number;
+  readonly [setting: string]: unknown;
+}
+
+/** What the engine injects into an automation when it registers it. */
+export interface AutomationRuntime {
+  mqtt: MqttServiceApi;
+  http: HttpClient;
+  state: StateManagerApi;
+  /** Already scoped to the automation. */
+  logger: Logger;
+  config: AutomationConfig;
+  services: ServiceRegistryApi;
+  deviceRegistry: DeviceRegistryApi | null;
+}
+
+/** Raised by `require()` when the requested service is not registered. */
+export class ServiceNotAvailableError extends DomainError {
+  readonly code = "SERVICE_NOT_AVAILABLE";
+}
+
+/** Raised when an automation's engine members are used before the engine registered it. */
+export class AutomationNotRegisteredError extends DomainError {
+  readonly code = "AUTOMATION_NOT_REGISTERED";
+}
+
+/**
+ * Base class of every automation. Extend it, give it a unique kebab-case `name`, the
+ * `triggers` that should run it, and an `execute(context)`; export the class as the
+ * default export of a file in the automations directory.
+ *
+ * @example
+ * ```ts
+ * import { Automation, type Trigger, type TriggerContext } from "hearth";
+ *
+ * export default class PorchLight extends Automation {
+ *   readonly name = "porch-light";
+ *   readonly triggers: Trigger[] = [{ type: "mqtt", topic: "zigbee2mqtt/porch_motion" }];
+ *
+ *   async execute(context: TriggerContext): Promise<void> {
+ *     if (context.type === "mqtt" && context.payload.occupancy === true) {
+ *       this.mqtt.publishToDevice("porch_light", { state: "ON" });
+ *     }
+ *   }
+ * }
+ * ```
+ */
+export abstract class Automation {
+  /** Brand the engine checks instead of `instanceof` (see {@link isAutomationClass}). */
+  static readonly [AUTOMATION_BRAND] = true;
+
+  /** Unique, kebab-case name (`porch-light`); used in logs, the debug API and the web UI. */
+  abstract readonly name: string;
+
+  /** What runs this automation; any one firing calls {@link Automation.execute}. */
+  abstract readonly triggers: readonly Trigger[];
+
+  /**
+   * Service keys that must be registered when the engine starts; a missing one fails this
+   * automation's registration (the engine keeps running).
+   */
+  readonly requiredServices?: readonly string[];
+
+  #runtime: AutomationRuntime | undefined;
+
+  /**
+   * Runs for every trigger firing. `context.type` tells which trigger fired. An exception
+   * or rejection is caught, logged with the automation's name and counted; it never
+   * affects other automations.
+   */
+  abstract execute(context: TriggerContext): Promise<void> | void;
+
+  /** Called once after registration and trigger wiring. Default: nothing. */
+  async onStart(): Promise<void> {}
+
+  /** Called once at shutdown, before the triggers are unwired. Default: nothing. */
+  async onStop(): Promise<void> {}
+
+  /** The shared MQTT connection: subscribe, publish, publishToDevice, deviceTopic. */
+  get mqtt(): MqttServiceApi {
+    return this.runtime.mqtt;
+  }
+
+  /** The shared outbound HTTP client (JSON in and out, timeouts, retries). */
+  get http(): HttpClient {
+    return this.runtime.http;
+  }
+
+  /** The engine's key-value state; `set()` fires state triggers of every automation. */
+  get state(): StateManagerApi {
+    return this.runtime.state;
+  }
+
+  /** A logger whose entries carry `{ automation: name }`. */
+  get logger(): Logger {
+    return this.runtime.logger;
+  }
+
+  /** The engine's configuration (read-only). */
+  get config(): AutomationConfig {
+    return this.runtime.config;
+  }
+
+  /** The registry of optional services (notifications, weather, custom ones). */
+  get services(): ServiceRegistryApi {
+    return this.runtime.services;
+  }
+
+  /** The Zigbee device registry, or null when DEVICE_REGISTRY_ENABLED is off. */
+  get deviceRegistry(): DeviceRegistryApi | null {
+    return this.runtime.deviceRegistry;
+  }
+
+  /**
+   * Sends a push notification through the `notifications` service. Without one, logs a
+   * warning and does nothing.
+   */
+  async notify(options: NotificationOptions): Promise<void> {
+    const service = this.runtime.services.get<NotificationService>("notifications");
+    if (!service) {
+      this.runtime.logger.warn("notify() called but no notifications service is registered; nothing sent", {
+        title: options.title,
+      });
+      return;
+    }
+    await service.send(options);
+  }
+
+  /** The service registered under `key`; throws ServiceNotAvailableError when absent. */
+  require<T>(key: string): T {
+    const service = this.runtime.services.get<T>(key);
+    if (service === null || service === undefined) {
+      throw new ServiceNotAvailableError(`Service "${key}" is not registered (automation "${this.name}")`);
+    }
+    return service;
+  }
+
+  /** @internal Called by the engine before wiring triggers. */
+  [ATTACH_RUNTIME](runtime: AutomationRuntime): void {
+    this.#runtime = runtime;
+  }
+
+  private get runtime(): AutomationRuntime {
+    if (!this.#runtime) {
+      throw new AutomationNotRegisteredError(
+        `Automation "${this.name}" used an engine member before the engine registered it (e.g. in its constructor)`,
+      );
+    }
+    return this.#runtime;
+  }
+}
+
+/** A class (not an instance) that extends some copy of {@link Automation}. */
+export type AutomationClass = new () => Automation;
+
+/** True when `value` is a class branded as an automation, whichever copy of the package defined it. */
+export function isAutomationClass(value: unknown): value is AutomationClass {
+  return typeof value === "function" && (value as unknown as Record<symbol, unknown>)[AUTOMATION_BRAND] === true;
+}
+
+/** True when `value` is an instance of a branded automation class. */
+export function isAutomationInstance(value: unknown): value is Automation {
+  return typeof value === "object" && value !== null && isAutomationClass((value as object).constructor);
+}
+
+/** Automation names are kebab-case: lowercase letters and digits in dash-separated words. */
+export function isKebabCase(name: unknown): name is string {
+  return typeof name === "string" && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(name);
+}

@@ -1,0 +1,120 @@
+import type { DeviceState, ZigbeeDevice } from "./zigbee-device.js";
+
+/** HTTP methods a webhook trigger can accept. */
+export type WebhookMethod = "GET" | "POST" | "PUT" | "DELETE";
+
+/** Parsed MQTT payload: a JSON object, or `{ raw: "<text>" }` when the payload is not a JSON object. */
+export type MqttPayload = Record<string, unknown>;
+
+/** Fires when a message arrives on a topic matching `topic` (`+` one level, `#` the rest). */
+export interface MqttTrigger {
+  type: "mqtt";
+  topic: string;
+  filter?: (payload: MqttPayload) => boolean;
+}
+
+/** Fires on a cron schedule (5 or 6 fields), in the TZ timezone. */
+export interface CronTrigger {
+  type: "cron";
+  expression: string;
+}
+
+/** Fires when the state value under `key` changes. */
+export interface StateTrigger {
+  type: "state";
+  key: string;
+  filter?: (newValue: unknown, oldValue: unknown) => boolean;
+}
+
+/** Fires on an HTTP request to `/webhook/<path>` with one of `methods` (default POST). */
+export interface WebhookTrigger {
+  type: "webhook";
+  path: string;
+  methods?: WebhookMethod[];
+}
+
+/** Fires when a tracked Zigbee device publishes a state update (merged state). */
+export interface DeviceStateTrigger {
+  type: "device_state";
+  friendlyName: string;
+  filter?: (state: DeviceState, device: ZigbeeDevice) => boolean;
+}
+
+/** Fires when a device joins the network; omit `friendlyName` to match any device. */
+export interface DeviceJoinedTrigger {
+  type: "device_joined";
+  friendlyName?: string;
+}
+
+/** Fires when a device leaves the network; omit `friendlyName` to match any device. */
+export interface DeviceLeftTrigger {
+  type: "device_left";
+  friendlyName?: string;
+}
+
+/** Everything that can make an automation run, discriminated on `type`. */
+export type Trigger =
+  | MqttTrigger
+  | CronTrigger
+  | StateTrigger
+  | WebhookTrigger
+  | DeviceStateTrigger
+  | DeviceJoinedTrigger
+  | DeviceLeftTrigger;
+
+export type TriggerType = Trigger["type"];
+
+export interface MqttTriggerContext {
+  type: "mqtt";
+  topic: string;
+  payload: MqttPayload;
+}
+
+export interface CronTriggerContext {
+  type: "cron";
+  expression: string;
+  firedAt: Date;
+}
+
+export interface StateTriggerContext {
+  type: "state";
+  key: string;
+  newValue: unknown;
+  oldValue: unknown;
+}
+
+export interface WebhookTriggerContext {
+  type: "webhook";
+  path: string;
+  method: string;
+  headers: Record<string, string>;
+  query: Record<string, string>;
+  body: unknown;
+}
+
+export interface DeviceStateTriggerContext {
+  type: "device_state";
+  friendlyName: string;
+  state: DeviceState;
+  device: ZigbeeDevice;
+}
+
+export interface DeviceJoinedTriggerContext {
+  type: "device_joined";
+  device: ZigbeeDevice;
+}
+
+export interface DeviceLeftTriggerContext {
+  type: "device_left";
+  device: ZigbeeDevice;
+}
+
+/** What execute() receives: which trigger fired and its data, discriminated on `type`. */
+export type TriggerContext =
+  | MqttTriggerContext
+  | CronTriggerContext
+  | StateTriggerContext
+  | WebhookTriggerContext
+  | DeviceStateTriggerContext
+  | DeviceJoinedTriggerContext
+  | DeviceLeftTriggerContext;

@@ -1,0 +1,137 @@
+import type { ChangeLogEntry } from "./change-log-entry.js";
+import { stringifyChangeValue } from "./change-log-entry.js";
+import type { UserSummary } from "./user.js";
+
+export type { UserSummary };
+
+/** A freezer item as stored: users are referenced by id. */
+export interface FreezerItem {
+  id: string;
+  householdId: string;
+  freezerId: string;
+  compartmentId: string;
+  name: string;
+  quantity: number;
+  notes: string | null;
+  storedAt: Date | null;
+  expiresAt: Date | null;
+  /** null while active; set once archived. */
+  deletedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  createdById: string;
+  updatedById: string;
+}
+
+/** A freezer item with its creator and last updater resolved, as the API returns it. */
+export interface FreezerItemView extends FreezerItem {
+  createdBy: UserSummary;
+  updatedBy: UserSummary;
+}
+
+/** The fields a member may set on an item; they are also the fields the change log tracks. */
+export interface ItemFields {
+  name: string;
+  quantity: number;
+  freezerId: string;
+  compartmentId: string;
+  notes: string | null;
+  storedAt: Date | null;
+  expiresAt: Date | null;
+}
+
+export type ItemPatch = Partial<ItemFields>;
+
+/** Tracked fields in alphabetical order, which is also the order of one PATCH's history entries. */
+export const TRACKED_ITEM_FIELDS = [
+  "compartmentId",
+  "expiresAt",
+  "freezerId",
+  "name",
+  "notes",
+  "quantity",
+  "storedAt",
+] as const satisfies readonly (keyof ItemFields)[];
+
+export const ITEM_SORT_FIELDS = ["createdAt", "name", "expiresAt", "storedAt", "quantity"] as const;
+export type ItemSortField = (typeof ITEM_SORT_FIELDS)[number];
+export type SortOrder = "asc" | "desc";
+
+export function isArchived(item: Pick<FreezerItem, "deletedAt">): boolean {
+  return item.deletedAt !== null;
+}
+
+/**
+ * The time a change made now should carry. History is ordered by time, so a change must
+ * never share (or precede) the previous change's timestamp even when two land in the same
+ * millisecond or the clock steps back; callers hold the item's lock while computing it.
+ */
+export function nextChangeTime(now: Date, item: Pick<FreezerItem, "updatedAt">): Date {
+  return now.getTime() > item.updatedAt.getTime() ? now : new Date(item.updatedAt.getTime() + 1);
+}
+
+export interface ItemUpdate {
+  item: FreezerItem;
+  changes: ChangeLogEntry[];
+}
+
+/**
+ * Applies a patch and lists the fields whose value really changed. When nothing changed
+ * the item is returned untouched (no new updatedAt/updatedBy, no history).
+ */
+export function applyItemPatch(
+  current: FreezerItem,
+  patch: ItemPatch,
+  change: { by: string; now: Date; newId: () => string },
+): ItemUpdate {
+  const changedAt = nextChangeTime(change.now, current);
+  const next: FreezerItem = { ...current };
+  const changes: ChangeLogEntry[] = [];
+  for (const field of TRACKED_ITEM_FIELDS) {
+    if (!(field in patch) || patch[field] === undefined) continue;
+    const oldValue = stringifyChangeValue(current[field]);
+    const newValue = stringifyChangeValue(patch[field]);
+    if (oldValue === newValue) continue;
+    (next as unknown as Record<string, unknown>)[field] = patch[field];
+    changes.push({
+      id: change.newId(),
+      itemId: current.id,
+      fieldName: field,
+      oldValue,
+      newValue,
+      changedAt,
+      changedById: change.by,
+    });
+  }
+  if (changes.length === 0) return { item: current, changes };
+  next.updatedAt = changedAt;
+  next.updatedById = change.by;
+  return { item: next, changes };
+}
+
+const EXTRA_FOLDS: Record<string, string> = {
+  ß: "ss",
+  æ: "ae",
+  œ: "oe",
+  ø: "o",
+  ł: "l",
+  đ: "d",
+  ð: "d",
+  þ: "th",
+  ı: "i",
+};
+
+/**
+ * Splits text into search words: accents stripped, lower-cased, split on anything that is
+ * not a letter or a digit. Search terms and item names go through the same rules, which
+ * mirror the database's `hearth_search_text` (unaccent + lower + punctuation as spaces), so
+ * the in-memory and SQL adapters agree. Punctuation can therefore never act as an operator.
+ */
+export function searchWords(text: string): string[] {
+  const folded = text
+    .normalize("NFD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .replace(/[ßæœøłđðþı]/g, (letter) => EXTRA_FOLDS[letter] ?? letter);
+  return folded.split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 0);
+}

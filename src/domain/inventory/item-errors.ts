@@ -1,0 +1,41 @@
+import { DomainError } from "../shared/domain-error.js";
+
+/** The item does not exist in this household (ids of other households are "not found" too). */
+export class ItemNotFoundError extends DomainError {
+  readonly code = "ITEM_NOT_FOUND";
+  constructor() {
+    super("Item not found");
+  }
+}
+
+/** An archived item cannot be edited or archived again; restore it first. */
+export class ItemArchivedError extends DomainError {
+  readonly code = "ITEM_ARCHIVED";
+  constructor() {
+    super("The item is archived; restore it before changing it");
+  }
+}
+
+/** Permanent deletion is only allowed from the archive. */
+export class ItemNotArchivedError extends DomainError {
+  readonly code = "ITEM_NOT_ARCHIVED";
+  constructor() {
+    super("Archive the item before deleting it permanently");
+  }
+}
+
+/** Restore only applies to archived items. */
+export class ItemNotInArchiveError extends DomainError {
+  readonly code = "ITEM_NOT_IN_ARCHIVE";
+  constructor() {
+    super("The item is not archived, so there is nothing to restore");
+  }
+}
+
+/** freezerId is not a freezer of the household, or compartmentId not a compartment of that freezer. */
+export class InvalidItemPlacementError extends DomainError {
+  readonly code = "INVALID_ITEM_PLACEMENT";
+  constructor(details: { path: string; message: string }[]) {
+    super("The freezer or compartment does not exist in this household", details);
+  }
+}

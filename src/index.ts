@@ -1,0 +1,81 @@
+/**
+ * Hearth's public library API: write automations by extending {@link Automation}, or
+ * embed the engine with {@link createEngine}.
+ *
+ * @example
+ * ```ts
+ * import { Automation, createEngine, type Trigger, type TriggerContext } from "hearth";
+ * ```
+ * @packageDocumentation
+ */
+export {
+  Automation,
+  AUTOMATION_BRAND,
+  type AutomationClass,
+  type AutomationConfig,
+  AutomationNotRegisteredError,
+  isAutomationClass,
+  ServiceNotAvailableError,
+} from "./domain/automation/automation.js";
+export type {
+  CronTrigger,
+  CronTriggerContext,
+  DeviceJoinedTrigger,
+  DeviceJoinedTriggerContext,
+  DeviceLeftTrigger,
+  DeviceLeftTriggerContext,
+  DeviceStateTrigger,
+  DeviceStateTriggerContext,
+  MqttPayload,
+  MqttTrigger,
+  MqttTriggerContext,
+  StateTrigger,
+  StateTriggerContext,
+  Trigger,
+  TriggerContext,
+  TriggerType,
+  WebhookMethod,
+  WebhookTrigger,
+  WebhookTriggerContext,
+} from "./domain/automation/trigger.js";
+export type { DeviceState, ZigbeeDevice } from "./domain/automation/zigbee-device.js";
+export type { NotificationOptions, NotificationService } from "./domain/automation/notification.js";
+export { topicMatches } from "./domain/automation/topic-filter.js";
+export type {
+  AutomationInfo,
+  AutomationManagerApi,
+  AutomationStats,
+  CoreContext,
+  DeviceEventHandler,
+  DeviceRegistryApi,
+  DeviceStateHandler,
+  MqttHandler,
+  MqttServiceApi,
+  PublishOptions,
+  ServicePlugin,
+  ServiceRegistryApi,
+  StateChangeHandler,
+  StateManagerApi,
+  TriggerDescription,
+} from "./application/automation/contracts.js";
+export type {
+  EngineServices,
+  HomeKitFactory,
+  HomeKitFactoryContext,
+  RelayServiceFactory,
+  RelayServiceFactoryContext,
+  ServiceFactory,
+} from "./application/automation/service-registry.js";
+export type { StateManagerOptions } from "./application/automation/state-manager.js";
+export type { HttpClient, HttpMethod, HttpRequestOptions, HttpResponse } from "./ports/http-client.js";
+export type { LogEntry, LogQuery } from "./ports/log-buffer.js";
+export type { Logger, LogFields, LogLevelName } from "./ports/logger.js";
+export {
+  createEngine,
+  type DeviceRegistryEngineOptions,
+  type Engine,
+  type EngineOptions,
+  type EngineRoute,
+} from "./composition/create-engine.js";
+export { engineRoutes, type EngineRoutesOptions } from "./composition/engine-routes.js";
+export type { Config } from "./composition/config.js";

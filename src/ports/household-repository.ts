@@ -1,0 +1,29 @@
+import type { Household, MemberProfile, Membership } from "../domain/inventory/household.js";
+
+/** Households and their memberships (one aggregate: ownership lives in both). */
+export interface HouseholdRepository {
+  /** Creates the household and the owner's membership together. */
+  create(household: Household, ownerMembership: Membership): Promise<void>;
+  findById(id: string): Promise<Household | null>;
+  /** Households the user is a member of, oldest first. */
+  listForUser(userId: string): Promise<Household[]>;
+  updateName(id: string, name: string, at: Date): Promise<Household | null>;
+  /** Deletes the household and everything under it (freezers, compartments, items, invites, memberships) in one transaction. */
+  delete(id: string): Promise<boolean>;
+  /** True when the user owns at least one household. */
+  ownsAny(userId: string): Promise<boolean>;
+
+  findMembership(householdId: string, userId: string): Promise<Membership | null>;
+  /** Members with their current name and email, ordered by joinedAt. */
+  listMembers(householdId: string): Promise<MemberProfile[]>;
+  /** False when the user already is a member. */
+  addMember(membership: Membership): Promise<boolean>;
+  removeMember(householdId: string, userId: string): Promise<boolean>;
+  /**
+   * Makes `newOwnerId` the owner (role OWNER) and the current owner a MEMBER, in one
+   * transaction. Returns null when the household or the new owner's membership is missing.
+   */
+  transferOwnership(householdId: string, newOwnerId: string, at: Date): Promise<Household | null>;
+}
+
+export const HOUSEHOLD_REPOSITORY = Symbol("HouseholdRepository");

@@ -1,0 +1,35 @@
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface HttpRequestOptions {
+  /** Default GET. */
+  method?: HttpMethod;
+  /** Default {}. */
+  headers?: Record<string, string>;
+  /** Serialised as JSON. */
+  body?: unknown;
+  /** Milliseconds, default 30000. */
+  timeout?: number;
+  /** Extra attempts after a network error or 5xx, default 0; backoff 500 ms doubling, capped at 10 s. */
+  retries?: number;
+}
+
+export interface HttpResponse<T = unknown> {
+  status: number;
+  /** True for 2xx. */
+  ok: boolean;
+  headers: Record<string, string>;
+  /** Parsed JSON when the response is JSON, else text. */
+  data: T;
+}
+
+/** The shared outbound HTTP client automations and services use (`this.http`). */
+export interface HttpClient {
+  request<T = unknown>(url: string, options?: HttpRequestOptions): Promise<HttpResponse<T>>;
+  get<T = unknown>(url: string, headers?: Record<string, string>): Promise<HttpResponse<T>>;
+  post<T = unknown>(url: string, body?: unknown, headers?: Record<string, string>): Promise<HttpResponse<T>>;
+  put<T = unknown>(url: string, body?: unknown, headers?: Record<string, string>): Promise<HttpResponse<T>>;
+  patch<T = unknown>(url: string, body?: unknown, headers?: Record<string, string>): Promise<HttpResponse<T>>;
+  del<T = unknown>(url: string, headers?: Record<string, string>): Promise<HttpResponse<T>>;
+}
+
+export const HTTP_CLIENT = Symbol("HttpClient");

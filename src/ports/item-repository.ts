@@ -1,0 +1,72 @@
+import type { ChangeLogEntryView } from "../domain/inventory/change-log-entry.js";
+import type {
+  FreezerItem,
+  FreezerItemView,
+  ItemSortField,
+  ItemUpdate,
+  SortOrder,
+  UserSummary,
+} from "../domain/inventory/freezer-item.js";
+
+/** Filters, sorting and paging of the active item list. */
+export interface ItemListQuery {
+  householdId: string;
+  freezerId?: string;
+  compartmentIds?: string[];
+  /** Free text; matched word-prefix-wise, case- and accent-insensitively, all words required. */
+  search?: string;
+  /** Only items with an expiry strictly before this moment. */
+  expiresBefore?: Date;
+  /** Absent: by relevance then name when searching, else by createdAt. */
+  sort?: ItemSortField;
+  /** Default desc. */
+  order?: SortOrder;
+  /** 1-indexed. */
+  page: number;
+  limit: number;
+}
+
+export interface ItemPage {
+  items: FreezerItemView[];
+  /** All matches, not just this page. */
+  total: number;
+}
+
+/**
+ * Computes an item's next state from the current one while the repository holds the item's
+ * lock; may throw a DomainError to abort without writing anything.
+ */
+export type ItemUpdater = (current: FreezerItem) => ItemUpdate;
+
+/** Where an in-memory adapter finds the users items refer to. */
+export interface UserSummarySource {
+  findById(userId: string): Promise<UserSummary | null | undefined>;
+}
+
+/** Storage of freezer items and their change log. Every read and write is scoped to a household. */
+export interface ItemRepository {
+  create(item: FreezerItem): Promise<FreezerItemView>;
+  /** Bulk insert without per-row reads (seeding, imports). */
+  insertMany(items: FreezerItem[]): Promise<void>;
+  /** Active or archived; undefined when absent or in another household. */
+  findById(householdId: string, itemId: string): Promise<FreezerItemView | undefined>;
+  /** Active items only. */
+  list(query: ItemListQuery): Promise<ItemPage>;
+  /** Archived items, most recently archived first. */
+  listArchived(householdId: string): Promise<FreezerItemView[]>;
+  /**
+   * Locks the item (concurrent updates of one item run one after the other), applies
+   * `updater`, and writes the new state and its change-log entries in one transaction.
+   * Returns undefined when the item does not exist in the household.
+   */
+  update(householdId: string, itemId: string, updater: ItemUpdater): Promise<FreezerItemView | undefined>;
+  /**
+   * Locks the item, lets `check` veto (by throwing), then deletes it with its history.
+   * Returns false when the item does not exist in the household.
+   */
+  deletePermanently(householdId: string, itemId: string, check: (current: FreezerItem) => void): Promise<boolean>;
+  /** Newest first; entries of one change ordered by field name. */
+  history(itemId: string): Promise<ChangeLogEntryView[]>;
+}
+
+export const ITEM_REPOSITORY = Symbol("ItemRepository");

@@ -1,0 +1,16 @@
+/** Cron scheduling as the engine uses it (the spec's CronScheduler). */
+export interface Scheduler {
+  /**
+   * Runs `callback` at every time `expression` (5 or 6 fields, TZ timezone) names. Replaces
+   * a job with the same id. Throws InvalidCronExpressionError for a bad expression.
+   */
+  schedule(id: string, expression: string, callback: (firedAt: Date) => void): void;
+  remove(id: string): boolean;
+  /** Removes every job whose id starts with `prefix` (e.g. all jobs of one automation). */
+  removeByPrefix(prefix: string): number;
+  stopAll(): void;
+  /** Why `expression` is not a valid cron expression, or null. */
+  validate(expression: string): string | null;
+}
+
+export const SCHEDULER = Symbol("Scheduler");

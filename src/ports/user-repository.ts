@@ -1,0 +1,19 @@
+import type { User } from "../domain/inventory/user.js";
+
+export interface UserRepository {
+  /** Stores a new user; false when the (normalised) email is already taken. */
+  insert(user: User): Promise<boolean>;
+  findById(id: string): Promise<User | null>;
+  /** Users with these ids, in no particular order; unknown ids are skipped. */
+  findByIds(ids: string[]): Promise<User[]>;
+  /** Looks up by normalised email, deleted accounts included. */
+  findByEmail(email: string): Promise<User | null>;
+  updateName(id: string, name: string, at: Date): Promise<User | null>;
+  /**
+   * Anonymises the account (name, email, password hash replaced, deletedAt set) and
+   * removes its memberships and refresh tokens, all in one transaction.
+   */
+  anonymise(id: string, replacement: { name: string; email: string; passwordHash: string }, at: Date): Promise<void>;
+}
+
+export const USER_REPOSITORY = Symbol("UserRepository");

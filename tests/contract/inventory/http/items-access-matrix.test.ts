@@ -1,0 +1,27 @@
+import { expect } from "chai";
+import request from "supertest";
+import { buildWorld, CALLERS } from "./inventory-http-world.js";
+import { itemAccessRows, seedItems } from "./items-rows.js";
+
+describe("inventory HTTP: item routes × caller → status", () => {
+  for (const row of itemAccessRows) {
+    describe(row.route, () => {
+      for (const caller of CALLERS) {
+        it(`${caller} → ${row.expect[caller]}`, async () => {
+          const world = await buildWorld();
+          await seedItems(world);
+          let call = request(world.app)[row.method](row.path(world)).set(world.auth(caller));
+          if (row.body) call = call.send(row.body(world, caller) as object);
+          const response = await call;
+          expect(response.status, JSON.stringify(response.body)).to.equal(row.expect[caller]);
+          expect(response.headers["content-type"]).to.match(/application\/json/);
+          if (response.status >= 400) {
+            expect(response.body).to.include({ statusCode: response.status });
+            expect(response.body.error).to.be.a("string");
+            expect(response.body.message).to.be.a("string");
+          }
+        });
+      }
+    });
+  }
+});

@@ -1,0 +1,357 @@
+import { expect } from "chai";
+import type { ChangeLogEntry } from "../../../src/domain/inventory/change-log-entry.js";
+import type { FreezerItem } from "../../../src/domain/inventory/freezer-item.js";
+import { ItemArchivedError } from "../../../src/domain/inventory/item-errors.js";
+import type { ItemListQuery, ItemRepository } from "../../../src/ports/item-repository.js";
+import { type ItemWorld, itemIn } from "../../support/item-fixtures.js";
+
+export interface ItemRepositoryHarness {
+  repository: ItemRepository;
+  world: ItemWorld;
+}
+
+/**
+ * The behaviour every ItemRepository adapter must share. `setup` gives a fresh repository
+ * over a seeded world (two households, users, freezers, compartments) for each test.
+ */
+export function describeItemRepositoryContract(label: string, setup: () => Promise<ItemRepositoryHarness>): void {
+  describe(`ItemRepository contract: ${label}`, () => {
+    let repository: ItemRepository;
+    let world: ItemWorld;
+
+    beforeEach(async () => {
+      ({ repository, world } = await setup());
+    });
+
+    const query = (overrides: Partial<ItemListQuery> = {}): ItemListQuery => ({
+      householdId: world.home.householdId,
+      page: 1,
+      limit: 100,
+      ...overrides,
+    });
+    const names = async (overrides: Partial<ItemListQuery> = {}) =>
+      (await repository.list(query(overrides))).items.map((item) => item.name);
+    const addAll = async (items: FreezerItem[]) => {
+      for (const item of items) await repository.create(item);
+    };
+
+    describe("create and find", () => {
+      it("returns the stored item with creator and updater resolved", async () => {
+        const item = itemIn(world, { name: "Chicken thighs", quantity: 2.5, notes: "Bag", expiresAt: new Date("2027-01-01T00:00:00.000Z") });
+        const created = await repository.create(item);
+        expect(created).to.deep.include({ ...item });
+        expect(created.createdBy).to.deep.equal(world.users.alice);
+        expect(created.updatedBy).to.deep.equal(world.users.alice);
+        const found = await repository.findById(world.home.householdId, item.id);
+        expect(found).to.deep.equal(created);
+      });
+
+      it("does not find an item through another household", async () => {
+        const item = itemIn(world);
+        await repository.create(item);
+        expect(await repository.findById(world.away.householdId, item.id)).to.equal(undefined);
+        expect(await repository.findById(world.home.householdId, "nosuchitem")).to.equal(undefined);
+      });
+
+      it("finds archived items", async () => {
+        const item = itemIn(world, { deletedAt: new Date("2026-02-01T00:00:00.000Z") });
+        await repository.create(item);
+        expect((await repository.findById(world.home.householdId, item.id))?.deletedAt?.toISOString()).to.equal(
+          "2026-02-01T00:00:00.000Z",
+        );
+      });
+
+      it("inserts many items at once", async () => {
+        await repository.insertMany(Array.from({ length: 30 }, (_, index) => itemIn(world, { name: `Bulk ${index}` })));
+        expect((await repository.list(query())).total).to.equal(30);
+      });
+    });
+
+    describe("list", () => {
+      it("lists only the household's active items and counts all matches", async () => {
+        await addAll([
+          itemIn(world, { name: "A" }),
+          itemIn(world, { name: "B" }),
+          itemIn(world, { name: "Gone", deletedAt: new Date() }),
+          itemIn(world, {
+            name: "Elsewhere",
+            householdId: world.away.householdId,
+            freezerId: world.away.freezerId,
+            compartmentId: world.away.compartmentId,
+          }),
+        ]);
+        const page = await repository.list(query({ limit: 1 }));
+        expect(page.total).to.equal(2);
+        expect(page.items).to.have.length(1);
+      });
+
+      it("pages newest first by default", async () => {
+        await addAll(["one", "two", "three", "four", "five"].map((name) => itemIn(world, { name })));
+        expect(await names({ limit: 2, page: 1 })).to.deep.equal(["five", "four"]);
+        expect(await names({ limit: 2, page: 3 })).to.deep.equal(["one"]);
+        expect(await names({ limit: 2, page: 4 })).to.deep.equal([]);
+        expect((await repository.list(query({ limit: 2, page: 4 }))).total).to.equal(5);
+      });
+
+      it("filters by freezer, compartments and expiry", async () => {
+        const [top, bottom] = world.home.compartmentIds;
+        await addAll([
+          itemIn(world, { name: "top-soon", compartmentId: top, expiresAt: new Date("2026-03-01T00:00:00Z") }),
+          itemIn(world, { name: "bottom-late", compartmentId: bottom, expiresAt: new Date("2026-09-01T00:00:00Z") }),
+          itemIn(world, { name: "bottom-never", compartmentId: bottom }),
+          itemIn(world, {
+            name: "garage",
+            freezerId: world.home.otherFreezerId,
+            compartmentId: world.home.otherCompartmentId,
+            expiresAt: new Date("2026-01-15T00:00:00Z"),
+          }),
+        ]);
+        expect(await names({ freezerId: world.home.otherFreezerId })).to.deep.equal(["garage"]);
+        expect(await names({ compartmentIds: [bottom], sort: "name", order: "asc" })).to.deep.equal([
+          "bottom-late",
+          "bottom-never",
+        ]);
+        expect(await names({ compartmentIds: [top, world.home.otherCompartmentId], sort: "name", order: "asc" })).to.deep.equal([
+          "garage",
+          "top-soon",
+        ]);
+        expect(await names({ expiresBefore: new Date("2026-06-01T00:00:00Z"), sort: "name", order: "asc" })).to.deep.equal([
+          "garage",
+          "top-soon",
+        ]);
+        expect(
+          await names({ compartmentIds: [bottom], expiresBefore: new Date("2027-01-01T00:00:00Z") }),
+        ).to.deep.equal(["bottom-late"]);
+        // Strictly before: an item expiring exactly at the bound is excluded.
+        expect(await names({ expiresBefore: new Date("2026-03-01T00:00:00Z") })).to.deep.equal(["garage"]);
+      });
+
+      it("sorts by every field in both directions, items without a value last", async () => {
+        await addAll([
+          itemIn(world, { name: "banana", quantity: 3, expiresAt: new Date("2026-05-01T00:00:00Z"), storedAt: null }),
+          itemIn(world, { name: "Apple", quantity: 1, expiresAt: null, storedAt: new Date("2026-01-01T00:00:00Z") }),
+          itemIn(world, { name: "cherry", quantity: 2, expiresAt: new Date("2026-04-01T00:00:00Z"), storedAt: new Date("2025-01-01T00:00:00Z") }),
+        ]);
+        expect(await names({ sort: "name", order: "asc" })).to.deep.equal(["Apple", "banana", "cherry"]);
+        expect(await names({ sort: "name", order: "desc" })).to.deep.equal(["cherry", "banana", "Apple"]);
+        expect(await names({ sort: "quantity", order: "asc" })).to.deep.equal(["Apple", "cherry", "banana"]);
+        expect(await names({ sort: "quantity" })).to.deep.equal(["banana", "cherry", "Apple"]);
+        expect(await names({ sort: "expiresAt", order: "asc" })).to.deep.equal(["cherry", "banana", "Apple"]);
+        expect(await names({ sort: "expiresAt", order: "desc" })).to.deep.equal(["banana", "cherry", "Apple"]);
+        expect(await names({ sort: "storedAt", order: "asc" })).to.deep.equal(["cherry", "Apple", "banana"]);
+        expect(await names({ sort: "storedAt", order: "desc" })).to.deep.equal(["Apple", "cherry", "banana"]);
+        expect(await names({ sort: "createdAt", order: "asc" })).to.deep.equal(["banana", "Apple", "cherry"]);
+        expect(await names()).to.deep.equal(["cherry", "Apple", "banana"]);
+      });
+    });
+
+    describe("search", () => {
+      beforeEach(async () => {
+        await addAll(
+          [
+            "Chicken thighs",
+            "Chicken wings",
+            "Crème fraîche",
+            "Beef stew",
+            "Beefsteak tomatoes",
+            "Smoked salmon",
+            "Peas 100% organic",
+            "Ben's_cookies",
+            "Weißwurst",
+            "Ice-cream (vanilla)",
+          ].map((name) => itemIn(world, { name })),
+        );
+        await repository.create(itemIn(world, { name: "Chicken soup", deletedAt: new Date() }));
+      });
+      const search = (text: string) => names({ search: text });
+
+      it("matches word prefixes, ignoring case", async () => {
+        expect(await search("chick")).to.deep.equal(["Chicken thighs", "Chicken wings"]);
+        expect(await search("CHICKEN")).to.deep.equal(["Chicken thighs", "Chicken wings"]);
+        expect(await search("thi")).to.deep.equal(["Chicken thighs"]);
+        expect(await search("icken")).to.deep.equal([]);
+      });
+
+      it("ignores accents on both sides", async () => {
+        expect(await search("creme")).to.deep.equal(["Crème fraîche"]);
+        expect(await search("FRAÎCHE")).to.deep.equal(["Crème fraîche"]);
+        expect(await search("crème fraiche")).to.deep.equal(["Crème fraîche"]);
+        expect(await search("weiss")).to.deep.equal(["Weißwurst"]);
+      });
+
+      it("requires every word", async () => {
+        expect(await search("chicken wi")).to.deep.equal(["Chicken wings"]);
+        expect(await search("wings chicken")).to.deep.equal(["Chicken wings"]);
+        expect(await search("chicken salmon")).to.deep.equal([]);
+      });
+
+      it("ranks whole-word matches first, then by name", async () => {
+        expect(await search("beef")).to.deep.equal(["Beef stew", "Beefsteak tomatoes"]);
+        expect(await search("chicken")).to.deep.equal(["Chicken thighs", "Chicken wings"]);
+      });
+
+      it("treats wildcards, quotes and operators as plain text", async () => {
+        expect(await search("%")).to.deep.equal([]);
+        expect(await search("_")).to.deep.equal([]);
+        expect(await search("%%")).to.deep.equal([]);
+        expect(await search("100%")).to.deep.equal(["Peas 100% organic"]);
+        expect(await search("organic?")).to.deep.equal(["Peas 100% organic"]);
+        expect(await search("?")).to.deep.equal([]);
+        expect(await search("ben's")).to.deep.equal(["Ben's_cookies"]);
+        expect(await search("cookies")).to.deep.equal(["Ben's_cookies"]);
+        expect(await search("'")).to.deep.equal([]);
+        expect(await search('"chicken"')).to.deep.equal(["Chicken thighs", "Chicken wings"]);
+        expect(await search("chicken & !wings")).to.deep.equal(["Chicken wings"]);
+        expect(await search("chicken | salmon")).to.deep.equal([]);
+        expect(await search("chick:* <-> (wings)")).to.deep.equal(["Chicken wings"]);
+        expect(await search("\\")).to.deep.equal([]);
+        expect(await search("ice-cream")).to.deep.equal(["Ice-cream (vanilla)"]);
+        expect(await search("vanilla)")).to.deep.equal(["Ice-cream (vanilla)"]);
+      });
+
+      it("counts search matches and combines with filters", async () => {
+        const page = await repository.list(query({ search: "chicken", limit: 1 }));
+        expect(page.total).to.equal(2);
+        expect(page.items.map((item) => item.name)).to.deep.equal(["Chicken thighs"]);
+        expect(await names({ search: "chicken", compartmentIds: [world.home.compartmentIds[1]] })).to.deep.equal([]);
+        const pastTheEnd = await repository.list(query({ search: "chicken", limit: 1, page: 5 }));
+        expect(pastTheEnd).to.deep.equal({ items: [], total: 2 });
+        const secondPage = await repository.list(query({ search: "chicken", limit: 1, page: 2 }));
+        expect(secondPage.items.map((item) => item.name)).to.deep.equal(["Chicken wings"]);
+        expect(secondPage.total).to.equal(2);
+      });
+
+      it("honours an explicit sort while searching", async () => {
+        expect(await names({ search: "chicken", sort: "name", order: "desc" })).to.deep.equal([
+          "Chicken wings",
+          "Chicken thighs",
+        ]);
+      });
+    });
+
+    describe("update", () => {
+      it("stores the new state and its changes atomically", async () => {
+        const item = itemIn(world, { name: "Peas", quantity: 1 });
+        await repository.create(item);
+        const at = new Date("2026-06-01T10:00:00.000Z");
+        const changes: ChangeLogEntry[] = [
+          { id: "chg1", itemId: item.id, fieldName: "name", oldValue: "Peas", newValue: "Garden peas", changedAt: at, changedById: world.users.bob.id },
+          { id: "chg2", itemId: item.id, fieldName: "quantity", oldValue: "1", newValue: "3", changedAt: at, changedById: world.users.bob.id },
+        ];
+        const updated = await repository.update(world.home.householdId, item.id, (current) => ({
+          item: { ...current, name: "Garden peas", quantity: 3, updatedAt: at, updatedById: world.users.bob.id },
+          changes,
+        }));
+        expect(updated?.name).to.equal("Garden peas");
+        expect(updated?.quantity).to.equal(3);
+        expect(updated?.updatedBy).to.deep.equal(world.users.bob);
+        expect(updated?.createdBy).to.deep.equal(world.users.alice);
+        expect(updated?.updatedAt.toISOString()).to.equal(at.toISOString());
+        const history = await repository.history(item.id);
+        expect(history.map((entry) => entry.fieldName)).to.deep.equal(["name", "quantity"]);
+        expect(history[0].changedBy).to.deep.equal(world.users.bob);
+        expect(history[1]).to.deep.include({ oldValue: "1", newValue: "3", changedById: world.users.bob.id });
+      });
+
+      it("writes nothing when the updater throws", async () => {
+        const item = itemIn(world);
+        await repository.create(item);
+        let error: unknown;
+        try {
+          await repository.update(world.home.householdId, item.id, () => {
+            throw new ItemArchivedError();
+          });
+        } catch (caught) {
+          error = caught;
+        }
+        expect(error).to.be.instanceOf(ItemArchivedError);
+        expect(await repository.findById(world.home.householdId, item.id)).to.deep.include({ name: item.name });
+      });
+
+      it("returns undefined for an item of another household", async () => {
+        const item = itemIn(world);
+        await repository.create(item);
+        let called = false;
+        const result = await repository.update(world.away.householdId, item.id, (current) => {
+          called = true;
+          return { item: current, changes: [] };
+        });
+        expect(result).to.equal(undefined);
+        expect(called).to.equal(false);
+      });
+
+      it("orders history newest first, one change's fields by name", async () => {
+        const item = itemIn(world);
+        await repository.create(item);
+        const first = new Date("2026-06-01T10:00:00.000Z");
+        const second = new Date("2026-06-01T11:00:00.000Z");
+        const entry = (id: string, fieldName: string, changedAt: Date): ChangeLogEntry => ({
+          id,
+          itemId: item.id,
+          fieldName,
+          oldValue: null,
+          newValue: "x",
+          changedAt,
+          changedById: world.users.alice.id,
+        });
+        await repository.update(world.home.householdId, item.id, (current) => ({
+          item: current,
+          changes: [entry("zz1", "quantity", first), entry("zz2", "name", first)],
+        }));
+        await repository.update(world.home.householdId, item.id, (current) => ({
+          item: current,
+          changes: [entry("aa1", "storedAt", second), entry("aa2", "expiresAt", second)],
+        }));
+        const history = await repository.history(item.id);
+        expect(history.map((e) => e.fieldName)).to.deep.equal(["expiresAt", "storedAt", "name", "quantity"]);
+        expect(history[0].changedAt.toISOString()).to.equal(second.toISOString());
+      });
+    });
+
+    describe("archive list and permanent delete", () => {
+      it("lists archived items, most recently archived first", async () => {
+        await addAll([
+          itemIn(world, { name: "old", deletedAt: new Date("2026-01-01T00:00:00Z") }),
+          itemIn(world, { name: "new", deletedAt: new Date("2026-03-01T00:00:00Z") }),
+          itemIn(world, { name: "mid", deletedAt: new Date("2026-02-01T00:00:00Z") }),
+          itemIn(world, { name: "active" }),
+        ]);
+        const archived = await repository.listArchived(world.home.householdId);
+        expect(archived.map((item) => item.name)).to.deep.equal(["new", "mid", "old"]);
+        expect(archived[0].createdBy).to.deep.equal(world.users.alice);
+        expect(await repository.listArchived(world.away.householdId)).to.deep.equal([]);
+      });
+
+      it("deletes an item and its history when the check passes", async () => {
+        const item = itemIn(world, { deletedAt: new Date() });
+        await repository.create(item);
+        await repository.update(world.home.householdId, item.id, (current) => ({
+          item: current,
+          changes: [
+            { id: `c${item.id}`, itemId: item.id, fieldName: "name", oldValue: "a", newValue: "b", changedAt: new Date(), changedById: world.users.alice.id },
+          ],
+        }));
+        expect(await repository.deletePermanently(world.away.householdId, item.id, () => {})).to.equal(false);
+        expect(await repository.deletePermanently(world.home.householdId, item.id, () => {})).to.equal(true);
+        expect(await repository.findById(world.home.householdId, item.id)).to.equal(undefined);
+        expect(await repository.history(item.id)).to.deep.equal([]);
+        expect(await repository.deletePermanently(world.home.householdId, item.id, () => {})).to.equal(false);
+      });
+
+      it("keeps the item when the check vetoes", async () => {
+        const item = itemIn(world);
+        await repository.create(item);
+        let vetoed = false;
+        try {
+          await repository.deletePermanently(world.home.householdId, item.id, () => {
+            throw new ItemArchivedError();
+          });
+        } catch (error) {
+          vetoed = error instanceof ItemArchivedError;
+        }
+        expect(vetoed).to.equal(true);
+        expect(await repository.findById(world.home.householdId, item.id)).to.not.equal(undefined);
+      });
+    });
+  });
+}

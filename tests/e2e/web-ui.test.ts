@@ -1,0 +1,340 @@
+/**
+ * The web UI in headless Chromium (playwright-core), against a running engine. Set
+ * UPDATE_SCREENSHOTS=1 to rewrite the screenshots in docs/images/ that docs/web-ui.md shows.
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { expect } from "chai";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchChromium } from "../support/browser.js";
+import { startEngineForUi } from "./support/engine-for-ui.js";
+import type { EngineHarness } from "./support/harness.js";
+import { startRealEngine } from "./support/real-engine.js";
+
+const SCREENSHOT_DIR = path.resolve("docs/images");
+const SAVE_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === "1";
+const TOKEN = "e2e-token-7f3a9c";
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  if (!SAVE_SCREENSHOTS) return;
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.evaluate(() => {
+    (document.activeElement as HTMLElement | null)?.blur();
+    window.scrollTo(0, 0);
+  });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: false });
+}
+
+/** Polls a server-side condition the page should have caused, with a deadline. */
+async function eventually(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function signIn(page: Page, harness: EngineHarness): Promise<void> {
+  await page.goto(`${harness.baseUrl}/status`);
+  await page.getByLabel("Access token").fill(harness.token);
+  await Promise.all([page.waitForURL(/\/status$/), page.getByRole("button", { name: "Sign in" }).click()]);
+}
+
+describe("web UI in Chromium", function () {
+  this.timeout(90_000);
+  let browser: Browser | undefined;
+  let harness: EngineHarness;
+
+  before(async function () {
+    browser = (await launchChromium("web UI")) ?? undefined;
+    if (!browser) this.skip();
+    harness = await startEngineForUi(TOKEN);
+    console.log(`      [web-ui e2e] against: ${harness.source}`);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await harness?.stop();
+  });
+
+  describe("login", () => {
+    let context: BrowserContext;
+    let page: Page;
+
+    beforeEach(async () => {
+      context = await browser!.newContext({ viewport: { width: 1280, height: 800 } });
+      page = await context.newPage();
+    });
+    afterEach(() => context.close());
+
+    it("rejects a wrong token, accepts the right one and signs out", async () => {
+      await page.goto(`${harness.baseUrl}/status`);
+      expect(new URL(page.url()).pathname).to.equal("/status/login");
+      await screenshot(page, "login");
+
+      await page.getByLabel("Access token").fill("not-the-token");
+      const [rejected] = await Promise.all([
+        page.waitForResponse((response) => response.url().endsWith("/status/login") && response.request().method() === "POST"),
+        page.getByRole("button", { name: "Sign in" }).click(),
+      ]);
+      expect(rejected.status()).to.equal(401);
+      await page.getByRole("alert").filter({ hasText: "not correct" }).waitFor();
+      expect((await context.cookies()).some((cookie) => cookie.name === "hearth_session")).to.equal(false);
+
+      await page.getByLabel("Access token").fill(harness.token);
+      await Promise.all([page.waitForURL(/\/status$/), page.getByRole("button", { name: "Sign in" }).click()]);
+      await page.locator("#stat-engine").waitFor();
+      const session = (await context.cookies()).find((cookie) => cookie.name === "hearth_session");
+      expect(session?.httpOnly).to.equal(true);
+      expect(session?.sameSite).to.equal("Strict");
+      expect(session?.value).to.not.include(harness.token);
+
+      await Promise.all([page.waitForURL(/\/status\/login$/), page.getByRole("button", { name: "Sign out" }).click()]);
+      await page.goto(`${harness.baseUrl}/status`);
+      expect(new URL(page.url()).pathname).to.equal("/status/login");
+    });
+  });
+
+  describe("sections", () => {
+    let context: BrowserContext;
+    let page: Page;
+
+    before(async () => {
+      context = await browser!.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: "light" });
+      page = await context.newPage();
+      await signIn(page, harness);
+    });
+    after(() => context.close());
+
+    it("overview shows engine and MQTT status, uptime, automation counts and recent errors", async () => {
+      await page.goto(`${harness.baseUrl}/status#overview`);
+      await page.locator("#stat-mqtt .badge", { hasText: "connected" }).waitFor();
+      await page.locator("#stat-automations .value", { hasText: /^2$/ }).waitFor();
+      expect(await page.locator("#stat-automations .sub").textContent()).to.include("1 failed");
+      expect(await page.locator("#stat-uptime .value").textContent()).to.match(/\d+[smhd]/);
+      await page.locator("#overview-automations").getByText("porch-light").waitFor();
+      await page.locator("#overview-errors li").first().waitFor();
+      await screenshot(page, "overview");
+    });
+
+    it("automations list triggers, status and stats, and a manual trigger runs one", async () => {
+      await page.getByRole("tab", { name: "Automations" }).click();
+      const card = page.locator('article[data-name="porch-light"]');
+      await card.waitFor();
+      expect(await card.locator(".triggers").textContent()).to.include("device_state porch-motion");
+      await page.locator('article[data-name="broken-one"] .badge', { hasText: "failed" }).waitFor();
+
+      const before = harness.runs("porch-light");
+      await card.getByText("Run manually").click();
+      await card.getByLabel("Trigger type").selectOption("mqtt");
+      const context = card.getByLabel("Context (JSON)");
+      expect(JSON.parse(await context.inputValue())).to.include({ type: "mqtt" });
+      await context.fill(JSON.stringify({ type: "mqtt", topic: "e2e/manual", payload: { from: "browser" } }));
+      await card.getByRole("button", { name: "Run now" }).click();
+      await card.locator(".form-ok", { hasText: "Ran at" }).waitFor();
+      await eventually(() => harness.runs("porch-light") > before, "porch-light to run");
+      await card.locator(".kv dd", { hasText: String(before + 1) }).first().waitFor();
+
+      await context.fill("{ not json");
+      await card.getByText("Invalid JSON").waitFor();
+      expect(await card.getByRole("button", { name: "Run now" }).isDisabled()).to.equal(true);
+      await card.getByRole("button", { name: "Reset template" }).click();
+      await screenshot(page, "automations");
+    });
+
+    it("the manual trigger form's template of every trigger type is accepted and runs the automation", async () => {
+      const card = page.locator('article[data-name="porch-light"]');
+      const result = card.locator('[id$="-result"]');
+      for (const type of ["mqtt", "cron", "state", "webhook", "device_state", "device_joined", "device_left"]) {
+        const before = harness.runs("porch-light");
+        await card.getByLabel("Trigger type").selectOption(type);
+        await card.getByRole("button", { name: "Run now" }).click();
+        await card.locator(".form-ok", { hasText: "Ran at" }).waitFor();
+        await eventually(() => harness.runs("porch-light") > before, `porch-light to run from a ${type} context`);
+        expect(await result.getAttribute("class"), type).to.equal("form-ok");
+        // Clear the message so the next type's success is a fresh one.
+        await card.getByLabel("Context (JSON)").fill("{}");
+        await card.getByRole("button", { name: "Reset template" }).click();
+        await result.evaluate((node: HTMLElement) => {
+          node.textContent = "";
+          node.className = "muted";
+        });
+      }
+    });
+
+    it("devices show the tracked devices with merged state and can be searched", async () => {
+      await page.getByRole("tab", { name: "Devices" }).click();
+      const row = page.locator('tr[data-device="porch-motion"]');
+      await row.waitFor();
+      expect(await row.locator('[data-field="occupancy"]').textContent()).to.equal("occupancytrue");
+      await page.getByLabel("Search devices").fill("no-such-device");
+      await page.getByText("No device matches the search.").waitFor();
+      await page.getByLabel("Search devices").fill("motion");
+      await row.waitFor();
+      await page.getByLabel("Search devices").fill("");
+      await screenshot(page, "devices");
+    });
+
+    it("state edits reach the StateManager and fire state triggers", async () => {
+      await page.getByRole("tab", { name: "State" }).click();
+      const watcherRuns = harness.runs("away-mode-watch");
+      await page.getByLabel("Key").fill("away-mode");
+      await page.getByLabel("Value (JSON)").fill('{"since": "21:00", "armed": true}');
+      await page.getByRole("button", { name: "Set value" }).click();
+      await eventually(() => JSON.stringify(harness.stateGet("away-mode")) === '{"since":"21:00","armed":true}', "state set");
+      await eventually(() => harness.runs("away-mode-watch") === watcherRuns + 1, "state trigger to fire on add");
+
+      const row = page.locator('tr[data-key="away-mode"]');
+      await row.waitFor();
+      await row.getByRole("button", { name: "Edit away-mode" }).click();
+      const editor = row.getByLabel("Value of away-mode (JSON)");
+      await editor.fill("{ broken");
+      await row.getByText("Invalid JSON").waitFor();
+      expect(await row.getByRole("button", { name: "Save" }).isDisabled()).to.equal(true);
+      await editor.fill("false");
+      await row.getByRole("button", { name: "Save" }).click();
+      await eventually(() => harness.stateGet("away-mode") === false, "state edit");
+      await eventually(() => harness.runs("away-mode-watch") === watcherRuns + 2, "state trigger to fire on edit");
+      await row.locator("pre", { hasText: "false" }).waitFor();
+
+      await page.getByLabel("Key").fill("thermostat-target");
+      await page.getByLabel("Value (JSON)").fill("21.5");
+      await page.getByRole("button", { name: "Set value" }).click();
+      await page.locator('tr[data-key="thermostat-target"]').waitFor();
+      await page.getByLabel("Key").fill("scratch");
+      await page.getByLabel("Value (JSON)").fill('"delete me"');
+      await page.getByRole("button", { name: "Set value" }).click();
+      const scratch = page.locator('tr[data-key="scratch"]');
+      await scratch.waitFor();
+      await scratch.getByRole("button", { name: "Delete scratch" }).click();
+      await scratch.getByRole("button", { name: "Confirm delete scratch" }).click();
+      await eventually(() => harness.stateGet("scratch") === undefined, "state delete");
+      await scratch.waitFor({ state: "detached" });
+      await screenshot(page, "state");
+    });
+
+    it("logs filter by level and automation, search text and follow new entries live", async () => {
+      await page.getByRole("tab", { name: "Logs" }).click();
+      await page.locator("#log-list li").first().waitFor();
+      const marker = `live-entry-${Date.now()}`;
+      harness.log(marker);
+      await page.locator("#log-list", { hasText: marker }).waitFor();
+
+      await page.getByLabel("Search", { exact: true }).fill(marker);
+      await page.locator("#log-summary", { hasText: /^1 of/ }).waitFor();
+      await page.getByLabel("Search", { exact: true }).fill("");
+
+      await page.getByLabel("Automation", { exact: true }).selectOption("porch-light");
+      await page.waitForFunction(() =>
+        Array.from(document.querySelectorAll("#log-list li .fields")).every((node) => node.textContent?.includes("porch-light")),
+      );
+      await page.getByLabel("Automation", { exact: true }).selectOption("");
+      await page.getByLabel("Level").selectOption("50");
+      await page.waitForFunction(() =>
+        Array.from(document.querySelectorAll("#log-list li[data-level]")).every(
+          (node) => Number((node as HTMLElement).dataset.level) >= 50,
+        ),
+      );
+      await page.getByLabel("Level").selectOption("");
+      await page.locator("#log-list li[data-level='30']").first().waitFor();
+      await screenshot(page, "logs");
+    });
+
+    it("shows a banner while MQTT is down and keeps everything else", async () => {
+      await page.getByRole("tab", { name: "Overview" }).click();
+      await harness.setMqttConnected(false);
+      const banner = page.locator("#banner");
+      await banner.filter({ hasText: "MQTT broker disconnected" }).waitFor();
+      expect(await banner.getAttribute("aria-live")).to.equal("assertive");
+      await page.locator("#stat-mqtt .badge", { hasText: "disconnected" }).waitFor();
+      expect(await page.locator("#overview-automations").textContent()).to.include("porch-light");
+      await screenshot(page, "mqtt-down");
+      await harness.setMqttConnected(true);
+      await banner.waitFor({ state: "hidden", timeout: 20_000 });
+    });
+
+    it("fits a phone screen and follows the dark preference", async () => {
+      const phone = await browser!.newContext({
+        viewport: { width: 390, height: 844 },
+        deviceScaleFactor: 1,
+        colorScheme: "dark",
+        isMobile: true,
+        hasTouch: true,
+      });
+      try {
+        await phone.addCookies(await context.cookies());
+        const mobile = await phone.newPage();
+        await mobile.goto(`${harness.baseUrl}/status#automations`);
+        await mobile.locator('article[data-name="porch-light"]').waitFor();
+        const overflow = await mobile.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow).to.be.at.most(0);
+        const background = await mobile.evaluate(() => getComputedStyle(document.body).backgroundColor);
+        expect(background).to.equal("rgb(18, 21, 27)");
+        await screenshot(mobile, "mobile-dark");
+      } finally {
+        await phone.close();
+      }
+    });
+
+    it("the session cookie also opens the debug API and /metrics", async () => {
+      const api = await context.request.get(`${harness.baseUrl}/api/status`);
+      expect(api.status()).to.equal(200);
+      expect((await api.json()).checks).to.have.property("mqtt");
+      if (harness.source.startsWith("real engine")) {
+        const metrics = await context.request.get(`${harness.baseUrl}/metrics`);
+        expect(metrics.status()).to.equal(200);
+        expect(await metrics.text()).to.include('hearth_automation_runs_total{automation="porch-light"}');
+      }
+      const anonymous = await browser!.newContext();
+      try {
+        expect((await anonymous.request.get(`${harness.baseUrl}/api/status`)).status()).to.equal(401);
+      } finally {
+        await anonymous.close();
+      }
+    });
+
+    it("loads everything from Hearth itself, under 250 kB", async () => {
+      const fresh = await browser!.newContext();
+      try {
+        await fresh.addCookies(await context.cookies());
+        const probe = await fresh.newPage();
+        const origins = new Set<string>();
+        let bytes = 0;
+        probe.on("requestfinished", async (request) => {
+          origins.add(new URL(request.url()).origin);
+          const sizes = await request.sizes();
+          bytes += sizes.responseBodySize + sizes.responseHeadersSize;
+        });
+        await probe.goto(`${harness.baseUrl}/status`, { waitUntil: "networkidle" });
+        expect([...origins]).to.deep.equal([harness.baseUrl]);
+        expect(bytes).to.be.below(250 * 1024);
+      } finally {
+        await fresh.close();
+      }
+    });
+  });
+  describe("without HTTP_TOKEN and with the device registry off", () => {
+    let open: EngineHarness;
+    let context: BrowserContext;
+
+    before(async () => {
+      open = await startRealEngine(undefined, { deviceRegistry: false });
+      context = await browser!.newContext({ viewport: { width: 1280, height: 800 } });
+    });
+    after(async () => {
+      await context?.close();
+      await open?.stop();
+    });
+
+    it("opens the page without a login and explains the disabled registry", async () => {
+      const page = await context.newPage();
+      await page.goto(`${open.baseUrl}/status#devices`);
+      expect(new URL(page.url()).pathname).to.equal("/status");
+      expect(await page.getByRole("button", { name: "Sign out" }).count()).to.equal(0);
+      const note = page.locator("#devices-disabled");
+      await note.waitFor();
+      expect(await note.textContent()).to.include("DEVICE_REGISTRY_ENABLED");
+      await screenshot(page, "devices-disabled");
+    });
+  });
+});

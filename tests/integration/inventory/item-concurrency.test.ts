@@ -1,0 +1,89 @@
+import { createId } from "@paralleldrive/cuid2";
+import { expect } from "chai";
+import { type Database, openDatabase } from "../../../src/adapters/persistence/database.js";
+import { KnexFreezerRepository } from "../../../src/adapters/persistence/knex-freezer-repository.js";
+import { KnexItemRepository } from "../../../src/adapters/persistence/knex-item-repository.js";
+import { migrateToLatest } from "../../../src/adapters/persistence/migrator.js";
+import { CreateItem } from "../../../src/application/inventory/create-item.js";
+import { placementsFromFreezers } from "../../../src/application/inventory/item-placement.js";
+import { GetItemHistory } from "../../../src/application/inventory/get-item-history.js";
+import { UpdateItem } from "../../../src/application/inventory/update-item.js";
+import type { ChangeLogEntryView } from "../../../src/domain/inventory/change-log-entry.js";
+import type { ItemPatch } from "../../../src/domain/inventory/freezer-item.js";
+import { systemClock } from "../../../src/ports/clock.js";
+import { makeWorld, seedWorld } from "../../support/item-fixtures.js";
+import { acquireDatabase, type TestDatabase } from "../../support/test-servers.js";
+
+describe("item updates under concurrency", () => {
+  let server: TestDatabase;
+  let database: Database;
+
+  before(async function () {
+    this.timeout(60_000);
+    server = await acquireDatabase("item concurrency");
+    database = await openDatabase({ databaseUrl: server.url, dataDir: ":memory:", poolMax: 20 });
+    await migrateToLatest(database.knex);
+  });
+
+  after(async () => {
+    await database?.close();
+    await server?.release();
+  });
+
+  it("20 parallel PATCHes of one item leave a chained change log", async () => {
+    const world = makeWorld();
+    await seedWorld(database.knex, world);
+    const items = new KnexItemRepository(database.knex);
+    const placements = placementsFromFreezers(new KnexFreezerRepository(database.knex));
+    const ids = { next: () => createId() };
+    const createItem = new CreateItem(items, placements, ids, systemClock);
+    const updateItem = new UpdateItem(items, placements, ids, systemClock);
+    const history = new GetItemHistory(items);
+    const item = await createItem.execute({
+      householdId: world.home.householdId,
+      userId: world.users.alice.id,
+      name: "Soup 0",
+      quantity: 1,
+      freezerId: world.home.freezerId,
+      compartmentId: world.home.compartmentIds[0],
+    });
+
+    const patches: ItemPatch[] = Array.from({ length: 20 }, (_, index) => ({
+      quantity: index + 2,
+      name: `Soup ${index + 1}`,
+      ...(index % 3 === 0 ? { compartmentId: world.home.compartmentIds[index % 2] } : {}),
+    }));
+    await Promise.all(
+      patches.map((patch, index) =>
+        updateItem.execute({
+          householdId: world.home.householdId,
+          itemId: item.id,
+          userId: index % 2 ? world.users.alice.id : world.users.bob.id,
+          patch,
+        }),
+      ),
+    );
+
+    const entries = await history.execute({ householdId: world.home.householdId, itemId: item.id });
+    const final = await items.findById(world.home.householdId, item.id);
+    expect(entries.filter((entry) => entry.fieldName === "quantity")).to.have.length(20);
+    expect(entries.filter((entry) => entry.fieldName === "name")).to.have.length(20);
+
+    const chains = new Map<string, ChangeLogEntryView[]>();
+    for (const entry of [...entries].reverse()) {
+      chains.set(entry.fieldName, [...(chains.get(entry.fieldName) ?? []), entry]);
+    }
+    const initial: Record<string, string> = { quantity: "1", name: "Soup 0", compartmentId: world.home.compartmentIds[0] };
+    for (const [field, chain] of chains) {
+      expect(chain[0].oldValue, `${field} starts from the created value`).to.equal(initial[field]);
+      for (let index = 1; index < chain.length; index++) {
+        expect(chain[index].oldValue, `${field} entry ${index}`).to.equal(chain[index - 1].newValue);
+        expect(chain[index].changedAt.getTime()).to.be.greaterThan(chain[index - 1].changedAt.getTime());
+      }
+    }
+    expect(String(final?.quantity)).to.equal(chains.get("quantity")?.at(-1)?.newValue);
+    expect(final?.name).to.equal(chains.get("name")?.at(-1)?.newValue);
+    // Entries of one PATCH share their time: 20 distinct times, one per PATCH.
+    expect(new Set(entries.map((entry) => entry.changedAt.getTime())).size).to.equal(20);
+  });
+});

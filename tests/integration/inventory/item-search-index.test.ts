@@ -1,0 +1,62 @@
+import { expect } from "chai";
+import { type Database, openDatabase } from "../../../src/adapters/persistence/database.js";
+import { buildItemListSql, KnexItemRepository } from "../../../src/adapters/persistence/knex-item-repository.js";
+import { migrateToLatest } from "../../../src/adapters/persistence/migrator.js";
+import { itemIn, makeWorld, seedWorld } from "../../support/item-fixtures.js";
+import { acquireDatabase, type TestDatabase } from "../../support/test-servers.js";
+
+const FOODS = ["Peas", "Chicken thighs", "Beef mince", "Salmon fillet", "Sweetcorn", "Spinach", "Pork chops", "Bread rolls"];
+
+/** The plan PostgreSQL picks for the API's search query, with sequential scans discouraged. */
+async function searchPlan(database: Database, householdId: string, search: string): Promise<string> {
+  const sql = buildItemListSql({ householdId, search, page: 1, limit: 20 });
+  return database.knex.transaction(async (trx) => {
+    await trx.raw("SET LOCAL enable_seqscan = off");
+    const result = await trx.raw<{ rows: Record<string, string>[] }>(`EXPLAIN ${sql.count.text}`, sql.count.bindings);
+    return result.rows.map((row) => Object.values(row)[0]).join("\n");
+  });
+}
+
+for (const engine of ["PostgreSQL", "PGlite"] as const) {
+  describe(`item search uses the GIN index (${engine})`, () => {
+    let server: TestDatabase | undefined;
+    let database: Database;
+    let householdId: string;
+
+    before(async function () {
+      this.timeout(60_000);
+      if (engine === "PostgreSQL") {
+        server = await acquireDatabase("item search index");
+        database = await openDatabase({ databaseUrl: server.url, dataDir: ":memory:" });
+      } else {
+        database = await openDatabase({ dataDir: ":memory:" });
+      }
+      await migrateToLatest(database.knex);
+      const world = makeWorld();
+      await seedWorld(database.knex, world);
+      householdId = world.home.householdId;
+      const items = Array.from({ length: 3000 }, (_, index) =>
+        itemIn(world, { name: `${FOODS[index % FOODS.length]} batch ${index}` }),
+      );
+      items.push(itemIn(world, { name: "Crème fraîche" }));
+      await new KnexItemRepository(database.knex).insertMany(items);
+      await database.knex.raw("ANALYZE freezer_items");
+    });
+
+    after(async () => {
+      await database?.close();
+      await server?.release();
+    });
+
+    it("plans a rare-word search through freezer_items_search_idx", async () => {
+      const plan = await searchPlan(database, householdId, "creme");
+      expect(plan).to.include("freezer_items_search_idx");
+    });
+
+    it("finds the rare item by an accent-free prefix", async () => {
+      const page = await new KnexItemRepository(database.knex).list({ householdId, search: "fraich", page: 1, limit: 20 });
+      expect(page.items.map((item) => item.name)).to.deep.equal(["Crème fraîche"]);
+      expect(page.total).to.equal(1);
+    });
+  });
+}

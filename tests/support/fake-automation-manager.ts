@@ -1,0 +1,74 @@
+import type {
+  AutomationInfo,
+  AutomationManagerApi,
+  TriggerResult,
+} from "../../src/application/automation/contracts.js";
+import type { TriggerContext } from "../../src/domain/automation/trigger.js";
+
+export interface FakeAutomation {
+  info: AutomationInfo;
+  execute: (context: TriggerContext) => Promise<void> | void;
+}
+
+export function automationInfo(name: string, overrides: Partial<AutomationInfo> = {}): AutomationInfo {
+  return {
+    name,
+    file: `/automations/${name}.ts`,
+    status: "running",
+    triggers: [],
+    stats: { runs: 0, errors: 0, lastRunAt: null, lastError: null, lastDurationMs: null },
+    ...overrides,
+  };
+}
+
+/** An AutomationManagerApi over a list of automations whose execute the test supplies. */
+export class FakeAutomationManager implements AutomationManagerApi {
+  readonly runs: { name: string; context: TriggerContext }[] = [];
+  private readonly automations = new Map<string, FakeAutomation>();
+  private readonly listeners = new Set<(event: { automation: string; durationMs: number; error?: unknown }) => void>();
+
+  add(info: AutomationInfo, execute: FakeAutomation["execute"] = () => undefined): this {
+    this.automations.set(info.name, { info, execute });
+    return this;
+  }
+
+  listAutomations(): AutomationInfo[] {
+    return [...this.automations.values()].map((automation) => automation.info);
+  }
+
+  getAutomation(name: string): AutomationInfo | null {
+    return this.automations.get(name)?.info ?? null;
+  }
+
+  async runAutomation(name: string, context: TriggerContext): Promise<TriggerResult> {
+    const automation = this.automations.get(name);
+    if (!automation || automation.info.status === "failed") return { status: "not_found" };
+    this.runs.push({ name, context });
+    try {
+      await automation.execute(context);
+      for (const listener of this.listeners) listener({ automation: name, durationMs: 0 });
+      return { status: "ok" };
+    } catch (error) {
+      for (const listener of this.listeners) listener({ automation: name, durationMs: 0, error });
+      return { status: "error", error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  findWebhookTargets(path: string): { name: string; methods: string[] }[] {
+    const normalised = path.replace(/^\/+/, "");
+    const targets: { name: string; methods: string[] }[] = [];
+    for (const { info } of this.automations.values()) {
+      if (info.status !== "running") continue;
+      for (const trigger of info.triggers) {
+        if (trigger.type !== "webhook" || String(trigger.path).replace(/^\/+/, "") !== normalised) continue;
+        targets.push({ name: info.name, methods: (trigger.methods as string[] | undefined) ?? ["POST"] });
+      }
+    }
+    return targets;
+  }
+
+  onRun(listener: (event: { automation: string; durationMs: number; error?: unknown }) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

@@ -1,0 +1,102 @@
+import { expect } from "chai";
+import express from "express";
+import request from "supertest";
+import { createWebhookRouter } from "../../../src/adapters/http/engine/webhook-router.js";
+import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
+import type { WebhookTriggerContext } from "../../../src/domain/automation/trigger.js";
+import { automationInfo, FakeAutomationManager } from "../../support/fake-automation-manager.js";
+
+describe("webhook router", () => {
+  let manager: FakeAutomationManager;
+  let app: express.Express;
+  let received: WebhookTriggerContext[];
+
+  beforeEach(() => {
+    received = [];
+    const record = (context: unknown) => {
+      received.push(context as WebhookTriggerContext);
+    };
+    manager = new FakeAutomationManager()
+      .add(automationInfo("doorbell", { triggers: [{ type: "webhook", path: "doorbell" }] }), record)
+      .add(
+        automationInfo("garage", { triggers: [{ type: "webhook", path: "garage/open", methods: ["GET", "PUT"] }] }),
+        record,
+      )
+      .add(automationInfo("garage-log", { triggers: [{ type: "webhook", path: "garage/open", methods: ["GET"] }] }), record)
+      .add(automationInfo("broken", { triggers: [{ type: "webhook", path: "broken" }] }), () => {
+        throw new Error("relay offline");
+      });
+    app = express();
+    app.use("/webhook", createWebhookRouter({ manager, logger: new MemoryLogger() }));
+  });
+
+  it("runs the automation with a JSON body, string-map headers and query, and answers once it finished", async () => {
+    let finished = false;
+    manager.add(automationInfo("slow", { triggers: [{ type: "webhook", path: "slow" }] }), async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      finished = true;
+    });
+    await request(app)
+      .post("/webhook/slow?room=hall&room=porch&x=1")
+      .set("X-Token", "abc")
+      .send({ pressed: true })
+      .expect(200, { status: "ok" });
+    expect(finished).to.equal(true);
+    const context = manager.runs[0].context as WebhookTriggerContext;
+    expect(context).to.deep.include({ type: "webhook", path: "slow", method: "POST", body: { pressed: true } });
+    expect(context.headers["x-token"]).to.equal("abc");
+    expect(context.query).to.deep.equal({ room: "hall, porch", x: "1" });
+  });
+
+  it("parses form and text bodies by content type", async () => {
+    await request(app).post("/webhook/doorbell").type("form").send("who=postman&count=2").expect(200);
+    await request(app).post("/webhook/doorbell").type("text/plain").send("ding dong").expect(200);
+    expect(received[0].body).to.deep.equal({ who: "postman", count: "2" });
+    expect(received[1].body).to.equal("ding dong");
+  });
+
+  it("dispatches to every automation whose path and method match", async () => {
+    await request(app).get("/webhook/garage/open").expect(200, { status: "ok" });
+    expect(manager.runs.map((run) => run.name).sort()).to.deep.equal(["garage", "garage-log"]);
+    expect(received[0].body).to.equal(undefined);
+    manager.runs.length = 0;
+    await request(app).put("/webhook/garage/open").send({}).expect(200);
+    expect(manager.runs.map((run) => run.name)).to.deep.equal(["garage"]);
+  });
+
+  it("answers 404 for an unknown path", async () => {
+    const response = await request(app).post("/webhook/nothing-here").expect(404);
+    expect(response.body.error).to.equal("Not Found");
+    await request(app).post("/webhook").expect(404);
+    await request(app).post("/webhook/").expect(404);
+  });
+
+  it("answers 405 with an Allow header for a known path and a wrong method", async () => {
+    const response = await request(app).delete("/webhook/garage/open").expect(405);
+    expect(response.headers.allow).to.equal("GET, PUT");
+    await request(app).get("/webhook/doorbell").expect(405).expect("Allow", "POST");
+    expect(manager.runs).to.have.length(0);
+  });
+
+  it("answers 500 with the error when execute throws", async () => {
+    const response = await request(app).post("/webhook/broken").send({}).expect(500);
+    expect(response.body.error).to.equal("relay offline");
+  });
+
+  it("answers 400 for malformed JSON without running anything", async () => {
+    const response = await request(app)
+      .post("/webhook/doorbell")
+      .set("Content-Type", "application/json")
+      .send('{"pressed":')
+      .expect(400);
+    expect(response.body.error).to.equal("Bad Request");
+    expect(manager.runs).to.have.length(0);
+  });
+
+  it("answers 413 for bodies over 1 MB", async () => {
+    const big = "x".repeat(1024 * 1024 + 10);
+    await request(app).post("/webhook/doorbell").type("text/plain").send(big).expect(413);
+    await request(app).post("/webhook/doorbell").send({ big }).expect(413);
+    expect(manager.runs).to.have.length(0);
+  });
+});

@@ -1,0 +1,97 @@
+import { expect } from "chai";
+import { ConfigError, loadConfig } from "../../../src/composition/config.js";
+
+function problemsOf(env: Record<string, string>): { variable: string; message: string }[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).to.be.instanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  throw new Error("expected loadConfig to throw");
+}
+
+describe("loadConfig", () => {
+  it("applies the embedded defaults to an empty environment", () => {
+    const config = loadConfig({});
+    expect(config).to.include({
+      NODE_ENV: "development",
+      LOG_LEVEL: "info",
+      API_PORT: 3000,
+      HTTP_PORT: 8080,
+      MQTT_PORT: 1883,
+      DATA_DIR: "./data",
+      AUTOMATIONS_DIR: "./automations",
+      AUTOMATIONS_RECURSIVE: false,
+      STATE_PERSIST: false,
+      STATE_FILE_PATH: "./state.json",
+      DEVICE_REGISTRY_FILE_PATH: "./device-registry.json",
+      ZIGBEE2MQTT_PREFIX: "zigbee2mqtt",
+      RATE_LIMIT_PER_MINUTE: 100,
+      AUTH_RATE_LIMIT_PER_MINUTE: 10,
+      JWT_ACCESS_TTL: 900,
+      JWT_REFRESH_TTL: 30 * 86400,
+      METRICS_ENABLED: false,
+    });
+    expect(config.DATABASE_URL).to.equal(undefined);
+    expect(config.MQTT_HOST).to.equal(undefined);
+    expect(config.CORS_ORIGINS).to.deep.equal([]);
+  });
+
+  for (const [text, value] of [
+    ["true", true],
+    ["FALSE", false],
+    ["1", true],
+    ["0", false],
+    ["yes", true],
+    ["No", false],
+  ] as const) {
+    it(`reads the boolean "${text}" as ${value}`, () => {
+      expect(loadConfig({ STATE_PERSIST: text }).STATE_PERSIST).to.equal(value);
+    });
+  }
+
+  it("names every invalid variable and what it allows", () => {
+    const problems = problemsOf({ HTTP_PORT: "http", WEB_UI_ENABLED: "maybe", LOG_LEVEL: "loud", API_PORT: "70000" });
+    const byVariable = Object.fromEntries(problems.map((problem) => [problem.variable, problem.message]));
+    expect(Object.keys(byVariable)).to.have.members(["HTTP_PORT", "WEB_UI_ENABLED", "LOG_LEVEL", "API_PORT"]);
+    expect(byVariable.WEB_UI_ENABLED).to.contain("true, false, 1, 0, yes, no");
+    expect(byVariable.API_PORT).to.contain("0-65535");
+  });
+
+  it("formats the error message with one line per variable", () => {
+    expect(() => loadConfig({ MQTT_PORT: "-1" })).to.throw(ConfigError, /MQTT_PORT: expected 0-65535/);
+  });
+
+  it("requires JWT_SECRET in production", () => {
+    expect(problemsOf({ NODE_ENV: "production" })[0]?.variable).to.equal("JWT_SECRET");
+    expect(loadConfig({ NODE_ENV: "production", JWT_SECRET: "x".repeat(32) }).JWT_SECRET).to.have.length(32);
+  });
+
+  it("rejects a short JWT_SECRET and a non-postgres DATABASE_URL", () => {
+    const variables = problemsOf({ JWT_SECRET: "short", DATABASE_URL: "mysql://db" }).map((p) => p.variable);
+    expect(variables).to.have.members(["JWT_SECRET", "DATABASE_URL"]);
+  });
+
+  it("treats empty optional values as unset", () => {
+    const config = loadConfig({ HTTP_TOKEN: "", MQTT_HOST: " ", DATABASE_URL: "" });
+    expect(config.HTTP_TOKEN).to.equal(undefined);
+    expect(config.MQTT_HOST).to.equal(undefined);
+    expect(config.DATABASE_URL).to.equal(undefined);
+  });
+
+  it("parses durations, CORS origins and trust proxy", () => {
+    const config = loadConfig({
+      JWT_ACCESS_TTL: "15m",
+      JWT_REFRESH_TTL: "7d",
+      CORS_ORIGINS: "https://a.example, https://b.example",
+      TRUST_PROXY: "2",
+    });
+    expect(config.JWT_ACCESS_TTL).to.equal(900);
+    expect(config.JWT_REFRESH_TTL).to.equal(7 * 86400);
+    expect(config.CORS_ORIGINS).to.deep.equal(["https://a.example", "https://b.example"]);
+    expect(config.TRUST_PROXY).to.equal(2);
+    expect(loadConfig({ TRUST_PROXY: "loopback" }).TRUST_PROXY).to.equal("loopback");
+    expect(problemsOf({ JWT_ACCESS_TTL: "soon" })[0]?.variable).to.equal("JWT_ACCESS_TTL");
+  });
+});

@@ -1,0 +1,80 @@
+import { MemoryItemRepository } from "../../../src/adapters/persistence/memory-item-repository.js";
+import { ArchiveItem } from "../../../src/application/inventory/archive-item.js";
+import { CreateItem, type CreateItemInput } from "../../../src/application/inventory/create-item.js";
+import { DeleteItemPermanently } from "../../../src/application/inventory/delete-item-permanently.js";
+import { GetItem } from "../../../src/application/inventory/get-item.js";
+import { GetItemHistory } from "../../../src/application/inventory/get-item-history.js";
+import { ListArchivedItems } from "../../../src/application/inventory/list-archived-items.js";
+import { ListItems } from "../../../src/application/inventory/list-items.js";
+import { RestoreItem } from "../../../src/application/inventory/restore-item.js";
+import { UpdateItem } from "../../../src/application/inventory/update-item.js";
+import type { Clock } from "../../../src/ports/clock.js";
+import type { IdGenerator } from "../../../src/ports/id-generator.js";
+import { type ItemWorld, MemoryWorld, makeWorld } from "../../support/item-fixtures.js";
+
+/** A clock tests move by hand. */
+export class FakeClock implements Clock {
+  constructor(private current = new Date("2026-05-01T08:00:00.000Z")) {}
+  now(): Date {
+    return new Date(this.current);
+  }
+  advance(ms: number): void {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+  set(at: Date): void {
+    this.current = new Date(at);
+  }
+}
+
+export class SequentialIds implements IdGenerator {
+  private count = 0;
+  next(): string {
+    this.count += 1;
+    return `id${String(this.count).padStart(6, "0")}`;
+  }
+}
+
+/** Every item use case over the in-memory adapters, sharing one world. */
+export function itemUseCases() {
+  const world: ItemWorld = makeWorld();
+  const memory = new MemoryWorld(world);
+  const items = new MemoryItemRepository(memory);
+  const clock = new FakeClock();
+  const ids = new SequentialIds();
+  const useCases = {
+    world,
+    items,
+    clock,
+    createItem: new CreateItem(items, memory, ids, clock),
+    listItems: new ListItems(items),
+    getItem: new GetItem(items),
+    updateItem: new UpdateItem(items, memory, ids, clock),
+    archiveItem: new ArchiveItem(items, clock),
+    restoreItem: new RestoreItem(items, clock),
+    deleteItemPermanently: new DeleteItemPermanently(items),
+    listArchivedItems: new ListArchivedItems(items),
+    getItemHistory: new GetItemHistory(items),
+    /** Creates an item as Alice in the home household's top compartment. */
+    create: (overrides: Partial<CreateItemInput> = {}) =>
+      useCases.createItem.execute({
+        householdId: world.home.householdId,
+        userId: world.users.alice.id,
+        name: "Peas",
+        quantity: 1,
+        freezerId: world.home.freezerId,
+        compartmentId: world.home.compartmentIds[0],
+        ...overrides,
+      }),
+  };
+  return useCases;
+}
+
+/** The error a promise rejects with (fails the test when it resolves). */
+export async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected the promise to reject");
+}
