@@ -2,11 +2,11 @@
  * Inventory API benchmark (`npm run bench:inventory`).
  *
  * Seeds one household with 100 000 items in a scratch PostgreSQL database, starts the real
- * app (buildInventoryApi) in a child process so the load generator does not share its event
- * loop, drives it over loopback HTTP with autocannon at 32 connections, then replays the same
- * list/search SQL straight through node-postgres at the same concurrency and pool size, and
- * prints req/s, p50 and p99 per scenario and the API/raw ratios. The scratch database is
- * dropped at the end.
+ * app (buildInventoryApi) in child processes so the load generator does not share their event
+ * loop, one as configured by default and one with the item-list cache off, drives them over
+ * loopback HTTP with autocannon at 32 connections, then replays the same list/search SQL
+ * straight through node-postgres at the same concurrency and pool size, and prints req/s,
+ * p50 and p99 per scenario and the API/raw ratios. The scratch database is dropped at the end.
  *
  * BENCH_DATABASE_URL: a PostgreSQL server URL whose user may create databases
  * (default postgres://postgres@127.0.0.1:5432/postgres). BENCH_DURATION: seconds per
@@ -89,12 +89,18 @@ function itemName(index: number): string {
 
 // ---------------------------------------------------------------- parent helpers
 
-interface Scenario {
-  name: string;
-  api: number;
+interface Measured {
+  rps: number;
   p50: number;
   p99: number;
-  raw?: { rps: number; p50: number; p99: number };
+}
+
+interface Scenario {
+  name: string;
+  api: Measured;
+  /** The same requests against an app with ITEM_LIST_CACHE_SIZE=0: every list runs its SQL. */
+  cold?: Measured;
+  raw?: Measured;
   errors: number;
 }
 
@@ -165,7 +171,7 @@ async function runRaw(pool: pg.Pool, sql: { page: [string, unknown[]]; count?: [
   return { rps: latencies.length / DURATION, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
 }
 
-function startServer(databaseUrl: string): Promise<{ child: ChildProcess; port: number }> {
+function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; port: number }> {
   const child = fork(fileURLToPath(import.meta.url), ["--serve"], {
     execArgv: ["--conditions=hearth-source", "--import", "tsx", ...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [])],
     env: {
@@ -178,6 +184,7 @@ function startServer(databaseUrl: string): Promise<{ child: ChildProcess; port: 
       AUTH_RATE_LIMIT_PER_MINUTE: "1000000000",
       REDIS_URL: "",
       LOG_LEVEL: "error",
+      ...env,
     },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
@@ -225,7 +232,9 @@ async function main(): Promise<void> {
     const database = await openDatabase({ databaseUrl, dataDir: ":memory:", poolMax: POOL_SIZE });
     await migrateToLatest(database.knex);
     const { child, port } = await startServer(databaseUrl);
+    const cold = await startServer(databaseUrl, { ITEM_LIST_CACHE_SIZE: "0" });
     const base = `http://127.0.0.1:${port}/api/v1`;
+    const coldBase = `http://127.0.0.1:${cold.port}/api/v1`;
     const pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_SIZE });
     try {
       // Account, household, freezers and compartments through the API; items through the repository.
@@ -312,13 +321,14 @@ async function main(): Promise<void> {
       report(`Seeded ${ITEM_COUNT} items in ${seedSeconds.toFixed(1)} s; ${CONNECTIONS} connections, ${DURATION} s per scenario`);
       for (const scenario of listQueries) {
         const api = await runHttp(base, token, `/households/${hid}/items${scenario.path}`);
+        const uncached = await runHttp(coldBase, token, `/households/${hid}/items${scenario.path}`);
         const sql = buildItemListSql(scenario.query);
         const raw = await runRaw(pool, {
           page: toNative(database.knex.raw(sql.page.text, sql.page.bindings)),
           ...(sql.countInPage ? {} : { count: toNative(database.knex.raw(sql.count.text, sql.count.bindings)) }),
         });
-        results.push({ name: scenario.name, api: api.rps, p50: api.p50, p99: api.p99, raw, errors: api.errors });
-        report(`  ${scenario.name}: ${api.rps.toFixed(0)} req/s (raw ${raw.rps.toFixed(0)})`);
+        results.push({ name: scenario.name, api, cold: uncached, raw, errors: api.errors + uncached.errors });
+        report(`  ${scenario.name}: ${api.rps.toFixed(0)} req/s (cache off ${uncached.rps.toFixed(0)}, raw ${raw.rps.toFixed(0)})`);
       }
       const single: { name: string; path: string; method?: "GET" | "PATCH"; body?: () => string }[] = [
         { name: "get one item", path: `/households/${hid}/items/${patchItem.id}` },
@@ -332,24 +342,28 @@ async function main(): Promise<void> {
       ];
       for (const scenario of single) {
         const api = await runHttp(base, token, scenario.path, { method: scenario.method, body: scenario.body });
-        results.push({ name: scenario.name, api: api.rps, p50: api.p50, p99: api.p99, errors: api.errors });
+        results.push({ name: scenario.name, api, errors: api.errors });
         report(`  ${scenario.name}: ${api.rps.toFixed(0)} req/s`);
       }
 
       report("");
-      report("| scenario | API req/s | API p50 ms | API p99 ms | raw SQL req/s | raw p50 ms | raw p99 ms | API/raw | errors |");
-      report("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+      const figures = (m: Measured | undefined) => (m ? `${m.rps.toFixed(0)} | ${m.p50.toFixed(1)} | ${m.p99.toFixed(1)}` : "– | – | –");
+      const ratio = (m: Measured | undefined, raw: Measured | undefined) => (m && raw ? (m.rps / raw.rps).toFixed(2) : "–");
+      report("API: the app as configured by default (item-list cache on); cache off: ITEM_LIST_CACHE_SIZE=0; raw: the same SQL through node-postgres.");
+      report("| scenario | API req/s | p50 ms | p99 ms | cache off req/s | p50 ms | p99 ms | raw SQL req/s | p50 ms | p99 ms | API/raw | cache off/raw | errors |");
+      report("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
       for (const r of results) {
-        const raw = r.raw
-          ? `${r.raw.rps.toFixed(0)} | ${r.raw.p50.toFixed(1)} | ${r.raw.p99.toFixed(1)} | ${(r.api / r.raw.rps).toFixed(2)}`
-          : "– | – | – | –";
-        report(`| ${r.name} | ${r.api.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${raw} | ${r.errors} |`);
+        report(
+          `| ${r.name} | ${figures(r.api)} | ${figures(r.cold)} | ${figures(r.raw)} | ${ratio(r.api, r.raw)} | ${ratio(r.cold, r.raw)} | ${r.errors} |`,
+        );
       }
       report(`\nTotal run time ${((performance.now() - startedAt) / 1000).toFixed(0)} s`);
     } finally {
       await pool.end();
-      child.disconnect();
-      await new Promise((resolve) => child.once("exit", resolve));
+      for (const app of [child, cold.child]) {
+        app.disconnect();
+        await new Promise((resolve) => app.once("exit", resolve));
+      }
       await database.close();
     }
   });

@@ -51,6 +51,13 @@ const envSchema = z
     JWT_REFRESH_TTL: duration.default(30 * 86400),
     RATE_LIMIT_PER_MINUTE: positiveInt.default(100),
     AUTH_RATE_LIMIT_PER_MINUTE: positiveInt.default(10),
+    /** Item-list pages kept for reuse while their household's items are unchanged; 0 turns it off. */
+    ITEM_LIST_CACHE_SIZE: z.coerce
+      .number({ message: "expected a number" })
+      .int("expected a whole number")
+      .min(0, "expected 0 or more")
+      .max(100_000, "expected at most 100000")
+      .default(500),
     REDIS_URL: optionalText.pipe(z.string().regex(/^rediss?:\/\//, "expected a redis:// or rediss:// URL").optional()),
     CORS_ORIGINS: optionalText.transform((value) =>
       value === undefined

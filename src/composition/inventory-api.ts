@@ -158,7 +158,7 @@ export async function buildInventoryApi(
     settings: { refreshTokenTtlSeconds: config.JWT_REFRESH_TTL },
     app: { ...appOptions(config, redis?.createStore), ...(deps.observe ? { observe: deps.observe } : {}) },
     checkDatabase: () => isDatabaseUp(knex),
-    items: deps.items ?? knexItemsArea(knex),
+    items: deps.items ?? knexItemsArea(knex, { listCacheSize: config.ITEM_LIST_CACHE_SIZE }),
   });
   return {
     app: assembly.app,

@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import { createItemsRouter, registerItemsOpenApi } from "../adapters/http/inventory/items-router.js";
+import { ItemListCache } from "../adapters/persistence/item-list-cache.js";
 import { KnexItemRepository } from "../adapters/persistence/knex-item-repository.js";
 import type { MemoryInventoryStore } from "../adapters/persistence/memory-inventory-store.js";
 import { MemoryItemRepository } from "../adapters/persistence/memory-item-repository.js";
@@ -18,9 +19,16 @@ function itemsArea(context: InventoryAreaContext, items: ItemRepository): Invent
   return { router: createItemsRouter({ useCases, guards: context.guards }), registerOpenApi: registerItemsOpenApi };
 }
 
-/** The items area over knex (PostgreSQL or PGlite), for buildInventoryApi. */
-export function knexItemsArea(knex: Knex): (context: InventoryAreaContext) => InventoryItemsArea {
-  return (context) => itemsArea(context, new KnexItemRepository(knex));
+/**
+ * The items area over knex (PostgreSQL or PGlite), for buildInventoryApi. `listCacheSize`
+ * pages are kept for reuse while their household's items stay unchanged (0: none).
+ */
+export function knexItemsArea(
+  knex: Knex,
+  options: { listCacheSize?: number } = {},
+): (context: InventoryAreaContext) => InventoryItemsArea {
+  const listCache = new ItemListCache(options.listCacheSize ?? 0);
+  return (context) => itemsArea(context, new KnexItemRepository(knex, { listCache }));
 }
 
 /**

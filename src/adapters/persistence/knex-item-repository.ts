@@ -1,7 +1,8 @@
 import type { Knex } from "knex";
 import type { ChangeLogEntry, ChangeLogEntryView } from "../../domain/inventory/change-log-entry.js";
-import { type FreezerItem, type FreezerItemView, type ItemSortField, searchWords } from "../../domain/inventory/freezer-item.js";
+import { type FreezerItem, type FreezerItemView, type ItemSortField, searchTerms } from "../../domain/inventory/freezer-item.js";
 import type { ItemListQuery, ItemPage, ItemRepository, ItemUpdater } from "../../ports/item-repository.js";
+import type { ItemListCache } from "./item-list-cache.js";
 
 interface ItemRow {
   id: string;
@@ -128,6 +129,15 @@ function changeRow(change: ChangeLogEntry) {
   };
 }
 
+// The search goes through hearth_search_text, the very function the indexed names went
+// through, so whatever unaccent folds (or leaves alone: Hangul, kana, Devanagari, й) is folded
+// alike on both sides. plainto_tsquery reads every character as text, never as an operator;
+// each of its lexemes then gets the prefix marker (lexemes hold no quotes: hearth_search_text
+// turns ASCII punctuation into spaces). Immutable all the way, so the planner folds it to a
+// constant and can use the GIN index.
+const PREFIX_SEARCH_QUERY = `regexp_replace(plainto_tsquery('simple', hearth_search_text(?))::text, '''( |$)', ''':*\\1', 'g')::tsquery`;
+const WHOLE_WORD_QUERY = "plainto_tsquery('simple', hearth_search_text(?))";
+
 /** A parameterised SQL fragment. */
 interface Sql {
   text: string;
@@ -155,15 +165,14 @@ export function buildItemListSql(query: ItemListQuery): { page: Sql; count: Sql;
     conditions.push("i.expires_at < ?");
     bindings.push(query.expiresBefore);
   }
-  const words = query.search?.trim() ? searchWords(query.search) : undefined;
+  const words = query.search?.trim() ? searchTerms(query.search) : undefined;
   if (words) {
     if (words.length === 0) {
       // Only punctuation: it is plain text, and no name word can match it.
       conditions.push("FALSE");
     } else {
-      // Words are letters and digits only, so they cannot smuggle tsquery operators in.
-      conditions.push("i.name_search @@ to_tsquery('simple', ?)");
-      bindings.push(words.map((word) => `${word}:*`).join(" & "));
+      conditions.push(`i.name_search @@ ${PREFIX_SEARCH_QUERY}`);
+      bindings.push(words.join(" "));
     }
   }
   const where = conditions.join(" AND ");
@@ -197,7 +206,7 @@ export function buildItemListSql(query: ItemListQuery): { page: Sql; count: Sql;
   } else {
     // Relevance: how many search words equal a whole word of the name (same rule in memory).
     keys.push({
-      expression: words.map(() => "(i.name_search @@ to_tsquery('simple', ?))::int").join(" + "),
+      expression: words.map(() => `(i.name_search @@ ${WHOLE_WORD_QUERY})::int`).join(" + "),
       order: "DESC",
     });
     rankBindings.push(...words);
@@ -226,9 +235,21 @@ ORDER BY ${outerOrder}`,
   };
 }
 
+export interface KnexItemRepositoryOptions {
+  /** Reuses list pages while the household's item revision stands; absent: every list queries. */
+  listCache?: ItemListCache;
+}
+
 /** Freezer items on PostgreSQL or PGlite through knex. */
 export class KnexItemRepository implements ItemRepository {
-  constructor(private readonly knex: Knex) {}
+  private readonly listCache: ItemListCache | undefined;
+
+  constructor(
+    private readonly knex: Knex,
+    options: KnexItemRepositoryOptions = {},
+  ) {
+    this.listCache = options.listCache && options.listCache.capacity > 0 ? options.listCache : undefined;
+  }
 
   async create(item: FreezerItem): Promise<FreezerItemView> {
     await this.knex("freezer_items").insert(toRow(item));
@@ -251,6 +272,28 @@ export class KnexItemRepository implements ItemRepository {
   }
 
   async list(query: ItemListQuery): Promise<ItemPage> {
+    if (!this.listCache) return this.queryList(query);
+    // The revision is read before the page: a page computed after a concurrent write is then
+    // newer than the revision it is filed under, never older, so a reader can only get a
+    // page at least as fresh as the revision it saw.
+    const revision = await this.itemRevision(query.householdId);
+    if (revision === undefined) return this.queryList(query);
+    const cached = this.listCache.get(query, revision);
+    if (cached) return cached;
+    const page = await this.queryList(query);
+    this.listCache.set(query, revision, page);
+    return page;
+  }
+
+  private async itemRevision(householdId: string): Promise<string | undefined> {
+    const result = await this.knex.raw<{ rows: { revision: string | number }[] }>(
+      "SELECT revision FROM household_item_revisions WHERE household_id = ?",
+      [householdId],
+    );
+    return result.rows[0] ? String(result.rows[0].revision) : undefined;
+  }
+
+  private async queryList(query: ItemListQuery): Promise<ItemPage> {
     const sql = buildItemListSql(query);
     const countTotal = async () =>
       Number((await this.knex.raw<{ rows: { total: number | string }[] }>(sql.count.text, sql.count.bindings)).rows[0].total);

@@ -1,3 +1,4 @@
+import { ItemListCache } from "../../../src/adapters/persistence/item-list-cache.js";
 import { KnexItemRepository } from "../../../src/adapters/persistence/knex-item-repository.js";
 import { MemoryItemRepository } from "../../../src/adapters/persistence/memory-item-repository.js";
 import { type Database, openDatabase } from "../../../src/adapters/persistence/database.js";
@@ -40,9 +41,10 @@ describe("knex on PostgreSQL", () => {
     await database?.close();
     await server?.release();
   });
-  describeItemRepositoryContract(`knex + ${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "acquired database"}`, async () => {
+  // Through the list cache, as the app runs it; PGlite above covers the uncached path.
+  describeItemRepositoryContract(`knex + ${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "acquired database"} + list cache`, async () => {
     const world = makeWorld();
     await seedWorld(database.knex, world);
-    return { repository: new KnexItemRepository(database.knex), world };
+    return { repository: new KnexItemRepository(database.knex, { listCache: new ItemListCache(100) }), world };
   });
 });

@@ -29,6 +29,7 @@ describe("loadConfig", () => {
       ZIGBEE2MQTT_PREFIX: "zigbee2mqtt",
       RATE_LIMIT_PER_MINUTE: 100,
       AUTH_RATE_LIMIT_PER_MINUTE: 10,
+      ITEM_LIST_CACHE_SIZE: 500,
       JWT_ACCESS_TTL: 900,
       JWT_REFRESH_TTL: 30 * 86400,
       METRICS_ENABLED: false,
@@ -57,6 +58,13 @@ describe("loadConfig", () => {
     expect(Object.keys(byVariable)).to.have.members(["HTTP_PORT", "WEB_UI_ENABLED", "LOG_LEVEL", "API_PORT"]);
     expect(byVariable.WEB_UI_ENABLED).to.contain("true, false, 1, 0, yes, no");
     expect(byVariable.API_PORT).to.contain("0-65535");
+  });
+
+  it("takes an item-list cache size of 0 (off) or more, and nothing else", () => {
+    expect(loadConfig({ ITEM_LIST_CACHE_SIZE: "0" }).ITEM_LIST_CACHE_SIZE).to.equal(0);
+    expect(loadConfig({ ITEM_LIST_CACHE_SIZE: "2000" }).ITEM_LIST_CACHE_SIZE).to.equal(2000);
+    expect(() => loadConfig({ ITEM_LIST_CACHE_SIZE: "-1" })).to.throw(ConfigError, /ITEM_LIST_CACHE_SIZE: expected 0 or more/);
+    expect(() => loadConfig({ ITEM_LIST_CACHE_SIZE: "lots" })).to.throw(ConfigError, /ITEM_LIST_CACHE_SIZE/);
   });
 
   it("formats the error message with one line per variable", () => {
