@@ -18,8 +18,12 @@ export interface StatusSurfacesOptions {
 
 export function mountStatusSurfaces(engine: Engine, options: StatusSurfacesOptions): void {
   const server = engine.httpServer;
-  if (!server) return;
   const { config } = engine;
+  if (!server) {
+    // Metrics still time the inventory API, but nothing can scrape them: say why /metrics is missing.
+    if (options.metrics) engine.logger.warn("METRICS_ENABLED is set but HTTP_PORT=0 turns the engine HTTP server off: /metrics is not served");
+    return;
+  }
   if (options.metrics) {
     // Routers are attached at start(), so this runs before every one of them (the probes,
     // registered earlier, stay untimed on purpose: they would drown the real traffic).

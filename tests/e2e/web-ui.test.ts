@@ -14,15 +14,18 @@ import { startRealEngine } from "./support/real-engine.js";
 const SCREENSHOT_DIR = path.resolve("docs/images");
 const SAVE_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === "1";
 const TOKEN = "e2e-token-7f3a9c";
+/** The running porch-light; a second fixture file reuses its name and shows as a failed card. */
+const PORCH_LIGHT = 'article[data-name="porch-light"][data-status="running"]';
+const SECTION_IDS = ["overview", "automations", "devices", "state", "logs"];
 
-async function screenshot(page: Page, name: string): Promise<void> {
+async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
   if (!SAVE_SCREENSHOTS) return;
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.evaluate(() => {
     (document.activeElement as HTMLElement | null)?.blur();
     window.scrollTo(0, 0);
   });
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: false });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: options.fullPage ?? false });
 }
 
 /** Polls a server-side condition the page should have caused, with a deadline. */
@@ -110,19 +113,24 @@ describe("web UI in Chromium", function () {
       await page.goto(`${harness.baseUrl}/status#overview`);
       await page.locator("#stat-mqtt .badge", { hasText: "connected" }).waitFor();
       await page.locator("#stat-automations .value", { hasText: /^2$/ }).waitFor();
-      expect(await page.locator("#stat-automations .sub").textContent()).to.include("1 failed");
+      expect(await page.locator("#stat-automations .sub").textContent()).to.include("2 failed");
       expect(await page.locator("#stat-uptime .value").textContent()).to.match(/\d+[smhd]/);
-      await page.locator("#overview-automations").getByText("porch-light").waitFor();
+      await page.locator("#overview-automations").getByText("porch-light").first().waitFor();
       await page.locator("#overview-errors li").first().waitFor();
       await screenshot(page, "overview");
     });
 
     it("automations list triggers, status and stats, and a manual trigger runs one", async () => {
       await page.getByRole("tab", { name: "Automations" }).click();
-      const card = page.locator('article[data-name="porch-light"]');
+      const card = page.locator(PORCH_LIGHT);
       await card.waitFor();
       expect(await card.locator(".triggers").textContent()).to.include("device_state porch-motion");
       await page.locator('article[data-name="broken-one"] .badge', { hasText: "failed" }).waitFor();
+      // The duplicate-name failure gets its own card and never hides the running automation.
+      const duplicate = page.locator('article[data-name="porch-light"][data-status="failed"]');
+      await duplicate.locator(".error-text", { hasText: "duplicate name" }).waitFor();
+      expect(await duplicate.locator(".triggers").textContent()).to.include("state shadow");
+      expect(await card.locator(".badge").textContent()).to.equal("running");
 
       const before = harness.runs("porch-light");
       await card.getByText("Run manually").click();
@@ -139,11 +147,12 @@ describe("web UI in Chromium", function () {
       await card.getByText("Invalid JSON").waitFor();
       expect(await card.getByRole("button", { name: "Run now" }).isDisabled()).to.equal(true);
       await card.getByRole("button", { name: "Reset template" }).click();
-      await screenshot(page, "automations");
+      // Full page: the failed duplicate's card sits below the open form.
+      await screenshot(page, "automations", { fullPage: true });
     });
 
     it("the manual trigger form's template of every trigger type is accepted and runs the automation", async () => {
-      const card = page.locator('article[data-name="porch-light"]');
+      const card = page.locator(PORCH_LIGHT);
       const result = card.locator('[id$="-result"]');
       for (const type of ["mqtt", "cron", "state", "webhook", "device_state", "device_joined", "device_left"]) {
         const before = harness.runs("porch-light");
@@ -265,7 +274,7 @@ describe("web UI in Chromium", function () {
         await phone.addCookies(await context.cookies());
         const mobile = await phone.newPage();
         await mobile.goto(`${harness.baseUrl}/status#automations`);
-        await mobile.locator('article[data-name="porch-light"]').waitFor();
+        await mobile.locator(PORCH_LIGHT).waitFor();
         const overflow = await mobile.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow).to.be.at.most(0);
         const background = await mobile.evaluate(() => getComputedStyle(document.body).backgroundColor);
@@ -273,6 +282,79 @@ describe("web UI in Chromium", function () {
         await screenshot(mobile, "mobile-dark");
       } finally {
         await phone.close();
+      }
+      // The desktop context asked for the light scheme.
+      expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).to.equal("rgb(246, 247, 249)");
+    });
+
+    it("every section fits a 360 px phone with all tabs in view", async () => {
+      const phone = await browser!.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+      try {
+        await phone.addCookies(await context.cookies());
+        const mobile = await phone.newPage();
+        await mobile.goto(`${harness.baseUrl}/status`);
+        await mobile.locator("#stat-engine").waitFor();
+        for (const section of SECTION_IDS) {
+          await mobile.getByRole("tab", { name: new RegExp(`^${section}$`, "i") }).click();
+          await mobile.locator(`#section-${section} > :not(h2)`).first().waitFor();
+          const overflow = await mobile.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          expect(overflow, section).to.be.at.most(0);
+          for (const tab of SECTION_IDS) {
+            const box = await mobile.locator(`#tab-${tab}`).boundingBox();
+            expect(box, tab).to.not.equal(null);
+            expect(box!.x, tab).to.be.at.least(0);
+            expect(box!.x + box!.width, `${tab} in view on ${section}`).to.be.at.most(360);
+          }
+        }
+      } finally {
+        await phone.close();
+      }
+    });
+
+    it("moves between tabs with the arrow keys, Home and End", async () => {
+      await page.goto(`${harness.baseUrl}/status#overview`);
+      await page.locator("#stat-engine").waitFor();
+      expect(await page.locator('[role="tab"][tabindex="0"]').evaluateAll((tabs) => tabs.map((tab) => tab.id))).to.deep.equal([
+        "tab-overview",
+      ]);
+      await page.locator("#tab-overview").focus();
+      await page.keyboard.press("ArrowRight");
+      await page.waitForURL(/#automations$/);
+      expect(await page.evaluate(() => document.activeElement?.id)).to.equal("tab-automations");
+      expect(await page.locator("#tab-automations").getAttribute("aria-selected")).to.equal("true");
+      expect(await page.locator("#section-automations").isVisible()).to.equal(true);
+      await page.keyboard.press("End");
+      await page.waitForURL(/#logs$/);
+      await page.keyboard.press("ArrowRight");
+      await page.waitForURL(/#overview$/);
+      await page.keyboard.press("ArrowLeft");
+      await page.waitForURL(/#logs$/);
+      await page.keyboard.press("Home");
+      await page.waitForURL(/#overview$/);
+      expect(await page.evaluate(() => document.activeElement?.id)).to.equal("tab-overview");
+    });
+
+    it("shows markup in state keys, values and log messages as text", async () => {
+      const key = '<img src=x onerror="window.hearthXss=1">';
+      const value = '<script>window.hearthXss=2</script><b>bold</b>';
+      const put = await context.request.put(`${harness.baseUrl}/api/state/${encodeURIComponent(key)}`, { data: { value } });
+      expect(put.status()).to.equal(200);
+      harness.log('<img src=x onerror="window.hearthXss=3"> logged markup');
+      try {
+        await page.goto(`${harness.baseUrl}/status#state`);
+        const row = page.locator("#state-table tr[data-key]").filter({ hasText: "onerror" });
+        await row.waitFor();
+        expect(await row.locator("td.key").textContent()).to.equal(key);
+        expect(await row.locator("td.value pre").textContent()).to.equal(JSON.stringify(value));
+        await page.getByRole("tab", { name: "Logs" }).click();
+        await page.locator("#log-list", { hasText: "logged markup" }).waitFor();
+        expect(await page.locator("#log-list li", { hasText: "logged markup" }).locator(".msg").textContent()).to.include(
+          '<img src=x onerror="window.hearthXss=3">',
+        );
+        expect(await page.evaluate(() => document.querySelectorAll("main img, main script, main b").length)).to.equal(0);
+        expect(await page.evaluate(() => (window as unknown as { hearthXss?: number }).hearthXss)).to.equal(undefined);
+      } finally {
+        await context.request.delete(`${harness.baseUrl}/api/state/${encodeURIComponent(key)}`);
       }
     });
 
@@ -299,14 +381,18 @@ describe("web UI in Chromium", function () {
         await fresh.addCookies(await context.cookies());
         const probe = await fresh.newPage();
         const origins = new Set<string>();
-        let bytes = 0;
-        probe.on("requestfinished", async (request) => {
+        const transfers: Promise<number>[] = [];
+        probe.on("request", (request) => {
           origins.add(new URL(request.url()).origin);
-          const sizes = await request.sizes();
-          bytes += sizes.responseBodySize + sizes.responseHeadersSize;
+        });
+        probe.on("requestfinished", (request) => {
+          transfers.push(request.sizes().then((sizes) => sizes.responseBodySize + sizes.responseHeadersSize));
         });
         await probe.goto(`${harness.baseUrl}/status`, { waitUntil: "networkidle" });
+        const bytes = (await Promise.all(transfers)).reduce((sum, size) => sum + size, 0);
         expect([...origins]).to.deep.equal([harness.baseUrl]);
+        // app.js alone is larger than this, so a count that missed the assets would fail here.
+        expect(bytes).to.be.above(20 * 1024);
         expect(bytes).to.be.below(250 * 1024);
       } finally {
         await fresh.close();

@@ -1,7 +1,12 @@
 /**
  * /metrics on a real engine against a real broker: an MQTT message that runs an automation
- * moves the MQTT and automation counters, and requests show up by route template.
+ * moves the MQTT and automation counters, and requests show up by route template. Then the
+ * whole process (startHearth with METRICS_ENABLED) against a real database: both HTTP
+ * surfaces are timed by route template and the inventory gauges follow the data.
  */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { Writable } from "node:stream";
 import { expect } from "chai";
 import express from "express";
@@ -12,8 +17,9 @@ import { createLogger } from "../../src/adapters/logging/winston-logger.js";
 import { createMetrics, type Metrics } from "../../src/adapters/services/metrics/metrics.js";
 import { createMetricsRouter } from "../../src/adapters/services/metrics/metrics-router.js";
 import { createEngine, type Engine } from "../../src/composition/create-engine.js";
+import { type RunningHearth, startHearth } from "../../src/composition/hearth.js";
 import { Automation, type Trigger } from "../../src/index.js";
-import { acquireBroker, type TestBroker, uniqueTopicPrefix } from "../support/test-servers.js";
+import { acquireBroker, acquireDatabase, type TestBroker, type TestDatabase, uniqueTopicPrefix } from "../support/test-servers.js";
 
 const TOKEN = "metrics-test-token";
 
@@ -135,5 +141,96 @@ describe("metrics on a running engine", function () {
       sample(after, 'hearth_http_request_duration_seconds_count{surface="engine",method="GET",route="/metrics",status="200"}'),
     ).to.be.at.least(1);
     expect(after).to.include("process_resident_memory_bytes");
+  });
+});
+
+describe("metrics of the whole process (startHearth)", function () {
+  this.timeout(60_000);
+  let database: TestDatabase;
+  let broker: TestBroker;
+  let scratch: string;
+  let hearth: RunningHearth;
+
+  before(async () => {
+    database = await acquireDatabase("metrics process");
+    broker = await acquireBroker("metrics process");
+    scratch = await mkdtemp(path.join(tmpdir(), "hearth-metrics-"));
+    hearth = await startHearth({
+      env: {
+        DATA_DIR: path.join(scratch, "data"),
+        AUTOMATIONS_DIR: new URL("./fixtures/no-automations/", import.meta.url).pathname,
+        LOG_LEVEL: "warn",
+        MQTT_HOST: broker.host,
+        MQTT_PORT: String(broker.port),
+        DEVICE_REGISTRY_ENABLED: "false",
+        METRICS_ENABLED: "true",
+        HTTP_TOKEN: TOKEN,
+        ...(database.url ? { DATABASE_URL: database.url } : {}),
+      },
+      apiPort: 0,
+      httpPort: 0,
+      logStream: new Writable({ write: (_chunk, _encoding, done) => done() }),
+    });
+  });
+
+  after(async () => {
+    await hearth?.stop();
+    await database?.release();
+    await broker?.release();
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  });
+
+  const scrape = async () => {
+    const response = await request(`http://127.0.0.1:${hearth.httpPort}`).get("/metrics").set("Authorization", `Bearer ${TOKEN}`);
+    expect(response.status).to.equal(200);
+    return response.text;
+  };
+  const httpCount = (text: string, labels: string) =>
+    sample(text, `hearth_http_request_duration_seconds_count{${labels}}`) ?? 0;
+
+  it("times both HTTP surfaces by route template and moves the inventory gauges", async () => {
+    const api = request(`http://127.0.0.1:${hearth.apiPort}/api/v1`);
+    const before = await scrape();
+    expect(sample(before, "hearth_inventory_households")).to.equal(0);
+    expect(sample(before, "hearth_inventory_active_items")).to.equal(0);
+
+    const registered = await api.post("/auth/register").send({ email: "gauges@example.com", password: "correct horse", name: "G" });
+    expect(registered.status).to.equal(201);
+    const auth = { Authorization: `Bearer ${registered.body.accessToken}` };
+    const household = await api.post("/households").set(auth).send({ name: "Home" });
+    const hid: string = household.body.id;
+    const freezer = await api.post(`/households/${hid}/freezers`).set(auth).send({ name: "Chest" });
+    const compartment = await api
+      .post(`/households/${hid}/freezers/${freezer.body.id}/compartments`)
+      .set(auth)
+      .send({ name: "Top" });
+    const item = await api
+      .post(`/households/${hid}/items`)
+      .set(auth)
+      .send({ name: "Peas", quantity: 1, freezerId: freezer.body.id, compartmentId: compartment.body.id });
+    expect(item.status).to.equal(201);
+    expect((await api.get(`/households/${hid}/items/${item.body.id}`).set(auth)).status).to.equal(200);
+    expect((await api.get(`/households/${hid}/items/${item.body.id}`)).status).to.equal(401);
+    expect((await request(`http://127.0.0.1:${hearth.httpPort}`).get("/api/status")).status).to.equal(401);
+    expect((await request(`http://127.0.0.1:${hearth.httpPort}`).get("/api/automations/none").set("Authorization", `Bearer ${TOKEN}`)).status).to.equal(404);
+
+    const after = await scrape();
+    expect(sample(after, "hearth_inventory_households")).to.equal(1);
+    expect(sample(after, "hearth_inventory_users")).to.equal(1);
+    expect(sample(after, "hearth_inventory_active_items")).to.equal(1);
+    const inventory = (method: string, route: string, status: number) =>
+      httpCount(after, `surface="inventory",method="${method}",route="${route}",status="${status}"`);
+    expect(inventory("POST", "/api/v1/households/:hid/items", 201)).to.equal(1);
+    expect(inventory("GET", "/api/v1/households/:hid/items/:iid", 200)).to.equal(1);
+    expect(inventory("GET", "/api/v1/households/:hid/items/*", 401)).to.equal(1);
+    expect(inventory("POST", "/api/v1/households/:hid/freezers/:fid/compartments", 201)).to.equal(1);
+    const engine = (method: string, route: string, status: number) =>
+      httpCount(after, `surface="engine",method="${method}",route="${route}",status="${status}"`);
+    expect(engine("GET", "/api/*", 401)).to.equal(1);
+    expect(engine("GET", "/api/automations/:name", 404)).to.equal(1);
+    expect(engine("GET", "/metrics", 200)).to.be.at.least(1);
+    // Ids never become label values: one series per route, not per household or item.
+    expect(after).to.not.include(hid);
+    expect(after).to.not.include(item.body.id);
   });
 });

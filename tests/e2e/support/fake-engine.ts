@@ -85,6 +85,18 @@ export async function startFakeEngine(token: string): Promise<EngineHarness> {
     { name: "broken-one", file: "automations/broken.ts", status: "failed", error: "Invalid cron expression", triggers: [] },
     () => {},
   );
+  // As the real fixtures: a second file reusing porch-light's name fails to register.
+  const duplicates: AutomationInfo[] = [
+    {
+      name: "porch-light",
+      file: "automations/shadow-porch-light.ts",
+      status: "failed",
+      error: 'duplicate name "porch-light"',
+      triggers: [{ type: "state", key: "shadow" }],
+      stats: { runs: 0, errors: 0, lastRunAt: null, lastError: null, lastDurationMs: null },
+    },
+  ];
+  const listed = () => [...[...automations.values()].map((a) => a.info), ...duplicates];
   log(30, "Engine started", { module: "engine" });
   log(40, "Device trigger skipped", { automation: "porch-light" });
   log(50, "Automation failed to load", { automation: "broken-one", err: "Invalid cron expression" });
@@ -99,21 +111,21 @@ export async function startFakeEngine(token: string): Promise<EngineHarness> {
   const api = express.Router();
   api.use(auth, express.json());
   api.get("/status", (_req, res) => {
-    const list = [...automations.values()];
+    const list = listed();
     res.json({
       status: mqttConnected ? "ok" : "degraded",
       checks: { mqtt: mqttConnected, engine: true },
       startedAt: startedAt.toISOString(),
       uptimeSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
       automations: {
-        registered: list.filter((a) => a.info.status === "running").length,
-        failed: list.filter((a) => a.info.status === "failed").length,
+        registered: list.filter((a) => a.status === "running").length,
+        failed: list.filter((a) => a.status === "failed").length,
       },
       version: "0.1.0",
     });
   });
   api.get("/automations", (_req, res) => {
-    const list = [...automations.values()].map((a) => a.info);
+    const list = listed();
     res.json({ automations: list, count: list.length });
   });
   api.post("/automations/:name/trigger", (req, res) => {

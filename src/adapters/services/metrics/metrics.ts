@@ -2,6 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { AutomationManagerApi, MqttServiceApi } from "../../../application/automation/contracts.js";
 import type { Logger } from "../../../ports/logger.js";
+import { trackRouteTemplate } from "./route-template.js";
 
 /** Row counts behind the inventory gauges; the composition root runs them as COUNT queries. */
 export interface InventoryCounts {
@@ -37,17 +38,6 @@ export interface Metrics {
 }
 
 const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
-
-/**
- * Route template of a finished request, e.g. `/api/automations/:name`. Requests no route
- * matched are reported as `unmatched` so scanners cannot create one series per URL.
- */
-export function routeTemplate(req: Request): string {
-  const routePath = (req.route as { path?: unknown } | undefined)?.path;
-  if (typeof routePath !== "string") return "unmatched";
-  const joined = `${req.baseUrl}${routePath === "/" && req.baseUrl ? "" : routePath}`;
-  return joined || "/";
-}
 
 /**
  * Builds Hearth's Prometheus registry: process and Node.js metrics, MQTT traffic and
@@ -184,10 +174,11 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     httpMiddleware(surface: HttpSurface): RequestHandler {
       return (req: Request, res: Response, next: NextFunction) => {
         const start = process.hrtime.bigint();
+        const route = trackRouteTemplate(req);
         res.once("finish", () => {
           const seconds = Number(process.hrtime.bigint() - start) / 1e9;
           httpDurations.observe(
-            { surface, method: req.method, route: routeTemplate(req), status: String(res.statusCode) },
+            { surface, method: req.method, route: route(), status: String(res.statusCode) },
             seconds,
           );
         });

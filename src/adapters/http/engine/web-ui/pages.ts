@@ -98,7 +98,7 @@ const SECTIONS = [
 export function renderAppPage(options: AppPageOptions): string {
   const tabs = SECTIONS.map(
     ([id, label], index) =>
-      `<a href="#${id}" role="tab" id="tab-${id}" aria-controls="section-${id}" aria-selected="${index === 0}" class="tab">${label}</a>`,
+      `<a href="#${id}" role="tab" id="tab-${id}" aria-controls="section-${id}" aria-selected="${index === 0}" tabindex="${index === 0 ? 0 : -1}" class="tab">${label}</a>`,
   ).join("\n      ");
   const sections = SECTIONS.map(
     ([id, label], index) =>

@@ -142,16 +142,34 @@ const banner = document.getElementById("banner");
 const liveIndicator = document.getElementById("live-indicator");
 let current = "overview";
 
+const tabs = Object.fromEntries(SECTIONS.map((id) => [id, document.getElementById(`tab-${id}`)]));
+
 function selectSection(id) {
   current = SECTIONS.includes(id) ? id : "overview";
   for (const section of SECTIONS) {
     panels[section].hidden = section !== current;
-    document.getElementById(`tab-${section}`).setAttribute("aria-selected", String(section === current));
+    tabs[section].setAttribute("aria-selected", String(section === current));
+    // Roving tabindex: Tab reaches the selected tab only; the arrow keys move between tabs.
+    tabs[section].tabIndex = section === current ? 0 : -1;
   }
   refresh();
 }
 
 window.addEventListener("hashchange", () => selectSection(window.location.hash.slice(1)));
+
+/** Keyboard support of the ARIA tabs pattern: Left/Right (wrapping), Home and End. */
+function onTabKey(event) {
+  const index = SECTIONS.indexOf(event.target.id.replace(/^tab-/, ""));
+  if (index < 0) return;
+  const moves = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: SECTIONS.length - 1 };
+  if (!(event.key in moves)) return;
+  event.preventDefault();
+  const target = SECTIONS[(moves[event.key] + SECTIONS.length) % SECTIONS.length];
+  tabs[target].focus();
+  window.location.hash = target;
+}
+
+document.querySelector("[role=tablist]").addEventListener("keydown", onTabKey);
 
 function showBanner(text, tone) {
   if (!text) {
@@ -324,6 +342,18 @@ function contextTemplate(type, triggers) {
   }
 }
 
+function cardKey(item) {
+  return `${item.status}\n${item.name}\n${item.file || ""}`;
+}
+
+let idCounter = 0;
+
+/** A DOM id that no API value can collide with (names and keys may differ only in characters ids cannot hold). */
+function uniqueId(prefix) {
+  idCounter += 1;
+  return `${prefix}-${idCounter}`;
+}
+
 function parseJson(text) {
   try {
     return { ok: true, value: JSON.parse(text) };
@@ -358,19 +388,21 @@ const automations = {
     this.summary.textContent = `${list.length} automation${list.length === 1 ? "" : "s"}${failed ? `, ${failed} failed to load` : ""}.`;
     const seen = new Set();
     for (const item of list) {
-      seen.add(item.name);
-      let card = this.cards.get(item.name);
+      // A duplicate name is a load failure, so one name can appear twice (running and failed).
+      const key = cardKey(item);
+      seen.add(key);
+      let card = this.cards.get(key);
       if (!card) {
         card = this.createCard(item);
-        this.cards.set(item.name, card);
+        this.cards.set(key, card);
         this.grid.append(card.root);
       }
       this.updateCard(card, item);
     }
-    for (const [name, card] of this.cards) {
-      if (!seen.has(name)) {
+    for (const [key, card] of this.cards) {
+      if (!seen.has(key)) {
         card.root.remove();
-        this.cards.delete(name);
+        this.cards.delete(key);
       }
     }
     if (list.length === 0) replaceChildren(this.grid, h("p", { className: "empty" }, "No automations registered."));
@@ -378,10 +410,10 @@ const automations = {
   },
   applyFilter() {
     const needle = this.filter.value.trim().toLowerCase();
-    for (const [name, card] of this.cards) card.root.hidden = needle !== "" && !name.toLowerCase().includes(needle);
+    for (const card of this.cards.values()) card.root.hidden = needle !== "" && !card.item.name.toLowerCase().includes(needle);
   },
   createCard(item) {
-    const id = `automation-${item.name.replace(/[^a-zA-Z0-9_-]/g, "_")}`;
+    const id = uniqueId("automation");
     const card = { root: null, item };
     card.status = h("span");
     card.file = h("div", { className: "file" });
@@ -391,7 +423,7 @@ const automations = {
     card.form = this.createTriggerForm(item, id);
     card.root = h(
       "article",
-      { className: "card automation", id, "data-name": item.name },
+      { className: "card automation", id, "data-name": item.name, "data-status": item.status },
       h("header", {}, h("div", {}, h("h3", {}, item.name), card.file), card.status),
       card.triggers,
       card.kv,
@@ -698,8 +730,8 @@ const state = {
     if (entries.length === 0) this.summary.textContent = "No state keys yet. Add one above.";
   },
   createRow(key) {
-    const id = `state-${key.replace(/[^a-zA-Z0-9_-]/g, "_")}`;
-    const valueCell = h("td", {});
+    const id = uniqueId("state");
+    const valueCell = h("td", { className: "value" });
     const actions = h("div", { className: "state-actions" });
     const root = h("tr", { "data-key": key, id }, h("td", { className: "mono key" }, key), valueCell, h("td", { className: "actions" }, actions));
     const row = { root, editing: false, confirming: false, value: undefined };
@@ -791,14 +823,16 @@ const logs = {
   build() {
     this.level = h(
       "select",
-      { id: "log-level", onchange: () => this.refresh() },
+      { id: "log-level", onchange: () => this.refresh("filter") },
       h("option", { value: "" }, "all levels"),
       Object.entries(LEVELS).map(([value, name]) => h("option", { value }, `${name} and above`)),
     );
-    this.automation = h("select", { id: "log-automation", onchange: () => this.refresh() }, h("option", { value: "" }, "all automations"));
-    this.search = h("input", { type: "search", id: "log-search", placeholder: "Text in message or fields", oninput: () => this.render() });
-    this.follow = h("input", { type: "checkbox", id: "log-follow", checked: true, onchange: () => this.refresh() });
-    this.summary = h("p", { className: "muted", id: "log-summary", "aria-live": "polite" });
+    this.automation = h("select", { id: "log-automation", onchange: () => this.refresh("filter") }, h("option", { value: "" }, "all automations"));
+    this.search = h("input", { type: "search", id: "log-search", placeholder: "Text in message or fields", oninput: () => this.render(true) });
+    this.follow = h("input", { type: "checkbox", id: "log-follow", checked: true, onchange: () => this.refresh("filter") });
+    // The summary changes with every live entry; only changes the reader asked for are announced.
+    this.summary = h("p", { className: "muted", id: "log-summary" });
+    this.announcer = h("p", { className: "visually-hidden", id: "log-announcer", "aria-live": "polite" });
     this.list = h("ul", { className: "log-list", id: "log-list" });
     append(panels.logs, [
       h(
@@ -810,6 +844,7 @@ const logs = {
         h("div", { className: "row" }, this.follow, h("label", { for: "log-follow" }, "Follow live")),
       ),
       this.summary,
+      this.announcer,
       h("div", { className: "card" }, this.list),
     ]);
     this.root = panels.logs;
@@ -828,9 +863,11 @@ const logs = {
       return;
     }
     this.entries = result.body.entries || [];
-    this.render();
+    this.render(forced === "filter");
   },
-  updateAutomations(names) {
+  updateAutomations(listed) {
+    // A failed duplicate repeats a running automation's name; the filter lists each name once.
+    const names = [...new Set(listed)];
     const key = names.join("\n");
     if (key === this.automationNames) return;
     this.automationNames = key;
@@ -838,10 +875,11 @@ const logs = {
     replaceChildren(this.automation, h("option", { value: "" }, "all automations"), names.map((name) => h("option", { value: name }, name)));
     this.automation.value = names.includes(selected) ? selected : "";
   },
-  render() {
+  render(announce) {
     const needle = this.search.value.trim().toLowerCase();
     const shown = needle ? this.entries.filter((entry) => compactJson(entry).toLowerCase().includes(needle)) : this.entries;
     this.summary.textContent = `${shown.length} of ${this.entries.length} entries, newest first${this.follow.checked ? ", following live" : ", paused"}.`;
+    if (announce) this.announcer.textContent = this.summary.textContent;
     if (shown.length === 0) {
       replaceChildren(this.list, h("li", { className: "empty" }, "No log entries match."));
       return;
