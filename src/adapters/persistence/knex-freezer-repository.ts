@@ -110,10 +110,11 @@ export class KnexFreezerRepository implements FreezerRepository {
   }
 
   async listCompartments(freezerId: string): Promise<Compartment[]> {
-    // COLLATE "C" orders names by code point, the same on every server locale and as the in-memory adapter.
+    // Names ignoring case, then by code point (COLLATE "C"): the same on every server locale,
+    // as the in-memory adapter and as item names sort.
     const rows = await this.knex<CompartmentRow>("compartments")
       .where({ freezer_id: freezerId })
-      .orderByRaw(`position ASC, name COLLATE "C" ASC, id ASC`);
+      .orderByRaw(`position ASC, lower(name) COLLATE "C" ASC, name COLLATE "C" ASC, id ASC`);
     return rows.map(toCompartment);
   }
 

@@ -1,5 +1,5 @@
-import { EmailAlreadyRegisteredError } from "../../domain/inventory/errors.js";
-import { normaliseEmail, summariseUser, type UserSummary } from "../../domain/inventory/user.js";
+import { EmailAlreadyRegisteredError, ValidationError } from "../../domain/inventory/errors.js";
+import { isReservedEmail, normaliseEmail, summariseUser, type UserSummary } from "../../domain/inventory/user.js";
 import { issueTokenPair, type TokenPair } from "./issue-session.js";
 import type { AuthSettings, InventoryPorts } from "./inventory-ports.js";
 
@@ -24,6 +24,11 @@ export class Register {
 
   async execute(input: RegisterInput): Promise<SessionResult> {
     const email = normaliseEmail(input.email);
+    if (isReservedEmail(email)) {
+      throw new ValidationError("This email address cannot be registered", [
+        { path: "email", message: "is in a domain reserved for deleted accounts" },
+      ]);
+    }
     if (await this.ports.users.findByEmail(email)) throw new EmailAlreadyRegisteredError();
     const now = this.ports.clock.now();
     const user = {

@@ -16,10 +16,19 @@ export interface Compartment {
   createdAt: Date;
 }
 
-/** Orders compartments by position, then name, the order every listing uses. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Orders compartments by position, then name ignoring case (as item names sort), then
+ * exactly, then id: the order every listing uses, the same in memory and in SQL.
+ */
 export function compareCompartments(a: Compartment, b: Compartment): number {
-  if (a.position !== b.position) return a.position - b.position;
-  if (a.name < b.name) return -1;
-  if (a.name > b.name) return 1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  return (
+    a.position - b.position ||
+    compareText(a.name.toLowerCase(), b.name.toLowerCase()) ||
+    compareText(a.name, b.name) ||
+    compareText(a.id, b.id)
+  );
 }

@@ -23,13 +23,21 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
+/** Where deleted accounts' emails live; `.invalid` is reserved by RFC 2606, so no mailbox is lost. */
+const DELETED_ACCOUNTS_DOMAIN = "deleted.invalid";
+
 /**
- * The email a deleted account keeps: unique (the column is UNIQUE), outside any real
- * domain (`.invalid` is reserved by RFC 2606) and never produced by normaliseEmail of
- * a valid address, so nobody can log in with it or register it again by accident.
+ * The email a deleted account keeps: unique (the column is UNIQUE) and in a domain nobody
+ * may register (see isReservedEmail), so nobody can log in with it, and nobody can take it
+ * first and make the account's deletion fail on the unique index.
  */
 export function anonymisedEmail(userId: string): string {
-  return `deleted+${userId}@deleted.invalid`;
+  return `deleted+${userId}@${DELETED_ACCOUNTS_DOMAIN}`;
+}
+
+/** Whether the address belongs to the domain reserved for deleted accounts. */
+export function isReservedEmail(email: string): boolean {
+  return normaliseEmail(email).endsWith(`@${DELETED_ACCOUNTS_DOMAIN}`);
 }
 
 export function summariseUser(user: User): UserSummary {

@@ -298,16 +298,23 @@ export function describeAccountRepositoriesContract(name: string, create: () => 
         expect(await repos.freezers.findFreezer(home.id, later.id)).to.include({ name: "Big", description: null });
       });
 
-      it("orders compartments by position then name and scopes them to their freezer", async () => {
+      it("orders compartments by position then name (ignoring case) and scopes them to their freezer", async () => {
         const { household: home } = await seedHousehold();
         const { freezer, compartment } = await seedFreezer(home.id);
         const other = await seedFreezer(home.id);
         const make = (name: string, position: number): Compartment => ({ id: createId(), freezerId: freezer.id, name, position, createdAt: t0 });
         const drawerB = make("b drawer", 1);
         const drawerA = make("a drawer", 1);
+        const chiller = make("Chiller", 1);
         const bottom = make("bottom", 5);
-        for (const c of [bottom, drawerB, drawerA]) await repos.freezers.insertCompartment(c);
-        expect((await repos.freezers.listCompartments(freezer.id)).map((c) => c.name)).to.deep.equal(["Top", "a drawer", "b drawer", "bottom"]);
+        for (const c of [bottom, chiller, drawerB, drawerA]) await repos.freezers.insertCompartment(c);
+        expect((await repos.freezers.listCompartments(freezer.id)).map((c) => c.name)).to.deep.equal([
+          "Top",
+          "a drawer",
+          "b drawer",
+          "Chiller",
+          "bottom",
+        ]);
         expect(await repos.freezers.findCompartment(other.freezer.id, compartment.id)).to.equal(null);
         await repos.freezers.updateCompartment({ ...bottom, position: 0, name: "A bottom" });
         expect((await repos.freezers.listCompartments(freezer.id))[0]?.name).to.equal("A bottom");

@@ -179,6 +179,25 @@ export function describeItemRepositoryContract(label: string, setup: () => Promi
         expect(await search("weiss")).to.deep.equal(["Weißwurst"]);
       });
 
+      it("finds names in any script by their own text, and folds compatibility forms", async () => {
+        await addAll(
+          ["김치찌개", "がんもどき", "दाल मखनी", "Йогурт", "Ёлка cake", "ﬁsh ﬁngers", "Ｆｕｌｌ cream milk"].map((name) =>
+            itemIn(world, { name }),
+          ),
+        );
+        expect(await search("김치")).to.deep.equal(["김치찌개"]);
+        expect(await search("がんも")).to.deep.equal(["がんもどき"]);
+        expect(await search("दाल")).to.deep.equal(["दाल मखनी"]);
+        expect(await search("मखनी")).to.deep.equal(["दाल मखनी"]);
+        expect(await search("йогу")).to.deep.equal(["Йогурт"]);
+        expect(await search("ЁЛКА")).to.deep.equal(["Ёлка cake"]);
+        expect(await search("елка")).to.deep.equal(["Ёлка cake"]);
+        expect(await search("fish")).to.deep.equal(["ﬁsh ﬁngers"]);
+        expect(await search("ﬁsh")).to.deep.equal(["ﬁsh ﬁngers"]);
+        expect(await search("full cream")).to.deep.equal(["Ｆｕｌｌ cream milk"]);
+        expect(await search("ｆｕｌｌ")).to.deep.equal(["Ｆｕｌｌ cream milk"]);
+      });
+
       it("requires every word", async () => {
         expect(await search("chicken wi")).to.deep.equal(["Chicken wings"]);
         expect(await search("wings chicken")).to.deep.equal(["Chicken wings"]);

@@ -595,6 +595,11 @@ export function describeItemsHttpContract(label: string, build: () => Promise<It
         ["bad storedAt", { storedAt: "yesterday" }, "storedAt"],
         ["storedAt as number", { storedAt: 1700000000000 }, "storedAt"],
         ["impossible date", { expiresAt: "2026-02-30T00:00:00Z" }, "expiresAt"],
+        ["year 0", { storedAt: "0000-06-01" }, "storedAt"],
+        ["offset into year 0", { expiresAt: "0001-01-01T00:30:00+01:00" }, "expiresAt"],
+        ["year 10000 through an offset", { expiresAt: "9999-12-31T23:30:00-01:00" }, "expiresAt"],
+        ["NUL character in notes", { notes: "two\u0000bags" }, "notes"],
+        ["NUL character in name", { name: "Pe\u0000as" }, "name"],
         ["unknown field", { colour: "red" }, "colour"],
         ["server-owned field", { householdId: "abcdefghijkl" }, "householdId"],
       ];
@@ -676,6 +681,26 @@ export function describeItemsHttpContract(label: string, build: () => Promise<It
           expectDetails(await send(method, path, w.owner, body), "x");
         }
         expect((await send("get", `${items()}/${item.id}`, w.owner)).body).to.deep.equal(item);
+      });
+
+      it("fields in a body on item routes that take none → 400, item unchanged", async () => {
+        const item = await createItem();
+        for (const [method, path] of [
+          ["get", items()],
+          ["get", `${items()}/archive`],
+          ["get", `${items()}/${item.id}`],
+          ["delete", `${items()}/${item.id}`],
+          ["delete", `${items()}/${item.id}/permanent`],
+          ["post", `${items()}/${item.id}/restore`],
+          ["get", `${items()}/${item.id}/history`],
+        ] as [Method, string][]) {
+          expectDetails(await send(method, path, w.owner, { force: true }), "force");
+        }
+        expect((await send("get", `${items()}/${item.id}`, w.owner)).body).to.deep.equal(item);
+      });
+
+      it("a NUL character in the search → 400, not a database error", async () => {
+        expectDetails(await send("get", `${items()}?search=chick%00en`, w.owner), "search");
       });
 
       it("malformed ids in the path → 400 with details on every item route", async () => {

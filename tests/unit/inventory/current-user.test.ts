@@ -30,6 +30,7 @@ describe("current user", () => {
     await expectRejection(useCases.login.execute({ email: member.email, password: "password123" }), "INVALID_CREDENTIALS");
     await expectRejection(useCases.refreshTokens.execute({ refreshToken: session.refreshToken }), "INVALID_REFRESH_TOKEN");
     await expectRejection(useCases.getCurrentUser.execute({ userId: member.id }), "AUTHENTICATION_REQUIRED");
+    await expectRejection(useCases.listHouseholds.execute({ userId: member.id }), "AUTHENTICATION_REQUIRED");
     // The email can be registered again by a new person.
     const again = await useCases.register.execute({ email: member.email, password: "password123", name: "New" });
     expect(again.user.id).to.not.equal(member.id);

@@ -1,6 +1,12 @@
 import { expect } from "chai";
 import { stringifyChangeValue } from "../../../src/domain/inventory/change-log-entry.js";
-import { applyItemPatch, type FreezerItem, nextChangeTime, searchWords } from "../../../src/domain/inventory/freezer-item.js";
+import {
+  applyItemPatch,
+  type FreezerItem,
+  nextChangeTime,
+  searchTerms,
+  searchWords,
+} from "../../../src/domain/inventory/freezer-item.js";
 
 const base: FreezerItem = {
   id: "i1",
@@ -85,6 +91,22 @@ describe("freezer item rules", () => {
       expect(searchWords("Ben's_cookies (100%)")).to.deep.equal(["ben", "s", "cookies", "100"]);
       expect(searchWords("Weißwurst & Smørrebrød")).to.deep.equal(["weisswurst", "smorrebrod"]);
       expect(searchWords("%_'\"")).to.deep.equal([]);
+    });
+
+    it("folds what unaccent folds and keeps the marks other scripts spell with", () => {
+      expect(searchWords("ﬁsh ﬁngers, Ｆｕｌｌ cream ½")).to.deep.equal(["fish", "fingers", "full", "cream", "1", "2"]);
+      expect(searchWords("Ёлка Ἄρτος İstanbul")).to.deep.equal(["елка", "αρτος", "istanbul"]);
+      // Hangul, kana voicing marks, Devanagari vowel signs and й belong to their letters.
+      expect(searchWords("김치찌개 がんもどき दाल Йогурт")).to.deep.equal(["김치찌개", "がんもどき", "दाल", "йогурт"]);
+      expect(searchWords("oʼbrien")).to.deep.equal(["o", "brien"]);
+    });
+  });
+
+  describe("searchTerms", () => {
+    it("splits on anything but letters, digits and marks, without folding", () => {
+      expect(searchTerms("Crème-fraîche & (dal)")).to.deep.equal(["Crème", "fraîche", "dal"]);
+      expect(searchTerms("दाल:* | !x")).to.deep.equal(["दाल", "x"]);
+      expect(searchTerms("%_'\"")).to.deep.equal([]);
     });
   });
 });

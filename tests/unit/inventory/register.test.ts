@@ -20,4 +20,15 @@ describe("register", () => {
       "EMAIL_TAKEN",
     );
   });
+
+  it("refuses the domain reserved for deleted accounts, so nobody can block an account's deletion", async () => {
+    const { useCases, registerUser } = inventoryFixture();
+    const { user } = await registerUser("Alice");
+    const error = await expectRejection(
+      useCases.register.execute({ email: `Deleted+${user.id}@Deleted.Invalid`, password: "password123", name: "Mallory" }),
+      "VALIDATION_FAILED",
+    );
+    expect((error as Error & { details?: { path: string }[] }).details?.map((detail) => detail.path)).to.deep.equal(["email"]);
+    expect(await useCases.deleteCurrentUser.execute({ userId: user.id })).to.have.property("message");
+  });
 });

@@ -103,10 +103,19 @@ function fromBodyParser(error: BodyParserError & Error): HttpError | null {
   }
 }
 
+/** The router could not percent-decode a path segment (`/households/%E0%A4`): a malformed id. */
+function fromRouter(error: Error): HttpError | null {
+  if (!(error instanceof URIError)) return null;
+  return new HttpError("VALIDATION_FAILED", "Path parameters invalid", [
+    { path: "", message: "malformed percent-encoding in the path" },
+  ]);
+}
+
 /** The last middleware: every error leaves in the standard format; unknown ones as a bare 500. */
 export function createErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
-    const mapped = error instanceof Error ? fromBodyParser(error as BodyParserError & Error) : null;
+    const mapped =
+      error instanceof Error ? (fromBodyParser(error as BodyParserError & Error) ?? fromRouter(error)) : null;
     const known = mapped ?? (error instanceof DomainError ? error : null);
     const status = known ? ERROR_STATUS[known.code] : undefined;
     if (known && status !== undefined) {

@@ -12,7 +12,7 @@ import { freezerRoutes } from "./freezer-routes.js";
 import { householdParams } from "./household-schemas.js";
 import { createHouseholdGuards } from "./household-guards.js";
 import { householdRoutes } from "./household-routes.js";
-import { createErrorHandler, routeNotFound } from "./http-errors.js";
+import { createErrorHandler, HttpError, routeNotFound } from "./http-errors.js";
 import { createOpenApiRegistry, generateOpenApiDocument, type OpenAPIRegistry } from "./openapi.js";
 import { createRateLimiters, type RateLimitOptions } from "./rate-limits.js";
 import { mountRoutes, registerRoutes } from "./routes.js";
@@ -20,6 +20,26 @@ import { validate } from "./validation.js";
 
 export const API_BASE_PATH = "/api/v1";
 const JSON_BODY_LIMIT = "100kb";
+
+/** Headers a browser client on an allowed origin may read, so it can pace itself. */
+const EXPOSED_HEADERS = ["RateLimit", "RateLimit-Policy", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After"];
+
+/**
+ * Refuses a non-empty body that express.json did not read (any type but JSON): left alone it
+ * would be validated as "no body", and a PATCH would answer 200 having changed nothing.
+ */
+const requireJsonBody: RequestHandler = (req, _res, next) => {
+  const hasContent = Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
+  if (!hasContent || req.body !== undefined) {
+    next();
+    return;
+  }
+  next(
+    new HttpError("UNSUPPORTED_MEDIA_TYPE", "Send the request body as JSON (Content-Type: application/json)", [
+      { path: "", message: "the body must be JSON with Content-Type: application/json" },
+    ]),
+  );
+};
 
 export interface InventoryAppOptions {
   /** Allowed browser origins; empty = no cross-origin access. */
@@ -55,7 +75,9 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
   app.set("trust proxy", deps.options.trustProxy);
   if (deps.options.observe) app.use(deps.options.observe);
   app.use(helmet());
-  app.use(cors({ origin: deps.options.corsOrigins.length > 0 ? deps.options.corsOrigins : false }));
+  app.use(
+    cors({ origin: deps.options.corsOrigins.length > 0 ? deps.options.corsOrigins : false, exposedHeaders: EXPOSED_HEADERS }),
+  );
 
   const authenticate = createAuthenticate(deps.tokens);
   const guards = createHouseholdGuards(deps.access);
@@ -86,7 +108,7 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
   const limiters = createRateLimiters(deps.options.rateLimits, deps.tokens);
   app.use(...limiters.general);
   app.use(`${API_BASE_PATH}/auth`, ...limiters.auth);
-  app.use(express.json({ limit: JSON_BODY_LIMIT }));
+  app.use(express.json({ limit: JSON_BODY_LIMIT, type: ["application/json", "application/*+json"] }), requireJsonBody);
 
   const api = express.Router();
   if (deps.itemsRouter) {

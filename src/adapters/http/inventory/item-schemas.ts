@@ -9,9 +9,9 @@ const ISO_TIMESTAMP =
   /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
 
 /**
- * Calendar dates and date-times. A date-time without a zone is read as UTC, a bare date as
- * its UTC midnight. Out-of-range parts (February 30th, 25 o'clock) are rejected rather than
- * rolled over the way Date would.
+ * Calendar dates and date-times of the years 0001–9999. A date-time without a zone is read as
+ * UTC, a bare date as its UTC midnight. Out-of-range parts (February 30th, 25 o'clock, year 0)
+ * are rejected rather than rolled over the way Date would.
  */
 function parseTimestamp(text: string): Date | undefined {
   const match = ISO_TIMESTAMP.exec(text);
@@ -21,7 +21,11 @@ function parseTimestamp(text: string): Date | undefined {
   if (Number(month) < 1 || Number(month) > 12 || Number(day) < 1 || Number(day) > daysInMonth) return undefined;
   if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return undefined;
   const date = new Date(match[4] !== undefined && zone === undefined ? `${text}Z` : text);
-  return Number.isNaN(date.getTime()) ? undefined : date;
+  if (Number.isNaN(date.getTime())) return undefined;
+  // Year 0 does not exist in PostgreSQL's calendar (1 BC precedes AD 1) and PGlite refuses it;
+  // checked on the UTC moment, since an offset can move it across a year boundary.
+  const utcYear = date.getUTCFullYear();
+  return utcYear < 1 || utcYear > 9999 ? undefined : date;
 }
 
 const timestamp = z

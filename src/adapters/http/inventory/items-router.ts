@@ -33,9 +33,6 @@ export const ITEM_ERROR_STATUSES: Record<string, number> = {
 
 const TAGS = ["Items"];
 
-/** Routes without query parameters still refuse unknown ones, like the list does. */
-const noQuery = z.object({}).strict();
-
 function compartmentFilter(query: ListItemsQuery): string[] | undefined {
   const ids = [...(query["compartmentIds[]"] ?? []), ...(query.compartmentIds ?? [])];
   return ids.length > 0 ? [...new Set(ids)] : undefined;
@@ -51,7 +48,6 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
       tags: TAGS,
       params: householdParams,
       guard: "member",
-      query: noQuery,
       body: createItemBody,
       status: 201,
       response: itemResponse,
@@ -90,7 +86,6 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
       tags: TAGS,
       params: householdParams,
       guard: "member",
-      query: noQuery,
       status: 200,
       response: z.array(itemResponse),
       handler: async ({ params }) =>
@@ -103,7 +98,6 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
       tags: TAGS,
       params: itemParams,
       guard: "member",
-      query: noQuery,
       status: 200,
       response: itemResponse,
       errors: [404],
@@ -117,7 +111,6 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
       tags: TAGS,
       params: itemParams,
       guard: "member",
-      query: noQuery,
       body: updateItemBody,
       status: 200,
       response: itemResponse,
@@ -134,7 +127,6 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
       tags: TAGS,
       params: itemParams,
       guard: "member",
-      query: noQuery,
       status: 200,
       response: messageResponseSchema,
       errors: [404, 409],
@@ -150,7 +142,6 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
       tags: TAGS,
       params: itemParams,
       guard: "owner",
-      query: noQuery,
       status: 200,
       response: messageResponseSchema,
       errors: [404],
@@ -166,7 +157,6 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
       tags: TAGS,
       params: itemParams,
       guard: "member",
-      query: noQuery,
       status: 200,
       response: itemResponse,
       errors: [404, 409],
@@ -180,7 +170,6 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
       tags: TAGS,
       params: itemParams,
       guard: "member",
-      query: noQuery,
       status: 200,
       response: z.array(changeLogEntryResponse),
       errors: [404],

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import type { RequestHandler, Response, Router } from "express";
-import type { z } from "zod";
+import { z } from "zod";
 import { currentUserId } from "./authenticate.js";
 import type { HouseholdGuards } from "./household-guards.js";
 import { BEARER_AUTH, errorResponseSchema, type OpenAPIRegistry } from "./openapi.js";
@@ -33,7 +33,9 @@ export interface RouteDefinition<P extends ObjectSchema = ObjectSchema, Q extend
   auth?: boolean;
   guard?: keyof HouseholdGuards;
   params?: P;
+  /** Absent: the route takes no query parameters and refuses any with 400. */
   query?: Q;
+  /** Absent: the route takes no body and refuses one with fields (400); `{}` or nothing is fine. */
   body?: B;
   /** Success status, e.g. 200 or 201. */
   status: number;
@@ -60,6 +62,9 @@ export interface MountContext {
   stripPrefix?: string;
 }
 
+/** What a route without query parameters or without a body accepts: nothing at all. */
+const NOTHING = z.object({}).strict();
+
 function expressPath(path: string, stripPrefix = ""): string {
   const relative = path.startsWith(stripPrefix) ? path.slice(stripPrefix.length) : path;
   return (relative || "/").replace(/\{(\w+)\}/g, ":$1");
@@ -71,8 +76,9 @@ export function mountRoutes(router: Router, routes: RouteDefinition[], context: 
     if (route.auth !== false) chain.push(context.authenticate);
     if (route.params) chain.push(validate("params", route.params));
     if (route.guard) chain.push(context.guards[route.guard]);
-    if (route.query) chain.push(validate("query", route.query));
-    if (route.body) chain.push(validate("body", route.body));
+    // Unknown parameters and fields are bad input on every route, not silently ignored.
+    chain.push(validate("query", route.query ?? NOTHING));
+    chain.push(validate("body", route.body ?? NOTHING));
     chain.push(async (_req, res) => {
       const result = await route.handler({
         userId: route.auth === false ? "" : currentUserId(res),
@@ -87,9 +93,14 @@ export function mountRoutes(router: Router, routes: RouteDefinition[], context: 
   }
 }
 
+const RETRY_AFTER = {
+  "Retry-After": { description: "Seconds until the rate limit window resets", schema: { type: "integer" as const } },
+};
+
 function errorResponse(status: number) {
   return {
     description: STATUS_CODES[status] ?? "Error",
+    ...(status === 429 ? { headers: RETRY_AFTER } : {}),
     content: { "application/json": { schema: errorResponseSchema } },
   };
 }
@@ -99,6 +110,8 @@ export function registerRoutes(registry: OpenAPIRegistry, routes: RouteDefinitio
     const statuses = new Set<number>([400, 429, 500, ...(route.errors ?? [])]);
     if (route.auth !== false) statuses.add(401);
     if (route.guard) statuses.add(403);
+    // A body over 100 kB, or one that is not JSON.
+    if (route.body) for (const status of [413, 415]) statuses.add(status);
     const responses: Record<number, object> = {
       [route.status]: {
         description: STATUS_CODES[route.status] ?? "Success",

@@ -34,10 +34,28 @@ const WHAT: Record<RequestPart, string> = {
 export type RequestPart = "body" | "query" | "params";
 
 /**
+ * Where the input holds a NUL character (U+0000). PostgreSQL text cannot store one and
+ * refuses even to compare with it, so such input must stop here as a 400 instead of
+ * failing in the database as a 500.
+ */
+function nulCharacterDetails(value: unknown, path: string[] = []): ErrorDetail[] {
+  if (typeof value === "string") {
+    return value.includes("\u0000") ? [{ path: path.join("."), message: "must not contain NUL characters" }] : [];
+  }
+  if (Array.isArray(value)) return value.flatMap((entry, index) => nulCharacterDetails(entry, [...path, String(index)]));
+  if (value !== null && typeof value === "object") {
+    return Object.entries(value).flatMap(([key, entry]) => nulCharacterDetails(entry, [...path, key]));
+  }
+  return [];
+}
+
+/**
  * Parses a value with a zod schema or throws ValidationError (400 with details). The
  * items router uses this for bodies and queries so every validation error looks alike.
  */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, part: RequestPart): z.output<S> {
+  const nulCharacters = nulCharacterDetails(value);
+  if (nulCharacters.length > 0) throw new ValidationError(`${WHAT[part]} invalid`, nulCharacters);
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw new ValidationError(`${WHAT[part]} invalid`, issuesToDetails(result.error.issues));

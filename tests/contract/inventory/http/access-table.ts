@@ -1,4 +1,5 @@
 import type { Caller, InventoryWorld } from "./inventory-http-world.js";
+import { itemAccessRows } from "./items-rows.js";
 
 export type Method = "get" | "post" | "patch" | "delete";
 
@@ -33,6 +34,8 @@ const c = (w: InventoryWorld) => `${f(w)}/compartments/${w.compartmentId}`;
 /** The routes of accounts, households, members, invites, freezers and compartments. Other areas push their rows. */
 export const accessTable: AccessRow[] = [
   { method: "get", route: "GET /health", path: () => "/api/v1/health", expect: all(200) },
+  { method: "get", route: "GET /openapi.json", path: () => "/api/v1/openapi.json", expect: all(200) },
+  { method: "get", route: "GET /api/docs (Swagger UI)", path: () => "/api/docs/", expect: all(200) },
   {
     method: "post",
     route: "POST /auth/register",
@@ -224,3 +227,9 @@ export const accessTable: AccessRow[] = [
     expect: { anonymous: 401, outsider: 403, member: 403, owner: 403 },
   },
 ];
+
+/**
+ * Every route of the API, the one table the route × caller matrix is generated from: the
+ * rows above plus the items area's (which need the items `seedItems` adds to a world).
+ */
+export const routeAccessTable: AccessRow[] = [...accessTable, ...itemAccessRows];

@@ -29,6 +29,8 @@ export const badBodies: BodyRoute[] = [
       "empty name": { email: "a@example.com", password: "password123", name: "  " },
       "unknown field": { email: "a@example.com", password: "password123", name: "A", admin: true },
       "array body": [1, 2],
+      "NUL character": { email: "a@example.com", password: "password123", name: "A\u0000" },
+      "email of the domain kept for deleted accounts": { email: "deleted+abcdefghij@deleted.invalid", password: "password123", name: "A" },
     },
   },
   {
@@ -40,6 +42,7 @@ export const badBodies: BodyRoute[] = [
       "wrong types": { email: 5, password: 5 },
       "overlong email": { email: long(300), password: "x" },
       "unknown field": { email: "a@example.com", password: "x", remember: true },
+      "NUL character": { email: "a\u0000@example.com", password: "x" },
     },
   },
   {
@@ -64,7 +67,14 @@ export const badBodies: BodyRoute[] = [
     method: "post",
     route: "POST /households",
     path: () => "/api/v1/households",
-    bad: { "missing name": {}, "wrong type": { name: 3 }, "overlong": { name: long(101) }, "empty": { name: "" }, "unknown field": { name: "A", ownerId: "x" } },
+    bad: {
+      "missing name": {},
+      "wrong type": { name: 3 },
+      "overlong": { name: long(101) },
+      "empty": { name: "" },
+      "unknown field": { name: "A", ownerId: "x" },
+      "NUL character": { name: "Home\u0000" },
+    },
   },
   {
     method: "patch",
@@ -82,7 +92,13 @@ export const badBodies: BodyRoute[] = [
     method: "post",
     route: "POST /invites/accept",
     path: () => "/api/v1/invites/accept",
-    bad: { "missing field": {}, "wrong type": { code: 1 }, "overlong": { code: long(201) }, "unknown field": { code: "x", y: 1 } },
+    bad: {
+      "missing field": {},
+      "wrong type": { code: 1 },
+      "overlong": { code: long(201) },
+      "unknown field": { code: "x", y: 1 },
+      "NUL character": { code: "abc\u0000" },
+    },
   },
   {
     method: "post",
@@ -94,6 +110,7 @@ export const badBodies: BodyRoute[] = [
       "overlong name": { name: long(101) },
       "overlong description": { name: "A", description: long(501) },
       "unknown field": { name: "A", householdId: "abcdefghijkl" },
+      "NUL character": { name: "A", description: "garage\u0000" },
     },
   },
   {

@@ -52,6 +52,10 @@ describe("inventory HTTP: bad input is refused with 400 and details, data unchan
     }
   });
 
+  it("a path id that is not valid percent-encoding → 400 with details", async () => {
+    await expectRefused(world, "get", `/api/v1/households/${world.householdId}/freezers/%E0%A4%A`, (r) => r);
+  });
+
   it("413 for a JSON body over 100 kB, data unchanged", async () => {
     const before = snapshot(world.store);
     const response = await request(world.app)
@@ -63,12 +67,54 @@ describe("inventory HTTP: bad input is refused with 400 and details, data unchan
     expect(snapshot(world.store)).to.equal(before);
   });
 
-  it("a body that is not JSON is refused, not a 500", async () => {
+  it("a body that is not JSON is refused with 415 and details, not ignored", async () => {
+    const before = snapshot(world.store);
+    for (const [method, path, contentType, body] of [
+      ["post", "/api/v1/households", "text/plain", '{"name":"Home"}'],
+      ["patch", `/api/v1/households/${world.householdId}`, "application/x-www-form-urlencoded", "name=Flat"],
+    ] as const) {
+      const response = await request(world.app)[method](path).set(world.auth("owner")).set("Content-Type", contentType).send(body);
+      expect(response.status, JSON.stringify(response.body)).to.equal(415);
+      expect(response.body).to.include({ statusCode: 415, error: "Unsupported Media Type" });
+      expect(response.body.details).to.be.an("array").that.is.not.empty;
+    }
+    expect(snapshot(world.store)).to.equal(before);
+  });
+
+  it("reads +json media types as JSON", async () => {
     const response = await request(world.app)
       .post("/api/v1/households")
-      .set(world.auth("owner"))
-      .set("Content-Type", "text/plain")
-      .send("name=Home");
-    expect(response.status).to.equal(400);
+      .set(world.auth("outsider"))
+      .set("Content-Type", "application/vnd.api+json")
+      .send('{"name":"Cabin"}');
+    expect(response.status, JSON.stringify(response.body)).to.equal(201);
+  });
+
+  /**
+   * Rows of routes the route definitions mount (health, the document and Swagger UI are plain
+   * handlers) that the owner gets past the household guard on.
+   */
+  const definedRoutes = accessTable.filter(
+    (row) => !/^GET \/(health|openapi\.json|api\/docs)/.test(row.route) && row.expect.owner !== 403,
+  );
+
+  describe("routes without a body refuse one with fields", () => {
+    for (const row of definedRoutes.filter((candidate) => !candidate.body)) {
+      it(row.route, async () => {
+        const response = await expectRefused(world, row.method, row.path(world), (r) => r.send({ unexpected: true }));
+        expect(response.body.details.map((d: { path: string }) => d.path)).to.deep.equal(["unexpected"]);
+      });
+    }
+  });
+
+  describe("unknown query parameters are refused on every route", () => {
+    for (const row of definedRoutes) {
+      it(row.route, async () => {
+        const response = await expectRefused(world, row.method, `${row.path(world)}?unexpected=1`, (r) =>
+          row.body ? r.send(row.body(world, "owner") as object) : r,
+        );
+        expect(response.body.details.map((d: { path: string }) => d.path)).to.deep.equal(["unexpected"]);
+      });
+    }
   });
 });

@@ -94,6 +94,9 @@ describe("inventory HTTP behaviour", () => {
       expect(deleted.status).to.equal(200);
       expect(deleted.body.message).to.be.a("string");
       expect((await app.get("/api/v1/users/me").set(auth)).status).to.equal(401);
+      expect((await app.get("/api/v1/households").set(auth)).status).to.equal(401);
+      expect((await app.post("/api/v1/households").set(auth).send({ name: "Ghost town" })).status).to.equal(401);
+      expect((await app.get(`/api/v1/households/${world.householdId}`).set(auth)).status).to.equal(403);
       expect((await app.post("/api/v1/auth/login").send({ email: "member@example.com", password: PASSWORD })).status).to.equal(401);
       const detail = await app.get(`/api/v1/households/${world.householdId}`).set(world.auth("owner"));
       expect(detail.body.members.map((m: { userId: string }) => m.userId)).to.deep.equal([world.users.owner.id]);
@@ -249,6 +252,8 @@ describe("inventory HTTP behaviour", () => {
       const configured = await buildWorld({ env: { CORS_ORIGINS: "https://app.example.com" } });
       const allowed = await request(configured.app).get("/api/v1/health").set("Origin", "https://app.example.com");
       expect(allowed.headers["access-control-allow-origin"]).to.equal("https://app.example.com");
+      // A browser client may read the rate-limit headers, so it can back off.
+      expect(allowed.headers["access-control-expose-headers"]).to.include("Retry-After").and.include("RateLimit-Remaining");
       const other = await request(configured.app).get("/api/v1/health").set("Origin", "https://evil.example.com");
       expect(other.headers).to.not.have.property("access-control-allow-origin");
     });
@@ -273,6 +278,11 @@ describe("inventory HTTP behaviour", () => {
       expect(paths["/households/{hid}/freezers/{fid}/compartments/{cid}"]).to.have.keys("get", "patch", "delete");
       expect(paths["/auth/register"]?.post).to.have.nested.property("requestBody.content");
       expect(doc.body.components.schemas).to.include.keys("Household", "HouseholdDetail", "Error", "Freezer", "Invite");
+      // Routes with a body document 413 and 415; every route documents 429 with Retry-After.
+      expect(paths["/households"]?.post).to.have.nested.property("responses.413");
+      expect(paths["/households"]?.post).to.have.nested.property("responses.415");
+      expect(paths["/households"]?.get).to.not.have.nested.property("responses.413");
+      expect(paths["/users/me"]?.get).to.have.nested.property("responses.429.headers.Retry-After");
       expect((await request(world.app).get("/api/docs")).status).to.equal(200);
       const ui = await request(world.app).get("/api/docs/");
       expect(ui.status).to.equal(200);

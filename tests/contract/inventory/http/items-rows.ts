@@ -1,10 +1,10 @@
 /**
  * The items area's rows in the shape of the shared route × caller and bad-input tables,
  * and the seed they need (an active and an archived item in a freezer of their own, and an
- * item of the other household). They run in items-access-matrix.test.ts and
- * items-bad-input.test.ts, which seed each world themselves: a global world seeder would
- * spend the request budget the rate-limit tests count. `../items-http.contract.ts` holds the
- * deeper item behaviour tests.
+ * item of the other household). access-table.ts joins them into the one route table that
+ * access-matrix.test.ts runs; it and items-bad-input.test.ts seed each world themselves: a
+ * global world seeder would spend the request budget the rate-limit tests count.
+ * `../items-http.contract.ts` holds the deeper item behaviour tests.
  */
 import request from "supertest";
 import type { AccessRow } from "./access-table.js";
@@ -120,6 +120,8 @@ export const itemBadBodies: BodyRoute[] = [
       "bad timestamp": { name: "Peas", quantity: 1, freezerId: "abcdefghij", compartmentId: "abcdefghij", expiresAt: "soon" },
       "unknown field": { name: "Peas", quantity: 1, freezerId: "abcdefghij", compartmentId: "abcdefghij", colour: "green" },
       "array body": [1, 2],
+      "NUL character": { name: "Peas", quantity: 1, freezerId: "abcdefghij", compartmentId: "abcdefghij", notes: "\u0000" },
+      "year 0": { name: "Peas", quantity: 1, freezerId: "abcdefghij", compartmentId: "abcdefghij", expiresAt: "0000-12-31" },
     },
   },
   {
@@ -134,6 +136,8 @@ export const itemBadBodies: BodyRoute[] = [
       "malformed id": { compartmentId: "NOT_AN_ID" },
       "bad timestamp": { storedAt: "31/12/2026" },
       "unknown field": { deletedAt: null },
+      "NUL character": { name: "Pe\u0000as" },
+      "offset into year 0": { storedAt: "0001-01-01T00:30:00+01:00" },
     },
   },
 ];
