@@ -58,24 +58,36 @@ export type {
   StateManagerApi,
   TriggerDescription,
 } from "./application/automation/contracts.js";
-export type {
-  EngineServices,
-  HomeKitFactory,
-  HomeKitFactoryContext,
-  RelayServiceFactory,
-  RelayServiceFactoryContext,
-  ServiceFactory,
+export {
+  DuplicateServiceError,
+  type EngineServices,
+  type HomeKitFactory,
+  type HomeKitFactoryContext,
+  type RelayServiceFactory,
+  type RelayServiceFactoryContext,
+  type ServiceFactory,
+  ServiceNotFoundError,
+  type ServiceRegistry,
 } from "./application/automation/service-registry.js";
-export type { StateManagerOptions } from "./application/automation/state-manager.js";
+export type { StateManager, StateManagerOptions } from "./application/automation/state-manager.js";
+// The engine's components under the spec's names, for typing what `createEngine()` returns
+// (`engine.mqtt`, `engine.manager`, ...); automations see them through the *Api interfaces.
+export type { AutomationManager } from "./application/automation/automation-manager.js";
+export type { DeviceRegistry } from "./application/automation/device-registry.js";
+export type { MqttService } from "./application/automation/mqtt-service.js";
+export type { CronScheduler } from "./adapters/scheduling/cron-scheduler.js";
+export type { EngineHttpServer } from "./adapters/http/engine/engine-http-server.js";
+export { HttpRequestFailedError } from "./adapters/http-client/fetch-http-client.js";
 export type { HttpClient, HttpMethod, HttpRequestOptions, HttpResponse } from "./ports/http-client.js";
 export type { LogEntry, LogQuery } from "./ports/log-buffer.js";
 export type { Logger, LogFields, LogLevelName } from "./ports/logger.js";
 export {
   createEngine,
+  defaultEngineRoutes,
   type DeviceRegistryEngineOptions,
   type Engine,
   type EngineOptions,
   type EngineRoute,
 } from "./composition/create-engine.js";
 export { engineRoutes, type EngineRoutesOptions } from "./composition/engine-routes.js";
-export type { Config } from "./composition/config.js";
+export { type Config, ConfigError } from "./composition/config.js";

@@ -31,17 +31,36 @@ export class FileAutomationSource implements AutomationSource {
   }
 }
 
+/** Import failures that mean "this Node cannot run this TypeScript file by itself". */
+const TSX_NEEDED = new Set(["ERR_UNKNOWN_FILE_EXTENSION", "ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX"]);
+
+/** Set once tsx's loader hooks are registered for the whole process (plain Node, built dist/). */
+let tsxRegistration: Promise<void> | undefined;
+
 /**
  * When tsx is already registered (`npm start`, mocha) a plain import handles TypeScript and
- * shares the module cache with the app. Otherwise (the built dist/ on plain Node) tsx's
- * loader API compiles the file on the fly.
+ * shares the module cache with the app. Otherwise (a project using the built dist/ on plain
+ * Node) tsx's loader API is registered once for the process, not per file: tsx's scoped
+ * `tsImport` would give every automation file its own copy of `hearth` and everything it
+ * imports (express, mqtt, ...), evaluated again for each file. Registered, every automation
+ * shares the engine's module instances, and TypeScript helpers it imports lazily load too.
  */
 async function importTypeScript(url: string): Promise<unknown> {
-  try {
-    return await import(url);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ERR_UNKNOWN_FILE_EXTENSION") throw error;
+  if (tsxRegistration === undefined) {
+    try {
+      return await import(url);
+    } catch (error) {
+      // Unknown extension: Node without type stripping. Unsupported syntax: Node strips types
+      // natively but the file uses TypeScript it cannot erase (enums, parameter properties).
+      if (!TSX_NEEDED.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
+    }
+    tsxRegistration ??= import("tsx/esm/api").then(({ register }) => {
+      register();
+    });
+    await tsxRegistration;
+    // Node caches the failed attempt under this URL; a distinct URL loads the file afresh.
+    return import(`${url}?hearth-load=typescript`);
   }
-  const { tsImport } = await import("tsx/esm/api");
-  return tsImport(url, import.meta.url);
+  await tsxRegistration;
+  return import(url);
 }
