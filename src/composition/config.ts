@@ -1,5 +1,16 @@
 import { z } from "zod";
 
+/** Whether `zone` is a time zone this Node.js knows (IANA names like Europe/Berlin, or UTC). */
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return true;
+  } catch {
+    // RangeError: not a zone Intl knows.
+    return false;
+  }
+}
+
 /** Accepts true/false/1/0/yes/no (any case); anything else is a validation error. */
 const booleanFlag = z
   .string()
@@ -38,7 +49,10 @@ const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal"]).default("info"),
-    TZ: optionalText,
+    // Cron triggers are read in this zone: a misspelt one must stop the boot, not every cron automation.
+    TZ: optionalText.refine((zone) => zone === undefined || isTimeZone(zone), {
+      message: "expected an IANA time zone such as Europe/Berlin or UTC",
+    }),
     DATA_DIR: z.string().trim().min(1).default("./data"),
 
     // Inventory API

@@ -54,6 +54,8 @@ export function createHearthContainer(core: HearthCore): DependencyContainer {
         logger: resolver.resolve<Logger>(LOGGER),
         logBuffer: resolver.resolve<RingBufferLog>(LOG_BUFFER),
         routes: engineRoutes({ version: HEARTH_VERSION, sessions: resolver.resolve<SessionStore>(SESSION_STORE) }),
+        // main.ts owns SIGINT/SIGTERM: it stops the inventory API and the database as well.
+        handleSignals: false,
         ...(core.httpPort !== undefined ? { httpPort: core.httpPort } : {}),
       });
     }),

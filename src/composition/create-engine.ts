@@ -7,7 +7,11 @@ import path from "node:path";
 import type { Router } from "express";
 import { FetchHttpClient } from "../adapters/http-client/fetch-http-client.js";
 import { EngineHttpServer } from "../adapters/http/engine/engine-http-server.js";
+import { SessionStore } from "../adapters/http/engine/session-store.js";
+import { createWebUiRouter } from "../adapters/http/engine/web-ui/web-ui-router.js";
 import { FileAutomationSource } from "../adapters/loading/file-automation-source.js";
+import { BufferedLogger } from "../adapters/logging/buffered-logger.js";
+import { RingBufferLog } from "../adapters/logging/ring-buffer.js";
 import { createLogger } from "../adapters/logging/winston-logger.js";
 import { resolveBroker } from "../adapters/mqtt/broker-selection.js";
 import type { EmbeddedBroker } from "../adapters/mqtt/embedded-broker.js";
@@ -53,9 +57,13 @@ export interface EngineOptions {
   recursive?: boolean;
   /** Overrides of the configuration read from the environment. */
   config?: Partial<Config>;
-  /** Default: the process logger (stdout + ring buffer). */
+  /**
+   * Default: the process logger (stdout, text or NDJSON, and the ring buffer). A custom
+   * logger receives every entry; without `logBuffer` its entries are also recorded in a
+   * new ring buffer, so /api/logs keeps working.
+   */
   logger?: Logger;
-  /** The ring buffer behind /api/logs; created with the default logger. */
+  /** The ring buffer behind /api/logs, when the given `logger` already feeds one. */
   logBuffer?: LogBuffer;
   /** Default STATE_PERSIST / STATE_FILE_PATH. */
   state?: StateManagerOptions;
@@ -69,11 +77,18 @@ export interface EngineOptions {
   httpHost?: string;
   /**
    * Routers mounted on the engine HTTP server before it starts. Default: the webhook
-   * router (/webhook) and the debug API (/api) from `engineRoutes()`. Passing a list
-   * replaces the default, so add `...engineRoutes({ version })` next to the web UI or
-   * /metrics routes.
+   * router (/webhook), the debug API (/api) and, with WEB_UI_ENABLED, the web UI
+   * (/status), see {@link defaultEngineRoutes}. Passing a list replaces the default, so
+   * add `...engineRoutes({ version })` next to your own routes.
    */
   routes?: EngineRoute[];
+  /**
+   * Run the stop sequence on SIGINT and SIGTERM, then exit the process (code 0, or 1 when
+   * stopping failed or took longer than 10 s). A second signal while stopping exits at
+   * once. Default true; pass false when the program embedding the engine handles signals
+   * itself (Hearth's own `npm start` does, to stop the inventory API too).
+   */
+  handleSignals?: boolean;
   /** Test seams. */
   mqttClient?: MqttClient;
   clock?: Clock;
@@ -84,11 +99,15 @@ export interface EngineOptions {
 export interface Engine {
   /** Connects MQTT, discovers automations, starts the HTTP server and services. */
   start(): Promise<void>;
-  /** onStop of automations, then services; saves state and devices; disconnects; closes HTTP. */
+  /**
+   * onStop of automations, then services; saves state and devices; disconnects; closes
+   * HTTP. Also runs on SIGINT and SIGTERM unless `handleSignals: false`.
+   */
   stop(): Promise<void>;
   readonly config: Readonly<Config>;
   readonly logger: Logger;
-  readonly logBuffer: LogBuffer | null;
+  /** The ring buffer of recent entries behind /api/logs. */
+  readonly logBuffer: LogBuffer;
   readonly mqtt: MqttService;
   readonly http: HttpClient;
   readonly state: StateManager;
@@ -107,15 +126,16 @@ export interface Engine {
   readonly startedAt: Date | null;
 }
 
+/** Signals that run the stop sequence (the spec's "engine.stop(), or SIGINT or SIGTERM"). */
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM"];
+/** Longest a signal-triggered stop may take before the process exits anyway. */
+const SIGNAL_STOP_LIMIT_MS = 10_000;
+
 /** Builds an engine; nothing connects or listens until `start()`. */
 export function createEngine(options: EngineOptions): Engine {
   if (!options?.automationsDir) throw new TypeError("createEngine: automationsDir is required");
   const config: Readonly<Config> = Object.freeze({ ...loadConfig(process.env, { inventory: false }), ...options.config });
-  const defaultLogging = options.logger
-    ? null
-    : createLogger({ level: config.LOG_LEVEL, json: config.NODE_ENV === "production" });
-  const logger = options.logger ?? (defaultLogging as { logger: Logger }).logger;
-  const logBuffer = options.logBuffer ?? defaultLogging?.buffer ?? null;
+  const { logger, logBuffer } = engineLogging(options, config);
   const engineLogger = logger.child({ module: "engine" });
 
   const http = new FetchHttpClient(logger.child({ module: "http-client" }));
@@ -199,6 +219,35 @@ export function createEngine(options: EngineOptions): Engine {
   /** Undo steps of a start in progress, run in reverse when a later step fails. */
   const undo: { label: string; run: () => Promise<void> | void }[] = [];
 
+  const onStopSignal = (signal: NodeJS.Signals) => {
+    releaseSignals();
+    engineLogger.info(`Received ${signal}; stopping`);
+    const limit = setTimeout(() => {
+      engineLogger.fatal(`Stopping took longer than ${SIGNAL_STOP_LIMIT_MS / 1000} s; exiting`);
+      process.exit(1);
+    }, SIGNAL_STOP_LIMIT_MS);
+    limit.unref();
+    engine.stop().then(
+      () => {
+        clearTimeout(limit);
+        process.exit(0);
+      },
+      (error: unknown) => {
+        clearTimeout(limit);
+        engineLogger.fatal("Stopping failed", { err: error });
+        process.exit(1);
+      },
+    );
+  };
+  const holdSignals = () => {
+    if (options.handleSignals === false) return;
+    for (const signal of STOP_SIGNALS) process.on(signal, onStopSignal);
+  };
+  // Released as soon as stopping begins, so a second signal gets Node's default: exit now.
+  const releaseSignals = () => {
+    for (const signal of STOP_SIGNALS) process.off(signal, onStopSignal);
+  };
+
   const engine: Engine = {
     config,
     logger,
@@ -254,9 +303,9 @@ export function createEngine(options: EngineOptions): Engine {
         }
 
         if (httpServer) {
-          // WIRING POINT: webhooks (/webhook) and the debug API (/api) by default; the web UI
-          // (/status) and /metrics come in through options.routes (see EngineOptions.routes).
-          for (const route of options.routes ?? engineRoutes({ version: HEARTH_VERSION })) {
+          // WIRING POINT: webhooks, the debug API and the web UI by default; Hearth's own
+          // process passes options.routes and mounts /status and /metrics itself (status-surfaces.ts).
+          for (const route of options.routes ?? defaultEngineRoutes(config)) {
             httpServer.mount(route.path, typeof route.router === "function" && !isRouter(route.router) ? route.router(engine) : (route.router as Router));
           }
           services.mountRoutes(httpServer.app);
@@ -269,6 +318,7 @@ export function createEngine(options: EngineOptions): Engine {
 
         startedAt = options.clock?.now() ?? new Date();
         phase = "started";
+        holdSignals();
         engineLogger.info("Engine started", {
           automations: manager.runningCount,
           failed: manager.failedCount,
@@ -287,6 +337,7 @@ export function createEngine(options: EngineOptions): Engine {
     async stop() {
       if (phase !== "started") return;
       phase = "stopping";
+      releaseSignals();
       undo.length = 0;
       const step = async (label: string, run: () => Promise<unknown> | unknown) => {
         try {
@@ -311,6 +362,45 @@ export function createEngine(options: EngineOptions): Engine {
     },
   };
   return engine;
+}
+
+/**
+ * What the engine HTTP server serves when createEngine gets no `routes`: webhooks, the
+ * debug API and, with WEB_UI_ENABLED, the web UI at /status. The web UI and the debug API
+ * share one session store, so the debug API accepts the cookie the web UI's login sets.
+ */
+export function defaultEngineRoutes(config: Pick<Config, "WEB_UI_ENABLED">): EngineRoute[] {
+  const sessions = new SessionStore();
+  const routes = engineRoutes({ version: HEARTH_VERSION, sessions });
+  if (!config.WEB_UI_ENABLED) return routes;
+  return [
+    ...routes,
+    {
+      path: "/status",
+      router: (engine: Engine) =>
+        createWebUiRouter({
+          token: engine.config.HTTP_TOKEN,
+          sessions,
+          logger: engine.logger,
+          trustProxy: engine.config.TRUST_PROXY,
+        }),
+    },
+  ];
+}
+
+/**
+ * The engine's logger and the ring buffer behind /api/logs: the process logger (stdout
+ * and buffer) by default; a custom logger as given with its buffer, or, given alone,
+ * wrapped so its entries are recorded in a new buffer too.
+ */
+function engineLogging(options: EngineOptions, config: Readonly<Config>): { logger: Logger; logBuffer: LogBuffer } {
+  if (!options.logger) {
+    const created = createLogger({ level: config.LOG_LEVEL, json: config.NODE_ENV === "production" });
+    return { logger: created.logger, logBuffer: options.logBuffer ?? created.buffer };
+  }
+  if (options.logBuffer) return { logger: options.logger, logBuffer: options.logBuffer };
+  const buffer = new RingBufferLog();
+  return { logger: new BufferedLogger(options.logger, buffer, config.LOG_LEVEL), logBuffer: buffer };
 }
 
 /** Express routers are functions too; they carry `use`/`handle`, builder functions do not. */

@@ -1,7 +1,6 @@
 import { createDebugApiRouter } from "../adapters/http/engine/debug-api-router.js";
 import { createEngineAuth, type SessionValidator } from "../adapters/http/engine/engine-auth.js";
 import { createWebhookRouter } from "../adapters/http/engine/webhook-router.js";
-import type { LogBuffer } from "../ports/log-buffer.js";
 import type { Engine, EngineRoute } from "./create-engine.js";
 
 export interface EngineRoutesOptions {
@@ -12,9 +11,6 @@ export interface EngineRoutesOptions {
   /** Overrides the engine's HTTP_TOKEN (tests). */
   token?: string;
 }
-
-/** Used when the engine was given a custom logger and no ring buffer: /api/logs is then empty. */
-const emptyLogBuffer: LogBuffer = { query: () => [], subscribe: () => () => undefined };
 
 /**
  * The webhook router (`/webhook`, never authenticated) and the debug API (`/api`,
@@ -34,7 +30,7 @@ export function engineRoutes(options: EngineRoutesOptions): EngineRoute[] {
         createDebugApiRouter({
           manager: engine.manager,
           state: engine.state,
-          logs: engine.logBuffer ?? emptyLogBuffer,
+          logs: engine.logBuffer,
           mqtt: engine.mqtt,
           deviceRegistry: engine.deviceRegistry,
           readiness: () => ({ mqtt: engine.mqtt.isConnected, engine: engine.startedAt !== null }),

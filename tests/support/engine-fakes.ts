@@ -97,6 +97,7 @@ export class FakeTime implements Clock, Timer {
 
 export class MemoryJsonStore implements JsonStore {
   saves = 0;
+  readonly movedAside: unknown[] = [];
   constructor(public document: unknown = undefined) {}
   async load(): Promise<unknown> {
     return this.document === undefined ? undefined : structuredClone(this.document);
@@ -104,6 +105,12 @@ export class MemoryJsonStore implements JsonStore {
   async save(document: unknown): Promise<void> {
     this.saves++;
     this.document = structuredClone(document);
+  }
+  async moveAside(): Promise<string | null> {
+    if (this.document === undefined) return null;
+    this.movedAside.push(this.document);
+    this.document = undefined;
+    return "memory:aside";
   }
 }
 

@@ -21,7 +21,7 @@ export interface LoggerOptions {
 }
 
 /** Serialises Error values (which JSON.stringify turns into `{}`) and masks secrets in strings. */
-function normaliseFields(fields: LogFields): LogFields {
+export function normaliseFields(fields: LogFields): LogFields {
   const out: LogFields = {};
   for (const [name, value] of Object.entries(fields)) {
     if (value instanceof Error) {

@@ -29,8 +29,7 @@ export class JsonFileStore implements JsonStore {
     try {
       return JSON.parse(text);
     } catch (error) {
-      const aside = `${this.filePath}.corrupt-${Date.now()}`;
-      await rename(this.filePath, aside);
+      const aside = await this.moveAside();
       this.logger.warn("Stored file is not valid JSON; moved it aside and starting empty", {
         file: this.filePath,
         movedTo: aside,
@@ -38,6 +37,19 @@ export class JsonFileStore implements JsonStore {
       });
       return undefined;
     }
+  }
+
+  /** Renames the file to `<file>.corrupt-<timestamp>`; null when there is no file. */
+  async moveAside(): Promise<string | null> {
+    await this.writing;
+    const aside = `${this.filePath}.corrupt-${Date.now()}`;
+    try {
+      await rename(this.filePath, aside);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw error;
+    }
+    return aside;
   }
 
   /** A crash between write and rename leaves `<file>.<random>.tmp` behind; it never holds the live document. */

@@ -109,6 +109,8 @@ export class DeviceRegistry implements DeviceRegistryApi {
   private coordinatorIeee: string | null = null;
   private readonly states = new Map<string, DeviceState>();
   private readonly stateHandlers = new Map<string, Set<DeviceStateHandler>>();
+  /** Old friendly name -> new one, so handlers registered under an old name can still be removed by it. */
+  private readonly renamedTo = new Map<string, string>();
   private readonly addedHandlers = new Set<DeviceEventHandler>();
   private readonly removedHandlers = new Set<DeviceEventHandler>();
 
@@ -159,7 +161,12 @@ export class DeviceRegistry implements DeviceRegistryApi {
     if (document === undefined) return;
     const parsed = storedSchema.safeParse(document);
     if (!parsed.success) {
-      this.logger.warn("Stored device registry is malformed; starting empty", { reason: describeIssues(parsed.error) });
+      // Moved aside rather than overwritten by the next save: the user may want it back.
+      const movedTo = await this.store.moveAside();
+      this.logger.warn("Stored device registry is malformed; moved it aside and starting empty", {
+        reason: describeIssues(parsed.error),
+        movedTo,
+      });
       return;
     }
     for (const device of parsed.data.devices as ZigbeeDevice[]) this.put(device);
@@ -219,11 +226,16 @@ export class DeviceRegistry implements DeviceRegistryApi {
     this.stateHandlers.set(name, handlers);
   }
 
+  /** Also finds a handler registered under a name the device has since been renamed from. */
   offDeviceStateChange(name: string, handler: DeviceStateHandler): void {
-    const handlers = this.stateHandlers.get(name);
-    if (!handlers) return;
-    handlers.delete(handler);
-    if (handlers.size === 0) this.stateHandlers.delete(name);
+    const seen = new Set<string>();
+    for (let current: string | undefined = name; current !== undefined && !seen.has(current); current = this.renamedTo.get(current)) {
+      seen.add(current);
+      const handlers = this.stateHandlers.get(current);
+      if (!handlers?.delete(handler)) continue;
+      if (handlers.size === 0) this.stateHandlers.delete(current);
+      return;
+    }
   }
 
   onDeviceAdded(handler: DeviceEventHandler): void {
@@ -379,6 +391,8 @@ export class DeviceRegistry implements DeviceRegistryApi {
 
   private rename(from: string, to: string, ieee: string): void {
     this.logger.info("Device renamed", { from, to, ieee_address: ieee });
+    this.renamedTo.delete(to);
+    this.renamedTo.set(from, to);
     this.devices.delete(from);
     const state = this.states.get(from);
     this.states.delete(from);

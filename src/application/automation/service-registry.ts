@@ -168,15 +168,24 @@ export type HomeKitFactory<T = unknown> = (context: HomeKitFactoryContext) => T;
 /**
  * The `services` option of createEngine: each value is a ready instance or a factory.
  * `relays` and `homekit` factories take a context object; every other key's factory
- * takes `(http, logger)`.
+ * takes `(http, logger)`. The factory types give unannotated factory parameters their
+ * types (`relays: ({ http, mqtt, logger }) => new RelayService(http, mqtt, logger)`).
  */
 export interface EngineServices {
+  /** Push notifications; `notify()` of automations uses it. */
   notifications?: NotificationService | ServiceFactory<NotificationService>;
-  weather?: unknown;
-  relays?: unknown;
-  lightPanels?: unknown;
-  homekit?: unknown;
-  [key: string]: unknown;
+  weather?: object | ServiceFactory<object>;
+  /** The relay service; its factory takes `{ http, mqtt, logger }`. */
+  relays?: object | RelayServiceFactory<object>;
+  /** Another spelling of `relays`. */
+  relayService?: object | RelayServiceFactory<object>;
+  lightPanels?: object | ServiceFactory<object>;
+  /** The HomeKit bridge; its factory takes `{ http, logger, mqtt, deviceRegistry, relayService }`. */
+  homekit?: object | HomeKitFactory<object>;
+  /** Another spelling of `homekit`. */
+  homeKit?: object | HomeKitFactory<object>;
+  /** Custom services: instances, or factories of `(http, logger)`. */
+  [key: string]: object | ServiceFactory<object> | undefined;
 }
 
 export interface ResolveServicesDeps {

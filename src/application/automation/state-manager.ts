@@ -112,14 +112,21 @@ export class StateManager implements StateManagerApi {
     if (at >= 0) this.anyListeners.splice(at, 1);
   }
 
-  /** Replaces the in-memory state with the stored document (no listeners fire). */
+  /**
+   * Replaces the in-memory state with the stored document (no listeners fire). A document
+   * that is not a JSON object is moved aside, never overwritten, and state starts empty.
+   */
   async load(): Promise<void> {
-    if (!this.dependencies.store) return;
-    const document = await this.dependencies.store.load();
+    const store = this.dependencies.store;
+    if (!store) return;
+    const document = await store.load();
     this.values.clear();
     if (document === undefined) return;
     if (document === null || typeof document !== "object" || Array.isArray(document)) {
-      this.dependencies.logger.warn("State file does not hold a JSON object; starting with empty state");
+      const movedTo = await store.moveAside();
+      this.dependencies.logger.warn("State file does not hold a JSON object; moved it aside and starting with empty state", {
+        movedTo,
+      });
       return;
     }
     for (const [key, value] of Object.entries(document)) this.values.set(key, value);

@@ -29,6 +29,16 @@ function describeJsonStoreContract(name: string, create: () => Promise<JsonStore
       expect(await store.load()).to.deep.equal({ count: 1 });
     });
 
+    it("moves the stored document aside: load() then finds nothing, and a later save starts afresh", async () => {
+      const store = await create();
+      expect(await store.moveAside()).to.equal(null);
+      await store.save(["wrong", "shape"]);
+      expect(await store.moveAside()).to.be.a("string");
+      expect(await store.load()).to.equal(undefined);
+      await store.save({ fresh: true });
+      expect(await store.load()).to.deep.equal({ fresh: true });
+    });
+
     it("keeps the last of concurrent saves", async () => {
       const store = await create();
       await Promise.all(Array.from({ length: 20 }, (_, n) => store.save({ n })));
@@ -64,6 +74,18 @@ describe("JsonFileStore specifics", () => {
     expect(files.some((name) => name.startsWith("state.json.corrupt-"))).to.equal(true);
     expect(files).not.to.include("state.json");
     expect(logger.at("warn")).to.have.length(1);
+  });
+
+  it("moves a file aside under a name beside it, keeping its content", async () => {
+    const directory = await scratchDirectory();
+    const file = path.join(directory, "devices.json");
+    const store = new JsonFileStore(file, new MemoryLogger());
+    await store.save({ devices: "not a list" });
+    const aside = await store.moveAside();
+    expect(path.dirname(aside ?? "")).to.equal(directory);
+    expect(path.basename(aside ?? "")).to.match(/^devices\.json\.corrupt-\d+$/);
+    expect(JSON.parse(await readFile(aside ?? "", "utf8"))).to.deep.equal({ devices: "not a list" });
+    expect(await readdir(directory)).not.to.include("devices.json");
   });
 
   it("removes temporary files a crash left behind when it loads", async () => {

@@ -3,7 +3,9 @@ import path from "node:path";
 import { expect } from "chai";
 import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
 import { createEngine } from "../../../src/composition/create-engine.js";
-import { FakeMqttClient, FakeTime } from "../../support/engine-fakes.js";
+import { FakeMqttClient, FakeTime, waitFor } from "../../support/engine-fakes.js";
+
+const STOP_SIGNALS = ["SIGINT", "SIGTERM"] as const;
 
 describe("createEngine (fake MQTT client and fake time)", () => {
   let dir: string;
@@ -57,6 +59,112 @@ export default class Morning extends Automation {
     await engine.stop();
     expect(engine.isReady).to.equal(false);
     expect(engine.scheduler.size).to.equal(0);
+  });
+
+  it("runs the stop sequence on SIGTERM and SIGINT, then exits 0", async () => {
+    await writeFile(
+      path.join(dir, "farewell.ts"),
+      `import { Automation, type Trigger } from "hearth";
+export default class Farewell extends Automation {
+  readonly name = "farewell";
+  readonly triggers: Trigger[] = [{ type: "mqtt", topic: "farewell/never" }];
+  async execute(): Promise<void> {}
+  override async onStop(): Promise<void> { this.state.set("said-goodbye", true); }
+}
+`,
+    );
+    const listeners = () => STOP_SIGNALS.map((signal) => process.listenerCount(signal));
+    const before = listeners();
+    for (const signal of STOP_SIGNALS) {
+      const engine = createEngine({
+        automationsDir: dir,
+        logger: new MemoryLogger(),
+        mqttClient: new FakeMqttClient(),
+        config: { HTTP_PORT: 0, DEVICE_REGISTRY_ENABLED: false },
+      });
+      await engine.start();
+      expect(listeners()).to.deep.equal(before.map((count) => count + 1));
+      const exits: (number | undefined)[] = [];
+      const realExit = process.exit;
+      process.exit = ((code?: number) => {
+        exits.push(code);
+      }) as typeof process.exit;
+      try {
+        process.emit(signal, signal);
+        // Stopping has begun: a second signal gets Node's default handling again.
+        expect(listeners()).to.deep.equal(before);
+        await waitFor(() => exits.length > 0, 5000, "the engine to exit");
+      } finally {
+        process.exit = realExit;
+      }
+      expect(exits, signal).to.deep.equal([0]);
+      expect(engine.isReady).to.equal(false);
+      expect(engine.state.get("said-goodbye")).to.equal(true);
+    }
+  });
+
+  it("leaves SIGINT and SIGTERM alone with handleSignals: false", async () => {
+    const before = STOP_SIGNALS.map((signal) => process.listenerCount(signal));
+    const engine = createEngine({
+      automationsDir: dir,
+      logger: new MemoryLogger(),
+      mqttClient: new FakeMqttClient(),
+      handleSignals: false,
+      config: { HTTP_PORT: 0, DEVICE_REGISTRY_ENABLED: false },
+    });
+    await engine.start();
+    expect(STOP_SIGNALS.map((signal) => process.listenerCount(signal))).to.deep.equal(before);
+    await engine.stop();
+  });
+
+  it("serves webhooks, the debug API and the web UI on its HTTP server by default", async () => {
+    const served = async (config: Record<string, unknown>) => {
+      const engine = createEngine({
+        automationsDir: dir,
+        logger: new MemoryLogger(),
+        mqttClient: new FakeMqttClient(),
+        handleSignals: false,
+        httpPort: 0,
+        httpHost: "127.0.0.1",
+        config: { DEVICE_REGISTRY_ENABLED: false, ...config },
+      });
+      await engine.start();
+      try {
+        const get = (route: string) => fetch(`http://127.0.0.1:${engine.httpPort}${route}`, { redirect: "manual" });
+        return {
+          status: (await get("/api/status")).status,
+          webhook: (await get("/webhook/nothing")).status,
+          page: await get("/status"),
+        };
+      } finally {
+        await engine.stop();
+      }
+    };
+    const open = await served({ WEB_UI_ENABLED: true, HTTP_TOKEN: undefined });
+    expect([open.status, open.webhook, open.page.status]).to.deep.equal([200, 404, 200]);
+    expect(open.page.headers.get("content-type")).to.match(/text\/html/);
+    const guarded = await served({ WEB_UI_ENABLED: true, HTTP_TOKEN: "s3cret-token" });
+    expect([guarded.status, guarded.page.status]).to.deep.equal([401, 303]);
+    expect(guarded.page.headers.get("location")).to.equal("/status/login");
+    const off = await served({ WEB_UI_ENABLED: false });
+    expect(off.page.status).to.equal(404);
+  });
+
+  it("keeps /api/logs working with a custom logger: entries go to it and into the ring buffer", async () => {
+    const logger = new MemoryLogger();
+    const engine = createEngine({
+      automationsDir: dir,
+      logger,
+      mqttClient: new FakeMqttClient(),
+      handleSignals: false,
+      config: { HTTP_PORT: 0, DEVICE_REGISTRY_ENABLED: false, LOG_LEVEL: "info" },
+    });
+    await engine.start();
+    await engine.stop();
+    expect(logger.entries.some((entry) => entry.msg === "Engine started")).to.equal(true);
+    const recorded = engine.logBuffer.query({ limit: 1000 }).map((entry) => entry.msg);
+    expect(recorded).to.include("Engine started");
+    expect(recorded).to.include("Engine stopped");
   });
 
   it("requires automationsDir", () => {

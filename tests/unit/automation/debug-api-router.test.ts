@@ -210,11 +210,14 @@ describe("debug API router", () => {
       await trigger({ type: "cron", firedAt: "yesterday" }).expect(400);
       await trigger({ type: "device_joined" }, "fails-always").expect(400);
       await trigger({}).expect(400);
-      await request(appFor())
+      const malformed = await request(appFor())
         .post("/api/automations/porch-light/trigger")
         .set("Content-Type", "application/json")
         .send("{oops")
         .expect(400);
+      expect(malformed.body).to.include({ error: "Bad Request", message: "Request body is not valid JSON" });
+      expect(malformed.body.details).to.have.length(1);
+      expect(malformed.body.details[0].path).to.equal("");
       expect(manager.runs).to.have.length(0);
     });
 

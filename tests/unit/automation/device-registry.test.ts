@@ -38,6 +38,7 @@ class FakeTimers implements DeviceRegistryTimers {
 
 class MemoryStore implements JsonStore {
   saves: unknown[] = [];
+  movedAside: unknown[] = [];
   constructor(public document: unknown = undefined) {}
   async load(): Promise<unknown> {
     return this.document === undefined ? undefined : structuredClone(this.document);
@@ -45,6 +46,12 @@ class MemoryStore implements JsonStore {
   async save(document: unknown): Promise<void> {
     this.document = structuredClone(document);
     this.saves.push(this.document);
+  }
+  async moveAside(): Promise<string | null> {
+    if (this.document === undefined) return null;
+    this.movedAside.push(this.document);
+    this.document = undefined;
+    return "memory:aside";
   }
 }
 
@@ -203,6 +210,29 @@ describe("DeviceRegistry", () => {
     expect(seen).to.deep.equal([{ state: "ON", brightness: 99 }]);
   });
 
+  it("removes a state handler by the name it was registered under, even after renames", async () => {
+    await publishDevices([coordinator, bulb()]);
+    const seen: DeviceState[] = [];
+    const handler = (state: DeviceState) => {
+      seen.push(state);
+    };
+    registry.onDeviceStateChange("living_room_lamp", handler);
+    await publishDevices([coordinator, bulb("sofa_lamp")]);
+    await publishDevices([coordinator, bulb("reading_lamp")]);
+    // Unwiring a device_state trigger at shutdown uses the trigger's (old) name.
+    registry.offDeviceStateChange("living_room_lamp", handler);
+    await mqtt.emit(`${PREFIX}/reading_lamp`, { state: "ON" });
+    expect(seen).to.deep.equal([]);
+
+    // Renaming back and forth never loops.
+    registry.onDeviceStateChange("reading_lamp", handler);
+    await publishDevices([coordinator, bulb("living_room_lamp")]);
+    await publishDevices([coordinator, bulb("reading_lamp")]);
+    registry.offDeviceStateChange("living_room_lamp", handler);
+    await mqtt.emit(`${PREFIX}/reading_lamp`, { state: "OFF" });
+    expect(seen).to.deep.equal([]);
+  });
+
   it("gives nice names by friendly name or IEEE address and finds devices by them", async () => {
     await publishDevices([coordinator, motionSensor(), bulb()]);
     expect(registry.getNiceName("hallway_motion")).to.equal("Hallway motion");
@@ -284,12 +314,15 @@ describe("DeviceRegistry", () => {
       expect(added.map((device) => device.friendly_name)).to.deep.equal(["hallway_motion"]);
     });
 
-    it("starts empty with a warning when the stored document is malformed", async () => {
+    it("starts empty with a warning when the stored document is malformed, moving it aside", async () => {
       const broken = new MemoryStore({ devices: "nope" });
       const restored = create({ store: broken });
       await restored.load();
       expect(restored.getDevices()).to.deep.equal([]);
       expect(logger.at("warn").length).to.be.greaterThan(0);
+      // Kept for the user to repair instead of being overwritten by the next save.
+      expect(broken.movedAside).to.deep.equal([{ devices: "nope" }]);
+      expect(broken.document).to.equal(undefined);
     });
 
     it("never writes without a store", async () => {

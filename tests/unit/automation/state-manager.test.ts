@@ -99,6 +99,20 @@ describe("StateManager", () => {
     expect(time.pendingCount).to.equal(0);
   });
 
+  it("moves aside a stored document that is valid JSON but not an object, and starts empty", async () => {
+    const store = new MemoryJsonStore(["not", "a", "state", "object"]);
+    const logger = new MemoryLogger();
+    const state = new StateManager({ persist: true }, { logger, store });
+    await state.load();
+    expect(state.keys()).to.deep.equal([]);
+    expect(store.movedAside).to.deep.equal([["not", "a", "state", "object"]]);
+    expect(logger.at("warn")).to.have.length(1);
+    state.set("fresh", true);
+    await state.save();
+    expect(store.document).to.deep.equal({ fresh: true });
+    expect(store.movedAside).to.have.length(1);
+  });
+
   it("starts empty when the state file is corrupt and moves it aside", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "hearth-state-"));
     try {

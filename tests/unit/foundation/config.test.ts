@@ -67,6 +67,13 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ ITEM_LIST_CACHE_SIZE: "lots" })).to.throw(ConfigError, /ITEM_LIST_CACHE_SIZE/);
   });
 
+  it("takes an IANA time zone for TZ and names TZ when it is not one", () => {
+    expect(loadConfig({ TZ: "Europe/Berlin" }).TZ).to.equal("Europe/Berlin");
+    expect(loadConfig({ TZ: "UTC" }).TZ).to.equal("UTC");
+    expect(loadConfig({ TZ: "" }).TZ).to.equal(undefined);
+    expect(() => loadConfig({ TZ: "Mars/Olympus_Mons" })).to.throw(ConfigError, /TZ: expected an IANA time zone/);
+  });
+
   it("formats the error message with one line per variable", () => {
     expect(() => loadConfig({ MQTT_PORT: "-1" })).to.throw(ConfigError, /MQTT_PORT: expected 0-65535/);
   });

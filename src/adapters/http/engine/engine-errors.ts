@@ -37,8 +37,8 @@ interface BodyParserError {
 }
 
 /**
- * Turns body-parser failures into JSON error bodies (413 too large, 400 malformed,
- * 415 unsupported charset) and anything else into a 500 without internals.
+ * Turns body-parser failures into JSON error bodies (413 too large, 400 malformed with
+ * `details`, 415 unsupported charset) and anything else into a 500 without internals.
  */
 export function engineErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
@@ -52,7 +52,9 @@ export function engineErrorHandler(logger: Logger): ErrorRequestHandler {
         sendError(res, 413, `Request body is larger than ${ENGINE_BODY_LIMIT}`);
         return;
       case "entity.parse.failed":
-        sendError(res, 400, "Request body is not valid JSON");
+        sendError(res, 400, "Request body is not valid JSON", [
+          { path: "", message: parserError.message ?? "malformed JSON" },
+        ]);
         return;
       case "encoding.unsupported":
       case "charset.unsupported":
