@@ -1,8 +1,10 @@
 import type { Knex } from "knex";
 import type { ChangeLogEntry, ChangeLogEntryView } from "../../domain/inventory/change-log-entry.js";
+import { InvalidItemPlacementError } from "../../domain/inventory/item-errors.js";
 import { type FreezerItem, type FreezerItemView, type ItemSortField, searchTerms } from "../../domain/inventory/freezer-item.js";
 import type { ItemListQuery, ItemPage, ItemRepository, ItemUpdater } from "../../ports/item-repository.js";
 import type { ItemListCache } from "./item-list-cache.js";
+import { isForeignKeyViolation } from "./knex-rows.js";
 
 interface ItemRow {
   id: string;
@@ -138,6 +140,25 @@ function changeRow(change: ChangeLogEntry) {
 const PREFIX_SEARCH_QUERY = `regexp_replace(plainto_tsquery('simple', hearth_search_text(?))::text, '''( |$)', ''':*\\1', 'g')::tsquery`;
 const WHOLE_WORD_QUERY = "plainto_tsquery('simple', hearth_search_text(?))";
 
+// The foreign keys of freezer_items that point at where an item is kept, by the request
+// field a caller would correct. PostgreSQL names inline REFERENCES <table>_<column>_fkey.
+const PLACEMENT_KEYS: Record<string, { path: string; message: string }> = {
+  freezer_items_compartment_id_fkey: { path: "compartmentId", message: "The compartment was removed while the item was being saved" },
+  freezer_items_freezer_id_fkey: { path: "freezerId", message: "The freezer was removed while the item was being saved" },
+  freezer_items_household_id_fkey: { path: "freezerId", message: "The household was removed while the item was being saved" },
+};
+
+/**
+ * The use cases check the placement before writing, but a freezer, compartment or
+ * household deleted in between (it was still empty) makes the write fail on its foreign
+ * key. That is the same answer as a placement that never existed, not a server error.
+ */
+function vanishedPlacement(error: unknown): InvalidItemPlacementError | undefined {
+  if (!isForeignKeyViolation(error)) return undefined;
+  const detail = PLACEMENT_KEYS[(error as { constraint?: string }).constraint ?? ""];
+  return detail ? new InvalidItemPlacementError([detail]) : undefined;
+}
+
 /** A parameterised SQL fragment. */
 interface Sql {
   text: string;
@@ -252,7 +273,11 @@ export class KnexItemRepository implements ItemRepository {
   }
 
   async create(item: FreezerItem): Promise<FreezerItemView> {
-    await this.knex("freezer_items").insert(toRow(item));
+    await this.knex("freezer_items")
+      .insert(toRow(item))
+      .catch((error: unknown) => {
+        throw vanishedPlacement(error) ?? error;
+      });
     return (await this.findById(item.householdId, item.id))!;
   }
 
@@ -319,6 +344,12 @@ export class KnexItemRepository implements ItemRepository {
   }
 
   async update(householdId: string, itemId: string, updater: ItemUpdater): Promise<FreezerItemView | undefined> {
+    return this.updateLocked(householdId, itemId, updater).catch((error: unknown) => {
+      throw vanishedPlacement(error) ?? error;
+    });
+  }
+
+  private async updateLocked(householdId: string, itemId: string, updater: ItemUpdater): Promise<FreezerItemView | undefined> {
     return this.knex.transaction(async (trx) => {
       // FOR UPDATE makes concurrent updates of one item queue here, so each sees the previous one's result.
       const locked = await trx.raw<{ rows: ItemRow[] }>(
