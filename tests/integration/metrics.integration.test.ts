@@ -4,9 +4,6 @@
  * whole process (startHearth with METRICS_ENABLED) against a real database: both HTTP
  * surfaces are timed by route template and the inventory gauges follow the data.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { Writable } from "node:stream";
 import { expect } from "chai";
 import express from "express";
@@ -17,9 +14,10 @@ import { createLogger } from "../../src/adapters/logging/winston-logger.js";
 import { createMetrics, type Metrics } from "../../src/adapters/services/metrics/metrics.js";
 import { createMetricsRouter } from "../../src/adapters/services/metrics/metrics-router.js";
 import { createEngine, type Engine } from "../../src/composition/create-engine.js";
-import { type RunningHearth, startHearth } from "../../src/composition/hearth.js";
+import type { RunningHearth } from "../../src/composition/hearth.js";
 import { Automation, type Trigger } from "../../src/index.js";
-import { acquireBroker, acquireDatabase, type TestBroker, type TestDatabase, uniqueTopicPrefix } from "../support/test-servers.js";
+import { startTestHearth, type TestHearth } from "../support/test-hearth.js";
+import { acquireBroker, type TestBroker, uniqueTopicPrefix } from "../support/test-servers.js";
 
 const TOKEN = "metrics-test-token";
 
@@ -146,38 +144,21 @@ describe("metrics on a running engine", function () {
 
 describe("metrics of the whole process (startHearth)", function () {
   this.timeout(60_000);
-  let database: TestDatabase;
-  let broker: TestBroker;
-  let scratch: string;
+  let running: TestHearth;
   let hearth: RunningHearth;
 
   before(async () => {
-    database = await acquireDatabase("metrics process");
-    broker = await acquireBroker("metrics process");
-    scratch = await mkdtemp(path.join(tmpdir(), "hearth-metrics-"));
-    hearth = await startHearth({
-      env: {
-        DATA_DIR: path.join(scratch, "data"),
-        AUTOMATIONS_DIR: new URL("./fixtures/no-automations/", import.meta.url).pathname,
-        LOG_LEVEL: "warn",
-        MQTT_HOST: broker.host,
-        MQTT_PORT: String(broker.port),
-        DEVICE_REGISTRY_ENABLED: "false",
-        METRICS_ENABLED: "true",
-        HTTP_TOKEN: TOKEN,
-        ...(database.url ? { DATABASE_URL: database.url } : {}),
-      },
-      apiPort: 0,
-      httpPort: 0,
-      logStream: new Writable({ write: (_chunk, _encoding, done) => done() }),
+    running = await startTestHearth("metrics process", {
+      AUTOMATIONS_DIR: new URL("./fixtures/no-automations/", import.meta.url).pathname,
+      DEVICE_REGISTRY_ENABLED: "false",
+      METRICS_ENABLED: "true",
+      HTTP_TOKEN: TOKEN,
     });
+    hearth = running.hearth;
   });
 
   after(async () => {
-    await hearth?.stop();
-    await database?.release();
-    await broker?.release();
-    if (scratch) await rm(scratch, { recursive: true, force: true });
+    await running?.release();
   });
 
   const scrape = async () => {
