@@ -29,6 +29,8 @@ describe("DeviceRegistry over a real broker (Zigbee2MQTT-shaped traffic)", () =>
   let service: MqttService;
   let registry: DeviceRegistry;
   let prefix: string;
+  /** Retained topics a test published beyond the shared device list; cleared after it. */
+  let retainedTopics: string[];
   const logger = new MemoryLogger();
 
   before(async () => {
@@ -41,6 +43,7 @@ describe("DeviceRegistry over a real broker (Zigbee2MQTT-shaped traffic)", () =>
 
   beforeEach(async () => {
     prefix = uniqueTopicPrefix("z2m");
+    retainedTopics = [];
     bridge = await mqtt.connectAsync(broker.url, { clientId: `fake-z2m-${Date.now()}` });
     // Zigbee2MQTT keeps the device list retained, so the engine sees it on subscribe.
     await publish(bridge, `${prefix}/bridge/devices`, [coordinator, motionSensor(), bulb()], true);
@@ -54,6 +57,7 @@ describe("DeviceRegistry over a real broker (Zigbee2MQTT-shaped traffic)", () =>
     await registry.stop();
     await service.disconnect();
     await publish(bridge, `${prefix}/bridge/devices`, "", true); // clears the retained list
+    for (const topic of retainedTopics) await publish(bridge, topic, "", true);
     await bridge.endAsync();
   });
 
@@ -93,5 +97,43 @@ describe("DeviceRegistry over a real broker (Zigbee2MQTT-shaped traffic)", () =>
     await until(() => states.length === 3, "a state update under the new name");
     expect(states[2].state).to.equal("OFF");
     expect(added).to.have.length(1);
+  });
+
+  it("applies a device's retained state published before the retained device list", async () => {
+    // A prefix of its own: the shared one already holds a retained list, published first.
+    const early = uniqueTopicPrefix("z2m-early");
+    const retain = async (topic: string, payload: unknown) => {
+      retainedTopics.push(topic);
+      await publish(bridge, topic, payload, true);
+    };
+    await retain(`${early}/living_room_lamp`, { state: "ON", brightness: 42 });
+    await retain(`${early}/living_room_lamp/availability`, { state: "online" });
+    await retain(`${early}/all_lights`, { state: "ON" }); // a group: never in the device list
+    await retain(`${early}/bridge/devices`, [coordinator, motionSensor(), bulb()]);
+
+    // Records the order this broker delivers the retained messages in, to say whether this
+    // run exercised state-before-list (the outcome must be the same either way).
+    const observer = await mqtt.connectAsync(broker.url, { clientId: `observer-${Date.now()}` });
+    const order: string[] = [];
+    observer.on("message", (topic) => order.push(topic.slice(early.length + 1)));
+    await observer.subscribeAsync(`${early}/#`);
+
+    registry = new DeviceRegistry({ mqtt: service, prefix: early, logger });
+    const states: DeviceState[] = [];
+    registry.onDeviceStateChange("living_room_lamp", (state) => {
+      states.push(state);
+    });
+    await registry.start();
+    await until(() => registry.getDeviceState("living_room_lamp") !== null, "the retained state to be applied");
+    await until(() => order.length === 4, "the observer to see every retained message");
+    await observer.endAsync();
+    const stateFirst = order.indexOf("living_room_lamp") < order.indexOf("bridge/devices");
+    console.log(`      [device-registry] broker delivered the retained state ${stateFirst ? "before" : "after"} the device list`);
+
+    expect(registry.getDevices().map((device) => device.friendly_name)).to.have.members(["hallway_motion", "living_room_lamp"]);
+    expect(registry.getDeviceState("living_room_lamp")).to.deep.equal({ state: "ON", brightness: 42 });
+    expect(states).to.deep.equal([{ state: "ON", brightness: 42 }]);
+    expect(registry.hasDevice("all_lights")).to.equal(false);
+    expect(registry.getDeviceState("all_lights")).to.equal(null);
   });
 });

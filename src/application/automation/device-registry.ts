@@ -14,9 +14,36 @@ import type {
 /** At most this long between a change and the registry file being written. */
 export const DEVICE_REGISTRY_SAVE_DELAY_MS = 1000;
 
+/**
+ * At most this many unknown friendly names have state held for a device list that may
+ * introduce them. Enough for every device of a large network whose retained state beats
+ * the retained device list at start-up; small enough that names that never become devices
+ * (Zigbee2MQTT groups, stale retained topics) cost little.
+ */
+export const MAX_PENDING_DEVICE_STATES = 256;
+
 /** Subtopics of a device that carry commands or availability, not state. */
 const NON_STATE_SUFFIXES = ["/set", "/get", "/availability"];
 const NON_STATE_SEGMENTS = ["/set/", "/get/"];
+
+/**
+ * The friendly name whose state a topic below the prefix carries, or null for topics that
+ * are not device state: the bridge's own topics, commands (`/set`, `/get`, also with an
+ * attribute after them), availability, and names Zigbee2MQTT never gives a device (empty,
+ * or with an empty level). Unknown names are held as pending state, so anything let
+ * through here would be kept, and later merged into a device's state if the name matched.
+ */
+function stateTopicName(rest: string): string | null {
+  if (rest === "bridge" || rest.startsWith("bridge/")) return null;
+  if (rest.split("/").includes("")) return null;
+  if (NON_STATE_SUFFIXES.some((suffix) => rest.endsWith(suffix))) return null;
+  if (NON_STATE_SEGMENTS.some((segment) => rest.includes(segment))) return null;
+  return rest;
+}
+
+function isStateObject(value: unknown): value is DeviceState {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
 
 const deviceSchema = z.looseObject({
   ieee_address: z.string().min(1),
@@ -108,6 +135,13 @@ export class DeviceRegistry implements DeviceRegistryApi {
   private readonly nameByIeee = new Map<string, string>();
   private coordinatorIeee: string | null = null;
   private readonly states = new Map<string, DeviceState>();
+  /**
+   * Merged state for friendly names no device has yet, oldest update first. The broker
+   * delivers retained messages in no set order across topics, so a device's retained state
+   * can arrive before the retained device list that introduces it. Never reported by the
+   * API and never saved: it is not a device's state until a device list or a join names it.
+   */
+  private readonly pendingStates = new Map<string, DeviceState>();
   private readonly stateHandlers = new Map<string, Set<DeviceStateHandler>>();
   /** Old friendly name -> new one, so handlers registered under an old name can still be removed by it. */
   private readonly renamedTo = new Map<string, string>();
@@ -149,6 +183,8 @@ export class DeviceRegistry implements DeviceRegistryApi {
       this.mqtt.unsubscribe(`${this.prefix}/#`, this.handler);
       this.started = false;
     }
+    // Held only for this subscription: a restart gets the retained messages again.
+    this.pendingStates.clear();
     this.cancelScheduledSave();
     if (this.store) await this.save();
   }
@@ -261,13 +297,15 @@ export class DeviceRegistry implements DeviceRegistryApi {
     const rest = topic.slice(this.prefix.length + 1);
     if (rest === "bridge/devices") {
       this.onDeviceList(payloadValue(payload));
-    } else if (rest === "bridge/event") {
-      this.onBridgeEvent(payloadValue(payload));
-    } else if (rest === "bridge" || rest.startsWith("bridge/")) {
-      // Other bridge topics (state, info, logging, responses) say nothing about devices.
-    } else if (!NON_STATE_SUFFIXES.some((suffix) => rest.endsWith(suffix)) && !NON_STATE_SEGMENTS.some((segment) => rest.includes(segment))) {
-      this.onDeviceState(rest, payload);
+      return;
     }
+    if (rest === "bridge/event") {
+      this.onBridgeEvent(payloadValue(payload));
+      return;
+    }
+    // Other bridge topics (state, info, logging, responses), commands and availability are no device state.
+    const name = stateTopicName(rest);
+    if (name !== null) this.onDeviceState(name, payload);
   }
 
   private onDeviceList(value: unknown): void {
@@ -294,9 +332,39 @@ export class DeviceRegistry implements DeviceRegistryApi {
     for (const device of removed) this.remove(device);
     this.logger.debug("Zigbee2MQTT device list received", { devices: this.devices.size, baseline: !announce });
     this.scheduleSave();
-    if (!announce) return;
-    for (const device of added) this.announceAdded(device);
-    for (const device of removed) this.announceRemoved(device);
+    if (announce) {
+      for (const device of added) this.announceAdded(device);
+      for (const device of removed) this.announceRemoved(device);
+    }
+    this.settlePendingStates();
+  }
+
+  /**
+   * A device list is complete, so it settles every pending state: a listed name takes its
+   * state, and the rest (groups, devices removed earlier) is dropped, so a stale retained
+   * state never waits to be pinned onto a device that reuses the name much later.
+   */
+  private settlePendingStates(): void {
+    for (const name of [...this.pendingStates.keys()]) this.adoptPendingState(name);
+    if (this.pendingStates.size === 0) return;
+    this.logger.debug("Dropped state for names no device has", { names: [...this.pendingStates.keys()] });
+    this.pendingStates.clear();
+  }
+
+  /**
+   * Applies the state held for a name that now belongs to a device, as one state update.
+   * It fires device_state handlers exactly as the same message would have had it arrived
+   * after the device list: the registry never suppresses state updates of devices known at
+   * start-up (only joins and leaves have a silent baseline), so the outcome must not depend
+   * on the order in which the broker happened to deliver retained messages. Updates held
+   * for one name fire once, with their merged state.
+   */
+  private adoptPendingState(name: string): void {
+    const device = this.devices.get(name);
+    const pending = this.pendingStates.get(name);
+    if (!device || !pending) return;
+    this.pendingStates.delete(name);
+    this.applyState(device, pending);
   }
 
   private onBridgeEvent(value: unknown): void {
@@ -327,6 +395,7 @@ export class DeviceRegistry implements DeviceRegistryApi {
         this.put(device);
         this.scheduleSave();
         this.announceAdded(device);
+        this.adoptPendingState(device.friendly_name);
         return;
       }
       case "device_leave": {
@@ -357,13 +426,20 @@ export class DeviceRegistry implements DeviceRegistryApi {
 
   private onDeviceState(name: string, payload: MqttPayload): void {
     const device = this.devices.get(name);
-    if (!device) return;
     const value = payloadValue(payload);
-    if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      this.logger.warn("Ignoring device state that is not a JSON object", { friendly_name: name });
+    if (!isStateObject(value)) {
+      // Only a known device's topic is worth a warning; an unknown one may be anything.
+      if (device) this.logger.warn("Ignoring device state that is not a JSON object", { friendly_name: name });
       return;
     }
-    const merged: DeviceState = { ...(this.states.get(name) ?? {}), ...(value as DeviceState) };
+    if (device) this.applyState(device, value);
+    else this.holdPendingState(name, value);
+  }
+
+  /** Merges an update over the device's last-known state and tells its handlers. */
+  private applyState(device: ZigbeeDevice, update: DeviceState): void {
+    const name = device.friendly_name;
+    const merged: DeviceState = { ...(this.states.get(name) ?? {}), ...update };
     this.states.set(name, merged);
     this.scheduleSave();
     const handlers = this.stateHandlers.get(name);
@@ -371,6 +447,19 @@ export class DeviceRegistry implements DeviceRegistryApi {
     for (const handler of [...handlers]) {
       this.callSafely(() => handler({ ...merged }, device), "device state handler", name);
     }
+  }
+
+  /** Keeps state for a name no device has yet; past the bound the stalest name goes. */
+  private holdPendingState(name: string, update: DeviceState): void {
+    const merged: DeviceState = { ...(this.pendingStates.get(name) ?? {}), ...update };
+    // Re-inserted so the Map's order stays oldest update first.
+    this.pendingStates.delete(name);
+    this.pendingStates.set(name, merged);
+    if (this.pendingStates.size <= MAX_PENDING_DEVICE_STATES) return;
+    const stalest = this.pendingStates.keys().next().value;
+    if (stalest === undefined) return;
+    this.pendingStates.delete(stalest);
+    this.logger.debug("Dropped held state for an unknown name to stay within the bound", { friendly_name: stalest });
   }
 
   // ---- bookkeeping -------------------------------------------------------------------

@@ -1,6 +1,10 @@
 import { expect } from "chai";
 import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
-import { DeviceRegistry, type DeviceRegistryTimers } from "../../../src/application/automation/device-registry.js";
+import {
+  DeviceRegistry,
+  type DeviceRegistryTimers,
+  MAX_PENDING_DEVICE_STATES,
+} from "../../../src/application/automation/device-registry.js";
 import type { DeviceState, ZigbeeDevice } from "../../../src/domain/automation/zigbee-device.js";
 import type { JsonStore } from "../../../src/ports/json-store.js";
 import { FakeMqttService } from "../../support/fake-mqtt-service.js";
@@ -274,6 +278,159 @@ describe("DeviceRegistry", () => {
     await mqtt.emit(`${PREFIX}/living_room_lamp`, { state: "ON" });
     await publishDevices([coordinator]);
     expect(logger.at("error")).to.have.length(0);
+  });
+
+  describe("state that arrives before the device list", () => {
+    // The broker delivers retained messages in no set order across topics.
+    function recordStates(name: string): DeviceState[] {
+      const seen: DeviceState[] = [];
+      registry.onDeviceStateChange(name, (state) => {
+        seen.push(state);
+      });
+      return seen;
+    }
+
+    it("applies it, merged, when the first device list introduces the name, firing handlers as a list-first order would", async () => {
+      const seen = recordStates("living_room_lamp");
+      await mqtt.emit(`${PREFIX}/living_room_lamp`, { state: "ON", brightness: 200 });
+      await mqtt.emit(`${PREFIX}/living_room_lamp`, { brightness: 80 });
+      expect(registry.getDeviceState("living_room_lamp")).to.equal(null);
+      expect(seen).to.deep.equal([]);
+
+      await publishDevices([coordinator, bulb(), motionSensor()]);
+      expect(registry.getDeviceState("living_room_lamp")).to.deep.equal({ state: "ON", brightness: 80 });
+      // Same as a retained state arriving after the list: one update with the merged state.
+      expect(seen).to.deep.equal([{ state: "ON", brightness: 80 }]);
+      expect(registry.getDeviceState("hallway_motion")).to.equal(null);
+      expect(added).to.deep.equal([]);
+
+      await mqtt.emit(`${PREFIX}/living_room_lamp`, { state: "OFF" });
+      expect(seen[1]).to.deep.equal({ state: "OFF", brightness: 80 });
+    });
+
+    it("fires the same handlers whichever of list and retained state the broker delivers first", async () => {
+      const stateFirst = recordStates("living_room_lamp");
+      await mqtt.emit(`${PREFIX}/living_room_lamp`, { state: "ON" });
+      await publishDevices([coordinator, bulb()]);
+      await registry.stop();
+
+      mqtt = new FakeMqttService(PREFIX);
+      registry = create({ store: null });
+      await registry.start();
+      const listFirst = recordStates("living_room_lamp");
+      await publishDevices([coordinator, bulb()]);
+      await mqtt.emit(`${PREFIX}/living_room_lamp`, { state: "ON" });
+      expect(stateFirst).to.deep.equal(listFirst);
+    });
+
+    it("applies it when a join event introduces the name, after announcing the join", async () => {
+      await publishDevices([coordinator]);
+      const order: string[] = [];
+      registry.onDeviceAdded((device) => order.push(`joined ${device.friendly_name}`));
+      registry.onDeviceStateChange("kitchen_plug", (state) => {
+        order.push(`state ${JSON.stringify(state)}`);
+      });
+      await mqtt.emit(`${PREFIX}/kitchen_plug`, { state: "ON" });
+      await publishEvent("device_joined", { friendly_name: "kitchen_plug", ieee_address: "0xa4c138d2e1f00001" });
+      expect(order).to.deep.equal(["joined kitchen_plug", 'state {"state":"ON"}']);
+      expect(registry.getDeviceState("kitchen_plug")).to.deep.equal({ state: "ON" });
+    });
+
+    it("never exposes or saves state for a name that is not a device, and drops it at the next list", async () => {
+      await mqtt.emit(`${PREFIX}/all_lights`, { state: "ON" }); // a Zigbee2MQTT group, never listed
+      await mqtt.emit(`${PREFIX}/living_room_lamp`, { state: "ON" });
+      expect(registry.getDevices()).to.deep.equal([]);
+      expect(registry.hasDevice("all_lights")).to.equal(false);
+      expect(registry.getDevice("all_lights")).to.equal(null);
+      expect(registry.getDeviceState("all_lights")).to.equal(null);
+
+      await publishDevices([coordinator, motionSensor()]);
+      expect(registry.getDevices().map((device) => device.friendly_name)).to.deep.equal(["hallway_motion"]);
+      expect(registry.getDeviceState("all_lights")).to.equal(null);
+      await registry.stop();
+      expect(store.document).to.deep.include({ states: {} });
+
+      // Dropped, not kept for later: a device that takes the name later starts clean.
+      await registry.start();
+      await publishDevices([coordinator, motionSensor(), bulb()]);
+      expect(registry.getDeviceState("living_room_lamp")).to.equal(null);
+    });
+
+    it("does not apply state held for a device that has since been removed", async () => {
+      await publishDevices([coordinator, bulb(), motionSensor()]);
+      await publishDevices([coordinator, motionSensor()]);
+      expect(removed.map((device) => device.friendly_name)).to.deep.equal(["living_room_lamp"]);
+      await mqtt.emit(`${PREFIX}/living_room_lamp`, { state: "ON" }); // a late message for the gone device
+      expect(registry.getDeviceState("living_room_lamp")).to.equal(null);
+      expect(registry.getDevices()).to.have.length(1);
+      await publishDevices([coordinator, motionSensor()]);
+      await publishEvent("device_joined", { friendly_name: "living_room_lamp", ieee_address: "0xa4c138d2e1f00009" });
+      expect(registry.getDeviceState("living_room_lamp")).to.equal(null);
+    });
+
+    it("holds at most MAX_PENDING_DEVICE_STATES names, dropping the one updated longest ago", async () => {
+      const total = MAX_PENDING_DEVICE_STATES + 10;
+      const names = Array.from({ length: total }, (_, index) => `sensor_${index}`);
+      const first = names.slice(0, MAX_PENDING_DEVICE_STATES);
+      const overflow = names.slice(MAX_PENDING_DEVICE_STATES);
+      for (const name of first) await mqtt.emit(`${PREFIX}/${name}`, { battery: 50 });
+      // sensor_0 reports again before the bound is reached, so sensor_1 becomes the stalest.
+      await mqtt.emit(`${PREFIX}/sensor_0`, { temperature: 21 });
+      for (const name of overflow) await mqtt.emit(`${PREFIX}/${name}`, { battery: 50 });
+      await mqtt.emit(`${PREFIX}/${names[total - 1]}`, { temperature: 19 });
+
+      const devices = names.map((name, index) => motionSensor(name, `0x${index.toString(16).padStart(16, "0")}`));
+      await publishDevices([coordinator, ...devices]);
+      const withState = names.filter((name) => registry.getDeviceState(name) !== null);
+      expect(withState).to.have.length(MAX_PENDING_DEVICE_STATES);
+      expect(withState).to.not.include.members(names.slice(1, 11));
+      expect(registry.getDeviceState("sensor_0")).to.deep.equal({ battery: 50, temperature: 21 });
+      expect(registry.getDeviceState(names[total - 1])).to.deep.equal({ battery: 50, temperature: 19 });
+    });
+
+    it("merges state held under a new name over the carried state when the list renames the device", async () => {
+      await publishDevices([coordinator, bulb()]);
+      await mqtt.emit(`${PREFIX}/living_room_lamp`, { state: "ON", brightness: 10 });
+      const seen = recordStates("living_room_lamp");
+      // Zigbee2MQTT publishes under the new name; the renamed list may come after it.
+      await mqtt.emit(`${PREFIX}/sofa_lamp`, { brightness: 99 });
+      expect(seen).to.deep.equal([]);
+      await publishDevices([coordinator, bulb("sofa_lamp")]);
+      expect(added).to.deep.equal([]);
+      expect(removed).to.deep.equal([]);
+      expect(logger.entries.some((e) => e.msg === "Device renamed" && e.fields.to === "sofa_lamp")).to.equal(true);
+      expect(registry.getDeviceState("sofa_lamp")).to.deep.equal({ state: "ON", brightness: 99 });
+      expect(seen).to.deep.equal([{ state: "ON", brightness: 99 }]);
+    });
+
+    it("never holds command, availability, bridge or malformed topics as state", async () => {
+      const seen = recordStates("living_room_lamp");
+      await mqtt.emit(`${PREFIX}/living_room_lamp/availability`, { state: "online" });
+      await mqtt.emit(`${PREFIX}/living_room_lamp/set`, { state: "OFF" });
+      await mqtt.emit(`${PREFIX}/living_room_lamp/set/brightness`, { value: 3 });
+      await mqtt.emit(`${PREFIX}/living_room_lamp/get`, { state: "" });
+      await mqtt.emit(`${PREFIX}/living_room_lamp/get/state`, { state: "" });
+      await mqtt.emit(`${PREFIX}/living_room_lamp/`, { trailing: true });
+      await mqtt.emit(`${PREFIX}//living_room_lamp`, { leading: true });
+      await mqtt.emit(`${PREFIX}/`, { empty: true });
+      await mqtt.emit(`${PREFIX}/bridge/state`, { state: "online" });
+      await mqtt.emit(`${PREFIX}/bridge/info`, { version: "2.0.0" });
+      await mqtt.emit(`${PREFIX}/bridge`, { state: "online" });
+      await mqtt.emit(`${PREFIX}/living_room_lamp`, "online"); // not a JSON object
+      await publishDevices([coordinator, bulb(), bulb("bridge_lamp", "0xa4c138d2e1f00002")]);
+      expect(registry.getDeviceState("living_room_lamp")).to.equal(null);
+      expect(seen).to.deep.equal([]);
+      // Unknown names are not worth a warning: they may be anything.
+      expect(logger.at("warn")).to.deep.equal([]);
+    });
+
+    it("forgets held state at stop, since a restart gets the retained messages again", async () => {
+      await mqtt.emit(`${PREFIX}/living_room_lamp`, { state: "ON" });
+      await registry.stop();
+      await registry.start();
+      await publishDevices([coordinator, bulb()]);
+      expect(registry.getDeviceState("living_room_lamp")).to.equal(null);
+    });
   });
 
   describe("persistence", () => {
