@@ -8,7 +8,6 @@ import type { Router } from "express";
 import { FetchHttpClient } from "../adapters/http-client/fetch-http-client.js";
 import { EngineHttpServer } from "../adapters/http/engine/engine-http-server.js";
 import { SessionStore } from "../adapters/http/engine/session-store.js";
-import { createWebUiRouter } from "../adapters/http/engine/web-ui/web-ui-router.js";
 import { FileAutomationSource } from "../adapters/loading/file-automation-source.js";
 import { BufferedLogger } from "../adapters/logging/buffered-logger.js";
 import { RingBufferLog } from "../adapters/logging/ring-buffer.js";
@@ -33,6 +32,7 @@ import type { Timer } from "../ports/timer.js";
 import type { Clock } from "../ports/clock.js";
 import { type Config, loadConfig } from "./config.js";
 import { engineRoutes } from "./engine-routes.js";
+import { createStatusRouter } from "./status-surfaces.js";
 import { HEARTH_VERSION } from "./version.js";
 
 /** Device registry settings of createEngine (override DEVICE_REGISTRY_* variables). */
@@ -375,16 +375,7 @@ export function defaultEngineRoutes(config: Pick<Config, "WEB_UI_ENABLED">): Eng
   if (!config.WEB_UI_ENABLED) return routes;
   return [
     ...routes,
-    {
-      path: "/status",
-      router: (engine: Engine) =>
-        createWebUiRouter({
-          token: engine.config.HTTP_TOKEN,
-          sessions,
-          logger: engine.logger,
-          trustProxy: engine.config.TRUST_PROXY,
-        }),
-    },
+    { path: "/status", router: (engine: Engine) => createStatusRouter(engine, sessions) },
   ];
 }
 

@@ -8,12 +8,22 @@ import type { SessionStore } from "../adapters/http/engine/session-store.js";
 import { createWebUiRouter } from "../adapters/http/engine/web-ui/web-ui-router.js";
 import type { Metrics } from "../adapters/services/metrics/metrics.js";
 import { createMetricsRouter } from "../adapters/services/metrics/metrics-router.js";
+import type { Router } from "express";
 import type { Engine } from "./create-engine.js";
 
 export interface StatusSurfacesOptions {
   sessions: SessionStore;
   /** From createMetrics() when METRICS_ENABLED; null leaves /metrics unmounted. */
   metrics: Metrics | null;
+}
+
+/**
+ * The web UI for /status, configured from the engine's HTTP_TOKEN and TRUST_PROXY; give it
+ * the session store the debug API uses, so logging in to the page also opens /api.
+ */
+export function createStatusRouter(engine: Engine, sessions: SessionStore): Router {
+  const { config } = engine;
+  return createWebUiRouter({ token: config.HTTP_TOKEN, sessions, logger: engine.logger, trustProxy: config.TRUST_PROXY });
 }
 
 export function mountStatusSurfaces(engine: Engine, options: StatusSurfacesOptions): void {
@@ -37,15 +47,5 @@ export function mountStatusSurfaces(engine: Engine, options: StatusSurfacesOptio
       }),
     );
   }
-  if (config.WEB_UI_ENABLED) {
-    server.mount(
-      "/status",
-      createWebUiRouter({
-        token: config.HTTP_TOKEN,
-        sessions: options.sessions,
-        logger: engine.logger,
-        trustProxy: config.TRUST_PROXY,
-      }),
-    );
-  }
+  if (config.WEB_UI_ENABLED) server.mount("/status", createStatusRouter(engine, options.sessions));
 }
