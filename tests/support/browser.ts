@@ -1,9 +1,13 @@
 import { existsSync } from "node:fs";
 import { type Browser, chromium } from "playwright-core";
 
-/** Chromium from CHROMIUM_PATH, else the Debian package's path; null when neither exists. */
+/**
+ * Chromium from CHROMIUM_PATH when it is set (and only there: a path that does not exist means
+ * "no Chromium", as on a fresh machine), else the Debian package's paths; null when none exists.
+ */
 export function chromiumPath(): string | null {
-  const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"];
+  const configured = process.env.CHROMIUM_PATH;
+  const candidates = configured ? [configured] : ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
   return candidates.find((candidate): candidate is string => Boolean(candidate && existsSync(candidate))) ?? null;
 }
 

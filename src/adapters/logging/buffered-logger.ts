@@ -3,7 +3,7 @@ import type { LogFields, Logger, LogLevelName } from "../../ports/logger.js";
 import { LevelLogger } from "./level-logger.js";
 import { maskSecrets } from "./mask-url.js";
 import type { RingBufferLog } from "./ring-buffer.js";
-import { normaliseFields } from "./winston-logger.js";
+import { normaliseFields } from "./log-call.js";
 
 /**
  * Forwards every entry to another logger and also records it in a ring buffer, as the
@@ -22,7 +22,7 @@ export class BufferedLogger extends LevelLogger {
     super();
   }
 
-  protected override write(level: LogLevelName, msg: string, fields?: LogFields): void {
+  protected override write(level: LogLevelName, msg: string, fields: LogFields): void {
     this.target[level](msg, fields);
     if (LOG_LEVELS[level] < LOG_LEVELS[this.minLevel]) return;
     const recorded = normaliseFields({ ...this.bindings, ...fields });

@@ -16,7 +16,7 @@ export class MemoryLogger extends LevelLogger {
     super();
   }
 
-  protected override write(level: LogLevelName, msg: string, fields?: LogFields): void {
+  protected override write(level: LogLevelName, msg: string, fields: LogFields): void {
     this.entries.push({ level, msg, fields: { ...this.bindings, ...fields } });
   }
 

@@ -5,6 +5,7 @@ import type { LogFields, Logger, LogLevelName } from "../../ports/logger.js";
 import { LevelLogger } from "./level-logger.js";
 import { LOG_LEVELS } from "../../ports/log-buffer.js";
 import { maskSecrets } from "./mask-url.js";
+import { normaliseFields } from "./log-call.js";
 import { RingBufferLog } from "./ring-buffer.js";
 
 // winston orders levels by priority: lower is more severe.
@@ -18,21 +19,6 @@ export interface LoggerOptions {
   buffer?: RingBufferLog;
   /** Where text/JSON goes; stdout when omitted. Tests pass a sink to keep output quiet. */
   stream?: NodeJS.WritableStream;
-}
-
-/** Serialises Error values (which JSON.stringify turns into `{}`) and masks secrets in strings. */
-export function normaliseFields(fields: LogFields): LogFields {
-  const out: LogFields = {};
-  for (const [name, value] of Object.entries(fields)) {
-    if (value instanceof Error) {
-      out[name] = { message: maskSecrets(value.message), name: value.name, stack: value.stack };
-    } else if (typeof value === "string") {
-      out[name] = maskSecrets(value);
-    } else {
-      out[name] = value;
-    }
-  }
-  return out;
 }
 
 class RingBufferTransport extends Transport {
@@ -70,7 +56,7 @@ class WinstonLogger extends LevelLogger {
     super();
   }
 
-  protected override write(level: LogLevelName, msg: string, fields?: LogFields): void {
+  protected override write(level: LogLevelName, msg: string, fields: LogFields): void {
     this.target.log(level, maskSecrets(msg), normaliseFields({ ...this.bindings, ...fields }));
   }
 
