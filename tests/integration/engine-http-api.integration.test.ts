@@ -91,7 +91,7 @@ describe("engine HTTP API through createEngine (real broker)", () => {
   it("reports status behind the token", async () => {
     await request(base).get("/api/status").expect(401);
     const response = await request(base).get("/api/status").set(auth).expect(200);
-    expect(response.body).to.deep.include({ status: "ok", checks: { mqtt: true, engine: true }, version: "9.9.9" });
+    expect(response.body).to.deep.include({ status: "ready", checks: { mqtt: true, engine: true }, version: "9.9.9" });
     expect(response.body.automations).to.deep.equal({ registered: 2, failed: 0 });
   });
 

@@ -113,7 +113,7 @@ export async function startFakeEngine(token: string): Promise<EngineHarness> {
   api.get("/status", (_req, res) => {
     const list = listed();
     res.json({
-      status: mqttConnected ? "ok" : "degraded",
+      status: mqttConnected ? "ready" : "not_ready",
       checks: { mqtt: mqttConnected, engine: true },
       startedAt: startedAt.toISOString(),
       uptimeSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000),

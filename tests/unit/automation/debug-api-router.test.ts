@@ -84,7 +84,7 @@ describe("debug API router", () => {
     it("reports readiness, uptime, automation counts and version", async () => {
       const response = await request(appFor()).get("/api/status").expect(200);
       expect(response.body).to.deep.equal({
-        status: "ok",
+        status: "ready",
         checks: { mqtt: true, engine: true },
         startedAt: "2026-01-01T10:00:00.000Z",
         uptimeSeconds: 90,
@@ -93,10 +93,10 @@ describe("debug API router", () => {
       });
     });
 
-    it("says degraded when MQTT is down", async () => {
+    it("says not_ready when MQTT is down, as /readyz decides", async () => {
       ready = { mqtt: false, engine: true };
       const response = await request(appFor()).get("/api/status").expect(200);
-      expect(response.body.status).to.equal("degraded");
+      expect(response.body.status).to.equal("not_ready");
       expect(response.body.checks).to.deep.equal({ mqtt: false, engine: true });
     });
   });

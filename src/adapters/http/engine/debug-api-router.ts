@@ -12,6 +12,7 @@ import type { ZigbeeDevice } from "../../../domain/automation/zigbee-device.js";
 import { LOG_LEVELS, type LogBuffer } from "../../../ports/log-buffer.js";
 import type { Logger } from "../../../ports/logger.js";
 import { ENGINE_BODY_LIMIT, engineErrorHandler, sendError, zodDetails } from "./engine-errors.js";
+import { isReady } from "./engine-http-server.js";
 
 export interface DebugApiDeps {
   manager: AutomationManagerApi;
@@ -222,7 +223,8 @@ export function createDebugApiRouter(deps: DebugApiDeps): Router {
     const failed = automations.filter((automation) => automation.status === "failed").length;
     const startedAt = typeof deps.startedAt === "function" ? deps.startedAt() : deps.startedAt;
     res.json({
-      status: checks.mqtt && checks.engine ? "ok" : "degraded",
+      // "ok" is the liveness answer of /healthz; this route reports readiness as /readyz decides it.
+      status: isReady(checks) ? "ready" : "not_ready",
       checks: { mqtt: checks.mqtt, engine: checks.engine },
       startedAt: startedAt ? startedAt.toISOString() : null,
       uptimeSeconds: startedAt ? Math.max(0, Math.floor((now() - startedAt.getTime()) / 1000)) : 0,

@@ -11,6 +11,11 @@ export interface Readiness {
   startedAt: string | null;
 }
 
+/** The one readiness decision: /readyz and /api/status both answer from it. */
+export function isReady(readiness: Pick<Readiness, "mqtt" | "engine">): boolean {
+  return readiness.mqtt && readiness.engine;
+}
+
 export interface EngineHttpServerOptions {
   logger: Logger;
   readiness: () => Readiness;
@@ -34,7 +39,7 @@ export class EngineHttpServer {
     });
     this.app.get("/readyz", (_request, response) => {
       const readiness = options.readiness();
-      const ready = readiness.mqtt && readiness.engine;
+      const ready = isReady(readiness);
       response.status(ready ? 200 : 503).json({
         status: ready ? "ready" : "not ready",
         checks: { mqtt: readiness.mqtt, engine: readiness.engine },
