@@ -28,6 +28,7 @@ import { JwtTokenService } from "../adapters/security/jwt-token-service.js";
 import { ScryptPasswordHasher } from "../adapters/security/scrypt-password-hasher.js";
 import { type Clock, systemClock } from "../ports/clock.js";
 import type { Logger } from "../ports/logger.js";
+import { HEARTH_VERSION } from "./version.js";
 import type { PasswordHasher } from "../ports/password-hasher.js";
 import type { Config } from "./config.js";
 import { knexItemsArea, memoryItemsArea } from "./inventory-items.js";
@@ -112,6 +113,7 @@ function appOptions(config: Config, createStore?: InventoryAppOptions["rateLimit
   return {
     corsOrigins: config.CORS_ORIGINS,
     trustProxy: config.TRUST_PROXY,
+    version: HEARTH_VERSION,
     rateLimits: {
       perMinute: config.RATE_LIMIT_PER_MINUTE,
       authPerMinute: config.AUTH_RATE_LIMIT_PER_MINUTE,

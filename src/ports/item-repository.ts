@@ -8,9 +8,11 @@ import type {
   UserSummary,
 } from "../domain/inventory/freezer-item.js";
 
-/** Filters, sorting and paging of the active item list. */
+/** Filters, sorting and paging of the item list (active items) or of the archive. */
 export interface ItemListQuery {
   householdId: string;
+  /** List the archive (soft-deleted items) instead; then unsorted pages come most recently archived first. */
+  archived?: boolean;
   freezerId?: string;
   compartmentIds?: string[];
   /** Free text; matched word-prefix-wise, case- and accent-insensitively, all words required. */
@@ -50,7 +52,7 @@ export interface ItemRepository {
   insertMany(items: FreezerItem[]): Promise<void>;
   /** Active or archived; undefined when absent or in another household. */
   findById(householdId: string, itemId: string): Promise<FreezerItemView | undefined>;
-  /** Active items only. */
+  /** Active items, or archived ones with `archived: true`. */
   list(query: ItemListQuery): Promise<ItemPage>;
   /** Archived items, most recently archived first. */
   listArchived(householdId: string): Promise<FreezerItemView[]>;

@@ -172,7 +172,7 @@ interface Sql {
  * page is past the end. Exported so the benchmark replays exactly what the API runs.
  */
 export function buildItemListSql(query: ItemListQuery): { page: Sql; count: Sql; countInPage: boolean } {
-  const conditions = ["i.household_id = ?", "i.deleted_at IS NULL"];
+  const conditions = ["i.household_id = ?", query.archived ? "i.deleted_at IS NOT NULL" : "i.deleted_at IS NULL"];
   const bindings: Sql["bindings"] = [query.householdId];
   if (query.freezerId !== undefined) {
     conditions.push("i.freezer_id = ?");
@@ -200,6 +200,16 @@ export function buildItemListSql(query: ItemListQuery): { page: Sql; count: Sql;
   const count: Sql = { text: `SELECT count(*) AS total FROM freezer_items i WHERE ${where}`, bindings };
   const paging = [query.limit, (query.page - 1) * query.limit];
 
+  if ((!words || words.length === 0) && query.archived && !query.sort) {
+    return {
+      page: {
+        text: `${VIEW_SELECT} WHERE ${where} ORDER BY i.deleted_at DESC, i.id DESC LIMIT ? OFFSET ?`,
+        bindings: [...bindings, ...paging],
+      },
+      count,
+      countInPage: false,
+    };
+  }
   if (!words || words.length === 0) {
     const field = query.sort ?? "createdAt";
     const direction = (query.order ?? "desc") === "asc" ? "ASC" : "DESC";

@@ -49,6 +49,11 @@ function byName(a: FreezerItem, b: FreezerItem): number {
   );
 }
 
+/** Most recently archived first, then by id descending, as the SQL adapter orders the archive. */
+function byArchivedAt(a: FreezerItem, b: FreezerItem): number {
+  return (b.deletedAt?.getTime() ?? 0) - (a.deletedAt?.getTime() ?? 0) || compareValues(b.id, a.id);
+}
+
 /**
  * Items and change log in process memory, for unit tests and the in-memory API. Behaves
  * like the SQL adapter, search included (same word splitting, prefix matching, ranking).
@@ -78,7 +83,7 @@ export class MemoryItemRepository implements ItemRepository {
     const queryWords = query.search?.trim() ? searchWords(query.search) : undefined;
     const ranked: { item: FreezerItem; rank: number }[] = [];
     for (const item of this.items.values()) {
-      if (item.householdId !== query.householdId || item.deletedAt !== null) continue;
+      if (item.householdId !== query.householdId || (item.deletedAt !== null) !== (query.archived ?? false)) continue;
       if (query.freezerId !== undefined && item.freezerId !== query.freezerId) continue;
       if (query.compartmentIds?.length && !query.compartmentIds.includes(item.compartmentId)) continue;
       if (query.expiresBefore && !(item.expiresAt && item.expiresAt < query.expiresBefore)) continue;
@@ -102,6 +107,7 @@ export class MemoryItemRepository implements ItemRepository {
     searching: boolean,
   ): (a: { item: FreezerItem; rank: number }, b: { item: FreezerItem; rank: number }) => number {
     if (searching && !query.sort) return (a, b) => b.rank - a.rank || byName(a.item, b.item);
+    if (query.archived && !query.sort) return (a, b) => byArchivedAt(a.item, b.item);
     const field = query.sort ?? "createdAt";
     const direction = (query.order ?? "desc") === "asc" ? 1 : -1;
     return (a, b) => {
@@ -120,9 +126,7 @@ export class MemoryItemRepository implements ItemRepository {
   async listArchived(householdId: string): Promise<FreezerItemView[]> {
     const archived = [...this.items.values()]
       .filter((item) => item.householdId === householdId && item.deletedAt !== null)
-      .sort(
-        (a, b) => (b.deletedAt?.getTime() ?? 0) - (a.deletedAt?.getTime() ?? 0) || compareValues(b.id, a.id),
-      );
+      .sort(byArchivedAt);
     return Promise.all(archived.map((item) => this.view(item)));
   }
 

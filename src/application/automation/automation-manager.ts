@@ -213,27 +213,34 @@ export class AutomationManager implements AutomationManagerApi {
     return this.register(automation, file);
   }
 
+  /** Collects every problem at once, so a user fixes an automation in one edit, not one per restart. */
   private checkRegistrable(automation: Automation): void {
     if (!isAutomationInstance(automation)) throw new RegistrationFailure("not an instance of a class extending Automation");
+    const problems: string[] = [];
     if (!isKebabCase(automation.name)) {
-      throw new RegistrationFailure(`name ${JSON.stringify(automation.name)} is not kebab-case (e.g. "porch-light")`);
+      problems.push(`name ${JSON.stringify(automation.name)} is not kebab-case (e.g. "porch-light")`);
     }
     const existing = this.running.get(automation.name);
     if (existing) {
-      throw new RegistrationFailure(
-        `duplicate name "${automation.name}" (already registered from ${existing.file ?? "code"})`,
-      );
+      problems.push(`duplicate name "${automation.name}" (already registered from ${existing.file ?? "code"})`);
     }
-    if (!Array.isArray(automation.triggers)) throw new RegistrationFailure("triggers must be an array");
     const missing = (automation.requiredServices ?? []).filter((key) => !this.dependencies.services.has(key));
-    if (missing.length > 0) throw new RegistrationFailure(`missing required service(s): ${missing.join(", ")}`);
-    automation.triggers.forEach((trigger, position) => {
-      const handler = handlerFor(trigger);
-      const problem = handler
-        ? handler.validate(trigger, this.dependencies.scheduler)
-        : `unknown trigger type ${JSON.stringify((trigger as { type?: unknown } | null)?.type)}`;
-      if (problem) throw new RegistrationFailure(`trigger ${position + 1} (${String(trigger?.type)}): ${problem}`);
-    });
+    if (missing.length > 0) problems.push(`missing required service(s): ${missing.join(", ")}`);
+    if (!Array.isArray(automation.triggers)) {
+      problems.push("triggers must be an array");
+    } else {
+      automation.triggers.forEach((trigger, position) => {
+        const handler = handlerFor(trigger);
+        const problem = handler
+          ? handler.validate(trigger, this.dependencies.scheduler)
+          : `unknown trigger type ${JSON.stringify((trigger as { type?: unknown } | null)?.type)}`;
+        if (problem) problems.push(`trigger ${position + 1} (${String(trigger?.type)}): ${problem}`);
+      });
+    }
+    if (problems.length === 1) throw new RegistrationFailure(problems[0]);
+    if (problems.length > 1) {
+      throw new RegistrationFailure(`${problems.length} problems: ${problems.map((problem, index) => `(${index + 1}) ${problem}`).join("; ")}`);
+    }
   }
 
   private createEntry(automation: Automation, file: string | null, triggers: Trigger[]): RunningAutomation {

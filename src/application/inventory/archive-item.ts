@@ -1,5 +1,5 @@
 import { type FreezerItemView, isArchived, nextChangeTime } from "../../domain/inventory/freezer-item.js";
-import { ItemArchivedError, ItemNotFoundError } from "../../domain/inventory/item-errors.js";
+import { ItemAlreadyArchivedError, ItemNotFoundError } from "../../domain/inventory/item-errors.js";
 import type { Clock } from "../../ports/clock.js";
 import type { ItemRepository } from "../../ports/item-repository.js";
 
@@ -12,7 +12,7 @@ export class ArchiveItem {
 
   async execute(input: { householdId: string; itemId: string; userId: string }): Promise<FreezerItemView> {
     const archived = await this.items.update(input.householdId, input.itemId, (current) => {
-      if (isArchived(current)) throw new ItemArchivedError();
+      if (isArchived(current)) throw new ItemAlreadyArchivedError();
       const at = nextChangeTime(this.clock.now(), current);
       return { item: { ...current, deletedAt: at, updatedAt: at, updatedById: input.userId }, changes: [] };
     });

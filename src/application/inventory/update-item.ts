@@ -54,7 +54,13 @@ export class UpdateItem {
         freezerId: patch.freezerId ?? before.freezerId,
         compartmentId: patch.compartmentId ?? before.compartmentId,
       };
-      await assertValidPlacement(this.placements, householdId, checked.freezerId, checked.compartmentId);
+      await assertValidPlacement(
+        this.placements,
+        householdId,
+        checked.freezerId,
+        checked.compartmentId,
+        patch.compartmentId !== undefined,
+      );
     }
     const updated = await this.items.update(householdId, itemId, (current) => {
       if (isArchived(current)) throw new ItemArchivedError();

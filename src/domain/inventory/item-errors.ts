@@ -16,6 +16,16 @@ export class ItemArchivedError extends DomainError {
   }
 }
 
+/** Archiving an item that is already in the archive: the next step is permanent deletion. */
+export class ItemAlreadyArchivedError extends DomainError {
+  readonly code = "ITEM_ALREADY_ARCHIVED";
+  constructor() {
+    super(
+      "The item is already archived; the household owner can delete it for good with DELETE /households/:hid/items/:iid/permanent",
+    );
+  }
+}
+
 /** Permanent deletion is only allowed from the archive. */
 export class ItemNotArchivedError extends DomainError {
   readonly code = "ITEM_NOT_ARCHIVED";

@@ -221,6 +221,10 @@ export function describeItemsHttpContract(label: string, build: () => Promise<It
       it("rejects a compartment of another freezer with 400 and details", async () => {
         const response = await send("post", items(), w.member, validBody({ compartmentId: w.otherCompartmentId }));
         expectDetails(response, "compartmentId");
+        // A compartmentId was given, so the answer must not ask for one.
+        expect(response.body.details[0].message).to.equal(
+          "This compartment is not in the given freezer; pick a compartment of that freezer",
+        );
       });
 
       it("rejects a well-formed but unknown freezer with 400", async () => {
@@ -364,6 +368,12 @@ export function describeItemsHttpContract(label: string, build: () => Promise<It
           "?limit=5&foo=bar",
           `?search=${"x".repeat(201)}`,
           "?search=a&search=b",
+          "?limit=1e2",
+          "?page=0x10",
+          "?limit=%205",
+          "?limit=5%20",
+          "?page=+2",
+          "?limit=",
         ]) {
           const response = await list(query, 400);
           expectDetails(response);
@@ -372,8 +382,27 @@ export function describeItemsHttpContract(label: string, build: () => Promise<It
         expectDetails(await list("?limit=101", 400), "limit");
       });
 
-      it("rejects query parameters on the archive list", async () => {
-        expectDetails(await send("get", `/households/${listWorld.hid}/items/archive?page=2`, w.owner));
+      it("says a repeated number parameter was repeated, not that it is no number", async () => {
+        const response = await list("?page=1&page=2", 400);
+        expect(response.body.details).to.deep.equal([{ path: "page", message: "was given more than once; give it once" }]);
+      });
+
+      it("pages and searches the archive like the item list when asked", async () => {
+        const archive = (query: string) => send("get", `/households/${listWorld.hid}/items/archive${query}`, w.owner);
+        const paged = await archive("?page=1&limit=1");
+        expect(paged.status).to.equal(200);
+        expect(paged.body).to.include({ total: 1, page: 1, limit: 1 });
+        expect(paged.body.data.map((item: { name: string }) => item.name)).to.deep.equal(["Chicken soup"]);
+        expect((await archive("?search=soup")).body).to.deep.include({ total: 1, page: 1, limit: 20 });
+        expect((await archive("?search=peas")).body).to.deep.include({ data: [], total: 0 });
+        expect((await archive("?page=2")).body).to.deep.include({ data: [], total: 1, page: 2 });
+        expect((await archive("")).body).to.be.an("array").with.lengthOf(1);
+      });
+
+      it("rejects bad query parameters on the archive list", async () => {
+        for (const query of ["?page=0", "?limit=101", "?limit=1e2", "?sort=name", "?freezerId=x", "?page=1&page=2"]) {
+          expectDetails(await send("get", `/households/${listWorld.hid}/items/archive${query}`, w.owner));
+        }
       });
     });
 
@@ -392,8 +421,12 @@ export function describeItemsHttpContract(label: string, build: () => Promise<It
         const archive = await send("delete", `${items()}/${item.id}`, w.member);
         expect(archive.status).to.equal(200);
         expect(archive.body).to.have.property("message").that.is.a("string");
-        expectError(await send("delete", `${items()}/${item.id}`, w.member), 409);
-        expectError(await send("patch", `${items()}/${item.id}`, w.member, { quantity: 9 }), 409);
+        const again = await send("delete", `${items()}/${item.id}`, w.member);
+        expectError(again, 409);
+        expect(again.body.message).to.match(/already archived.*DELETE \/households\/:hid\/items\/:iid\/permanent/);
+        const patched = await send("patch", `${items()}/${item.id}`, w.member, { quantity: 9 });
+        expectError(patched, 409);
+        expect(patched.body.message).to.match(/restore it/);
         const got = await send("get", `${items()}/${item.id}`, w.member);
         expect(got.status).to.equal(200);
         expect(got.body.deletedAt).to.be.a("string");
@@ -511,7 +544,9 @@ export function describeItemsHttpContract(label: string, build: () => Promise<It
         });
         expect(moved.status).to.equal(200);
         expect(moved.body).to.include({ freezerId: w.otherFreezerId, compartmentId: w.otherCompartmentId });
-        expectDetails(await send("patch", `${items()}/${item.id}`, w.member, { freezerId: w.freezerId }), "compartmentId");
+        const freezerOnly = await send("patch", `${items()}/${item.id}`, w.member, { freezerId: w.freezerId });
+        expectDetails(freezerOnly, "compartmentId");
+        expect(freezerOnly.body.details[0].message).to.match(/give a compartmentId of the new freezer/);
         expectDetails(
           await send("patch", `${items()}/${item.id}`, w.member, { compartmentId: w.outsiderCompartmentId }),
           "compartmentId",

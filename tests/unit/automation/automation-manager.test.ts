@@ -150,6 +150,22 @@ describe("AutomationManager", () => {
     expect(manager.getAutomation("dup")?.status).to.equal("running");
   });
 
+  it("reports every problem of an automation at once", async () => {
+    const { manager } = setup();
+    const messy = new Recorder("Bad Name", [
+      { type: "cron", expression: "every day" },
+      { type: "mqtt", topic: "" },
+    ]);
+    Object.assign(messy, { requiredServices: ["weather"] });
+    expect(await manager.register(messy)).to.equal(false);
+    const error = manager.getAutomation("Bad Name")?.error ?? "";
+    expect(error).to.match(/^4 problems: /);
+    expect(error).to.match(/kebab-case/);
+    expect(error).to.match(/missing required service.*weather/);
+    expect(error).to.match(/trigger 1 \(cron\)/);
+    expect(error).to.match(/trigger 2 \(mqtt\)/);
+  });
+
   it("wires all triggers or none", async () => {
     const { client, manager, mqtt, scheduler } = setup();
     await client.connect();

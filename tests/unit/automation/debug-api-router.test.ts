@@ -259,6 +259,16 @@ describe("debug API router", () => {
       expect(state.has("x")).to.equal(false);
     });
 
+    it("says the body must be { value } when a bare JSON value is sent", async () => {
+      const app = appFor();
+      for (const bare of ["true", "5", '"on"', "null", "[1]"]) {
+        const response = await request(app).put("/api/state/away").set("Content-Type", "application/json").send(bare).expect(400);
+        expect(response.body.message).to.match(/^The body must be a JSON object \{ "value": … \}/);
+        expect(response.body.message).not.to.match(/Unexpected token/);
+      }
+      expect(state.has("away")).to.equal(false);
+    });
+
     it("answers 413 for bodies over 1 MB", async () => {
       await request(appFor())
         .put("/api/state/big")

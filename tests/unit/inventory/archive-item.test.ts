@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { ItemArchivedError, ItemNotFoundError } from "../../../src/domain/inventory/item-errors.js";
+import { ItemAlreadyArchivedError, ItemNotFoundError } from "../../../src/domain/inventory/item-errors.js";
 import { itemUseCases, rejection } from "./item-harness.js";
 
 describe("ArchiveItem", () => {
@@ -18,7 +18,7 @@ describe("ArchiveItem", () => {
     const item = await uc.create();
     const key = { householdId: uc.world.home.householdId, itemId: item.id, userId: uc.world.users.alice.id };
     await uc.archiveItem.execute(key);
-    expect(await rejection(uc.archiveItem.execute(key))).to.be.instanceOf(ItemArchivedError);
+    expect(await rejection(uc.archiveItem.execute(key))).to.be.instanceOf(ItemAlreadyArchivedError);
     expect(await rejection(uc.archiveItem.execute({ ...key, householdId: uc.world.away.householdId }))).to.be.instanceOf(
       ItemNotFoundError,
     );

@@ -215,7 +215,9 @@ export function createDebugApiRouter(deps: DebugApiDeps): Router {
   const logger = deps.logger ?? silentLogger;
 
   router.use(deps.auth);
-  router.use(express.json({ limit: ENGINE_BODY_LIMIT }));
+  // Not strict: a bare JSON value (`true`, `5`) reaches the route, which can then say what
+  // shape it wants instead of the parser's "Unexpected token".
+  router.use(express.json({ limit: ENGINE_BODY_LIMIT, strict: false }));
 
   router.get("/status", (_req, res) => {
     const checks = deps.readiness();
@@ -295,9 +297,13 @@ export function createDebugApiRouter(deps: DebugApiDeps): Router {
     const key = pathParam(req.params.key);
     const body = req.body as unknown;
     if (typeof body !== "object" || body === null || Array.isArray(body) || !("value" in body)) {
-      sendError(res, 400, 'Send a JSON body {"value": ...} with Content-Type: application/json', [
-        { path: "value", message: "required" },
-      ]);
+      const got = body === undefined ? "no JSON body" : `${JSON.stringify(body)}`;
+      sendError(
+        res,
+        400,
+        `The body must be a JSON object { "value": … } with Content-Type: application/json (got ${got.slice(0, 80)})`,
+        [{ path: "value", message: "required" }],
+      );
       return;
     }
     const value = (body as { value: unknown }).value;

@@ -47,6 +47,8 @@ export interface InventoryAppOptions {
   /** Express "trust proxy" setting (false, true, hop count, or address list). */
   trustProxy: boolean | number | string;
   rateLimits: RateLimitOptions;
+  /** Hearth's package version, shown as the OpenAPI document's `info.version`. */
+  version: string;
   /** Runs before everything else (request metrics), so every response is observed. */
   observe?: RequestHandler;
 }
@@ -90,7 +92,7 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
   const registry = createOpenApiRegistry();
   registerRoutes(registry, routes);
   deps.registerItemsOpenApi?.(registry);
-  const openApiDocument = generateOpenApiDocument(registry);
+  const openApiDocument = generateOpenApiDocument(registry, deps.options.version);
 
   // Probes and documentation stay outside the rate limits: load balancers poll health
   // often, and Swagger UI loads a dozen assets at once.

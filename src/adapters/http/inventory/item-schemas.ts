@@ -3,7 +3,7 @@ import "./openapi.js";
 import type { ChangeLogEntryView } from "../../../domain/inventory/change-log-entry.js";
 import { type FreezerItemView, ITEM_SORT_FIELDS } from "../../../domain/inventory/freezer-item.js";
 import { userResponse } from "./account-schemas.js";
-import { idSchema } from "./validation.js";
+import { idSchema, queryInteger } from "./validation.js";
 
 const ISO_TIMESTAMP =
   /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
@@ -85,11 +85,7 @@ const compartmentIdList = z
   .pipe(z.array(idSchema).max(100, "at most 100 compartments"))
   .openapi({ type: "array", items: { type: "string" } });
 
-const pageNumber = z.coerce
-  .number("must be a number")
-  .int("must be a whole number")
-  .min(1, "must be 1 or more")
-  .max(1_000_000, "must be at most 1000000");
+const pageNumber = queryInteger({ min: 1, max: 1_000_000 });
 
 export const listItemsQuery = z
   .object({
@@ -104,13 +100,8 @@ export const listItemsQuery = z
       .optional()
       .openapi({ description: "Word prefixes of the name; case- and accent-insensitive; all words must match" }),
     expiresBefore: timestamp.optional().openapi({ description: "Only items expiring before this moment" }),
-    page: pageNumber.default(1),
-    limit: z.coerce
-      .number("must be a number")
-      .int("must be a whole number")
-      .min(1, "must be 1 or more")
-      .max(100, "must be at most 100")
-      .default(20),
+    page: pageNumber.optional().default(1),
+    limit: queryInteger({ min: 1, max: 100 }).optional().default(20),
     sort: z
       .enum(ITEM_SORT_FIELDS, `must be one of ${ITEM_SORT_FIELDS.join(", ")}`)
       .optional()
@@ -120,6 +111,18 @@ export const listItemsQuery = z
   .strict();
 
 export type ListItemsQuery = z.output<typeof listItemsQuery>;
+
+/**
+ * The archive's query: none of these keeps the spec's plain array of every archived item;
+ * any of them answers one page, shaped like the item list.
+ */
+export const listArchiveQuery = z
+  .object({
+    search: listItemsQuery.shape.search,
+    page: pageNumber.optional(),
+    limit: queryInteger({ min: 1, max: 100 }).optional(),
+  })
+  .strict();
 
 const isoString = z.iso.datetime();
 

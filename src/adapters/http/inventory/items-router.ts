@@ -11,6 +11,7 @@ import {
   itemParams,
   itemResponse,
   type ListItemsQuery,
+  listArchiveQuery,
   listItemsQuery,
   toChangeLogEntryResponse,
   toItemResponse,
@@ -26,6 +27,7 @@ export const ITEMS_PATH = "/households/{hid}/items";
 export const ITEM_ERROR_STATUSES: Record<string, number> = {
   ITEM_NOT_FOUND: 404,
   ITEM_ARCHIVED: 409,
+  ITEM_ALREADY_ARCHIVED: 409,
   ITEM_NOT_ARCHIVED: 400,
   ITEM_NOT_IN_ARCHIVE: 409,
   INVALID_ITEM_PLACEMENT: 400,
@@ -82,14 +84,26 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
     defineRoute({
       method: "get",
       path: `${ITEMS_PATH}/archive`,
-      summary: "Archived items, most recently archived first (not paginated)",
+      summary:
+        "Archived items, most recently archived first: a plain array of all of them, or, with page, limit or search, one page shaped like the item list",
       tags: TAGS,
       params: householdParams,
       guard: "member",
+      query: listArchiveQuery,
       status: 200,
-      response: z.array(itemResponse),
-      handler: async ({ params }) =>
-        (await useCases.listArchivedItems.execute({ householdId: params.hid })).map(toItemResponse),
+      response: z.union([z.array(itemResponse), itemPageResponse]),
+      handler: async ({ params, query }) => {
+        if (query.page === undefined && query.limit === undefined && query.search === undefined) {
+          return (await useCases.listArchivedItems.execute({ householdId: params.hid })).map(toItemResponse);
+        }
+        const page = await useCases.listArchivedItems.page({
+          householdId: params.hid,
+          search: query.search,
+          page: query.page ?? 1,
+          limit: query.limit ?? 20,
+        });
+        return { data: page.data.map(toItemResponse), total: page.total, page: page.page, limit: page.limit };
+      },
     }),
     defineRoute({
       method: "get",

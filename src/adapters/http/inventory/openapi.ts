@@ -42,12 +42,12 @@ export function createOpenApiRegistry(): OpenAPIRegistry {
   return registry;
 }
 
-export function generateOpenApiDocument(registry: OpenAPIRegistry): object {
+export function generateOpenApiDocument(registry: OpenAPIRegistry, version: string): object {
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
     info: {
       title: "Hearth freezer inventory API",
-      version: "1.0.0",
+      version,
       description:
         "Households, members, invites, freezers, compartments and items. Errors share one body: " +
         "{statusCode, error, message, details?}. Every route is rate limited (RateLimit headers, 429 with Retry-After).",

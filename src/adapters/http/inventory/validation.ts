@@ -1,5 +1,6 @@
 import type { RequestHandler, Response } from "express";
 import { z } from "zod";
+import "./openapi.js";
 import { ValidationError } from "../../../domain/inventory/errors.js";
 import type { ErrorDetail } from "./http-errors.js";
 
@@ -10,6 +11,34 @@ import type { ErrorDetail } from "./http-errors.js";
 export const idSchema = z
   .string()
   .regex(/^[a-z][a-z0-9]{7,31}$/, "must be an id (CUID2: lower-case letters and digits)");
+
+/**
+ * A whole number in a query string, written in plain decimal digits. `z.coerce.number` would
+ * also take `1e2`, `0x10` or ` 5`; a parameter given twice (`?page=1&page=2`) arrives as an
+ * array and is named as repeated rather than "not a number".
+ */
+export function queryInteger(limits: { min: number; max: number }) {
+  return z
+    .unknown()
+    .transform((value, context) => {
+      if (Array.isArray(value)) {
+        context.addIssue({ code: "custom", message: "was given more than once; give it once" });
+        return z.NEVER;
+      }
+      if (typeof value !== "string" || !/^[0-9]+$/.test(value)) {
+        context.addIssue({ code: "custom", message: "must be a whole number in decimal digits" });
+        return z.NEVER;
+      }
+      return Number(value);
+    })
+    .pipe(
+      z
+        .number()
+        .min(limits.min, `must be ${limits.min} or more`)
+        .max(limits.max, `must be at most ${limits.max}`),
+    )
+    .openapi({ type: "integer", minimum: limits.min, maximum: limits.max });
+}
 
 /** Turns zod issues into `details`, one entry per unknown key so each is named. */
 export function issuesToDetails(issues: z.core.$ZodIssue[], prefix = ""): ErrorDetail[] {

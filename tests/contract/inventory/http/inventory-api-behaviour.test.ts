@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { expect } from "chai";
 import jwt from "jsonwebtoken";
 import request from "supertest";
@@ -274,6 +275,8 @@ describe("inventory HTTP behaviour", () => {
       const doc = await request(world.app).get("/api/v1/openapi.json");
       expect(doc.status).to.equal(200);
       expect(doc.body.openapi).to.match(/^3\.1\./);
+      const packageJson = JSON.parse(readFileSync(new URL("../../../../package.json", import.meta.url), "utf8"));
+      expect(doc.body.info.version).to.equal(packageJson.version);
       const paths = doc.body.paths as Record<string, Record<string, unknown>>;
       expect(paths["/households/{hid}/freezers/{fid}/compartments/{cid}"]).to.have.keys("get", "patch", "delete");
       expect(paths["/auth/register"]?.post).to.have.nested.property("requestBody.content");
