@@ -35,6 +35,7 @@ export type {
   TriggerContext,
   TriggerType,
   WebhookMethod,
+  WebhookSecret,
   WebhookTrigger,
   WebhookTriggerContext,
 } from "./domain/automation/trigger.js";
@@ -80,7 +81,7 @@ export type { EngineHttpServer } from "./adapters/http/engine/engine-http-server
 export { HttpRequestFailedError } from "./adapters/http-client/fetch-http-client.js";
 export type { HttpClient, HttpMethod, HttpRequestOptions, HttpResponse } from "./ports/http-client.js";
 export type { LogEntry, LogQuery } from "./ports/log-buffer.js";
-export type { Logger, LogFields, LogLevelName } from "./ports/logger.js";
+export type { Logger, LogFields, LogLevelName, LogMethod } from "./ports/logger.js";
 export {
   createEngine,
   defaultEngineRoutes,

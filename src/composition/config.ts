@@ -1,3 +1,4 @@
+import { join as joinPath } from "node:path";
 import { z } from "zod";
 
 /** Whether `zone` is a time zone this Node.js knows (IANA names like Europe/Berlin, or UTC). */
@@ -99,11 +100,19 @@ const envSchema = z
     ZIGBEE2MQTT_PREFIX: z.string().trim().min(1).default("zigbee2mqtt"),
     HTTP_PORT: port.default(8080),
     HTTP_TOKEN: optionalText,
+    /**
+     * Whether `hearth start` protects the engine's /api, /status and /metrics when HTTP_TOKEN is
+     * empty, by generating a token into DATA_DIR. `false` serves them without authentication.
+     * The library's createEngine ignores it: there an empty HTTP_TOKEN means no protection.
+     */
+    HTTP_AUTH: booleanFlag.default(true),
     WEB_UI_ENABLED: booleanFlag.default(true),
     AUTOMATIONS_DIR: z.string().trim().min(1).default("./automations"),
     AUTOMATIONS_RECURSIVE: booleanFlag.default(false),
-    STATE_PERSIST: booleanFlag.default(false),
-    STATE_FILE_PATH: z.string().trim().min(1).default("./state.json"),
+    // Unset, these take the surface's default (see loadConfig): on, in DATA_DIR, for `hearth start`;
+    // off and ./state.json for the library, as the spec says.
+    STATE_PERSIST: optionalText.pipe(booleanFlag.optional()),
+    STATE_FILE_PATH: optionalText,
     DEVICE_REGISTRY_ENABLED: booleanFlag.default(true),
     DEVICE_REGISTRY_PERSIST: booleanFlag.default(false),
     DEVICE_REGISTRY_FILE_PATH: z.string().trim().min(1).default("./device-registry.json"),
@@ -111,7 +120,11 @@ const envSchema = z
     METRICS_PUBLIC: booleanFlag.default(false),
   });
 
-export type Config = z.output<typeof envSchema>;
+type ParsedEnvironment = z.output<typeof envSchema>;
+export type Config = Omit<ParsedEnvironment, "STATE_PERSIST" | "STATE_FILE_PATH"> & {
+  STATE_PERSIST: boolean;
+  STATE_FILE_PATH: string;
+};
 export type Environment = Record<string, string | undefined>;
 
 /** Raised when the environment does not validate; the message names each variable and what it allows. */
@@ -125,6 +138,12 @@ export class ConfigError extends Error {
 }
 
 export interface LoadConfigOptions {
+  /**
+   * Whose defaults fill what the environment leaves unset: "service" (`hearth start`, `npm
+   * start`) keeps the automations' state in DATA_DIR; "library" (createEngine) follows the
+   * spec (no persistence, ./state.json). Default "service".
+   */
+  surface?: "service" | "library";
   /**
    * Whether the inventory API will run: it needs JWT_SECRET in production. The engine
    * alone (createEngine used as a library) does not.
@@ -143,7 +162,13 @@ export function loadConfig(env: Environment = process.env, options: LoadConfigOp
       })),
     );
   }
-  const config = result.data;
+  const parsed = result.data;
+  const service = (options.surface ?? "service") === "service";
+  const config: Config = {
+    ...parsed,
+    STATE_PERSIST: parsed.STATE_PERSIST ?? service,
+    STATE_FILE_PATH: parsed.STATE_FILE_PATH ?? (service ? joinPath(parsed.DATA_DIR, "state.json") : "./state.json"),
+  };
   if ((options.inventory ?? true) && config.NODE_ENV === "production" && config.JWT_SECRET === undefined) {
     throw new ConfigError([
       { variable: "JWT_SECRET", message: "required when NODE_ENV=production (at least 32 characters)" },

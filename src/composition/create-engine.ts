@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Router } from "express";
 import { FetchHttpClient } from "../adapters/http-client/fetch-http-client.js";
-import { EngineHttpServer } from "../adapters/http/engine/engine-http-server.js";
+import { EngineHttpServer, redirectRoot } from "../adapters/http/engine/engine-http-server.js";
 import { SessionStore } from "../adapters/http/engine/session-store.js";
 import { FileAutomationSource } from "../adapters/loading/file-automation-source.js";
 import { BufferedLogger } from "../adapters/logging/buffered-logger.js";
@@ -34,6 +34,7 @@ import { type Config, loadConfig } from "./config.js";
 import { engineRoutes } from "./engine-routes.js";
 import { createStatusRouter } from "./status-surfaces.js";
 import { HEARTH_VERSION } from "./version.js";
+import { stopOnSignals, UndoStack } from "./lifecycle.js";
 
 /** Device registry settings of createEngine (override DEVICE_REGISTRY_* variables). */
 export interface DeviceRegistryEngineOptions {
@@ -126,15 +127,10 @@ export interface Engine {
   readonly startedAt: Date | null;
 }
 
-/** Signals that run the stop sequence (the spec's "engine.stop(), or SIGINT or SIGTERM"). */
-const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM"];
-/** Longest a signal-triggered stop may take before the process exits anyway. */
-const SIGNAL_STOP_LIMIT_MS = 10_000;
-
 /** Builds an engine; nothing connects or listens until `start()`. */
 export function createEngine(options: EngineOptions): Engine {
   if (!options?.automationsDir) throw new TypeError("createEngine: automationsDir is required");
-  const config: Readonly<Config> = Object.freeze({ ...loadConfig(process.env, { inventory: false }), ...options.config });
+  const config: Readonly<Config> = Object.freeze({ ...loadConfig(process.env, { inventory: false, surface: "library" }), ...options.config });
   const { logger, logBuffer } = engineLogging(options, config);
   const engineLogger = logger.child({ module: "engine" });
 
@@ -217,35 +213,12 @@ export function createEngine(options: EngineOptions): Engine {
   const httpServer = httpPort === null ? null : new EngineHttpServer({ logger: logger.child({ module: "http" }), readiness });
 
   /** Undo steps of a start in progress, run in reverse when a later step fails. */
-  const undo: { label: string; run: () => Promise<void> | void }[] = [];
+  const undo = new UndoStack();
 
-  const onStopSignal = (signal: NodeJS.Signals) => {
-    releaseSignals();
-    engineLogger.info(`Received ${signal}; stopping`);
-    const limit = setTimeout(() => {
-      engineLogger.fatal(`Stopping took longer than ${SIGNAL_STOP_LIMIT_MS / 1000} s; exiting`);
-      process.exit(1);
-    }, SIGNAL_STOP_LIMIT_MS);
-    limit.unref();
-    engine.stop().then(
-      () => {
-        clearTimeout(limit);
-        process.exit(0);
-      },
-      (error: unknown) => {
-        clearTimeout(limit);
-        engineLogger.fatal("Stopping failed", { err: error });
-        process.exit(1);
-      },
-    );
-  };
+  let releaseSignals = () => {};
   const holdSignals = () => {
     if (options.handleSignals === false) return;
-    for (const signal of STOP_SIGNALS) process.on(signal, onStopSignal);
-  };
-  // Released as soon as stopping begins, so a second signal gets Node's default: exit now.
-  const releaseSignals = () => {
-    for (const signal of STOP_SIGNALS) process.off(signal, onStopSignal);
+    releaseSignals = stopOnSignals(() => engine.stop(), { logger: engineLogger });
   };
 
   const engine: Engine = {
@@ -278,20 +251,20 @@ export function createEngine(options: EngineOptions): Engine {
       phase = "starting";
       try {
         if (statePersist) await state.load();
-        undo.push({ label: "state", run: () => (statePersist ? state.save() : undefined) });
+        undo.push("state", () => (statePersist ? state.save() : undefined));
 
         // Never fails on an unreachable broker: the client keeps retrying and /readyz says 503.
-        undo.push({ label: "embedded broker", run: () => embeddedBroker?.close() });
+        undo.push("embedded broker", () => embeddedBroker?.close());
         await mqtt.connect();
-        undo.push({ label: "mqtt", run: () => mqtt.disconnect() });
+        undo.push("mqtt", () => mqtt.disconnect());
 
         if (deviceRegistry) {
           await deviceRegistry.start();
-          undo.push({ label: "device registry", run: () => deviceRegistry.stop() });
+          undo.push("device registry", () => deviceRegistry.stop());
         }
 
-        undo.push({ label: "automations", run: () => manager.stopAll() });
-        undo.push({ label: "scheduler", run: () => scheduler.stopAll() });
+        undo.push("automations", () => manager.stopAll());
+        undo.push("scheduler", () => scheduler.stopAll());
         const automationsDir = path.resolve(options.automationsDir);
         if (existsSync(automationsDir)) {
           await manager.discoverAndRegister(automationsDir, options.recursive ?? config.AUTOMATIONS_RECURSIVE);
@@ -310,11 +283,11 @@ export function createEngine(options: EngineOptions): Engine {
           }
           services.mountRoutes(httpServer.app);
           boundPort = await httpServer.start(httpPort as number, options.httpHost);
-          undo.push({ label: "http", run: () => httpServer.close() });
+          undo.push("http", () => httpServer.close());
         }
 
         await services.startAll({ http, logger });
-        undo.push({ label: "services", run: () => services.stopAll() });
+        undo.push("services", () => services.stopAll());
 
         startedAt = options.clock?.now() ?? new Date();
         phase = "started";
@@ -327,7 +300,7 @@ export function createEngine(options: EngineOptions): Engine {
         });
       } catch (error) {
         engineLogger.error("Engine start failed; rolling back", { err: error });
-        await rollBack(undo, engineLogger);
+        await undo.unwind(engineLogger);
         boundPort = null;
         phase = "idle";
         throw error;
@@ -338,7 +311,7 @@ export function createEngine(options: EngineOptions): Engine {
       if (phase !== "started") return;
       phase = "stopping";
       releaseSignals();
-      undo.length = 0;
+      undo.clear();
       const step = async (label: string, run: () => Promise<unknown> | unknown) => {
         try {
           await run();
@@ -375,6 +348,7 @@ export function defaultEngineRoutes(config: Pick<Config, "WEB_UI_ENABLED">): Eng
   if (!config.WEB_UI_ENABLED) return routes;
   return [
     ...routes,
+    { path: "/", router: redirectRoot("/status") },
     { path: "/status", router: (engine: Engine) => createStatusRouter(engine, sessions) },
   ];
 }
@@ -397,14 +371,4 @@ function engineLogging(options: EngineOptions, config: Readonly<Config>): { logg
 /** Express routers are functions too; they carry `use`/`handle`, builder functions do not. */
 function isRouter(candidate: unknown): candidate is Router {
   return typeof candidate === "function" && typeof (candidate as { use?: unknown }).use === "function";
-}
-
-async function rollBack(undo: { label: string; run: () => Promise<void> | void }[], logger: Logger): Promise<void> {
-  for (const step of undo.splice(0).reverse()) {
-    try {
-      await step.run();
-    } catch (error) {
-      logger.error(`Rollback step failed: ${step.label}`, { err: error });
-    }
-  }
 }

@@ -3,7 +3,10 @@ import type { RingBufferLog } from "../adapters/logging/ring-buffer.js";
 import { listen, type HttpListener } from "../adapters/http/http-listener.js";
 import { openDatabase, type Database } from "../adapters/persistence/database.js";
 import { migrateToLatest } from "../adapters/persistence/migrator.js";
+import path from "node:path";
+import { loadOrCreateSecret } from "../adapters/security/stored-secret.js";
 import type { Logger } from "../ports/logger.js";
+import { UndoStack } from "./lifecycle.js";
 import { type Config, type Environment, loadConfig } from "./config.js";
 import type { SessionStore } from "../adapters/http/engine/session-store.js";
 import type { Metrics } from "../adapters/services/metrics/metrics.js";
@@ -48,19 +51,21 @@ export interface RunningHearth {
  * stopped again, in reverse, before the error is rethrown.
  */
 export async function startHearth(options: StartHearthOptions = {}): Promise<RunningHearth> {
-  const config: Config = { ...loadConfig(options.env ?? process.env), ...options.overrides };
+  const loaded: Config = { ...loadConfig(options.env ?? process.env), ...options.overrides };
   const { logger, buffer } = createLogger({
-    level: config.LOG_LEVEL,
-    json: config.NODE_ENV === "production",
+    level: loaded.LOG_LEVEL,
+    json: loaded.NODE_ENV === "production",
     stream: options.logStream,
   });
   const log = logger.child({ module: "hearth" });
-  const undo: { what: string; run: () => Promise<void> }[] = [];
-  log.info(`Starting Hearth ${HEARTH_VERSION}`, { nodeEnv: config.NODE_ENV, dataDir: config.DATA_DIR });
+  const undo = new UndoStack();
+  log.info(`Starting Hearth ${HEARTH_VERSION}`, { nodeEnv: loaded.NODE_ENV, dataDir: loaded.DATA_DIR });
 
   try {
+    const httpEnabled = options.httpPort === null ? false : typeof options.httpPort === "number" || loaded.HTTP_PORT !== 0;
+    const config = await protectEngine(loaded, httpEnabled, log);
     const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-    undo.push({ what: "database", run: () => database.close() });
+    undo.push("database", () => database.close());
     const applied = await migrateToLatest(database.knex);
     log.info(`Database ready (${database.kind === "pglite" ? `PGlite in ${config.DATA_DIR}` : "PostgreSQL"})`, {
       migrationsApplied: applied.length,
@@ -78,7 +83,7 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
     });
     const engine = graph.resolve<Engine>(ENGINE);
     const metrics = graph.resolve<Metrics | null>(METRICS);
-    if (metrics) undo.push({ what: "metrics", run: async () => metrics.stop() });
+    if (metrics) undo.push("metrics", async () => metrics.stop());
     mountStatusSurfaces(engine, { sessions: graph.resolve<SessionStore>(SESSION_STORE), metrics });
 
     const inventory = await buildInventoryApi({
@@ -87,13 +92,14 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
       logger: logger.child({ module: "inventory" }),
       ...(metrics ? { observe: metrics.httpMiddleware("inventory") } : {}),
     });
-    undo.push({ what: "inventory services", run: () => inventory.close() });
+    undo.push("inventory services", () => inventory.close());
     const api: HttpListener = await listen(inventory.app, options.apiPort ?? config.API_PORT);
-    undo.push({ what: "inventory API", run: () => api.close() });
+    undo.push("inventory API", () => api.close());
     log.info(`Inventory API listening on port ${api.port} (/api/v1)`);
 
     await engine.start();
-    undo.push({ what: "engine", run: () => engine.stop() });
+    undo.push("engine", () => engine.stop());
+    for (const line of startupUrls(config, api.port, engine.httpPort, metrics !== null)) log.info(line);
 
     let stopping: Promise<void> | undefined;
     return {
@@ -120,9 +126,33 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
       },
     };
   } catch (error) {
-    for (const step of undo.reverse()) {
-      await step.run().catch((undoError: unknown) => log.error(`Could not stop ${step.what}`, { err: undoError }));
-    }
+    await undo.unwind(log);
     throw error;
   }
+}
+
+/** The addresses a person opens once Hearth is up (localhost; the same ports answer on the LAN). */
+function startupUrls(config: Config, apiPort: number, httpPort: number | null, metrics: boolean): string[] {
+  const lines = [`Inventory API docs: http://localhost:${apiPort}/api/docs`];
+  if (httpPort !== null && config.WEB_UI_ENABLED) lines.push(`Engine web UI: http://localhost:${httpPort}/status`);
+  if (httpPort !== null && metrics) lines.push(`Metrics: http://localhost:${httpPort}/metrics`);
+  return lines;
+}
+
+/**
+ * Secure by default on a home network: with the engine's HTTP server on and no HTTP_TOKEN,
+ * a token is generated once into DATA_DIR and required for /api, /status and /metrics.
+ * HTTP_AUTH=false is the explicit way to serve them to anyone.
+ */
+async function protectEngine(config: Config, httpEnabled: boolean, log: Logger): Promise<Config> {
+  if (config.HTTP_TOKEN || !httpEnabled) return config;
+  if (!config.HTTP_AUTH) {
+    log.warn("HTTP_AUTH=false and no HTTP_TOKEN: the engine's /api, /status and /metrics answer anyone who can reach them");
+    return config;
+  }
+  const stored = await loadOrCreateSecret(path.join(config.DATA_DIR, "http-token"), { bytes: 32, minLength: 16 });
+  log.info(
+    `${stored.created ? "Generated" : "Using"} the engine's access token: it is in ${stored.file} (log in to the web UI with it, or send it as a Bearer token); set HTTP_TOKEN to choose your own`,
+  );
+  return { ...config, HTTP_TOKEN: stored.secret };
 }

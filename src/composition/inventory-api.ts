@@ -1,5 +1,3 @@
-import { randomBytes } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Express, RequestHandler, Router } from "express";
 import type { HouseholdAccess } from "../application/inventory/household-access.js";
@@ -24,6 +22,7 @@ import { MemoryInviteRepository } from "../adapters/persistence/memory-invite-re
 import { MemoryRefreshTokenRepository } from "../adapters/persistence/memory-refresh-token-repository.js";
 import { MemoryUserRepository } from "../adapters/persistence/memory-user-repository.js";
 import { CryptoSecretGenerator } from "../adapters/security/crypto-secret-generator.js";
+import { loadOrCreateSecret } from "../adapters/security/stored-secret.js";
 import { JwtTokenService } from "../adapters/security/jwt-token-service.js";
 import { ScryptPasswordHasher } from "../adapters/security/scrypt-password-hasher.js";
 import { type Clock, systemClock } from "../ports/clock.js";
@@ -95,18 +94,9 @@ function assemble(options: AssembleOptions): InventoryAssembly {
  */
 export async function resolveJwtSecret(config: Pick<Config, "JWT_SECRET" | "DATA_DIR">, logger: Logger): Promise<string> {
   if (config.JWT_SECRET) return config.JWT_SECRET;
-  const file = path.resolve(config.DATA_DIR, "jwt-secret");
-  try {
-    const stored = (await readFile(file, "utf8")).trim();
-    if (stored.length >= 32) return stored;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-  }
-  const secret = randomBytes(48).toString("base64url");
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, `${secret}\n`, { mode: 0o600 });
-  logger.warn("JWT_SECRET is not set: generated a development secret", { file });
-  return secret;
+  const stored = await loadOrCreateSecret(path.join(config.DATA_DIR, "jwt-secret"), { bytes: 48, minLength: 32 });
+  if (stored.created) logger.warn("JWT_SECRET is not set: generated a development secret", { file: stored.file });
+  return stored.secret;
 }
 
 function appOptions(config: Config, createStore?: InventoryAppOptions["rateLimits"]["createStore"]): InventoryAppOptions {

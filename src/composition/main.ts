@@ -1,49 +1,75 @@
 import "reflect-metadata";
 import { existsSync } from "node:fs";
-import { ConfigError } from "./config.js";
-import { type RunningHearth, startHearth } from "./hearth.js";
+import { runCli } from "../adapters/cli/cli.js";
+import { createLogger } from "../adapters/logging/winston-logger.js";
+import { openDatabase } from "../adapters/persistence/database.js";
+import { migrateToLatest } from "../adapters/persistence/migrator.js";
+import { ConfigError, loadConfig } from "./config.js";
+import { startHearth } from "./hearth.js";
+import { stopOnSignals } from "./lifecycle.js";
+import { HEARTH_VERSION } from "./version.js";
 
-const SHUTDOWN_LIMIT_MS = 10_000;
+/** Prints a start failure once: a configuration problem as its message, anything else with its reason. */
+function reportStartFailure(error: unknown): void {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    return;
+  }
+  console.error(`Hearth failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  if (process.env.LOG_LEVEL === "debug" || process.env.LOG_LEVEL === "trace") {
+    if (error instanceof Error && error.stack) console.error(error.stack);
+  }
+}
 
-/** Entry point of `npm start`: boots Hearth and stops it cleanly on SIGINT/SIGTERM. */
+/** `hearth start`: boots everything and stops it cleanly on SIGINT/SIGTERM (exit 0). */
+async function start(): Promise<number | "running"> {
+  try {
+    const hearth = await startHearth();
+    stopOnSignals(() => hearth.stop(), { logger: hearth.logger.child({ module: "hearth" }) });
+    return "running";
+  } catch (error) {
+    reportStartFailure(error);
+    return 1;
+  }
+}
+
+/** `hearth migrate`: applies pending migrations to DATABASE_URL, or PGlite in DATA_DIR. */
+async function migrate(): Promise<number> {
+  try {
+    const config = loadConfig();
+    const { logger } = createLogger({ level: config.LOG_LEVEL, json: config.NODE_ENV === "production" });
+    const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+    try {
+      const applied = await migrateToLatest(database.knex);
+      logger.info(applied.length ? "Applied migrations" : "Database is up to date", {
+        module: "migrate",
+        database: database.kind,
+        applied,
+      });
+    } finally {
+      await database.close();
+    }
+    return 0;
+  } catch (error) {
+    console.error(error instanceof ConfigError ? error.message : `Migration failed: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+/** Entry point of the `hearth` command and of `npm start`. */
 async function main(): Promise<void> {
   // A .env file (or ENV_FILE) fills in variables the environment does not already set.
   const envFile = process.env.ENV_FILE ?? ".env";
   if (existsSync(envFile)) process.loadEnvFile(envFile);
-
-  let hearth: RunningHearth;
-  try {
-    hearth = await startHearth();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-    } else {
-      console.error("Hearth failed to start:", error instanceof Error ? error.message : error);
-      if (error instanceof Error && error.stack) console.error(error.stack);
-    }
-    process.exit(1);
-  }
-
-  let signalled = false;
-  const shutdown = (signal: NodeJS.Signals) => {
-    if (signalled) return;
-    signalled = true;
-    hearth.logger.info(`Received ${signal}, shutting down`, { module: "hearth" });
-    const limit = setTimeout(() => {
-      hearth.logger.fatal(`Shutdown took longer than ${SHUTDOWN_LIMIT_MS / 1000} s; exiting`, { module: "hearth" });
-      process.exit(1);
-    }, SHUTDOWN_LIMIT_MS - 500);
-    limit.unref();
-    hearth
-      .stop()
-      .then(() => process.exit(0))
-      .catch((error: unknown) => {
-        hearth.logger.fatal("Shutdown failed", { module: "hearth", err: error });
-        process.exit(1);
-      });
-  };
-  process.on("SIGINT", shutdown);
-  process.on("SIGTERM", shutdown);
+  const outcome = await runCli(process.argv.slice(2), {
+    name: "hearth",
+    version: HEARTH_VERSION,
+    commands: {
+      start: { summary: "run the inventory API and the automation engine until SIGINT/SIGTERM", run: start },
+      migrate: { summary: "apply pending database migrations, then exit", run: migrate },
+    },
+  });
+  if (outcome !== "running") process.exit(outcome);
 }
 
 void main();

@@ -4,6 +4,7 @@
  * engineRoutes({ sessions }) so the debug API accepts the web UI's session cookie.
  */
 import { createEngineAuth } from "../adapters/http/engine/engine-auth.js";
+import { redirectRoot } from "../adapters/http/engine/engine-http-server.js";
 import type { SessionStore } from "../adapters/http/engine/session-store.js";
 import { createWebUiRouter } from "../adapters/http/engine/web-ui/web-ui-router.js";
 import type { Metrics } from "../adapters/services/metrics/metrics.js";
@@ -47,5 +48,8 @@ export function mountStatusSurfaces(engine: Engine, options: StatusSurfacesOptio
       }),
     );
   }
-  if (config.WEB_UI_ENABLED) server.mount("/status", createStatusRouter(engine, options.sessions));
+  if (config.WEB_UI_ENABLED) {
+    server.mount("/", redirectRoot("/status"));
+    server.mount("/status", createStatusRouter(engine, options.sessions));
+  }
 }

@@ -15,7 +15,7 @@ export function chromiumPath(): string | null {
  * Launches headless Chromium, or prints a loud notice and returns null so the caller can
  * skip. CI always installs Chromium (.ci/run), so there the e2e tier always runs.
  */
-export async function launchChromium(suite: string): Promise<Browser | null> {
+export async function launchChromium(suite: string, extraArgs: string[] = []): Promise<Browser | null> {
   const executablePath = chromiumPath();
   if (!executablePath) {
     const banner = "!".repeat(78);
@@ -30,6 +30,6 @@ export async function launchChromium(suite: string): Promise<Browser | null> {
   return chromium.launch({
     executablePath,
     headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", ...extraArgs],
   });
 }

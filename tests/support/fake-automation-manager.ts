@@ -2,8 +2,9 @@ import type {
   AutomationInfo,
   AutomationManagerApi,
   TriggerResult,
+  WebhookTarget,
 } from "../../src/application/automation/contracts.js";
-import type { TriggerContext } from "../../src/domain/automation/trigger.js";
+import type { TriggerContext, WebhookSecret } from "../../src/domain/automation/trigger.js";
 
 export interface FakeAutomation {
   info: AutomationInfo;
@@ -54,14 +55,20 @@ export class FakeAutomationManager implements AutomationManagerApi {
     }
   }
 
-  findWebhookTargets(path: string): { name: string; methods: string[] }[] {
+  /**
+   * Webhook targets from the described triggers. A description carries no secret value, so a
+   * test that needs one puts the whole secret under `webhookSecret` in the trigger description.
+   */
+  findWebhookTargets(path: string): WebhookTarget[] {
     const normalised = path.replace(/^\/+/, "");
-    const targets: { name: string; methods: string[] }[] = [];
+    const targets: WebhookTarget[] = [];
     for (const { info } of this.automations.values()) {
       if (info.status !== "running") continue;
       for (const trigger of info.triggers) {
         if (trigger.type !== "webhook" || String(trigger.path).replace(/^\/+/, "") !== normalised) continue;
-        targets.push({ name: info.name, methods: (trigger.methods as string[] | undefined) ?? ["POST"] });
+        const methods = (trigger.methods as string[] | undefined) ?? ["POST"];
+        const secret = trigger.webhookSecret as WebhookSecret | undefined;
+        targets.push({ name: info.name, methods, triggers: [{ methods, ...(secret ? { secret } : {}) }] });
       }
     }
     return targets;

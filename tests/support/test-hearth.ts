@@ -36,6 +36,8 @@ export async function startTestHearth(label: string, env: Environment = {}): Pro
         MQTT_HOST: broker.host,
         MQTT_PORT: String(broker.port),
         LOG_LEVEL: "warn",
+        // Most suites talk to the engine API without a token; the secure default has its own tests.
+        HTTP_AUTH: "false",
         ...(database.url ? { DATABASE_URL: database.url } : {}),
         ...env,
       },

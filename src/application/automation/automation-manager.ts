@@ -23,8 +23,16 @@ import type {
   StateManagerApi,
   TriggerDescription,
   TriggerResult,
+  WebhookTarget,
 } from "./contracts.js";
-import { handlerFor, normalizeWebhookPath, type Unwire, type WiringContext } from "./trigger-handlers.js";
+import {
+  defaultWebhookHeader,
+  handlerFor,
+  normalizeWebhookPath,
+  type Unwire,
+  type WiringContext,
+  webhookSecretOf,
+} from "./trigger-handlers.js";
 
 export interface AutomationManagerDependencies {
   logger: Logger;
@@ -167,16 +175,19 @@ export class AutomationManager implements AutomationManagerApi {
     return error === undefined ? { status: "ok" } : { status: "error", error: errorMessage(error) };
   }
 
-  findWebhookTargets(requestPath: string): { name: string; methods: string[] }[] {
+  findWebhookTargets(requestPath: string): WebhookTarget[] {
     const wanted = normalizeWebhookPath(requestPath);
-    const targets: { name: string; methods: string[] }[] = [];
+    const targets: WebhookTarget[] = [];
     for (const entry of this.running.values()) {
-      const methods = new Set<string>();
+      const triggers: WebhookTarget["triggers"] = [];
       for (const trigger of entry.triggers) {
         if (trigger.type !== "webhook" || normalizeWebhookPath(trigger.path) !== wanted) continue;
-        for (const method of trigger.methods ?? ["POST"]) methods.add(method);
+        const secret = webhookSecretOf(trigger);
+        triggers.push({ methods: trigger.methods ?? ["POST"], ...(secret ? { secret } : {}) });
       }
-      if (methods.size > 0) targets.push({ name: entry.name, methods: [...methods] });
+      if (triggers.length > 0) {
+        targets.push({ name: entry.name, methods: [...new Set(triggers.flatMap((trigger) => trigger.methods))], triggers });
+      }
     }
     return targets;
   }
@@ -378,6 +389,11 @@ export function describeTrigger(trigger: Trigger): TriggerDescription {
     else if (typeof value !== "function") description[field] = value;
   }
   if (trigger.type === "webhook" && trigger.methods === undefined) description.methods = ["POST"];
+  if (trigger.type === "webhook" && trigger.secret !== undefined) {
+    // The debug API and the web UI show that a secret is required and how, never its value.
+    const secret = webhookSecretOf(trigger);
+    description.secret = secret ? { type: secret.type, header: secret.header ?? defaultWebhookHeader(secret) } : undefined;
+  }
   return description;
 }
 

@@ -4,7 +4,7 @@
  * depend on these interfaces only.
  */
 import type { NotificationOptions } from "../../domain/automation/notification.js";
-import type { MqttPayload, Trigger, TriggerContext } from "../../domain/automation/trigger.js";
+import type { MqttPayload, Trigger, TriggerContext, WebhookSecret } from "../../domain/automation/trigger.js";
 import type { DeviceState, ZigbeeDevice } from "../../domain/automation/zigbee-device.js";
 
 export type MqttHandler = (topic: string, payload: MqttPayload) => void | Promise<void>;
@@ -76,13 +76,22 @@ export interface AutomationInfo {
 /** Outcome of a manual trigger. */
 export type TriggerResult = { status: "not_found" } | { status: "ok" } | { status: "error"; error: string };
 
+/** One automation a webhook path reaches: the methods it accepts, and each trigger's secret. */
+export interface WebhookTarget {
+  name: string;
+  /** Every method any of its triggers on the path accepts. */
+  methods: string[];
+  /** Its triggers on the path; a request is let through by one whose method matches and whose secret (if any) it proves. */
+  triggers: { methods: string[]; secret?: WebhookSecret }[];
+}
+
 export interface AutomationManagerApi {
   listAutomations(): AutomationInfo[];
   getAutomation(name: string): AutomationInfo | null;
   /** Runs execute(context) and reports how it ended (the spec's boolean form is triggerAutomation). */
   runAutomation(name: string, context: TriggerContext): Promise<TriggerResult>;
   /** Automations whose webhook triggers match `path`, with the methods each accepts. */
-  findWebhookTargets(path: string): { name: string; methods: string[] }[];
+  findWebhookTargets(path: string): WebhookTarget[];
   /** Called for every run (metrics); returns an unsubscribe function. */
   onRun(listener: (event: { automation: string; durationMs: number; error?: unknown }) => void): () => void;
 }

@@ -10,6 +10,7 @@ import type {
   TriggerContext,
   TriggerType,
   WebhookMethod,
+  WebhookSecret,
   WebhookTrigger,
 } from "../../domain/automation/trigger.js";
 import type { ZigbeeDevice } from "../../domain/automation/zigbee-device.js";
@@ -126,11 +127,45 @@ const stateHandler: TriggerHandler<StateTrigger> = {
   },
 };
 
+/** The secret of a webhook trigger in its long form, or undefined when it has none. */
+export function webhookSecretOf(trigger: WebhookTrigger): WebhookSecret | undefined {
+  return typeof trigger.secret === "string" ? { type: "token", token: trigger.secret } : trigger.secret;
+}
+
+const HMAC_ALGORITHMS = ["sha256", "sha512", "sha1"];
+
+/** The header a webhook secret is read from when the trigger names none. */
+export function defaultWebhookHeader(secret: WebhookSecret): string {
+  return secret.type === "token" ? "X-Webhook-Token" : "X-Hub-Signature-256";
+}
+
+function webhookSecretProblem(secret: WebhookTrigger["secret"]): string | null {
+  if (secret === undefined) return null;
+  if (typeof secret === "string") return secret.length >= 8 ? null : "secret must be at least 8 characters";
+  if (typeof secret !== "object" || secret === null) return 'secret must be a string or { type: "token" | "hmac", ... }';
+  if (secret.header !== undefined && (typeof secret.header !== "string" || !/^[A-Za-z0-9-]+$/.test(secret.header))) {
+    return "secret.header must be an HTTP header name";
+  }
+  if (secret.type === "token") {
+    return typeof secret.token === "string" && secret.token.length >= 8 ? null : "secret.token must be at least 8 characters";
+  }
+  if (secret.type === "hmac") {
+    if (typeof secret.secret !== "string" || secret.secret.length < 8) return "secret.secret must be at least 8 characters";
+    if (secret.algorithm !== undefined && !HMAC_ALGORITHMS.includes(secret.algorithm)) {
+      return `secret.algorithm must be one of ${HMAC_ALGORITHMS.join(", ")}`;
+    }
+    return null;
+  }
+  return 'secret.type must be "token" or "hmac"';
+}
+
 const webhookHandler: TriggerHandler<WebhookTrigger> = {
   validate(trigger) {
     const problem = needsString(trigger.path, "path");
     if (problem) return problem;
     if (normalizeWebhookPath(trigger.path) === "") return "path must name something below /webhook/";
+    const secretProblem = webhookSecretProblem(trigger.secret);
+    if (secretProblem) return secretProblem;
     if (trigger.methods === undefined) return null;
     if (!Array.isArray(trigger.methods) || trigger.methods.length === 0) return "methods must be a non-empty array";
     const unknown = trigger.methods.filter((method) => !WEBHOOK_METHODS.includes(method));

@@ -26,11 +26,26 @@ export interface StateTrigger {
   filter?: (newValue: unknown, oldValue: unknown) => boolean;
 }
 
+/**
+ * A webhook's shared secret. `token`: the caller sends it in `header` (default
+ * `X-Webhook-Token`) or as `Authorization: Bearer <token>`. `hmac`: the caller signs the raw
+ * request body with `secret` and sends the hex digest in `header` (default
+ * `X-Hub-Signature-256`), optionally prefixed `sha256=`.
+ */
+export type WebhookSecret =
+  | { type: "token"; token: string; header?: string }
+  | { type: "hmac"; secret: string; header?: string; algorithm?: "sha256" | "sha512" | "sha1" };
+
 /** Fires on an HTTP request to `/webhook/<path>` with one of `methods` (default POST). */
 export interface WebhookTrigger {
   type: "webhook";
   path: string;
   methods?: WebhookMethod[];
+  /**
+   * Optional proof the caller must send; a request without it, or with a wrong one, gets 401
+   * and the automation does not run. A plain string is a token (`{ type: "token", token }`).
+   */
+  secret?: string | WebhookSecret;
 }
 
 /** Fires when a tracked Zigbee device publishes a state update (merged state). */

@@ -41,6 +41,7 @@ describe("Hearth process (integration)", function () {
       STATE_FILE_PATH: path.join(scratch, "state.json"),
       DEVICE_REGISTRY_FILE_PATH: path.join(scratch, "devices.json"),
       LOG_LEVEL: "warn",
+      HTTP_AUTH: "false",
       ...(database.url ? { DATABASE_URL: database.url } : {}),
       ...extra,
     };
@@ -173,7 +174,7 @@ describe("Hearth process (integration)", function () {
     const entry = path.resolve("src/composition/main.ts");
 
     function spawnHearth(env: Record<string, string>): ChildProcess & { output: () => string } {
-      const child = spawn(process.execPath, ["--conditions=hearth-source", "--import", "tsx", entry], {
+      const child = spawn(process.execPath, ["--conditions=hearth-source", "--import", "tsx", entry, "start"], {
         env: { PATH: process.env.PATH ?? "", ...env },
         stdio: ["ignore", "pipe", "pipe"],
       });

@@ -166,6 +166,31 @@ describe("AutomationManager", () => {
     expect(error).to.match(/trigger 2 \(mqtt\)/);
   });
 
+  it("validates webhook secrets and never shows their value", async () => {
+    const { manager } = setup();
+    const weak = new Recorder("weak-secret", [{ type: "webhook", path: "a", secret: "short" }]);
+    const odd = new Recorder("odd-secret", [{ type: "webhook", path: "b", secret: { type: "hmac", secret: "long-enough", algorithm: "md5" } as never }]);
+    expect(await manager.register(weak)).to.equal(false);
+    expect(await manager.register(odd)).to.equal(false);
+    expect(manager.getAutomation("weak-secret")?.error).to.match(/at least 8 characters/);
+    expect(manager.getAutomation("odd-secret")?.error).to.match(/algorithm/);
+    const good = new Recorder("phone-home", [
+      { type: "webhook", path: "phone/arrived", secret: "correct-horse-battery" },
+      { type: "webhook", path: "signed", secret: { type: "hmac", secret: "hmac-secret-value", header: "X-Sig" } },
+    ]);
+    expect(await manager.register(good)).to.equal(true);
+    const described = JSON.stringify(manager.getAutomation("phone-home"));
+    expect(described).not.to.include("correct-horse-battery").and.not.to.include("hmac-secret-value");
+    expect(manager.getAutomation("phone-home")?.triggers.map((trigger) => trigger.secret)).to.deep.equal([
+      { type: "token", header: "X-Webhook-Token" },
+      { type: "hmac", header: "X-Sig" },
+    ]);
+    expect(manager.findWebhookTargets("phone/arrived")[0]?.triggers[0]?.secret).to.deep.equal({
+      type: "token",
+      token: "correct-horse-battery",
+    });
+  });
+
   it("wires all triggers or none", async () => {
     const { client, manager, mqtt, scheduler } = setup();
     await client.connect();
@@ -250,8 +275,8 @@ describe("AutomationManager", () => {
     await manager.register(hook);
     await manager.register(new Recorder("hook-two", [{ type: "webhook", path: "doorbell", methods: ["GET", "PUT"] }]));
     expect(manager.findWebhookTargets("doorbell")).to.deep.equal([
-      { name: "hook", methods: ["POST"] },
-      { name: "hook-two", methods: ["GET", "PUT"] },
+      { name: "hook", methods: ["POST"], triggers: [{ methods: ["POST"] }] },
+      { name: "hook-two", methods: ["GET", "PUT"], triggers: [{ methods: ["GET", "PUT"] }] },
     ]);
     expect(manager.findWebhookTargets("other")).to.deep.equal([]);
     const context = { type: "webhook", path: "doorbell", method: "POST", headers: {}, query: {}, body: "fail" } as const;

@@ -10,6 +10,7 @@ describe("webhook router", () => {
   let manager: FakeAutomationManager;
   let app: express.Express;
   let received: WebhookTriggerContext[];
+  let logger: MemoryLogger;
 
   beforeEach(() => {
     received = [];
@@ -26,8 +27,9 @@ describe("webhook router", () => {
       .add(automationInfo("broken", { triggers: [{ type: "webhook", path: "broken" }] }), () => {
         throw new Error("relay offline");
       });
+    logger = new MemoryLogger();
     app = express();
-    app.use("/webhook", createWebhookRouter({ manager, logger: new MemoryLogger() }));
+    app.use("/webhook", createWebhookRouter({ manager, logger }));
   });
 
   it("runs the automation with a JSON body, string-map headers and query, and answers once it finished", async () => {
@@ -78,9 +80,60 @@ describe("webhook router", () => {
     expect(manager.runs).to.have.length(0);
   });
 
-  it("answers 500 with the error when execute throws", async () => {
+  it("answers a generic 500 with an error id when execute throws; the message goes to the log", async () => {
     const response = await request(app).post("/webhook/broken").send({}).expect(500);
-    expect(response.body.error).to.equal("relay offline");
+    expect(JSON.stringify(response.body)).not.to.include("relay offline");
+    expect(response.body).to.include({ error: "Internal Server Error" });
+    expect(response.body.errorId).to.be.a("string").with.length.above(8);
+    const logged = logger.at("error").find((entry) => entry.fields.errorId === response.body.errorId);
+    expect(JSON.stringify(logged?.fields)).to.include("relay offline");
+  });
+
+  describe("secrets", () => {
+    const tokenSecret = { type: "token", token: "s3cret-token-value" } as const;
+    const hmacSecret = { type: "hmac", secret: "hmac-shared-secret" } as const;
+
+    beforeEach(() => {
+      manager
+        .add(automationInfo("shortcut", { triggers: [{ type: "webhook", path: "phone/arrived", webhookSecret: tokenSecret }] }), (context) => {
+          received.push(context as WebhookTriggerContext);
+        })
+        .add(
+          automationInfo("signed", {
+            triggers: [{ type: "webhook", path: "signed", webhookSecret: { ...hmacSecret, header: "X-Signature" } }],
+          }),
+          (context) => {
+            received.push(context as WebhookTriggerContext);
+          },
+        );
+    });
+
+    it("answers 401 without running when the token is missing or wrong", async () => {
+      await request(app).post("/webhook/phone/arrived").send({}).expect(401);
+      await request(app).post("/webhook/phone/arrived").set("X-Webhook-Token", "s3cret-token-valuX").send({}).expect(401);
+      await request(app).post("/webhook/phone/arrived").set("X-Webhook-Token", "short").send({}).expect(401);
+      expect(manager.runs).to.have.length(0);
+    });
+
+    it("runs with the token in its header or as a bearer token", async () => {
+      await request(app).post("/webhook/phone/arrived").set("X-Webhook-Token", "s3cret-token-value").send({}).expect(200);
+      await request(app).post("/webhook/phone/arrived").set("Authorization", "Bearer s3cret-token-value").send({}).expect(200);
+      expect(manager.runs.map((run) => run.name)).to.deep.equal(["shortcut", "shortcut"]);
+    });
+
+    it("checks an HMAC-SHA256 signature of the raw body, with or without the sha256= prefix", async () => {
+      const { createHmac } = await import("node:crypto");
+      const body = '{"event":"push", "spacing" : 1}';
+      const signature = createHmac("sha256", "hmac-shared-secret").update(body).digest("hex");
+      const send = (value: string, payload = body) =>
+        request(app).post("/webhook/signed").set("Content-Type", "application/json").set("X-Signature", value).send(payload);
+      await send(signature).expect(200);
+      await send(`sha256=${signature}`).expect(200);
+      await send(signature, '{"event":"push","spacing":1}').expect(401);
+      await send("sha256=00").expect(401);
+      await request(app).post("/webhook/signed").set("Content-Type", "application/json").send(body).expect(401);
+      expect(manager.runs.map((run) => run.name)).to.deep.equal(["signed", "signed"]);
+    });
   });
 
   it("answers 400 for malformed JSON without running anything", async () => {

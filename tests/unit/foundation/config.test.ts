@@ -23,8 +23,9 @@ describe("loadConfig", () => {
       DATA_DIR: "./data",
       AUTOMATIONS_DIR: "./automations",
       AUTOMATIONS_RECURSIVE: false,
-      STATE_PERSIST: false,
-      STATE_FILE_PATH: "./state.json",
+      STATE_PERSIST: true,
+      STATE_FILE_PATH: "data/state.json",
+      HTTP_AUTH: true,
       DEVICE_REGISTRY_FILE_PATH: "./device-registry.json",
       ZIGBEE2MQTT_PREFIX: "zigbee2mqtt",
       RATE_LIMIT_PER_MINUTE: 100,
@@ -37,6 +38,14 @@ describe("loadConfig", () => {
     expect(config.DATABASE_URL).to.equal(undefined);
     expect(config.MQTT_HOST).to.equal(undefined);
     expect(config.CORS_ORIGINS).to.deep.equal([]);
+  });
+
+  it("keeps state in DATA_DIR for the service, and follows the spec (off, ./state.json) for the library", () => {
+    expect(loadConfig({ DATA_DIR: "/var/lib/hearth" })).to.include({ STATE_PERSIST: true, STATE_FILE_PATH: "/var/lib/hearth/state.json" });
+    expect(loadConfig({}, { surface: "library" })).to.include({ STATE_PERSIST: false, STATE_FILE_PATH: "./state.json" });
+    expect(loadConfig({ STATE_PERSIST: "false" })).to.include({ STATE_PERSIST: false });
+    expect(loadConfig({ STATE_PERSIST: "", STATE_FILE_PATH: "/x/s.json" })).to.include({ STATE_PERSIST: true, STATE_FILE_PATH: "/x/s.json" });
+    expect(loadConfig({ HTTP_AUTH: "false" }).HTTP_AUTH).to.equal(false);
   });
 
   for (const [text, value] of [

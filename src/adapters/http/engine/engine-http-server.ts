@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import express, { type ErrorRequestHandler, type Express, type Router } from "express";
+import express, { type ErrorRequestHandler, type Express, Router } from "express";
 import type { Logger } from "../../../ports/logger.js";
 
 /** What /readyz reports. */
@@ -9,6 +9,13 @@ export interface Readiness {
   engine: boolean;
   /** ISO-8601, or null before start finished. */
   startedAt: string | null;
+}
+
+/** `GET /` sends a person who opens the bare address on to the page they came for (the web UI). */
+export function redirectRoot(target: string): Router {
+  const router = Router();
+  router.get("/", (_request, response) => response.redirect(302, target));
+  return router;
 }
 
 /** The one readiness decision: /readyz and /api/status both answer from it. */

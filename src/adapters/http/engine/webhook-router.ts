@@ -1,6 +1,9 @@
+import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import express, { type NextFunction, type Request, type RequestHandler, type Response, Router } from "express";
-import type { AutomationManagerApi } from "../../../application/automation/contracts.js";
+import type { AutomationManagerApi, WebhookTarget } from "../../../application/automation/contracts.js";
+import { defaultWebhookHeader } from "../../../application/automation/trigger-handlers.js";
+import type { WebhookSecret } from "../../../domain/automation/trigger.js";
 import type { Logger } from "../../../ports/logger.js";
 import { ENGINE_BODY_LIMIT, engineErrorHandler, sendError } from "./engine-errors.js";
 
@@ -20,12 +23,53 @@ const isJson = (req: IncomingMessage) => {
 };
 const isForm = (req: IncomingMessage) => mediaType(req) === "application/x-www-form-urlencoded";
 
+/** The body exactly as sent, kept for HMAC signatures (a re-serialised JSON body would not match). */
+const RAW_BODY = Symbol("rawBody");
+type WithRawBody = IncomingMessage & { [RAW_BODY]?: Buffer };
+const keepRawBody = (req: IncomingMessage, _res: unknown, buffer: Buffer) => {
+  (req as WithRawBody)[RAW_BODY] = buffer;
+};
+
 /** JSON, form or (for any other content type) text; requests without a body keep `undefined`. */
 const bodyParsers: RequestHandler[] = [
-  express.json({ limit: ENGINE_BODY_LIMIT, strict: false, type: isJson }),
-  express.urlencoded({ limit: ENGINE_BODY_LIMIT, extended: false, type: isForm }),
-  express.text({ limit: ENGINE_BODY_LIMIT, type: (req) => !isJson(req) && !isForm(req) }),
+  express.json({ limit: ENGINE_BODY_LIMIT, strict: false, type: isJson, verify: keepRawBody }),
+  express.urlencoded({ limit: ENGINE_BODY_LIMIT, extended: false, type: isForm, verify: keepRawBody }),
+  express.text({ limit: ENGINE_BODY_LIMIT, type: (req) => !isJson(req) && !isForm(req), verify: keepRawBody }),
 ];
+
+/** Equal strings in time that does not depend on where they differ (nor, via hashing, on their lengths). */
+function constantTimeEqual(given: string, expected: string): boolean {
+  const a = createHmac("sha256", "webhook-compare").update(given).digest();
+  const b = createHmac("sha256", "webhook-compare").update(expected).digest();
+  return timingSafeEqual(a, b) && given.length === expected.length;
+}
+
+/** Whether the request proves `secret`: the token in its header (or as a bearer token), or a valid body signature. */
+export function provesSecret(req: Request, secret: WebhookSecret): boolean {
+  const header = (secret.header ?? defaultWebhookHeader(secret)).toLowerCase();
+  const sent = req.headers[header];
+  const value = Array.isArray(sent) ? sent[0] : sent;
+  if (secret.type === "token") {
+    const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "")?.[1];
+    return [value, bearer].some((candidate) => typeof candidate === "string" && constantTimeEqual(candidate.trim(), secret.token));
+  }
+  if (typeof value !== "string") return false;
+  const algorithm = secret.algorithm ?? "sha256";
+  const signature = value.trim().replace(new RegExp(`^${algorithm}=`, "i"), "").toLowerCase();
+  const body = (req as WithRawBody)[RAW_BODY] ?? Buffer.alloc(0);
+  const expected = createHmac(algorithm, secret.secret).update(body).digest("hex");
+  return constantTimeEqual(signature, expected);
+}
+
+/** Targets whose trigger for `method` either has no secret or has one this request proves. */
+function admitted(req: Request, targets: WebhookTarget[], method: string): WebhookTarget[] {
+  return targets.filter((target) =>
+    target.triggers.some(
+      (trigger) =>
+        trigger.methods.map((m) => m.toUpperCase()).includes(method) && (!trigger.secret || provesSecret(req, trigger.secret)),
+    ),
+  );
+}
 
 function runParsers(req: Request, res: Response): Promise<void> {
   return bodyParsers.reduce<Promise<void>>(
@@ -94,6 +138,12 @@ export function createWebhookRouter(deps: WebhookRouterDeps): Router {
       next(error);
       return;
     }
+    const allowed = admitted(req, matching, method);
+    if (allowed.length === 0) {
+      logger.warn("Webhook refused: missing or wrong secret", { path, method, ip: req.ip });
+      sendError(res, 401, `/webhook/${path} needs its secret (a token header, or a signature of the body)`);
+      return;
+    }
     const context = {
       type: "webhook" as const,
       path,
@@ -103,18 +153,26 @@ export function createWebhookRouter(deps: WebhookRouterDeps): Router {
       body: req.body as unknown,
     };
     const results = await Promise.all(
-      matching.map((target) =>
+      allowed.map((target) =>
         deps.manager.runAutomation(target.name, context).catch((error: unknown) => ({
           status: "error" as const,
           error: errorMessage(error),
         })),
       ),
     );
-    const failures = results.flatMap((result) => (result.status === "error" ? [result.error] : []));
+    const failures = results.flatMap((result, index) =>
+      result.status === "error" ? [{ automation: allowed[index]?.name, error: result.error }] : [],
+    );
     if (failures.length > 0) {
-      logger.warn("Webhook automation failed", { path, method, errors: failures });
-      const message = failures.join("; ");
-      res.status(500).json({ error: message, message });
+      // Webhooks answer anyone: the exception's text stays in the log and the automation's
+      // stats, and the caller gets an id to find it there.
+      const errorId = randomUUID();
+      logger.error("Webhook automation failed", { path, method, errorId, failures });
+      res.status(500).json({
+        error: "Internal Server Error",
+        message: `The automation failed; look for error id ${errorId} in the engine log`,
+        errorId,
+      });
       return;
     }
     res.json({ status: "ok" });

@@ -41,6 +41,22 @@ const requireJsonBody: RequestHandler = (req, _res, next) => {
   );
 };
 
+/**
+ * helmet's headers, with HSTS and CSP's `upgrade-insecure-requests` only for requests that
+ * came over HTTPS (directly, or per a trusted proxy's X-Forwarded-Proto). Sent over plain
+ * HTTP to a LAN name such as hearth.local, they make browsers fetch every asset over https,
+ * which a home server does not serve, and the page stays blank; localhost is exempt, which
+ * hides the problem on the developer's own machine.
+ */
+function securityHeaders(): RequestHandler {
+  const overHttps = helmet();
+  const overHttp = helmet({
+    strictTransportSecurity: false,
+    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+  });
+  return (req, res, next) => (req.secure ? overHttps : overHttp)(req, res, next);
+}
+
 export interface InventoryAppOptions {
   /** Allowed browser origins; empty = no cross-origin access. */
   corsOrigins: string[];
@@ -76,7 +92,7 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
   app.disable("x-powered-by");
   app.set("trust proxy", deps.options.trustProxy);
   if (deps.options.observe) app.use(deps.options.observe);
-  app.use(helmet());
+  app.use(securityHeaders());
   app.use(
     cors({ origin: deps.options.corsOrigins.length > 0 ? deps.options.corsOrigins : false, exposedHeaders: EXPOSED_HEADERS }),
   );
@@ -96,6 +112,8 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
 
   // Probes and documentation stay outside the rate limits: load balancers poll health
   // often, and Swagger UI loads a dozen assets at once.
+  // Someone opening the bare address gets the API's documentation.
+  app.get("/", (_req, res) => res.redirect(302, "/api/docs"));
   app.get(`${API_BASE_PATH}/health`, async (_req, res) => {
     const up = await deps.checkDatabase();
     res

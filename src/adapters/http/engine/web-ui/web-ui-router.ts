@@ -53,6 +53,9 @@ const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 function sendHtml(res: Response, status: number, html: string): void {
+  // HSTS only over HTTPS (directly or via a trusted proxy): sent over plain HTTP on a LAN name
+  // it would make the browser insist on an https the box does not serve.
+  if (res.req.secure) res.set("Strict-Transport-Security", "max-age=15552000");
   res
     .status(status)
     .set({

@@ -1,0 +1,77 @@
+import type { Logger } from "../ports/logger.js";
+
+/** Longest a signal-triggered stop may take before the process exits anyway. */
+export const SHUTDOWN_LIMIT_MS = 10_000;
+
+/** Signals that stop Hearth (the spec's "engine.stop(), or SIGINT or SIGTERM"). */
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM"];
+
+/**
+ * What a start has brought up so far. A failed start unwinds it in reverse; so does a stop
+ * that has no sequence of its own. Every part that starts something pushes how to undo it.
+ */
+export class UndoStack {
+  private readonly steps: { label: string; run: () => Promise<unknown> | unknown }[] = [];
+
+  push(label: string, run: () => Promise<unknown> | unknown): void {
+    this.steps.push({ label, run });
+  }
+
+  /** Forgets every step (the caller now stops the parts in its own order). */
+  clear(): void {
+    this.steps.length = 0;
+  }
+
+  /** Undoes every step, last first; a failing step is logged and the others still run. */
+  async unwind(logger: Logger): Promise<void> {
+    for (const step of this.steps.splice(0).reverse()) {
+      try {
+        await step.run();
+      } catch (error) {
+        logger.error(`Could not stop ${step.label}`, { err: error });
+      }
+    }
+  }
+}
+
+export interface StopOnSignalsOptions {
+  logger: Logger;
+  limitMs?: number;
+  /** Test seam: process.exit by default. */
+  exit?: (code: number) => void;
+}
+
+/**
+ * The one signal handler: SIGINT or SIGTERM runs `stop`, then exits 0 (1 when stopping
+ * failed or took longer than the limit). A second signal while stopping gets Node's
+ * default, an immediate exit. Returns a function that removes the handler again.
+ */
+export function stopOnSignals(stop: () => Promise<void>, options: StopOnSignalsOptions): () => void {
+  const limitMs = options.limitMs ?? SHUTDOWN_LIMIT_MS;
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  const release = () => {
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+  };
+  function onSignal(signal: NodeJS.Signals): void {
+    release();
+    options.logger.info(`Received ${signal}; stopping`);
+    const limit = setTimeout(() => {
+      options.logger.fatal(`Stopping took longer than ${limitMs / 1000} s; exiting`);
+      exit(1);
+    }, limitMs);
+    limit.unref();
+    stop().then(
+      () => {
+        clearTimeout(limit);
+        exit(0);
+      },
+      (error: unknown) => {
+        clearTimeout(limit);
+        options.logger.fatal("Stopping failed", { err: error });
+        exit(1);
+      },
+    );
+  }
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  return release;
+}

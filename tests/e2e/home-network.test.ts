@@ -1,0 +1,51 @@
+import { expect } from "chai";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium } from "../support/browser.js";
+import { startTestHearth, type TestHearth } from "../support/test-hearth.js";
+
+// A LAN host name, as a family opens Hearth (http://hearth.local:3000). Browsers exempt
+// localhost from HSTS and upgrade-insecure-requests, so only a real name shows a blank page.
+const HOST = "hearth.test";
+
+describe("pages under a home-network host name over plain HTTP", function () {
+  this.timeout(60_000);
+  let browser: Browser | null;
+  let running: TestHearth | undefined;
+
+  before(async function () {
+    browser = await launchChromium("home network host name", [`--host-resolver-rules=MAP ${HOST} 127.0.0.1`]);
+    if (!browser) this.skip();
+    running = await startTestHearth("e2e home network", { WEB_UI_ENABLED: "true" });
+  });
+  after(async () => {
+    await browser?.close();
+    await running?.release();
+  });
+
+  async function open(url: string): Promise<{ page: Page; failures: string[] }> {
+    const page = await browser!.newPage();
+    const failures: string[] = [];
+    page.on("requestfailed", (request) => failures.push(`${request.url()} ${request.failure()?.errorText ?? ""}`));
+    const response = await page.goto(url);
+    expect(response?.status()).to.equal(200);
+    expect(response?.headers()["strict-transport-security"]).to.equal(undefined);
+    expect(response?.headers()["content-security-policy"] ?? "").not.to.include("upgrade-insecure-requests");
+    return { page, failures };
+  }
+
+  it("renders Swagger UI at http://hearth.test:<port>/api/docs", async () => {
+    const { page, failures } = await open(`http://${HOST}:${running!.hearth.apiPort}/api/docs`);
+    await page.waitForSelector(".swagger-ui .info .title", { timeout: 30_000 });
+    expect(await page.textContent(".swagger-ui .info .title")).to.include("Hearth freezer inventory API");
+    expect(failures.filter((failure) => !failure.includes("favicon"))).to.deep.equal([]);
+    expect(page.url()).to.match(/^http:\/\//);
+  });
+
+  it("renders the engine web UI at http://hearth.test:<port>/status", async () => {
+    const { page, failures } = await open(`http://${HOST}:${running!.hearth.httpPort}/status`);
+    await page.waitForSelector("#overview-stats", { timeout: 30_000 });
+    expect(await page.locator("#overview-stats").isVisible()).to.equal(true);
+    expect(failures).to.deep.equal([]);
+    expect(page.url()).to.match(/^http:\/\//);
+  });
+});
