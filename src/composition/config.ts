@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { join as joinPath } from "node:path";
 import { z } from "zod";
 
@@ -41,6 +42,42 @@ const duration = z
   })
   .refine((seconds) => seconds > 0, "expected a duration above 0");
 
+const PROXY_PRESETS = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/** One entry of an express trust-proxy list: a preset name, an IP address, or a CIDR subnet. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_PRESETS.has(entry.toLowerCase())) return true;
+  const [address, prefix, extra] = entry.split("/");
+  if (extra !== undefined || address === undefined) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d+$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * What is wrong with a PostgreSQL URL, or null. Checked here so that `postgres://` or a
+ * non-numeric port stops the start naming DATABASE_URL, instead of failing later with
+ * "no PostgreSQL user name specified in startup packet".
+ */
+function databaseUrlProblem(value: string): string | null {
+  const expected = "expected postgres://user:password@host:5432/database";
+  if (!/^postgres(ql)?:\/\//i.test(value)) return `${expected} (it must start with postgres:// or postgresql://)`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    const port = /^[a-z]+:\/\/[^/]*:([^/@]*)(\/|$)/i.exec(value)?.[1];
+    if (port !== undefined && !/^\d+$/.test(port)) return `${expected} (the port "${port}" is not a number)`;
+    return `${expected} (it is not a valid URL)`;
+  }
+  if (url.hostname === "") return `${expected} (the host is missing)`;
+  if (url.username === "") return `${expected} (the user name is missing)`;
+  if (url.pathname.replace(/^\//, "") === "") return `${expected} (the database name is missing)`;
+  return null;
+}
+
 const optionalText = z
   .string()
   .optional()
@@ -57,9 +94,10 @@ const envSchema = z
     DATA_DIR: z.string().trim().min(1).default("./data"),
 
     // Inventory API
-    DATABASE_URL: optionalText.pipe(
-      z.string().regex(/^postgres(ql)?:\/\//, "expected a postgres:// or postgresql:// URL").optional(),
-    ),
+    DATABASE_URL: optionalText.superRefine((value, context) => {
+      const problem = value === undefined ? null : databaseUrlProblem(value);
+      if (problem) context.addIssue({ code: "custom", message: problem });
+    }),
     API_PORT: port.default(3000),
     JWT_SECRET: optionalText.pipe(z.string().min(32, "expected at least 32 characters").optional()),
     JWT_ACCESS_TTL: duration.default(900),
@@ -82,14 +120,26 @@ const envSchema = z
             .map((origin) => origin.trim())
             .filter(Boolean),
     ),
-    /** Express "trust proxy": false, true, a hop count, or a list of addresses/subnets. */
-    TRUST_PROXY: optionalText.transform((value): boolean | number | string => {
+    /**
+     * Express "trust proxy": false, true, a hop count, or (recommended) the proxies' addresses:
+     * `loopback`, `linklocal`, `uniquelocal`, IP addresses and CIDR subnets, comma-separated.
+     */
+    TRUST_PROXY: optionalText.transform((value, context): boolean | number | string => {
       if (value === undefined) return false;
       const lowered = value.trim().toLowerCase();
       if (["true", "yes"].includes(lowered)) return true;
       if (["false", "no", "0"].includes(lowered)) return false;
       if (/^\d+$/.test(lowered)) return Number.parseInt(lowered, 10);
-      return value.trim();
+      const entries = value.split(",").map((entry) => entry.trim());
+      const bad = entries.filter((entry) => !isProxyAddress(entry));
+      if (bad.length > 0) {
+        context.addIssue({
+          code: "custom",
+          message: `expected true, false, a hop count, or addresses: loopback, linklocal, uniquelocal, IPs or CIDR subnets (not ${bad.map((entry) => JSON.stringify(entry)).join(", ")})`,
+        });
+        return z.NEVER;
+      }
+      return entries.join(", ");
     }),
 
     // Automation engine

@@ -64,6 +64,7 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
   try {
     const httpEnabled = options.httpPort === null ? false : typeof options.httpPort === "number" || loaded.HTTP_PORT !== 0;
     const config = await protectEngine(loaded, httpEnabled, log);
+    warnAboutTrustProxy(config, log);
     const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
     undo.push("database", () => database.close());
     const applied = await migrateToLatest(database.knex);
@@ -128,6 +129,19 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
   } catch (error) {
     await undo.unwind(log);
     throw error;
+  }
+}
+
+/**
+ * A hop count (or true) trusts X-Forwarded-For from whoever connects: a client that reaches
+ * Hearth directly, past the proxy, can then pick its own address and slip past the per-address
+ * limits on /auth and the web UI login. Naming the proxy's addresses cannot be fooled that way.
+ */
+function warnAboutTrustProxy(config: Config, log: Logger): void {
+  if (typeof config.TRUST_PROXY === "number" || config.TRUST_PROXY === true) {
+    log.warn(
+      `TRUST_PROXY=${String(config.TRUST_PROXY)} trusts X-Forwarded-For from any client that connects directly; name the proxy instead (TRUST_PROXY=loopback, or its address or subnet) unless nothing can reach Hearth except through the proxy`,
+    );
   }
 }
 

@@ -29,6 +29,9 @@ export class JwtTokenService implements TokenService {
       // Pinning the algorithm refuses "none" and RS/HS confusion tricks.
       const payload = jwt.verify(token, this.key, { algorithms: ["HS256"] });
       if (typeof payload === "string" || typeof payload.sub !== "string" || payload.sub === "") return null;
+      // jsonwebtoken only checks exp when present: a correctly signed token without it would
+      // never expire, so every token must carry exp and iat.
+      if (typeof payload.exp !== "number" || typeof payload.iat !== "number") return null;
       return payload.sub;
     } catch {
       // Expired, malformed or wrongly signed: all mean "not signed in".

@@ -92,6 +92,16 @@ describe("loadConfig", () => {
     expect(loadConfig({ NODE_ENV: "production", JWT_SECRET: "x".repeat(32) }).JWT_SECRET).to.have.length(32);
   });
 
+  it("validates DATABASE_URL fully and names the problem", () => {
+    const problem = (url: string) => problemsOf({ DATABASE_URL: url }).find((p) => p.variable === "DATABASE_URL")?.message;
+    expect(problem("postgres://postgres@127.0.0.1:notaport/db")).to.include('the port "notaport" is not a number');
+    expect(problem("postgres://")).to.include("host is missing");
+    expect(problem("postgres://postgres@127.0.0.1:5432/")).to.include("database name is missing");
+    expect(problem("postgres://127.0.0.1:5432/db")).to.include("user name is missing");
+    expect(problem("http://u@h/db")).to.include("must start with postgres://");
+    expect(loadConfig({ DATABASE_URL: "postgresql://u:p@db.lan:5433/hearth" }).DATABASE_URL).to.equal("postgresql://u:p@db.lan:5433/hearth");
+  });
+
   it("rejects a short JWT_SECRET and a non-postgres DATABASE_URL", () => {
     const variables = problemsOf({ JWT_SECRET: "short", DATABASE_URL: "mysql://db" }).map((p) => p.variable);
     expect(variables).to.have.members(["JWT_SECRET", "DATABASE_URL"]);
@@ -116,6 +126,12 @@ describe("loadConfig", () => {
     expect(config.CORS_ORIGINS).to.deep.equal(["https://a.example", "https://b.example"]);
     expect(config.TRUST_PROXY).to.equal(2);
     expect(loadConfig({ TRUST_PROXY: "loopback" }).TRUST_PROXY).to.equal("loopback");
+    expect(loadConfig({ TRUST_PROXY: "loopback, 10.0.0.0/8,192.168.1.2, fd00::/8" }).TRUST_PROXY).to.equal(
+      "loopback, 10.0.0.0/8, 192.168.1.2, fd00::/8",
+    );
+    for (const bad of ["proxy.lan", "10.0.0.0/33", "loopback, nonsense", "1.2.3.4/8/9"]) {
+      expect(problemsOf({ TRUST_PROXY: bad }).map((p) => p.variable), bad).to.deep.equal(["TRUST_PROXY"]);
+    }
     expect(problemsOf({ JWT_ACCESS_TTL: "soon" })[0]?.variable).to.equal("JWT_ACCESS_TTL");
   });
 });

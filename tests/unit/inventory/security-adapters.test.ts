@@ -1,3 +1,4 @@
+import jwt from "jsonwebtoken";
 import { expect } from "chai";
 import { CryptoSecretGenerator } from "../../../src/adapters/security/crypto-secret-generator.js";
 import { JwtTokenService } from "../../../src/adapters/security/jwt-token-service.js";
@@ -45,5 +46,16 @@ describe("JWT token service", () => {
     expect(tokens.verifyAccessToken(issued.token)).to.equal("user1abcdefgh");
     expect(new JwtTokenService("another-secret-of-32-characters!!!!", 60).verifyAccessToken(issued.token)).to.equal(null);
     expect(tokens.verifyAccessToken("garbage")).to.equal(null);
+  });
+
+  it("refuses a correctly signed token without exp or without iat", () => {
+    const secret = "a-secret-of-at-least-32-characters!!";
+    const tokens = new JwtTokenService(secret, 60);
+    const noExp = jwt.sign({}, secret, { algorithm: "HS256", subject: "user1abcdefgh" });
+    const noIat = jwt.sign({}, secret, { algorithm: "HS256", subject: "user1abcdefgh", expiresIn: 60, noTimestamp: true });
+    const both = jwt.sign({}, secret, { algorithm: "HS256", subject: "user1abcdefgh", expiresIn: 60 });
+    expect(tokens.verifyAccessToken(noExp)).to.equal(null);
+    expect(tokens.verifyAccessToken(noIat)).to.equal(null);
+    expect(tokens.verifyAccessToken(both)).to.equal("user1abcdefgh");
   });
 });

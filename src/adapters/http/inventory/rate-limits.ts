@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { ipKeyGenerator, rateLimit, type Store } from "express-rate-limit";
 import type { TokenService } from "../../../ports/token-service.js";
 import { verifiedUserId } from "./authenticate.js";
@@ -27,12 +27,16 @@ function clientAddress(req: Request): string {
  * beside the `RateLimit-Limit/-Remaining/-Reset` headers express-rate-limit sends, so
  * clients written against either draft find what they look for.
  */
-const combinedHeader: RequestHandler = (req, res, next) => {
+function setCombinedHeader(req: Request, res: Response): void {
   const info = (req as Request & { rateLimit?: { limit: number; remaining: number; resetTime?: Date } }).rateLimit;
   if (info) {
     const reset = info.resetTime ? Math.max(0, Math.ceil((info.resetTime.getTime() - Date.now()) / 1000)) : 60;
     res.setHeader("RateLimit", `limit=${info.limit}, remaining=${info.remaining}, reset=${reset}`);
   }
+}
+
+const combinedHeader: RequestHandler = (req, res, next) => {
+  setCombinedHeader(req, res);
   next();
 };
 
@@ -47,6 +51,9 @@ function limiter(limit: number, key: (req: Request) => string, store: Store | un
     // Keep serving when Redis hiccups rather than turning every request into a 500.
     passOnStoreError: true,
     handler: (req, res, next) => {
+      // The refusing limiter's own numbers: without this, the single-header form would still
+      // describe the limiter that ran before (limit=100 on a 429 from the /auth limit of 10).
+      setCombinedHeader(req, res);
       const info = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit;
       if (!res.getHeader("Retry-After")) {
         const seconds = info?.resetTime ? Math.ceil((info.resetTime.getTime() - Date.now()) / 1000) : 60;

@@ -31,7 +31,40 @@ describe("inventory HTTP rate limits (in-process counters)", () => {
     const limited = await login();
     expect(limited.status).to.equal(429);
     expect(limited.headers).to.have.property("retry-after");
+    // The 429 describes the limit that refused it, in both header forms.
+    expect(limited.headers["ratelimit-limit"]).to.equal("2");
+    expect(limited.headers["ratelimit-remaining"]).to.equal("0");
+    expect(limited.headers.ratelimit).to.match(/^limit=2, remaining=0, reset=\d+$/);
     // Other routes still answer: only /auth/* has the tighter limit.
     expect((await app.get("/api/v1/users/me").set(world.auth("owner"))).status).to.equal(200);
+  });
+
+  it("a rotating X-Forwarded-For does not get past the /auth limit when TRUST_PROXY names the proxy", async () => {
+    // The test client connects from 127.0.0.1, which is not the named proxy: its header is ignored.
+    const world = await buildWorld({ env: { AUTH_RATE_LIMIT_PER_MINUTE: "2", TRUST_PROXY: "10.9.9.9, 192.168.0.0/16" } });
+    const app = request(world.app);
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const response = await app
+        .post("/api/v1/auth/login")
+        .set("X-Forwarded-For", `203.0.113.${attempt + 1}`)
+        .send({ email: "nobody@example.com", password: "whatever" });
+      statuses.push(response.status);
+    }
+    expect(statuses).to.deep.equal([401, 401, 429, 429, 429, 429]);
+  });
+
+  it("a hop count trusts whatever a direct client claims (why the docs and the start-up warning advise against it)", async () => {
+    const world = await buildWorld({ env: { AUTH_RATE_LIMIT_PER_MINUTE: "2", TRUST_PROXY: "1" } });
+    const app = request(world.app);
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const response = await app
+        .post("/api/v1/auth/login")
+        .set("X-Forwarded-For", `203.0.113.${attempt + 1}`)
+        .send({ email: "nobody@example.com", password: "whatever" });
+      statuses.push(response.status);
+    }
+    expect(statuses).to.deep.equal([401, 401, 401, 401]);
   });
 });
