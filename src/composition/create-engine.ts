@@ -310,6 +310,7 @@ export function createEngine(options: EngineOptions): Engine {
     async stop() {
       if (phase !== "started") return;
       phase = "stopping";
+      httpServer?.refuseChanges();
       releaseSignals();
       undo.clear();
       const step = async (label: string, run: () => Promise<unknown> | unknown) => {

@@ -1,12 +1,17 @@
-import { createServer, type RequestListener, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
+import { type AddressInfo, Server as NetServer } from "node:net";
+
+/** How long an idle keep-alive socket may still deliver a request once closing has begun. */
+const IDLE_GRACE_MS = 1000;
+const netServerClose = NetServer.prototype.close;
 
 export interface HttpListener {
   readonly server: Server;
   readonly port: number;
   /**
-   * Stops accepting connections, lets in-flight requests finish, closes idle keep-alive
-   * sockets at once, and cuts whatever is still open after `graceMs`.
+   * Stops accepting connections, lets in-flight requests finish (each answered with
+   * Connection: close, so keep-alive sockets close after their current response), closes
+   * idle sockets at once, and cuts whatever is still open after `graceMs`.
    */
   close(graceMs?: number): Promise<void>;
 }
@@ -23,18 +28,38 @@ export async function listen(handler: RequestListener, port: number, host?: stri
   });
   const bound = (server.address() as AddressInfo).port;
   let closing: Promise<void> | undefined;
+  // Responses not yet sent. Once closing, each goes out with Connection: close, so a busy
+  // keep-alive client gets the answer to what it sent and then a closed connection, never a
+  // socket cut mid-request (which would leave it unsure whether a write was committed).
+  const pending = new Set<ServerResponse>();
+  server.prependListener("request", (_request: IncomingMessage, response: ServerResponse) => {
+    if (closing) response.setHeader("Connection", "close");
+    pending.add(response);
+    response.on("close", () => pending.delete(response));
+  });
   return {
     server,
     port: bound,
     close(graceMs = 5000) {
       closing ??= new Promise<void>((resolve) => {
+        for (const response of pending) {
+          if (!response.headersSent) response.setHeader("Connection", "close");
+        }
+        const idle = setTimeout(() => server.closeIdleConnections(), Math.min(IDLE_GRACE_MS, graceMs));
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
+        idle.unref();
         force.unref();
-        server.close(() => {
+        server.once("close", () => {
+          clearTimeout(idle);
           clearTimeout(force);
           resolve();
         });
-        server.closeIdleConnections();
+        // net.Server's close stops listening and leaves open connections alone; http.Server's
+        // own close would also drop idle keep-alive sockets at once, racing a client that is
+        // sending its next request on one (it would see a reset, not knowing whether the
+        // request arrived). Idle sockets get IDLE_GRACE_MS to deliver one more request, which
+        // is answered with Connection: close, before they are closed.
+        netServerClose.call(server);
       });
       return closing;
     },

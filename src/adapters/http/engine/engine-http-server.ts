@@ -18,6 +18,8 @@ export function redirectRoot(target: string): Router {
   return router;
 }
 
+const READ_ONLY_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
 /** The one readiness decision: /readyz and /api/status both answer from it. */
 export function isReady(readiness: Pick<Readiness, "mqtt" | "engine">): boolean {
   return readiness.mqtt && readiness.engine;
@@ -37,10 +39,22 @@ export class EngineHttpServer {
   readonly app: Express = express();
   private server: Server | undefined;
   private closing = false;
+  /** Set when the engine begins to stop: from then on nothing may change what is about to be saved. */
+  private refusingChanges = false;
   private readonly mounts: { path: string; router: Router }[] = [];
 
   constructor(private readonly options: EngineHttpServerOptions) {
     this.app.disable("x-powered-by");
+    this.app.use((request, response, next) => {
+      if (!this.refusingChanges || READ_ONLY_METHODS.has(request.method)) {
+        next();
+        return;
+      }
+      // Every change answered 200 before this point is in the state that stop() saves next;
+      // one accepted after it could be lost, so it is refused instead.
+      response.set({ Connection: "close", "Retry-After": "10" });
+      response.status(503).json({ error: "Service Unavailable", message: "The engine is stopping; nothing can be changed now" });
+    });
     this.app.get("/healthz", (_request, response) => {
       response.json({ status: "ok" });
     });
@@ -55,6 +69,11 @@ export class EngineHttpServer {
     });
   }
 
+  /** From now on, answer requests that could change state (anything but GET, HEAD, OPTIONS) with 503. */
+  refuseChanges(): void {
+    this.refusingChanges = true;
+  }
+
   /** Adds a router under `path` (e.g. "/webhook", "/api", "/status", "/metrics", "/"). */
   mount(path: string, router: Router): void {
     if (this.server) throw new Error("EngineHttpServer: mount routers before start()");
@@ -63,6 +82,7 @@ export class EngineHttpServer {
 
   /** Listens on `port` (0 picks a free one); resolves with the bound port. */
   async start(port: number, host?: string): Promise<number> {
+    this.refusingChanges = false;
     for (const { path, router } of this.mounts) this.app.use(path, router);
     this.app.use((request, response) => {
       response.status(404).json({ error: "Not Found", message: `No route for ${request.method} ${request.path}` });
