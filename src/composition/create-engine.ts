@@ -130,7 +130,7 @@ export interface Engine {
 /** Builds an engine; nothing connects or listens until `start()`. */
 export function createEngine(options: EngineOptions): Engine {
   if (!options?.automationsDir) throw new TypeError("createEngine: automationsDir is required");
-  const config: Readonly<Config> = Object.freeze({ ...loadConfig(process.env, { inventory: false, surface: "library" }), ...options.config });
+  const config: Readonly<Config> = Object.freeze(engineConfig(options.config));
   const { logger, logBuffer } = engineLogging(options, config);
   const engineLogger = logger.child({ module: "engine" });
 
@@ -336,6 +336,17 @@ export function createEngine(options: EngineOptions): Engine {
     },
   };
   return engine;
+}
+
+/**
+ * The environment, parsed once, under the caller's `config`: a variable the caller sets is
+ * not read from the environment at all, so an invalid value there (LOG_LEVEL=verbose from
+ * the embedding program's own setup, say) cannot stop an engine that was told what to use.
+ */
+function engineConfig(overrides: Partial<Config> | undefined): Config {
+  const given = overrides ?? {};
+  const environment = Object.fromEntries(Object.entries(process.env).filter(([name]) => !(name in given)));
+  return { ...loadConfig(environment, { inventory: false, surface: "library" }), ...given };
 }
 
 /**

@@ -1,5 +1,8 @@
 import type { Household, MemberProfile, Membership } from "../domain/inventory/household.js";
 
+/** Sees the locked household and membership (null when missing) and throws to refuse a change. */
+export type MembershipCheck = (household: Household, membership: Membership | null) => void;
+
 /** Households and their memberships (one aggregate: ownership lives in both). */
 export interface HouseholdRepository {
   /** Creates the household and the owner's membership together. */
@@ -18,12 +21,18 @@ export interface HouseholdRepository {
   listMembers(householdId: string): Promise<MemberProfile[]>;
   /** False when the user already is a member. */
   addMember(membership: Membership): Promise<boolean>;
-  removeMember(householdId: string, userId: string): Promise<boolean>;
   /**
-   * Makes `newOwnerId` the owner (role OWNER) and the current owner a MEMBER, in one
+   * Locks the household and the membership, lets `check` veto (by throwing a DomainError),
+   * then removes the membership, all in one transaction, so a concurrent transfer or removal
+   * sees the outcome. False when the household or the membership is gone.
+   */
+  removeMember(householdId: string, userId: string, check?: MembershipCheck): Promise<boolean>;
+  /**
+   * Locks the household and the new owner's membership, lets `check` veto, then makes
+   * `newOwnerId` the owner (role OWNER, `ownerId`) and the previous owner a MEMBER, in one
    * transaction. Returns null when the household or the new owner's membership is missing.
    */
-  transferOwnership(householdId: string, newOwnerId: string, at: Date): Promise<Household | null>;
+  transferOwnership(householdId: string, newOwnerId: string, at: Date, check?: MembershipCheck): Promise<Household | null>;
 }
 
 export const HOUSEHOLD_REPOSITORY = Symbol("HouseholdRepository");

@@ -1,3 +1,4 @@
+import type { Membership } from "../domain/inventory/household.js";
 import type { Invite } from "../domain/inventory/invite.js";
 
 export interface InviteRepository {
@@ -7,8 +8,11 @@ export interface InviteRepository {
   /** Unused, unexpired invites of the household, newest first. */
   listActive(householdId: string, now: Date): Promise<Invite[]>;
   delete(householdId: string, inviteId: string): Promise<boolean>;
-  /** Atomically marks a usable invite as used; false when it was used or expired meanwhile. */
-  markUsed(inviteId: string, userId: string, at: Date): Promise<boolean>;
+  /**
+   * Uses the invite up and adds `membership`, in one transaction: "gone" (used, expired or its
+   * household deleted meanwhile) and "already_member" change nothing, so the invite stays usable.
+   */
+  accept(inviteId: string, membership: Membership, at: Date): Promise<"accepted" | "gone" | "already_member">;
 }
 
 export const INVITE_REPOSITORY = Symbol("InviteRepository");

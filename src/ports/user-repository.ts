@@ -1,3 +1,4 @@
+import type { Membership } from "../domain/inventory/household.js";
 import type { User } from "../domain/inventory/user.js";
 
 export interface UserRepository {
@@ -11,9 +12,16 @@ export interface UserRepository {
   updateName(id: string, name: string, at: Date): Promise<User | null>;
   /**
    * Anonymises the account (name, email, password hash replaced, deletedAt set) and
-   * removes its memberships and refresh tokens, all in one transaction.
+   * removes its memberships and refresh tokens, all in one transaction. The memberships are
+   * locked first and shown to `check`, which may refuse by throwing (an owner must transfer
+   * first): a transfer of ownership to this user at the same moment is either seen or fails.
    */
-  anonymise(id: string, replacement: { name: string; email: string; passwordHash: string }, at: Date): Promise<void>;
+  anonymise(
+    id: string,
+    replacement: { name: string; email: string; passwordHash: string },
+    at: Date,
+    check?: (memberships: Membership[]) => void,
+  ): Promise<void>;
 }
 
 export const USER_REPOSITORY = Symbol("UserRepository");

@@ -77,10 +77,18 @@ export async function seedWorld(knex: Knex, world: ItemWorld): Promise<void> {
       updated_at: now,
     })),
   );
-  await knex("households").insert([
-    { id: world.home.householdId, name: "Home", owner_id: world.users.alice.id, created_at: now, updated_at: now },
-    { id: world.away.householdId, name: "Away", owner_id: world.users.bob.id, created_at: now, updated_at: now },
-  ]);
+  // Households and their owners' memberships in one transaction: the database checks at commit
+  // that each household has exactly one OWNER membership.
+  await knex.transaction(async (trx) => {
+    await trx("households").insert([
+      { id: world.home.householdId, name: "Home", owner_id: world.users.alice.id, created_at: now, updated_at: now },
+      { id: world.away.householdId, name: "Away", owner_id: world.users.bob.id, created_at: now, updated_at: now },
+    ]);
+    await trx("memberships").insert([
+      { id: `m${world.home.householdId}`.slice(0, 30), household_id: world.home.householdId, user_id: world.users.alice.id, role: "OWNER", joined_at: now },
+      { id: `m${world.away.householdId}`.slice(0, 30), household_id: world.away.householdId, user_id: world.users.bob.id, role: "OWNER", joined_at: now },
+    ]);
+  });
   await knex("freezers").insert([
     { id: world.home.freezerId, household_id: world.home.householdId, name: "Kitchen", created_at: now, updated_at: now },
     { id: world.home.otherFreezerId, household_id: world.home.householdId, name: "Garage", created_at: now, updated_at: now },

@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import type { Household, HouseholdRole, MemberProfile, Membership } from "../../domain/inventory/household.js";
-import type { HouseholdRepository } from "../../ports/household-repository.js";
+import type { HouseholdRepository, MembershipCheck } from "../../ports/household-repository.js";
 import { affectedRows, isUniqueViolation, toDate } from "./knex-rows.js";
 
 interface HouseholdRow {
@@ -139,19 +139,25 @@ export class KnexHouseholdRepository implements HouseholdRepository {
     }
   }
 
-  async removeMember(householdId: string, userId: string): Promise<boolean> {
-    return affectedRows(await this.knex("memberships").where({ household_id: householdId, user_id: userId }).delete()) > 0;
+  async removeMember(householdId: string, userId: string, check?: MembershipCheck): Promise<boolean> {
+    return this.knex.transaction(async (trx) => {
+      const locked = await lockMembership(trx, householdId, userId);
+      if (!locked) return false;
+      check?.(locked.household, locked.membership);
+      if (!locked.membership) return false;
+      return affectedRows(await trx("memberships").where({ id: locked.membership.id }).delete()) > 0;
+    });
   }
 
-  async transferOwnership(householdId: string, newOwnerId: string, at: Date): Promise<Household | null> {
+  async transferOwnership(householdId: string, newOwnerId: string, at: Date, check?: MembershipCheck): Promise<Household | null> {
     return this.knex.transaction(async (trx) => {
-      // Lock the household row so two transfers of one household run one after the other.
-      const household = await trx<HouseholdRow>("households").where({ id: householdId }).forUpdate().first();
-      if (!household) return null;
-      const target = await trx("memberships").where({ household_id: householdId, user_id: newOwnerId }).first("id");
-      if (!target) return null;
-      await trx("memberships").where({ household_id: householdId }).whereNot({ user_id: newOwnerId }).update({ role: "MEMBER" });
-      await trx("memberships").where({ household_id: householdId, user_id: newOwnerId }).update({ role: "OWNER" });
+      const locked = await lockMembership(trx, householdId, newOwnerId);
+      if (!locked) return null;
+      check?.(locked.household, locked.membership);
+      if (!locked.membership) return null;
+      // Demote first: the database allows one OWNER membership per household at any moment.
+      await trx("memberships").where({ household_id: householdId, role: "OWNER" }).update({ role: "MEMBER" });
+      await trx("memberships").where({ id: locked.membership.id }).update({ role: "OWNER" });
       const [row] = await trx("households")
         .where({ id: householdId })
         .update({ owner_id: newOwnerId, updated_at: at })
@@ -159,4 +165,20 @@ export class KnexHouseholdRepository implements HouseholdRepository {
       return toHousehold(row as HouseholdRow);
     });
   }
+}
+
+/**
+ * Locks the household row, then the user's membership of it, always in this order (every
+ * ownership and membership change does), so concurrent changes of one household queue up and
+ * each sees the outcome of the one before. Null when the household does not exist.
+ */
+async function lockMembership(
+  trx: Knex.Transaction,
+  householdId: string,
+  userId: string,
+): Promise<{ household: Household; membership: Membership | null } | null> {
+  const household = await trx<HouseholdRow>("households").where({ id: householdId }).forUpdate().first();
+  if (!household) return null;
+  const membership = await trx<MembershipRow>("memberships").where({ household_id: householdId, user_id: userId }).forUpdate().first();
+  return { household: toHousehold(household), membership: membership ? toMembership(membership) : null };
 }

@@ -1,7 +1,15 @@
 import type { Knex } from "knex";
 import type { Invite } from "../../domain/inventory/invite.js";
 import type { InviteRepository } from "../../ports/invite-repository.js";
-import { affectedRows, toDate, toDateOrNull } from "./knex-rows.js";
+import type { Membership } from "../../domain/inventory/household.js";
+import { affectedRows, isForeignKeyViolation, isUniqueViolation, toDate, toDateOrNull } from "./knex-rows.js";
+
+/** Rolls the accept transaction back with the reason it could not complete. */
+class AcceptRefused extends Error {
+  constructor(readonly outcome: "gone" | "already_member") {
+    super(outcome);
+  }
+}
 
 interface InviteRow {
   id: string;
@@ -69,12 +77,33 @@ export class KnexInviteRepository implements InviteRepository {
     return affectedRows(await this.knex("invites").where({ id: inviteId, household_id: householdId }).delete()) > 0;
   }
 
-  async markUsed(inviteId: string, userId: string, at: Date): Promise<boolean> {
-    const count = await this.knex("invites")
-      .where({ id: inviteId })
-      .whereNull("used_at")
-      .where("expires_at", ">", at)
-      .update({ used_at: at, used_by: userId });
-    return count === 1;
+  async accept(inviteId: string, membership: Membership, at: Date): Promise<"accepted" | "gone" | "already_member"> {
+    try {
+      await this.knex.transaction(async (trx) => {
+        const used = await trx("invites")
+          .where({ id: inviteId })
+          .whereNull("used_at")
+          .where("expires_at", ">", at)
+          .update({ used_at: at, used_by: membership.userId });
+        if (used !== 1) throw new AcceptRefused("gone");
+        try {
+          await trx("memberships").insert({
+            id: membership.id,
+            household_id: membership.householdId,
+            user_id: membership.userId,
+            role: membership.role,
+            joined_at: membership.joinedAt,
+          });
+        } catch (error) {
+          if (isUniqueViolation(error)) throw new AcceptRefused("already_member");
+          if (isForeignKeyViolation(error)) throw new AcceptRefused("gone");
+          throw error;
+        }
+      });
+      return "accepted";
+    } catch (error) {
+      if (error instanceof AcceptRefused) return error.outcome;
+      throw error;
+    }
   }
 }

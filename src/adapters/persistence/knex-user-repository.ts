@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import type { Membership } from "../../domain/inventory/household.js";
 import type { User } from "../../domain/inventory/user.js";
 import type { UserRepository } from "../../ports/user-repository.js";
 import { isUniqueViolation, toDate, toDateOrNull } from "./knex-rows.js";
@@ -71,8 +72,19 @@ export class KnexUserRepository implements UserRepository {
     id: string,
     replacement: { name: string; email: string; passwordHash: string },
     at: Date,
+    check?: (memberships: Membership[]) => void,
   ): Promise<void> {
     await this.knex.transaction(async (trx) => {
+      const rows = await trx("memberships").where({ user_id: id }).forUpdate().select("*");
+      check?.(
+        rows.map((row: { id: string; household_id: string; user_id: string; role: Membership["role"]; joined_at: Date }) => ({
+          id: row.id,
+          householdId: row.household_id,
+          userId: row.user_id,
+          role: row.role,
+          joinedAt: toDate(row.joined_at),
+        })),
+      );
       await trx("memberships").where({ user_id: id }).delete();
       await trx("refresh_tokens").where({ user_id: id }).delete();
       await trx("users").where({ id }).update({

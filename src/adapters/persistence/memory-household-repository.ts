@@ -1,5 +1,5 @@
 import type { Household, MemberProfile, Membership } from "../../domain/inventory/household.js";
-import type { HouseholdRepository } from "../../ports/household-repository.js";
+import type { HouseholdRepository, MembershipCheck } from "../../ports/household-repository.js";
 import { copy, type MemoryInventoryStore } from "./memory-inventory-store.js";
 
 function byCreation(a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }): number {
@@ -82,28 +82,38 @@ export class MemoryHouseholdRepository implements HouseholdRepository {
     return true;
   }
 
-  async removeMember(householdId: string, userId: string): Promise<boolean> {
-    for (const [key, membership] of this.store.memberships) {
-      if (membership.householdId === householdId && membership.userId === userId) {
-        this.store.memberships.delete(key);
-        return true;
-      }
-    }
-    return false;
+  // No await between reading and writing: a method runs to completion before another starts,
+  // which gives the same one-at-a-time outcome the SQL adapter's row locks give.
+  async removeMember(householdId: string, userId: string, check?: MembershipCheck): Promise<boolean> {
+    const household = this.store.households.get(householdId);
+    if (!household) return false;
+    const membership = this.membershipOf(householdId, userId);
+    check?.(copy(household), membership ? copy(membership) : null);
+    if (!membership) return false;
+    this.store.memberships.delete(membership.id);
+    return true;
   }
 
-  async transferOwnership(householdId: string, newOwnerId: string, at: Date): Promise<Household | null> {
+  async transferOwnership(householdId: string, newOwnerId: string, at: Date, check?: MembershipCheck): Promise<Household | null> {
     const household = this.store.households.get(householdId);
     if (!household) return null;
-    const memberships = [...this.store.memberships.values()].filter((m) => m.householdId === householdId);
-    const target = memberships.find((m) => m.userId === newOwnerId);
+    const target = this.membershipOf(householdId, newOwnerId);
+    check?.(copy(household), target ? copy(target) : null);
     if (!target) return null;
-    for (const membership of memberships) {
+    for (const membership of this.store.memberships.values()) {
+      if (membership.householdId !== householdId) continue;
       const role = membership.userId === newOwnerId ? "OWNER" : "MEMBER";
       this.store.memberships.set(membership.id, { ...membership, role });
     }
     const updated = { ...household, ownerId: newOwnerId, updatedAt: at };
     this.store.households.set(householdId, updated);
     return copy(updated);
+  }
+
+  private membershipOf(householdId: string, userId: string): Membership | undefined {
+    for (const membership of this.store.memberships.values()) {
+      if (membership.householdId === householdId && membership.userId === userId) return membership;
+    }
+    return undefined;
   }
 }

@@ -1,3 +1,4 @@
+import type { Membership } from "../../domain/inventory/household.js";
 import { type Invite, isInviteUsable } from "../../domain/inventory/invite.js";
 import type { InviteRepository } from "../../ports/invite-repository.js";
 import { copy, type MemoryInventoryStore } from "./memory-inventory-store.js";
@@ -33,10 +34,14 @@ export class MemoryInviteRepository implements InviteRepository {
     return true;
   }
 
-  async markUsed(inviteId: string, userId: string, at: Date): Promise<boolean> {
+  async accept(inviteId: string, membership: Membership, at: Date): Promise<"accepted" | "gone" | "already_member"> {
     const invite = this.store.invites.get(inviteId);
-    if (!invite || !isInviteUsable(invite, at)) return false;
-    this.store.invites.set(inviteId, { ...invite, usedAt: at, usedBy: userId });
-    return true;
+    if (!invite || !isInviteUsable(invite, at) || !this.store.households.has(membership.householdId)) return "gone";
+    for (const existing of this.store.memberships.values()) {
+      if (existing.householdId === membership.householdId && existing.userId === membership.userId) return "already_member";
+    }
+    this.store.invites.set(inviteId, { ...invite, usedAt: at, usedBy: membership.userId });
+    this.store.memberships.set(membership.id, copy(membership));
+    return "accepted";
   }
 }

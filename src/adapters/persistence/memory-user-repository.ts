@@ -1,4 +1,5 @@
 import type { User } from "../../domain/inventory/user.js";
+import type { Membership } from "../../domain/inventory/household.js";
 import type { UserRepository } from "../../ports/user-repository.js";
 import { copy, type MemoryInventoryStore } from "./memory-inventory-store.js";
 
@@ -40,9 +41,11 @@ export class MemoryUserRepository implements UserRepository {
     id: string,
     replacement: { name: string; email: string; passwordHash: string },
     at: Date,
+    check?: (memberships: Membership[]) => void,
   ): Promise<void> {
     const user = this.store.users.get(id);
     if (!user) return;
+    check?.([...this.store.memberships.values()].filter((membership) => membership.userId === id).map(copy));
     this.store.users.set(id, { ...user, ...replacement, deletedAt: at, updatedAt: at });
     for (const [key, membership] of this.store.memberships) {
       if (membership.userId === id) this.store.memberships.delete(key);

@@ -23,15 +23,15 @@ export class AcceptInvite {
     if (await this.ports.households.findMembership(invite.householdId, user.id)) throw new AlreadyMemberError();
     const household = await this.ports.households.findById(invite.householdId);
     if (!household) throw new InviteNotFoundError();
-    if (!(await this.ports.invites.markUsed(invite.id, user.id, now))) throw new InviteGoneError();
-    const added = await this.ports.households.addMember({
-      id: this.ports.ids.next(),
-      householdId: household.id,
-      userId: user.id,
-      role: "MEMBER",
-      joinedAt: now,
-    });
-    if (!added) throw new AlreadyMemberError();
+    // Using the invite up and joining are one transaction: a refusal (another invite of the same
+    // household accepted a moment earlier, say) leaves this invite unused.
+    const outcome = await this.ports.invites.accept(
+      invite.id,
+      { id: this.ports.ids.next(), householdId: household.id, userId: user.id, role: "MEMBER", joinedAt: now },
+      now,
+    );
+    if (outcome === "already_member") throw new AlreadyMemberError();
+    if (outcome === "gone") throw new InviteGoneError();
     return viewHousehold(household);
   }
 }

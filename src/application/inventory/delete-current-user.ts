@@ -22,6 +22,10 @@ export class DeleteCurrentUser {
         passwordHash: `!deleted:${this.ports.secrets.generate()}`,
       },
       this.ports.clock.now(),
+      // Again over the locked memberships: ownership may have been transferred to this user meanwhile.
+      (memberships) => {
+        if (memberships.some((membership) => membership.role === "OWNER")) throw new UserOwnsHouseholdError();
+      },
     );
     return { message: "Account deleted" };
   }

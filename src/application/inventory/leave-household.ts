@@ -1,4 +1,4 @@
-import { OwnerCannotLeaveError } from "../../domain/inventory/errors.js";
+import { NotHouseholdMemberError, OwnerCannotLeaveError } from "../../domain/inventory/errors.js";
 import type { HouseholdAccess } from "./household-access.js";
 import type { Confirmation, HouseholdInput, InventoryPorts } from "./inventory-ports.js";
 
@@ -12,7 +12,12 @@ export class LeaveHousehold {
   async execute(input: HouseholdInput): Promise<Confirmation> {
     const membership = await this.access.requireMember(input.householdId, input.userId);
     if (membership.role === "OWNER") throw new OwnerCannotLeaveError();
-    await this.ports.households.removeMember(input.householdId, input.userId);
+    // Again under the repository's locks: ownership may have been transferred to the caller meanwhile.
+    const left = await this.ports.households.removeMember(input.householdId, input.userId, (_household, current) => {
+      if (!current) throw new NotHouseholdMemberError();
+      if (current.role === "OWNER") throw new OwnerCannotLeaveError();
+    });
+    if (!left) throw new NotHouseholdMemberError();
     return { message: "You left the household" };
   }
 }

@@ -1,4 +1,4 @@
-import { CannotRemoveOwnerError, MemberNotFoundError } from "../../domain/inventory/errors.js";
+import { CannotRemoveOwnerError, MemberNotFoundError, NotHouseholdOwnerError } from "../../domain/inventory/errors.js";
 import type { HouseholdAccess } from "./household-access.js";
 import type { Confirmation, HouseholdInput, InventoryPorts } from "./inventory-ports.js";
 
@@ -15,12 +15,14 @@ export class RemoveMember {
 
   async execute(input: RemoveMemberInput): Promise<Confirmation> {
     await this.access.requireOwner(input.householdId, input.userId);
-    const member = await this.ports.households.findMembership(input.householdId, input.memberUserId);
-    if (!member) throw new MemberNotFoundError();
-    if (member.role === "OWNER") throw new CannotRemoveOwnerError();
-    if (!(await this.ports.households.removeMember(input.householdId, input.memberUserId))) {
-      throw new MemberNotFoundError();
-    }
+    // Checked under the repository's locks, so a concurrent transfer cannot make the member
+    // being removed the owner in between.
+    const removed = await this.ports.households.removeMember(input.householdId, input.memberUserId, (household, member) => {
+      if (household.ownerId !== input.userId) throw new NotHouseholdOwnerError();
+      if (!member) throw new MemberNotFoundError();
+      if (member.role === "OWNER") throw new CannotRemoveOwnerError();
+    });
+    if (!removed) throw new MemberNotFoundError();
     return { message: "Member removed" };
   }
 }

@@ -1,4 +1,6 @@
-import { InvalidTransferTargetError } from "../../domain/inventory/errors.js";
+import { InvalidTransferTargetError, NotHouseholdMemberError, NotHouseholdOwnerError } from "../../domain/inventory/errors.js";
+
+const NOT_A_MEMBER = "newOwnerId must be the user id of a member of this household";
 import type { HouseholdAccess } from "./household-access.js";
 import { type HouseholdView, viewHousehold } from "./household-views.js";
 import type { HouseholdInput, InventoryPorts } from "./inventory-ports.js";
@@ -17,14 +19,18 @@ export class TransferOwnership {
   async execute(input: TransferOwnershipInput): Promise<HouseholdView> {
     await this.access.requireOwner(input.householdId, input.userId);
     if (input.newOwnerId === input.userId) throw new InvalidTransferTargetError("You already own this household");
-    const target = await this.ports.households.findMembership(input.householdId, input.newOwnerId);
-    if (!target) throw new InvalidTransferTargetError("newOwnerId must be the user id of a member of this household");
+    // The rules are checked again under the repository's locks: a member leaving, being removed
+    // or deleting their account at the same moment must not end with an owner who is gone.
     const household = await this.ports.households.transferOwnership(
       input.householdId,
       input.newOwnerId,
       this.ports.clock.now(),
+      (current, target) => {
+        if (current.ownerId !== input.userId) throw new NotHouseholdOwnerError();
+        if (!target) throw new InvalidTransferTargetError(NOT_A_MEMBER);
+      },
     );
-    if (!household) throw new InvalidTransferTargetError("newOwnerId must be the user id of a member of this household");
+    if (!household) throw new NotHouseholdMemberError();
     return viewHousehold(household);
   }
 }

@@ -270,7 +270,7 @@ export function describeAccountRepositoriesContract(name: string, create: () => 
         expect(await repos.invites.findByCode(older.code)).to.equal(null);
       });
 
-      it("marks an invite used exactly once and never an expired one", async () => {
+      it("accepts an invite exactly once, never an expired one, and adds the member with it", async () => {
         const { owner, household: home } = await seedHousehold();
         const bob = user();
         await repos.users.insert(bob);
@@ -278,10 +278,27 @@ export function describeAccountRepositoriesContract(name: string, create: () => 
         const expired = invite(home.id, owner.id, { expiresAt: at(-1) });
         await repos.invites.insert(live);
         await repos.invites.insert(expired);
-        const results = await Promise.all([repos.invites.markUsed(live.id, bob.id, t0), repos.invites.markUsed(live.id, bob.id, t0)]);
-        expect(results.filter(Boolean)).to.have.length(1);
+        const results = await Promise.all([
+          repos.invites.accept(live.id, membership(home.id, bob.id, "MEMBER"), t0),
+          repos.invites.accept(live.id, membership(home.id, bob.id, "MEMBER"), t0),
+        ]);
+        expect(results.filter((outcome) => outcome === "accepted")).to.have.length(1);
         expect(await repos.invites.findByCode(live.code)).to.include({ usedBy: bob.id });
-        expect(await repos.invites.markUsed(expired.id, bob.id, t0)).to.equal(false);
+        expect(await repos.households.findMembership(home.id, bob.id)).to.include({ role: "MEMBER" });
+        expect(await repos.invites.accept(expired.id, membership(home.id, user().id, "MEMBER"), t0)).to.equal("gone");
+      });
+
+      it("leaves an invite unused when its user is already a member", async () => {
+        const { owner, household: home } = await seedHousehold();
+        const first = invite(home.id, owner.id);
+        const second = invite(home.id, owner.id);
+        const bob = user();
+        await repos.users.insert(bob);
+        await repos.invites.insert(first);
+        await repos.invites.insert(second);
+        expect(await repos.invites.accept(first.id, membership(home.id, bob.id, "MEMBER"), t0)).to.equal("accepted");
+        expect(await repos.invites.accept(second.id, membership(home.id, bob.id, "MEMBER"), t0)).to.equal("already_member");
+        expect(await repos.invites.findByCode(second.code)).to.include({ usedAt: null, usedBy: null });
       });
     });
 

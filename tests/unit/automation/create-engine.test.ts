@@ -167,6 +167,26 @@ export default class Farewell extends Automation {
     expect(recorded).to.include("Engine stopped");
   });
 
+  it("does not read from the environment what the caller's config sets (LOG_LEVEL=verbose in the environment)", () => {
+    const previous = process.env.LOG_LEVEL;
+    process.env.LOG_LEVEL = "verbose";
+    try {
+      const engine = createEngine({
+        automationsDir: dir,
+        config: { LOG_LEVEL: "info", HTTP_PORT: 0 },
+        logger: new MemoryLogger(),
+        mqttClient: new FakeMqttClient(),
+        handleSignals: false,
+      });
+      expect(engine.config.LOG_LEVEL).to.equal("info");
+      // Without the override, the environment's mistake is still reported, naming the variable.
+      expect(() => createEngine({ automationsDir: dir, mqttClient: new FakeMqttClient(), handleSignals: false })).to.throw(/LOG_LEVEL/);
+    } finally {
+      if (previous === undefined) delete process.env.LOG_LEVEL;
+      else process.env.LOG_LEVEL = previous;
+    }
+  });
+
   it("requires automationsDir", () => {
     expect(() => createEngine({} as never)).to.throw(/automationsDir/);
   });
