@@ -1,4 +1,3 @@
-import path from "node:path";
 import {
   ATTACH_RUNTIME,
   type Automation,
@@ -419,8 +418,12 @@ function unwireAll(unwire: Unwire[]): void {
   }
 }
 
+/** The file's name without folder or extension, as a stand-in name for an automation that failed to load. */
 function fileLabel(file: string | null): string {
-  return file ? path.basename(file).replace(/\.(ts|js|mts|mjs)$/, "") : "(unnamed)";
+  if (!file) return "(unnamed)";
+  // The source hands over absolute paths of either separator; no node:path in this layer.
+  const base = file.split(/[\\/]/).pop() ?? file;
+  return base.replace(/\.(ts|js|mts|mjs)$/, "");
 }
 
 function errorMessage(error: unknown): string {
