@@ -2,6 +2,7 @@
  * Builds the automation engine from its parts. This is the one place (with main.ts) that
  * knows the concrete classes; the lead's main.ts calls createEngine() and start()/stop().
  */
+import { zigbee2MqttMessages } from "../adapters/zigbee2mqtt/zigbee2mqtt-messages.js";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Router } from "express";
@@ -169,7 +170,7 @@ export function createEngine(options: EngineOptions): Engine {
   const deviceFile = options.deviceRegistry?.filePath ?? config.DEVICE_REGISTRY_FILE_PATH;
   const deviceLogger = logger.child({ module: "device-registry" });
   const deviceRegistry = config.DEVICE_REGISTRY_ENABLED
-    ? new DeviceRegistry({
+    ? new DeviceRegistry({ messages: zigbee2MqttMessages,
         mqtt,
         prefix: config.ZIGBEE2MQTT_PREFIX,
         logger: deviceLogger,

@@ -1,3 +1,4 @@
+import { zigbee2MqttMessages } from "../../src/adapters/zigbee2mqtt/zigbee2mqtt-messages.js";
 import { expect } from "chai";
 import mqtt, { type MqttClient as MqttJs } from "mqtt";
 import { MemoryLogger } from "../../src/adapters/logging/memory-logger.js";
@@ -50,7 +51,7 @@ describe("DeviceRegistry over a real broker (Zigbee2MQTT-shaped traffic)", () =>
     service = new MqttService(new MqttJsClient({ url: broker.url }, logger), logger, { zigbeePrefix: prefix });
     await service.connect();
     await until(() => service.isConnected, "the engine to connect");
-    registry = new DeviceRegistry({ mqtt: service, prefix, logger, names: { hallway_motion: "Hallway" } });
+    registry = new DeviceRegistry({ messages: zigbee2MqttMessages, mqtt: service, prefix, logger, names: { hallway_motion: "Hallway" } });
   });
 
   afterEach(async () => {
@@ -118,7 +119,7 @@ describe("DeviceRegistry over a real broker (Zigbee2MQTT-shaped traffic)", () =>
     observer.on("message", (topic) => order.push(topic.slice(early.length + 1)));
     await observer.subscribeAsync(`${early}/#`);
 
-    registry = new DeviceRegistry({ mqtt: service, prefix: early, logger });
+    registry = new DeviceRegistry({ messages: zigbee2MqttMessages, mqtt: service, prefix: early, logger });
     const states: DeviceState[] = [];
     registry.onDeviceStateChange("living_room_lamp", (state) => {
       states.push(state);

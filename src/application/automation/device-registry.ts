@@ -1,8 +1,8 @@
-import { z } from "zod";
 import type { MqttPayload } from "../../domain/automation/trigger.js";
 import type { DeviceState, ZigbeeDevice } from "../../domain/automation/zigbee-device.js";
 import type { JsonStore } from "../../ports/json-store.js";
 import type { Logger } from "../../ports/logger.js";
+import type { Zigbee2MqttMessages } from "../../ports/zigbee2mqtt-messages.js";
 import type {
   DeviceEventHandler,
   DeviceRegistryApi,
@@ -45,24 +45,6 @@ function isStateObject(value: unknown): value is DeviceState {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-const deviceSchema = z.looseObject({
-  ieee_address: z.string().min(1),
-  friendly_name: z.string().min(1),
-  type: z.string(),
-  definition: z.looseObject({}).nullable().optional(),
-});
-const deviceListSchema = z.array(deviceSchema);
-
-const bridgeEventSchema = z.object({
-  type: z.string(),
-  data: z.looseObject({ friendly_name: z.string().min(1), ieee_address: z.string().min(1) }),
-});
-
-const storedSchema = z.object({
-  devices: z.array(deviceSchema),
-  states: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
-});
-
 export interface DeviceRegistryTimers {
   setTimeout(callback: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
@@ -70,6 +52,8 @@ export interface DeviceRegistryTimers {
 
 export interface DeviceRegistryOptions {
   mqtt: MqttServiceApi;
+  /** Reads Zigbee2MQTT's messages and the stored registry (adapters/zigbee2mqtt). */
+  messages: Zigbee2MqttMessages;
   /** Zigbee2MQTT base topic (ZIGBEE2MQTT_PREFIX). */
   prefix: string;
   logger: Logger;
@@ -111,10 +95,6 @@ function payloadValue(payload: MqttPayload | unknown): unknown {
   return payload;
 }
 
-function describeIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`).join("; ");
-}
-
 /**
  * Follows Zigbee2MQTT: the retained device list on `{prefix}/bridge/devices`, join and
  * leave events on `{prefix}/bridge/event`, and every device's state on
@@ -123,6 +103,7 @@ function describeIssues(error: z.ZodError): string {
  */
 export class DeviceRegistry implements DeviceRegistryApi {
   private readonly mqtt: MqttServiceApi;
+  private readonly messages: Zigbee2MqttMessages;
   private readonly prefix: string;
   private readonly logger: Logger;
   private readonly names: Record<string, string>;
@@ -157,6 +138,7 @@ export class DeviceRegistry implements DeviceRegistryApi {
 
   constructor(options: DeviceRegistryOptions) {
     this.mqtt = options.mqtt;
+    this.messages = options.messages;
     this.prefix = options.prefix.replace(/\/+$/, "");
     this.logger = options.logger;
     this.names = options.names ?? {};
@@ -195,18 +177,18 @@ export class DeviceRegistry implements DeviceRegistryApi {
     if (!this.store) return;
     const document = await this.store.load();
     if (document === undefined) return;
-    const parsed = storedSchema.safeParse(document);
-    if (!parsed.success) {
+    const parsed = this.messages.storedRegistry(document);
+    if (!parsed.ok) {
       // Moved aside rather than overwritten by the next save: the user may want it back.
       const movedTo = await this.store.moveAside();
       this.logger.warn("Stored device registry is malformed; moved it aside and starting empty", {
-        reason: describeIssues(parsed.error),
+        reason: parsed.reason,
         movedTo,
       });
       return;
     }
-    for (const device of parsed.data.devices as ZigbeeDevice[]) this.put(device);
-    for (const [name, state] of Object.entries(parsed.data.states)) {
+    for (const device of parsed.value.devices) this.put(device);
+    for (const [name, state] of Object.entries(parsed.value.states)) {
       if (this.devices.has(name)) this.states.set(name, state);
     }
     this.logger.info("Device registry loaded", { devices: this.devices.size });
@@ -309,16 +291,16 @@ export class DeviceRegistry implements DeviceRegistryApi {
   }
 
   private onDeviceList(value: unknown): void {
-    const parsed = deviceListSchema.safeParse(value);
-    if (!parsed.success) {
-      this.logger.warn("Ignoring malformed Zigbee2MQTT device list", { reason: describeIssues(parsed.error) });
+    const parsed = this.messages.deviceList(value);
+    if (!parsed.ok) {
+      this.logger.warn("Ignoring malformed Zigbee2MQTT device list", { reason: parsed.reason });
       return;
     }
     const announce = this.baselineReceived;
     this.baselineReceived = true;
     const listed = new Set<string>();
     const added: ZigbeeDevice[] = [];
-    for (const device of parsed.data as ZigbeeDevice[]) {
+    for (const device of parsed.value) {
       if (device.type === "Coordinator") {
         this.coordinatorIeee = device.ieee_address;
         continue;
@@ -368,12 +350,12 @@ export class DeviceRegistry implements DeviceRegistryApi {
   }
 
   private onBridgeEvent(value: unknown): void {
-    const parsed = bridgeEventSchema.safeParse(value);
-    if (!parsed.success) {
-      this.logger.warn("Ignoring malformed Zigbee2MQTT bridge event", { reason: describeIssues(parsed.error) });
+    const parsed = this.messages.bridgeEvent(value);
+    if (!parsed.ok) {
+      this.logger.warn("Ignoring malformed Zigbee2MQTT bridge event", { reason: parsed.reason });
       return;
     }
-    const { type, data } = parsed.data;
+    const { type, data } = parsed.value;
     if (data.ieee_address === this.coordinatorIeee) return;
     const knownName = this.nameByIeee.get(data.ieee_address);
     switch (type) {

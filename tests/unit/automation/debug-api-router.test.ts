@@ -1,3 +1,4 @@
+import { zigbee2MqttMessages } from "../../../src/adapters/zigbee2mqtt/zigbee2mqtt-messages.js";
 import { expect } from "chai";
 import express from "express";
 import request from "supertest";
@@ -69,7 +70,7 @@ describe("debug API router", () => {
     logs = new RingBufferLog(100);
     mqtt = new FakeMqttService();
     ready = { mqtt: true, engine: true };
-    devices = new DeviceRegistry({
+    devices = new DeviceRegistry({ messages: zigbee2MqttMessages,
       mqtt,
       prefix: "zigbee2mqtt",
       logger: new MemoryLogger(),

@@ -1,3 +1,4 @@
+import { zigbee2MqttMessages } from "../../../src/adapters/zigbee2mqtt/zigbee2mqtt-messages.js";
 import { expect } from "chai";
 import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
 import {
@@ -71,7 +72,7 @@ describe("DeviceRegistry", () => {
   let removed: ZigbeeDevice[];
 
   function create(options: { names?: Record<string, string>; store?: MemoryStore | null } = {}): DeviceRegistry {
-    const created = new DeviceRegistry({
+    const created = new DeviceRegistry({ messages: zigbee2MqttMessages,
       mqtt,
       prefix: PREFIX,
       logger,
