@@ -16,7 +16,7 @@ export {
   AutomationNotRegisteredError,
   isAutomationClass,
   ServiceNotAvailableError,
-} from "./domain/automation/automation.js";
+} from "./application/automation/sdk/automation.js";
 export type {
   CronTrigger,
   CronTriggerContext,
@@ -82,6 +82,7 @@ export { HttpRequestFailedError } from "./adapters/http-client/fetch-http-client
 export type { HttpClient, HttpMethod, HttpRequestOptions, HttpResponse } from "./ports/http-client.js";
 export type { LogEntry, LogQuery } from "./ports/log-buffer.js";
 export type { Logger, LogFields, LogLevelName, LogMethod } from "./ports/logger.js";
+export type { RouteHandler, RouteRegistrar } from "./ports/route-registrar.js";
 export {
   createEngine,
   defaultEngineRoutes,

@@ -8,7 +8,7 @@ import request from "supertest";
 import { createLogger } from "../../src/adapters/logging/winston-logger.js";
 import { type Engine, createEngine } from "../../src/composition/create-engine.js";
 import { engineRoutes } from "../../src/composition/engine-routes.js";
-import { Automation } from "../../src/domain/automation/automation.js";
+import { Automation } from "../../src/application/automation/sdk/automation.js";
 import type { Trigger, TriggerContext } from "../../src/domain/automation/trigger.js";
 import { acquireBroker, type TestBroker, uniqueTopicPrefix } from "../support/test-servers.js";
 import { bulb, coordinator } from "../support/zigbee2mqtt-fixtures.js";

@@ -5,7 +5,7 @@ import {
   isAutomationClass,
   isAutomationInstance,
   isKebabCase,
-} from "../../domain/automation/automation.js";
+} from "./sdk/automation.js";
 import type { Trigger, TriggerContext } from "../../domain/automation/trigger.js";
 import type { AutomationSource } from "../../ports/automation-source.js";
 import { type Clock, systemClock } from "../../ports/clock.js";

@@ -6,6 +6,7 @@
 import type { NotificationOptions } from "../../domain/automation/notification.js";
 import type { MqttPayload, Trigger, TriggerContext, WebhookSecret } from "../../domain/automation/trigger.js";
 import type { DeviceState, ZigbeeDevice } from "../../domain/automation/zigbee-device.js";
+import type { RouteRegistrar } from "../../ports/route-registrar.js";
 
 export type MqttHandler = (topic: string, payload: MqttPayload) => void | Promise<void>;
 
@@ -132,8 +133,8 @@ export interface ServicePlugin {
   readonly serviceKey: string;
   onStart?(context: CoreContext): Promise<void> | void;
   onStop?(): Promise<void> | void;
-  /** Mounts custom routes on the engine HTTP server (an express app). */
-  registerRoutes?(app: import("express").Router): void;
+  /** Mounts custom routes on the engine HTTP server (an express app satisfies RouteRegistrar). */
+  registerRoutes?(app: RouteRegistrar): void;
 }
 
 export interface ServiceRegistryApi {

@@ -10,7 +10,7 @@ import type { DeviceEventHandler, DeviceRegistryApi, DeviceStateHandler } from "
 import { MqttService } from "../../../src/application/automation/mqtt-service.js";
 import { ServiceRegistry } from "../../../src/application/automation/service-registry.js";
 import { StateManager } from "../../../src/application/automation/state-manager.js";
-import { Automation } from "../../../src/domain/automation/automation.js";
+import { Automation } from "../../../src/application/automation/sdk/automation.js";
 import type { Trigger, TriggerContext } from "../../../src/domain/automation/trigger.js";
 import type { ZigbeeDevice } from "../../../src/domain/automation/zigbee-device.js";
 import type { HttpClient } from "../../../src/ports/http-client.js";

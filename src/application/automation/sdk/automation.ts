@@ -1,16 +1,11 @@
-// The injected members' types are interfaces from ports/ and application/ (type-only imports,
-// erased at run time); the domain still loads no framework and no adapter.
-import type {
-  DeviceRegistryApi,
-  MqttServiceApi,
-  ServiceRegistryApi,
-  StateManagerApi,
-} from "../../application/automation/contracts.js";
-import type { HttpClient } from "../../ports/http-client.js";
-import type { Logger } from "../../ports/logger.js";
-import { DomainError } from "../shared/domain-error.js";
-import type { NotificationOptions, NotificationService } from "./notification.js";
-import type { Trigger, TriggerContext } from "./trigger.js";
+// The SDK automation authors extend: it belongs to the application layer (its members are
+// typed by the engine's contracts and ports), not to the domain, which stays pure data and rules.
+import type { NotificationOptions, NotificationService } from "../../../domain/automation/notification.js";
+import type { Trigger, TriggerContext } from "../../../domain/automation/trigger.js";
+import { DomainError } from "../../../domain/shared/domain-error.js";
+import type { HttpClient } from "../../../ports/http-client.js";
+import type { Logger } from "../../../ports/logger.js";
+import type { DeviceRegistryApi, MqttServiceApi, ServiceRegistryApi, StateManagerApi } from "../contracts.js";
 
 /**
  * Marks a class as an automation. A registered global symbol, so a class extending the
