@@ -1,13 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { expect } from "chai";
 import { type RunningHearth, startHearth } from "../../../src/composition/hearth.js";
 import { freePort, getJson, waitFor } from "../../support/network.js";
 import { OwnBroker } from "../../support/own-broker.js";
-import { acquireBroker, acquireDatabase, type TestBroker, type TestDatabase } from "../../support/test-servers.js";
+import { launch, useProcessServers } from "../../support/hearth-processes.js";
 
 const quiet = () =>
   new Writable({
@@ -18,31 +15,17 @@ const quiet = () =>
 
 describe("Hearth process (integration)", function () {
   this.timeout(60_000);
-  let database: TestDatabase;
-  let broker: TestBroker;
-  let scratch: string;
-
-  before(async () => {
-    database = await acquireDatabase("hearth process");
-    broker = await acquireBroker("hearth process");
-    scratch = await mkdtemp(path.join(tmpdir(), "hearth-process-"));
-  });
-
-  after(async () => {
-    await database?.release();
-    await broker?.release();
-    if (scratch) await rm(scratch, { recursive: true, force: true });
-  });
+  const servers = useProcessServers("hearth process");
 
   function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
     return {
-      DATA_DIR: path.join(scratch, `data-${Math.random().toString(36).slice(2)}`),
-      AUTOMATIONS_DIR: path.join(scratch, "no-automations"),
-      STATE_FILE_PATH: path.join(scratch, "state.json"),
-      DEVICE_REGISTRY_FILE_PATH: path.join(scratch, "devices.json"),
+      DATA_DIR: path.join(servers.scratch, `data-${Math.random().toString(36).slice(2)}`),
+      AUTOMATIONS_DIR: path.join(servers.scratch, "no-automations"),
+      STATE_FILE_PATH: path.join(servers.scratch, "state.json"),
+      DEVICE_REGISTRY_FILE_PATH: path.join(servers.scratch, "devices.json"),
       LOG_LEVEL: "warn",
       HTTP_AUTH: "false",
-      ...(database.url ? { DATABASE_URL: database.url } : {}),
+      ...(servers.database.url ? { DATABASE_URL: servers.database.url } : {}),
       ...extra,
     };
   }
@@ -52,7 +35,7 @@ describe("Hearth process (integration)", function () {
 
     before(async () => {
       hearth = await startHearth({
-        env: baseEnv({ MQTT_HOST: broker.host, MQTT_PORT: String(broker.port) }),
+        env: baseEnv({ MQTT_HOST: servers.broker.host, MQTT_PORT: String(servers.broker.port) }),
         apiPort: 0,
         httpPort: 0,
         logStream: quiet(),
@@ -116,8 +99,8 @@ describe("Hearth process (integration)", function () {
     const mqttPort = await freePort();
     const hearth = await startHearth({
       env: {
-        DATA_DIR: path.join(scratch, "embedded-data"),
-        AUTOMATIONS_DIR: path.join(scratch, "no-automations"),
+        DATA_DIR: path.join(servers.scratch, "embedded-data"),
+        AUTOMATIONS_DIR: path.join(servers.scratch, "no-automations"),
         MQTT_PORT: String(mqttPort),
         LOG_LEVEL: "warn",
       },
@@ -138,8 +121,8 @@ describe("Hearth process (integration)", function () {
   it("serves Prometheus metrics covering both HTTP surfaces and the inventory when enabled", async () => {
     const hearth = await startHearth({
       env: baseEnv({
-        MQTT_HOST: broker.host,
-        MQTT_PORT: String(broker.port),
+        MQTT_HOST: servers.broker.host,
+        MQTT_PORT: String(servers.broker.port),
         METRICS_ENABLED: "true",
         HTTP_TOKEN: "metrics-test-token",
       }),
@@ -173,24 +156,8 @@ describe("Hearth process (integration)", function () {
   describe("as a child process (npm start's command)", () => {
     const entry = path.resolve("src/composition/main.ts");
 
-    function spawnHearth(env: Record<string, string>): ChildProcess & { output: () => string } {
-      const child = spawn(process.execPath, ["--conditions=hearth-source", "--import", "tsx", entry, "start"], {
-        env: { PATH: process.env.PATH ?? "", ...env },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let output = "";
-      child.stdout?.on("data", (chunk: Buffer) => {
-        output += chunk.toString();
-      });
-      child.stderr?.on("data", (chunk: Buffer) => {
-        output += chunk.toString();
-      });
-      return Object.assign(child, { output: () => output });
-    }
-
-    function exitOf(child: ChildProcess): Promise<number | null> {
-      return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
-    }
+    const spawnHearth = (env: Record<string, string>) =>
+      launch(process.execPath, ["--conditions=hearth-source", "--import", "tsx", entry, "start"], env);
 
     it("serves both surfaces and exits 0 on SIGTERM within 10 s", async () => {
       const apiPort = await freePort();
@@ -199,12 +166,12 @@ describe("Hearth process (integration)", function () {
         baseEnv({
           API_PORT: String(apiPort),
           HTTP_PORT: String(httpPort),
-          MQTT_HOST: broker.host,
-          MQTT_PORT: String(broker.port),
+          MQTT_HOST: servers.broker.host,
+          MQTT_PORT: String(servers.broker.port),
           LOG_LEVEL: "info",
         }),
       );
-      const exited = exitOf(child);
+      const { exited } = child;
       try {
         await waitFor(
           "the child's health endpoints",
@@ -214,11 +181,11 @@ describe("Hearth process (integration)", function () {
           30_000,
         );
       } catch (error) {
-        child.kill("SIGKILL");
+        child.child.kill("SIGKILL");
         throw new Error(`${(error as Error).message}\n${child.output()}`);
       }
       const signalledAt = Date.now();
-      child.kill("SIGTERM");
+      child.child.kill("SIGTERM");
       const code = await exited;
       expect(code, child.output()).to.equal(0);
       expect(Date.now() - signalledAt).to.be.below(10_000);
@@ -226,13 +193,13 @@ describe("Hearth process (integration)", function () {
 
     it("exits non-zero naming the variable when the configuration is invalid", async () => {
       const child = spawnHearth({ ...baseEnv(), HTTP_PORT: "eighty" });
-      expect(await exitOf(child)).to.not.equal(0);
+      expect(await child.exited).to.not.equal(0);
       expect(child.output()).to.contain("HTTP_PORT").and.to.contain("expected a port number");
     });
 
     it("exits non-zero with a clear message when a port is taken, leaving nothing running", async () => {
       const blocker = await startHearth({
-        env: baseEnv({ MQTT_HOST: broker.host, MQTT_PORT: String(broker.port) }),
+        env: baseEnv({ MQTT_HOST: servers.broker.host, MQTT_PORT: String(servers.broker.port) }),
         apiPort: 0,
         httpPort: null,
         logStream: quiet(),
@@ -242,11 +209,11 @@ describe("Hearth process (integration)", function () {
           baseEnv({
             API_PORT: String(blocker.apiPort),
             HTTP_PORT: String(await freePort()),
-            MQTT_HOST: broker.host,
-            MQTT_PORT: String(broker.port),
+            MQTT_HOST: servers.broker.host,
+            MQTT_PORT: String(servers.broker.port),
           }),
         );
-        expect(await exitOf(child)).to.equal(1);
+        expect(await child.exited).to.equal(1);
         expect(child.output()).to.match(/failed to start/i).and.to.contain("EADDRINUSE");
       } finally {
         await blocker.stop();

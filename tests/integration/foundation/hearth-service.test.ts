@@ -1,31 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { expect } from "chai";
 import { freePort, waitFor } from "../../support/network.js";
 import { startTestHearth, type TestHearth } from "../../support/test-hearth.js";
-import { acquireBroker, acquireDatabase, type TestBroker, type TestDatabase } from "../../support/test-servers.js";
+import { launch, useProcessServers } from "../../support/hearth-processes.js";
 
 const root = path.resolve(".");
-
-/** A child process with its output collected and its exit awaited. */
-function launch(command: string, args: string[], env: Record<string, string>) {
-  const child: ChildProcess = spawn(command, args, {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? tmpdir(), ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, exited, output: () => output };
-}
 
 async function answers(url: string): Promise<boolean> {
   try {
@@ -38,34 +18,19 @@ async function answers(url: string): Promise<boolean> {
 
 describe("Hearth as a service (integration, real processes and signals)", function () {
   this.timeout(90_000);
-  let database: TestDatabase;
-  let broker: TestBroker;
-  let scratch: string;
-
-  before(async () => {
-    database = await acquireDatabase("hearth service");
-    broker = await acquireBroker("hearth service");
-    scratch = await mkdtemp(path.join(tmpdir(), "hearth-service-"));
-  });
-  after(async () => {
-    await database?.release();
-    await broker?.release();
-    if (scratch) await rm(scratch, { recursive: true, force: true });
-  });
+  const servers = useProcessServers("hearth service");
 
   async function serviceEnv(name: string) {
     const apiPort = await freePort();
     const httpPort = await freePort();
-    const dataDir = path.join(scratch, name);
+    const dataDir = path.join(servers.scratch, name);
     const env: Record<string, string> = {
       DATA_DIR: dataDir,
-      AUTOMATIONS_DIR: path.join(scratch, "no-automations"),
+      AUTOMATIONS_DIR: path.join(servers.scratch, "no-automations"),
       API_PORT: String(apiPort),
       HTTP_PORT: String(httpPort),
-      MQTT_HOST: broker.host,
-      MQTT_PORT: String(broker.port),
       LOG_LEVEL: "info",
-      ...(database.url ? { DATABASE_URL: database.url } : {}),
+      ...servers.env(),
     };
     return { env, apiPort, httpPort, dataDir };
   }

@@ -1,11 +1,9 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { Agent, request as httpRequest } from "node:http";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "chai";
 import { freePort, waitFor } from "../../support/network.js";
-import { acquireBroker, acquireDatabase, type TestBroker, type TestDatabase } from "../../support/test-servers.js";
+import { launch, useProcessServers } from "../../support/hearth-processes.js";
 
 /** One PUT on a keep-alive agent; resolves with the status, or null when the connection failed. */
 function put(agent: Agent, port: number, key: string, value: unknown): Promise<number | null> {
@@ -25,43 +23,20 @@ function put(agent: Agent, port: number, key: string, value: unknown): Promise<n
 
 describe("nothing acknowledged is lost on a clean stop (integration, real signals)", function () {
   this.timeout(120_000);
-  let database: TestDatabase;
-  let broker: TestBroker;
-  let scratch: string;
-
-  before(async () => {
-    database = await acquireDatabase("shutdown durability");
-    broker = await acquireBroker("shutdown durability");
-    scratch = await mkdtemp(path.join(tmpdir(), "hearth-durability-"));
-  });
-  after(async () => {
-    await database?.release();
-    await broker?.release();
-    if (scratch) await rm(scratch, { recursive: true, force: true });
-  });
+  const servers = useProcessServers("shutdown durability");
 
   it("every 200 from PUT /api/state is on disk after SIGTERM, under concurrent writers", async () => {
     const httpPort = await freePort();
-    const dataDir = path.join(scratch, "data");
-    const child: ChildProcess = spawn(process.execPath, ["bin/hearth.js", "start"], {
-      env: {
-        PATH: process.env.PATH ?? "",
-        DATA_DIR: dataDir,
-        AUTOMATIONS_DIR: path.join(scratch, "none"),
-        API_PORT: String(await freePort()),
-        HTTP_PORT: String(httpPort),
-        HTTP_AUTH: "false",
-        MQTT_HOST: broker.host,
-        MQTT_PORT: String(broker.port),
-        LOG_LEVEL: "warn",
-        ...(database.url ? { DATABASE_URL: database.url } : {}),
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+    const dataDir = path.join(servers.scratch, "data");
+    const { child, exited, output } = launch(process.execPath, ["bin/hearth.js", "start"], {
+      DATA_DIR: dataDir,
+      AUTOMATIONS_DIR: path.join(servers.scratch, "none"),
+      API_PORT: String(await freePort()),
+      HTTP_PORT: String(httpPort),
+      HTTP_AUTH: "false",
+      LOG_LEVEL: "warn",
+      ...servers.env(),
     });
-    let output = "";
-    child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     await waitFor("the engine", async () => (await fetch(`http://127.0.0.1:${httpPort}/readyz`).catch(() => null))?.status === 200, 60_000);
 
     // Eight keep-alive writers, each counting up its own key; the last value each saw acknowledged must be saved.
@@ -83,7 +58,7 @@ describe("nothing acknowledged is lost on a clean stop (integration, real signal
       agent.destroy();
     };
     await Promise.all(Array.from({ length: writers }, (_, index) => writer(index)));
-    expect(await exited, output).to.equal(0);
+    expect(await exited, output()).to.equal(0);
     const saved = JSON.parse(await readFile(path.join(dataDir, "state.json"), "utf8")) as { state?: Record<string, unknown> } & Record<string, unknown>;
     const values = (saved.state ?? saved) as Record<string, unknown>;
     expect(acknowledged.size).to.equal(writers);

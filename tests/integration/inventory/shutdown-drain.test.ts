@@ -1,12 +1,9 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
 import { Agent, request as httpRequest } from "node:http";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "chai";
 import { openDatabase } from "../../../src/adapters/persistence/database.js";
 import { freePort, waitFor } from "../../support/network.js";
-import { acquireBroker, acquireDatabase, type TestBroker, type TestDatabase } from "../../support/test-servers.js";
+import { launch, useProcessServers } from "../../support/hearth-processes.js";
 
 type Outcome = { status: number; body: string } | { error: string };
 
@@ -39,43 +36,20 @@ function send(agent: Agent, port: number, method: string, route: string, body: u
 
 describe("inventory API drains in-flight requests on SIGTERM (integration, real signals)", function () {
   this.timeout(120_000);
-  let database: TestDatabase;
-  let broker: TestBroker;
-  let scratch: string;
-
-  before(async () => {
-    database = await acquireDatabase("inventory drain");
-    broker = await acquireBroker("inventory drain");
-    scratch = await mkdtemp(path.join(tmpdir(), "hearth-drain-"));
-  });
-  after(async () => {
-    await database?.release();
-    await broker?.release();
-    if (scratch) await rm(scratch, { recursive: true, force: true });
-  });
+  const servers = useProcessServers("inventory drain");
 
   it("every 2xx is committed, and every committed item got its 2xx", async () => {
     const apiPort = await freePort();
-    const dataDir = path.join(scratch, "data");
-    const child: ChildProcess = spawn(process.execPath, ["bin/hearth.js", "start"], {
-      env: {
-        PATH: process.env.PATH ?? "",
-        DATA_DIR: dataDir,
-        AUTOMATIONS_DIR: path.join(scratch, "none"),
-        API_PORT: String(apiPort),
-        HTTP_PORT: "0",
-        MQTT_HOST: broker.host,
-        MQTT_PORT: String(broker.port),
-        RATE_LIMIT_PER_MINUTE: "1000000",
-        LOG_LEVEL: "warn",
-        ...(database.url ? { DATABASE_URL: database.url } : {}),
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+    const dataDir = path.join(servers.scratch, "data");
+    const { child, exited, output } = launch(process.execPath, ["bin/hearth.js", "start"], {
+      DATA_DIR: dataDir,
+      AUTOMATIONS_DIR: path.join(servers.scratch, "none"),
+      API_PORT: String(apiPort),
+      HTTP_PORT: "0",
+      RATE_LIMIT_PER_MINUTE: "1000000",
+      LOG_LEVEL: "warn",
+      ...servers.env(),
     });
-    let output = "";
-    child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     await waitFor("the API", async () => (await fetch(`http://127.0.0.1:${apiPort}/api/v1/health`).catch(() => null))?.status === 200, 60_000);
 
     const setup = new Agent({ keepAlive: false });
@@ -110,10 +84,10 @@ describe("inventory API drains in-flight requests on SIGTERM (integration, real 
       agent.destroy();
     };
     await Promise.all(Array.from({ length: 8 }, (_, index) => client(index)));
-    expect(await exited, output).to.equal(0);
+    expect(await exited, output()).to.equal(0);
     expect(failures, failures.join("\n")).to.deep.equal([]);
 
-    const reopened = await openDatabase({ databaseUrl: database.url, dataDir });
+    const reopened = await openDatabase({ databaseUrl: servers.database.url, dataDir });
     try {
       const rows = (await reopened.knex("freezer_items").select("name")) as { name: string }[];
       const committed = new Set(rows.map((row) => row.name));

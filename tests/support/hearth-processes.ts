@@ -1,0 +1,68 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { acquireBroker, acquireDatabase, type TestBroker, type TestDatabase } from "./test-servers.js";
+
+/** What a suite that runs Hearth processes shares: the test servers and a scratch folder. */
+export interface ProcessServers {
+  database: TestDatabase;
+  broker: TestBroker;
+  scratch: string;
+  /** The servers as Hearth's environment (DATABASE_URL when PostgreSQL, MQTT_HOST, MQTT_PORT). */
+  env(): Record<string, string>;
+}
+
+/**
+ * Acquires the test servers and a scratch folder in `before` and gives them back in `after`
+ * (call inside a describe). Read the fields inside tests and hooks, not at load time.
+ */
+export function useProcessServers(label: string): ProcessServers {
+  // Filled in by before(); tests only read the fields once it ran.
+  const servers = {
+    env(): Record<string, string> {
+      return {
+        MQTT_HOST: servers.broker.host,
+        MQTT_PORT: String(servers.broker.port),
+        ...(servers.database.url ? { DATABASE_URL: servers.database.url } : {}),
+      };
+    },
+  } as unknown as ProcessServers;
+  before(async () => {
+    servers.database = await acquireDatabase(label);
+    servers.broker = await acquireBroker(label);
+    servers.scratch = await mkdtemp(path.join(tmpdir(), "hearth-process-"));
+  });
+  after(async () => {
+    await servers.database?.release();
+    await servers.broker?.release();
+    if (servers.scratch) await rm(servers.scratch, { recursive: true, force: true });
+  });
+  return servers;
+}
+
+export interface LaunchedProcess {
+  child: ChildProcess;
+  /** Resolves with the exit code (null when killed by a signal). */
+  exited: Promise<number | null>;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+}
+
+/** Starts a command in this checkout with only PATH, HOME and `env` in its environment, collecting its output. */
+export function launch(command: string, args: string[], env: Record<string, string>): LaunchedProcess {
+  const child = spawn(command, args, {
+    cwd: path.resolve("."),
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? tmpdir(), ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return { child, exited, output: () => output };
+}
