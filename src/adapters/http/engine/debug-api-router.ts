@@ -7,10 +7,15 @@ import type {
   MqttServiceApi,
   StateManagerApi,
 } from "../../../application/automation/contracts.js";
-import type { MqttPayload, TriggerContext } from "../../../domain/automation/trigger.js";
+import type { TriggerContext } from "../../../domain/automation/trigger.js";
 import type { ZigbeeDevice } from "../../../domain/automation/zigbee-device.js";
 import { LOG_LEVELS, type LogBuffer } from "../../../ports/log-buffer.js";
 import type { Logger } from "../../../ports/logger.js";
+import {
+  buildManualTriggerContext,
+  type ManualTrigger,
+  ManualTriggerFieldMissingError,
+} from "../../../application/automation/manual-trigger.js";
 import { ENGINE_BODY_LIMIT, engineErrorHandler, sendError, zodDetails } from "./engine-errors.js";
 import { isReady } from "./engine-http-server.js";
 
@@ -82,73 +87,6 @@ const manualTriggerSchema = z.discriminatedUnion("type", [
     device: deviceSchema.optional(),
   }),
 ]);
-
-type ManualTrigger = z.output<typeof manualTriggerSchema>;
-
-/** Something a manual trigger body left out that the automation's own triggers cannot supply. */
-class MissingFieldError {
-  constructor(
-    readonly path: string,
-    readonly message: string,
-  ) {}
-}
-
-function triggerField(info: AutomationInfo, type: string, field: string): string | undefined {
-  const trigger = info.triggers.find((candidate) => candidate.type === type && typeof candidate[field] === "string");
-  return trigger ? (trigger[field] as string) : undefined;
-}
-
-function asMqttPayload(payload: unknown): MqttPayload {
-  if (payload === undefined) return {};
-  if (typeof payload === "object" && payload !== null && !Array.isArray(payload)) return payload as MqttPayload;
-  return { raw: typeof payload === "string" ? payload : JSON.stringify(payload) };
-}
-
-/**
- * Builds the TriggerContext a manual trigger stands for. Fields the body leaves out
- * come from the automation's own trigger (cron expression, webhook path, device name)
- * or the device registry (device record and current state).
- */
-function buildContext(body: ManualTrigger, info: AutomationInfo, devices: DeviceRegistryApi | null): TriggerContext {
-  const deviceFor = (friendlyName: string | undefined, given: ZigbeeDevice | undefined, type: string): ZigbeeDevice => {
-    if (given) return given;
-    const name = friendlyName ?? triggerField(info, type, "friendlyName");
-    if (name === undefined) throw new MissingFieldError("friendlyName", "Give friendlyName or device");
-    return devices?.getDevice(name) ?? { friendly_name: name, ieee_address: "", type: "Unknown" };
-  };
-  switch (body.type) {
-    case "mqtt":
-      return { type: "mqtt", topic: body.topic, payload: asMqttPayload(body.payload) };
-    case "cron": {
-      const expression = body.expression ?? triggerField(info, "cron", "expression");
-      if (expression === undefined) throw new MissingFieldError("expression", "Give the cron expression");
-      return { type: "cron", expression, firedAt: body.firedAt ? new Date(body.firedAt) : new Date() };
-    }
-    case "state":
-      return { type: "state", key: body.key, newValue: body.newValue, oldValue: body.oldValue };
-    case "webhook": {
-      const path = body.path ?? triggerField(info, "webhook", "path");
-      if (path === undefined) throw new MissingFieldError("path", "Give the webhook path");
-      return {
-        type: "webhook",
-        path,
-        method: body.method.toUpperCase(),
-        headers: body.headers,
-        query: body.query,
-        body: body.body,
-      };
-    }
-    case "device_state": {
-      const device = deviceFor(body.friendlyName, body.device as ZigbeeDevice | undefined, "device_state");
-      const friendlyName = body.friendlyName ?? device.friendly_name;
-      const known = devices?.getDeviceState(friendlyName) ?? {};
-      return { type: "device_state", friendlyName, state: { ...known, ...body.state }, device };
-    }
-    case "device_joined":
-    case "device_left":
-      return { type: body.type, device: deviceFor(body.friendlyName, body.device as ZigbeeDevice | undefined, body.type) };
-  }
-}
 
 // ---- log query ---------------------------------------------------------------------
 
@@ -266,9 +204,10 @@ export function createDebugApiRouter(deps: DebugApiDeps): Router {
     }
     let context: TriggerContext;
     try {
-      context = buildContext(parsed.data, info, deps.deviceRegistry);
+      const trigger: ManualTrigger = parsed.data;
+      context = buildManualTriggerContext(trigger, info, deps.deviceRegistry, new Date(now()));
     } catch (error) {
-      if (!(error instanceof MissingFieldError)) throw error;
+      if (!(error instanceof ManualTriggerFieldMissingError)) throw error;
       sendError(res, 400, "Invalid trigger body", [{ path: error.path, message: error.message }]);
       return;
     }
