@@ -340,7 +340,7 @@ describe("AutomationManager", () => {
     });
 
     const tsAutomation = (name: string, extra = "") => `
-import { Automation } from ${JSON.stringify(path.join(SRC, "domain/automation/automation.ts"))};
+import { Automation } from ${JSON.stringify(path.join(SRC, "application/automation/sdk/automation.ts"))};
 import type { TriggerContext } from ${JSON.stringify(path.join(SRC, "domain/automation/trigger.ts"))};
 export default class extends Automation {
   readonly name = ${JSON.stringify(name)};
