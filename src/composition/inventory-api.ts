@@ -1,4 +1,5 @@
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Express, RequestHandler, Router } from "express";
 import type { HouseholdAccess } from "../application/inventory/household-access.js";
 import type { AuthSettings, InventoryPorts } from "../application/inventory/inventory-ports.js";
@@ -99,11 +100,19 @@ export async function resolveJwtSecret(config: Pick<Config, "JWT_SECRET" | "DATA
   return stored.secret;
 }
 
+/**
+ * The web app's build output (scripts/build-web.mjs writes it to web/dist at the package
+ * root); src/composition and dist/composition sit at the same depth, so one path fits both.
+ */
+export const WEB_APP_DIR = fileURLToPath(new URL("../../web/dist/", import.meta.url));
+
 function appOptions(config: Config, createStore?: InventoryAppOptions["rateLimits"]["createStore"]): InventoryAppOptions {
   return {
     corsOrigins: config.CORS_ORIGINS,
     trustProxy: config.TRUST_PROXY,
     version: HEARTH_VERSION,
+    webAppDir: WEB_APP_DIR,
+    refreshTokenTtlSeconds: config.JWT_REFRESH_TTL,
     rateLimits: {
       perMinute: config.RATE_LIMIT_PER_MINUTE,
       authPerMinute: config.AUTH_RATE_LIMIT_PER_MINUTE,
