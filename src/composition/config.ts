@@ -111,6 +111,8 @@ const envSchema = z
       .min(0, "expected 0 or more")
       .max(100_000, "expected at most 100000")
       .default(500),
+    /** The built web app served at `/` on API_PORT; unset = the package's own web/dist. */
+    WEB_APP_DIR: optionalText,
     REDIS_URL: optionalText.pipe(z.string().regex(/^rediss?:\/\//, "expected a redis:// or rediss:// URL").optional()),
     CORS_ORIGINS: optionalText.transform((value) =>
       value === undefined

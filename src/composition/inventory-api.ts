@@ -111,7 +111,7 @@ function appOptions(config: Config, createStore?: InventoryAppOptions["rateLimit
     corsOrigins: config.CORS_ORIGINS,
     trustProxy: config.TRUST_PROXY,
     version: HEARTH_VERSION,
-    webAppDir: WEB_APP_DIR,
+    webAppDir: config.WEB_APP_DIR ? path.resolve(config.WEB_APP_DIR) : WEB_APP_DIR,
     refreshTokenTtlSeconds: config.JWT_REFRESH_TTL,
     rateLimits: {
       perMinute: config.RATE_LIMIT_PER_MINUTE,
