@@ -110,6 +110,7 @@ export class ApiError extends Error {
 }
 
 const BASE = "/api/v1";
+const REQUEST_TIMEOUT_MS = 20_000;
 
 let accessToken: string | null = null;
 let refreshing: Promise<boolean> | null = null;
@@ -125,6 +126,8 @@ async function send(method: string, path: string, body?: unknown, cookieRoute = 
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (cookieRoute) headers["X-Hearth-Client"] = "web";
   else if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
+  // A browser that knows it is offline gets the offline answer at once, not after a timeout.
+  if (navigator.onLine === false) throw new ApiError(0, "offline");
   try {
     return await fetch(`${BASE}${path}`, {
       method,
@@ -132,6 +135,8 @@ async function send(method: string, path: string, body?: unknown, cookieRoute = 
       body: body === undefined ? undefined : JSON.stringify(body),
       credentials: "same-origin",
       cache: "no-store",
+      // A phone on a dying Wi-Fi can leave a request hanging for minutes; treat that as offline.
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
   } catch {
     throw new ApiError(0, "offline");

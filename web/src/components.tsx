@@ -95,7 +95,7 @@ export function ConfirmButton(props: {
   question: string;
   confirmLabel: string;
   disabled?: boolean;
-  onConfirm: () => void | Promise<unknown>;
+  onConfirm: () => unknown;
 }) {
   const [asking, setAsking] = useState(false);
   if (!asking) {
@@ -106,8 +106,8 @@ export function ConfirmButton(props: {
     );
   }
   return (
-    <div class="confirm" role="group" aria-label={props.question}>
-      <p>{props.question}</p>
+    <fieldset class="confirm">
+      <legend>{props.question}</legend>
       <button
         type="button"
         class="danger"
@@ -123,6 +123,6 @@ export function ConfirmButton(props: {
       <button type="button" onClick={() => setAsking(false)}>
         {t("action.cancel")}
       </button>
-    </div>
+    </fieldset>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useLayoutEffect, useState } from "preact/hooks";
 import type { FreezerDetail, Household, User } from "./api.js";
 
 /** What every screen needs: who is signed in, which household is open, whether we are online. */
@@ -35,9 +35,13 @@ export function setState(changes: Partial<AppState>): void {
 /** The current state, re-rendering the component whenever it changes. */
 export function useAppState(): AppState {
   const [, setVersion] = useState(0);
-  useEffect(() => {
+  const rendered = state;
+  useLayoutEffect(() => {
     const listener = () => setVersion((version) => version + 1);
     listeners.add(listener);
+    // A change between this render and the subscription (offline, the boot fails at once)
+    // would otherwise never reach the component.
+    if (state !== rendered) listener();
     return () => {
       listeners.delete(listener);
     };

@@ -27,7 +27,6 @@ function QrCode(props: { text: string }) {
   }, [props.text]);
   if (!svg) return null;
   // The SVG comes from the QR library over our own link text, never from user input.
-  // biome-ignore lint/security/noDangerouslySetInnerHtml: generated markup, see above
   return <div class="qr" role="img" aria-label={t("invite.qrLabel")} dangerouslySetInnerHTML={{ __html: svg }} />;
 }
 

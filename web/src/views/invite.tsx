@@ -15,7 +15,6 @@ export function InviteView(props: { code: string }) {
     await selectHousehold(household.id);
     navigate("/", true);
   });
-  // biome-ignore lint/correctness/useExhaustiveDependencies: accept once per code
   useEffect(() => {
     void accept.run();
   }, [props.code]);

@@ -77,7 +77,6 @@ export function ItemView(props: { itemId: string }) {
       setLoadError(failure);
     }
   };
-  // biome-ignore lint/correctness/useExhaustiveDependencies: load once per item and household
   useEffect(() => {
     void reload();
   }, [householdId, props.itemId]);

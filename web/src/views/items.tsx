@@ -33,8 +33,9 @@ export function ItemRow(props: { item: Item }) {
     <li class="item-row">
       <Link href={`/items/${item.id}`} class="item-link">
         <span class="item-name">{item.name}</span>
-        <span class="item-qty" aria-label={t("item.quantityLabel", { quantity: formatNumber(item.quantity) })}>
-          × {formatNumber(item.quantity)}
+        <span class="item-qty">
+          <span class="visually-hidden">{t("item.quantityLabel", { quantity: formatNumber(item.quantity) })}</span>
+          <span aria-hidden="true">× {formatNumber(item.quantity)}</span>
         </span>
         <span class="item-place">{place(item)}</span>
         <Expiry iso={item.expiresAt} />
@@ -285,15 +286,12 @@ export function ItemList(props: { version: number }) {
       setLoading(false);
     }
   };
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reload exactly when a filter or the data changes
   useEffect(() => {
     void load(1);
   }, [householdId, debounced, freezerId, compartmentId, expiresBefore, sort, props.version, online]);
 
   const more = total !== null && items.length < total;
   // Endless scroll: the next page loads when the end of the list comes into view.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: re-observe per page
   useEffect(() => {
     const target = sentinel.current;
     if (!target || !more || typeof IntersectionObserver === "undefined") return;
@@ -308,7 +306,7 @@ export function ItemList(props: { version: number }) {
   return (
     <section aria-labelledby="list-title">
       <h2 id="list-title">{t("list.title")}</h2>
-      <div class="filters" role="search">
+      <search class="filters">
         <Field
           id="list-search"
           label={t("list.search")}
@@ -360,7 +358,7 @@ export function ItemList(props: { version: number }) {
             </option>
           ))}
         </Select>
-      </div>
+      </search>
       <p class="muted" aria-live="polite">
         {total === null ? (loading ? t("list.loading") : "") : t("list.count", { count: formatNumber(total) })}
       </p>
