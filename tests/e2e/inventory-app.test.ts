@@ -186,7 +186,7 @@ function familyStory(variant: "PGlite" | "PostgreSQL"): void {
       // Reorder: Drawer 1 goes up, above Drawer 3.
       await page.getByRole("button", { name: "Move Drawer 1 up" }).click();
       await page.waitForFunction(() =>
-        [...document.querySelectorAll(".compartment-name")].map((node) => node.textContent).join(",") === "Drawer 1,Drawer 3",
+        Array.from(document.querySelectorAll(".compartment-name")).map((node) => node.textContent).join(",") === "Drawer 1,Drawer 3",
       );
       await expectAccessible(page, "freezers (phone)");
     });
@@ -267,7 +267,7 @@ function familyStory(variant: "PGlite" | "PostgreSQL"): void {
       await anna.getByRole("button", { name: "Yes, archive" }).click();
       await anna.getByRole("heading", { name: "Expiring soon" }).waitFor();
       await anna.waitForFunction(
-        () => ![...document.querySelectorAll("#list-title ~ ul.items .item-name")].some((node) => node.textContent === "Peas"),
+        () => !Array.from(document.querySelectorAll("#list-title ~ ul.items .item-name")).some((node) => node.textContent === "Peas"),
       );
       await anna.getByRole("navigation").getByRole("link", { name: "Archive" }).click();
       await anna.locator(".card", { hasText: "Peas" }).getByRole("button", { name: "Restore" }).click();
