@@ -119,7 +119,7 @@ function familyStory(variant: "PGlite" | "PostgreSQL"): void {
         baseUrl,
         anna: { context: phone, page: await phone.newPage() },
         ben: { context: desktop, page: await desktop.newPage() },
-        hasConsume: "/api/v1/households/{hid}/items/{iid}/consume" in openapi.paths,
+        hasConsume: Object.keys(openapi.paths).some((route) => route.endsWith("/households/{hid}/items/{iid}/consume")),
       };
     });
 
@@ -249,11 +249,12 @@ function familyStory(variant: "PGlite" | "PostgreSQL"): void {
         // Pending, not failing: the consume route comes with the household issue's branch.
         this.skip();
       }
+      await anna.reload();
       await anna.locator("#list-title ~ ul.items .item-link", { hasText: "Fish fingers" }).click();
       await anna.getByLabel("How many to take out").fill("3");
       await anna.getByRole("button", { name: "Take out" }).click();
       await anna.locator("ol.history li", { hasText: "changed the quantity from 10 to 7" }).waitFor();
-      // Taking out more than is left is refused with a sentence beside the form.
+      // Taking out the rest uses it up: it goes to the archive and the app returns home.
       await anna.getByLabel("How many to take out").fill("7");
       await anna.getByRole("button", { name: "Take out" }).click();
       await anna.waitForURL(`${story.baseUrl}/`);
