@@ -151,6 +151,21 @@ function familyStory(variant: "PGlite" | "PostgreSQL"): void {
       await page.close();
     });
 
+    it("speaks German to a German browser", async () => {
+      const context = await browser!.newContext({ locale: "de-DE" });
+      const page = await context.newPage();
+      await page.goto(`${story.baseUrl}/`);
+      await page.getByRole("heading", { name: "Anmelden" }).waitFor();
+      expect(await page.evaluate(() => document.documentElement.lang)).to.equal("de");
+      await page.getByLabel("E-Mail").fill("nobody@example.com");
+      await page.getByLabel("Passwort").fill("wrong password");
+      await page.getByRole("button", { name: "Anmelden" }).click();
+      expect(await page.getByRole("alert").textContent()).to.equal(
+        "E-Mail und Passwort passen zu keinem Konto. Prüfe beides und versuche es noch einmal.",
+      );
+      await context.close();
+    });
+
     it("1. registers two users", async () => {
       await register(story.anna.page, story.baseUrl, "Anna", `anna-${variant}@example.com`);
       await story.anna.page.getByRole("heading", { name: "Welcome" }).waitFor();
@@ -247,6 +262,7 @@ function familyStory(variant: "PGlite" | "PostgreSQL"): void {
 
       if (!story.hasConsume) {
         // Pending, not failing: the consume route comes with the household issue's branch.
+        console.log("      [e2e] consume step PENDING: this server has no POST /households/{hid}/items/{iid}/consume yet (issue 12)");
         this.skip();
       }
       await anna.reload();
