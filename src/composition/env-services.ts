@@ -5,7 +5,13 @@
  * unset; resolveServices then calls the factory with what its key expects
  * (`(http, logger)`, or a context object for `relay` and `homekit`).
  */
-import { type EngineServices, serviceKeySpellings } from "../application/automation/service-registry.js";
+import { NtfyNotificationService } from "../adapters/services/ntfy/ntfy-notification-service.js";
+import {
+  type EngineServices,
+  type ServiceFactory,
+  serviceKeySpellings,
+} from "../application/automation/service-registry.js";
+import type { NotificationService } from "../domain/automation/notification.js";
 import type { Config } from "./config.js";
 
 /** What a builder gets: the parsed configuration (DATA_DIR for files it keeps). */
@@ -21,8 +27,22 @@ export type EnvServiceBuilder = (context: EnvServiceContext) => EngineServices[s
  * relay service so its factory receives it. To add one: write `<name>FromConfig` in its
  * own file under src/composition/ and add a row here.
  */
+/** ntfy, when NTFY_TOPIC or NTFY_CHANNELS names a topic. */
+export function ntfyFromConfig({ config }: EnvServiceContext): ServiceFactory<NotificationService> | undefined {
+  if (!config.NTFY_TOPIC && Object.keys(config.NTFY_CHANNELS).length === 0) return undefined;
+  return (http, logger) =>
+    new NtfyNotificationService(http, logger, {
+      url: config.NTFY_URL,
+      defaultTopic: config.NTFY_TOPIC,
+      channels: config.NTFY_CHANNELS,
+      token: config.NTFY_TOKEN,
+      username: config.NTFY_USERNAME,
+      password: config.NTFY_PASSWORD,
+    });
+}
+
 export const ENV_SERVICE_BUILDERS: readonly { key: string; build: EnvServiceBuilder }[] = [
-  // notifications, weather, relay, lightPanels: filled in as their adapters land.
+  { key: "notifications", build: ntfyFromConfig },
   // HOMEKIT HOOK: { key: "homekit", build: homeKitFromConfig },
 ];
 
