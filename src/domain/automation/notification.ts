@@ -45,5 +45,6 @@ export type NotificationResult =
 /** A push-notification service, registered under the `notifications` service key. */
 export interface NotificationService {
   /** Custom services may return nothing; Hearth's ntfy service returns a {@link NotificationResult}. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: custom services written as `async send(): Promise<void>` must stay valid.
   send(options: NotificationOptions): Promise<NotificationResult | void>;
 }
