@@ -6,12 +6,16 @@
  * (`(http, logger)`, or a context object for `relay` and `homekit`).
  */
 import { NtfyNotificationService } from "../adapters/services/ntfy/ntfy-notification-service.js";
+import { CachedWeatherService } from "../adapters/services/weather/cached-weather-service.js";
+import { OpenMeteoProvider } from "../adapters/services/weather/open-meteo-provider.js";
+import { OpenWeatherMapProvider } from "../adapters/services/weather/openweathermap-provider.js";
 import {
   type EngineServices,
   type ServiceFactory,
   serviceKeySpellings,
 } from "../application/automation/service-registry.js";
 import type { NotificationService } from "../domain/automation/notification.js";
+import type { WeatherService } from "../ports/weather-service.js";
 import type { Config } from "./config.js";
 
 /** What a builder gets: the parsed configuration (DATA_DIR for files it keeps). */
@@ -41,8 +45,23 @@ export function ntfyFromConfig({ config }: EnvServiceContext): ServiceFactory<No
     });
 }
 
+/** Open-Meteo (default) or OpenWeatherMap, when WEATHER_LATITUDE and WEATHER_LONGITUDE are set. */
+export function weatherFromConfig({ config }: EnvServiceContext): ServiceFactory<WeatherService> | undefined {
+  const { WEATHER_LATITUDE: latitude, WEATHER_LONGITUDE: longitude } = config;
+  if (latitude === undefined || longitude === undefined) return undefined;
+  const location = { latitude, longitude, units: config.WEATHER_UNITS, timeZone: config.TZ, baseUrl: config.WEATHER_API_URL };
+  return (http, logger) => {
+    const provider =
+      config.WEATHER_PROVIDER === "openweathermap"
+        ? new OpenWeatherMapProvider(http, { ...location, apiKey: config.OPENWEATHERMAP_API_KEY ?? "" })
+        : new OpenMeteoProvider(http, location);
+    return new CachedWeatherService(provider, logger, { cacheTtlSeconds: config.WEATHER_CACHE_TTL });
+  };
+}
+
 export const ENV_SERVICE_BUILDERS: readonly { key: string; build: EnvServiceBuilder }[] = [
   { key: "notifications", build: ntfyFromConfig },
+  { key: "weather", build: weatherFromConfig },
   // HOMEKIT HOOK: { key: "homekit", build: homeKitFromConfig },
 ];
 
