@@ -226,7 +226,29 @@ function familyStory(variant: "PGlite" | "PostgreSQL"): void {
       expect(await story.ben.page.getByRole("alert").textContent()).to.match(/expired or was already used|already a member/);
       await story.ben.page.getByRole("link", { name: "Go to the home screen" }).click();
 
+      // Someone without an account opens a link: they register first, then join.
+      await page.getByRole("button", { name: "Create invite" }).click();
+      // The used invite is no longer pending, so the list shows only the new one.
+      await page.waitForFunction(
+        (used) => Array.from(document.querySelectorAll<HTMLInputElement>(".invite input")).some((input) => input.value !== used),
+        link,
+      );
+      const second = await page.getByRole("textbox", { name: "Invite link" }).inputValue();
+      expect(second).to.not.equal(link);
+      const cleo = await browser!.newContext({ locale: "en-GB" });
+      const cleoPage = await cleo.newPage();
+      await cleoPage.goto(second);
+      await cleoPage.getByText("You were invited to a household.").waitFor();
+      await cleoPage.getByLabel("Name", { exact: true }).fill("Cleo");
+      await cleoPage.getByLabel("E-mail").fill(`cleo-${variant}@example.com`);
+      await cleoPage.getByLabel("Password").fill(PASSWORD);
+      await cleoPage.getByRole("button", { name: "Create account" }).click();
+      await cleoPage.getByRole("heading", { name: "Expiring soon" }).waitFor();
+      expect(await cleoPage.locator(".household-name").textContent()).to.equal("The Smiths");
+      await cleo.close();
+
       await page.reload();
+      await page.locator(".member", { hasText: "Cleo" }).waitFor();
       await page.locator(".member", { hasText: "Ben" }).waitFor();
       expect(await page.locator(".member", { hasText: "Ben" }).textContent()).to.include("Member");
     });
