@@ -59,15 +59,20 @@ async function seed(baseUrl: string): Promise<void> {
     ["Sourdough bread", 2, 0, 30, "anna"],
     ["Spinach", 4, 1, null, "ben"],
   ];
+  let peas = "";
   for (const [name, quantity, drawer, expires, who] of items) {
-    await call(baseUrl, "POST", `/households/${home.id}/items`, who === "anna" ? anna.accessToken : ben.accessToken, {
+    const item = await call<{ id: string }>(baseUrl, "POST", `/households/${home.id}/items`, who === "anna" ? anna.accessToken : ben.accessToken, {
       name,
       quantity,
       freezerId: chest.id,
       compartmentId: drawers[drawer],
       ...(expires === null ? {} : { expiresAt: day(expires) }),
     });
+    if (name === "Garden peas") peas = item.id;
   }
+  // Some history for the item screenshot: Ben moves the peas and takes one bag out.
+  await call(baseUrl, "PATCH", `/households/${home.id}/items/${peas}`, ben.accessToken, { compartmentId: drawers[2] });
+  await call(baseUrl, "PATCH", `/households/${home.id}/items/${peas}`, ben.accessToken, { quantity: 1 });
 }
 
 async function main(): Promise<void> {
@@ -116,6 +121,13 @@ async function main(): Promise<void> {
       await page.locator("#list-title ~ ul.items li").nth(7).waitFor();
       await page.screenshot({ path: path.join(imagesDir, shot.file), fullPage: false });
       console.log(`wrote docs/images/${shot.file}`);
+      if (shot.file === "inventory-app-phone-light.png") {
+        await page.locator("#list-title ~ ul.items .item-link", { hasText: "Garden peas" }).click();
+        await page.locator("ol.history li").nth(1).waitFor();
+        await page.locator("#history-title").scrollIntoViewIfNeeded();
+        await page.screenshot({ path: path.join(imagesDir, "inventory-app-item-history.png"), fullPage: false });
+        console.log("wrote docs/images/inventory-app-item-history.png");
+      }
       await context.close();
     }
   } finally {
