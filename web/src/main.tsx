@@ -19,7 +19,7 @@ async function boot(): Promise<void> {
     else setState({ user: null });
   } catch (error) {
     if (error instanceof ApiError && error.status === 0) startOffline();
-    else setState({ user: null });
+    else setState({ user: null, bootError: error });
   }
 }
 

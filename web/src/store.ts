@@ -11,6 +11,8 @@ export interface AppState {
   online: boolean;
   /** An invite code from /invite/<code>, kept until the user is signed in and it is accepted. */
   pendingInvite: string | null;
+  /** Why the session could not be resumed at start (a rate limit, a server error), if it failed. */
+  bootError: unknown;
 }
 
 const listeners = new Set<() => void>();
@@ -21,6 +23,7 @@ let state: AppState = {
   freezers: [],
   online: typeof navigator === "undefined" ? true : navigator.onLine,
   pendingInvite: null,
+  bootError: null,
 };
 
 export function getState(): AppState {

@@ -7,7 +7,7 @@ import { useAppState } from "../store.js";
 
 /** Sign in or create an account; one form that switches between the two. */
 export function AuthView() {
-  const { online, pendingInvite } = useAppState();
+  const { online, pendingInvite, bootError } = useAppState();
   const [mode, setMode] = useState<"login" | "register">(pendingInvite ? "register" : "login");
   const [name, setName] = useState("");
   const [email, setEmail] = useState("");
@@ -20,6 +20,7 @@ export function AuthView() {
     <main id="main" class="narrow">
       <h1>{t("app.title")}</h1>
       {pendingInvite ? <p class="notice">{t("invite.signInFirst")}</p> : null}
+      {submit.error ? null : <ErrorText error={bootError} />}
       <form
         onSubmit={(event) => {
           event.preventDefault();
