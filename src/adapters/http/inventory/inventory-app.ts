@@ -17,7 +17,7 @@ import { createRateLimiters, type RateLimitOptions } from "./rate-limits.js";
 import { mountRoutes, registerRoutes } from "./routes.js";
 import { validate } from "./validation.js";
 import { createWebAppRouter } from "./web-app-router.js";
-import { requireWebAppRequest, WEB_SESSION_PATH, webSessionRoutes } from "./web-session-routes.js";
+import { registerWebSessionOpenApi, requireWebAppRequest, WEB_SESSION_PATH, webSessionRoutes } from "./web-session-routes.js";
 
 export const API_BASE_PATH = "/api/v1";
 const JSON_BODY_LIMIT = "100kb";
@@ -117,6 +117,7 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
 
   const registry = createOpenApiRegistry();
   registerRoutes(registry, routes);
+  registerWebSessionOpenApi(registry);
   deps.registerItemsOpenApi?.(registry);
   const openApiDocument = generateOpenApiDocument(registry, deps.options.version);
 

@@ -4,7 +4,7 @@ import { InvalidRefreshTokenError } from "../../../domain/inventory/errors.js";
 import type { TokenService } from "../../../ports/token-service.js";
 import { loginBody, registerBody, webSessionResponse } from "./account-schemas.js";
 import { HttpError } from "./http-errors.js";
-import { messageResponseSchema } from "./openapi.js";
+import { messageResponseSchema, type OpenAPIRegistry } from "./openapi.js";
 import { defineRoute, type RouteDefinition } from "./routes.js";
 
 /**
@@ -24,6 +24,20 @@ export interface WebSessionOptions {
   refreshTokenTtlSeconds: number;
   /** Allowed browser origins besides the API's own (CORS_ORIGINS). */
   corsOrigins: string[];
+}
+
+/** Documents the refresh cookie and the CSRF header in the OpenAPI document. */
+export function registerWebSessionOpenApi(registry: OpenAPIRegistry): void {
+  registry.registerComponent("securitySchemes", "webRefreshCookie", {
+    type: "apiKey",
+    in: "cookie",
+    name: REFRESH_COOKIE,
+    description:
+      "The web app's refresh token: set by /auth/web/register and /auth/web/login as an HttpOnly, SameSite=Strict " +
+      "cookie with Path=/api/v1/auth/web (Secure over HTTPS), rotated by /auth/web/refresh, cleared by /auth/web/logout. " +
+      `Every /auth/web/* request must send the header ${WEB_CLIENT_HEADER}: web, and an Origin (if any) of the API's own ` +
+      "site or CORS_ORIGINS; otherwise 403 CSRF_REJECTED.",
+  });
 }
 
 function cookieOptions(req: Request, options: WebSessionOptions): CookieOptions {

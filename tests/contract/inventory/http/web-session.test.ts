@@ -54,6 +54,13 @@ describe("inventory HTTP: the web app's cookie sessions", () => {
     expect(refreshCookie(response)?.attributes).to.include("Secure");
   });
 
+  it("documents the cookie and the CSRF header in the OpenAPI document", async () => {
+    const document = (await request(world.app).get("/api/v1/openapi.json")).body;
+    expect(document.components.securitySchemes.webRefreshCookie).to.include({ type: "apiKey", in: "cookie", name: "hearth_refresh" });
+    expect(document.components.securitySchemes.webRefreshCookie.description).to.include("x-hearth-client: web");
+    expect(Object.keys(document.paths)).to.include.members(["/auth/web/login", "/auth/web/refresh", "/auth/web/logout"]);
+  });
+
   it("registers through the cookie route too", async () => {
     const response = await request(world.app)
       .post("/api/v1/auth/web/register")
