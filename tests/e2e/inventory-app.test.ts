@@ -314,10 +314,31 @@ function familyStory(variant: "PGlite" | "PostgreSQL"): void {
       await expectAccessible(anna, "archive (phone)");
       await anna.getByRole("navigation").getByRole("link", { name: "Home" }).click();
       await anna.locator("#list-title ~ ul.items .item-name", { hasText: "Peas" }).waitFor();
+
+      // Edit, archive and (owner) delete for good, after confirming.
+      await anna.locator("#list-title ~ ul.items .item-link", { hasText: "Pear halves" }).click();
+      await anna.getByLabel("What").fill("Pear halves in syrup");
+      await anna.getByRole("button", { name: "Save" }).click();
+      await anna.getByRole("heading", { name: "Pear halves in syrup", level: 1 }).waitFor();
+      await anna.getByRole("button", { name: "Archive" }).click();
+      await anna.getByRole("button", { name: "Yes, archive" }).click();
+      await anna.getByRole("heading", { name: "Expiring soon" }).waitFor();
+      await anna.getByRole("navigation").getByRole("link", { name: "Archive" }).click();
+      const card = anna.locator(".card", { hasText: "Pear halves in syrup" });
+      await card.getByRole("button", { name: "Delete permanently" }).click();
+      await card.getByRole("button", { name: "Yes, delete for good" }).click();
+      await card.waitFor({ state: "detached" });
+
+      // A freezer that still holds items cannot be deleted, and the app says why.
+      await anna.getByRole("navigation").getByRole("link", { name: "Freezers" }).click();
+      await anna.getByRole("button", { name: "Delete freezer" }).click();
+      await anna.getByRole("button", { name: "Yes, delete" }).click();
+      await anna.getByRole("alert").filter({ hasText: "This freezer still holds items" }).waitFor();
     });
 
     it("6. shows the history as sentences", async () => {
       const anna = story.anna.page;
+      await anna.getByRole("navigation").getByRole("link", { name: "Home" }).click();
       await anna.locator("#list-title ~ ul.items .item-link", { hasText: "Peas" }).click();
       await anna.locator("ol.history li").first().waitFor();
       const history = await anna.locator("ol.history li").allTextContents();
