@@ -22,7 +22,7 @@ async function call<T>(baseUrl: string, method: string, route: string, token: st
   const response = await fetch(`${baseUrl}/api/v1${route}`, {
     method,
     headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;

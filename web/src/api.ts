@@ -132,7 +132,7 @@ async function send(method: string, path: string, body?: unknown, cookieRoute = 
     return await fetch(`${BASE}${path}`, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       credentials: "same-origin",
       cache: "no-store",
       // A phone on a dying Wi-Fi can leave a request hanging for minutes; treat that as offline.

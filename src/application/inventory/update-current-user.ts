@@ -5,8 +5,8 @@ import type { InventoryPorts } from "./inventory-ports.js";
 
 export interface UpdateCurrentUserInput {
   userId: string;
-  name?: string;
-  email?: string;
+  name?: string | undefined;
+  email?: string | undefined;
 }
 
 /** Renames the signed-in user and/or changes their email (unique, case-insensitively). */

@@ -12,7 +12,7 @@ function refreshCookie(response: request.Response): { value: string; attributes:
   const raw = response.headers["set-cookie"] as unknown as string[] | undefined;
   const header = raw?.find((cookie) => cookie.startsWith("hearth_refresh="));
   if (!header) return null;
-  const [pair, ...attributes] = header.split(";").map((part) => part.trim());
+  const [pair = "", ...attributes] = header.split(";").map((part) => part.trim());
   return { value: pair.slice("hearth_refresh=".length), attributes };
 }
 
