@@ -265,6 +265,12 @@ function familyStory(variant: "PGlite" | "PostgreSQL"): void {
       await ben.reload();
       await quickAdd(ben, "Fish fingers", "10", "Drawer 3");
       await quickAdd(ben, "Pear halves", "1", "Drawer 3", isoDay(90));
+      // The name field suggests names the household used before.
+      await ben.getByLabel("What").fill("pea");
+      await ben.waitForFunction(() =>
+        Array.from(document.querySelectorAll<HTMLOptionElement>("#add-name-suggestions option")).some((option) => option.value === "Peas"),
+      );
+      await ben.getByLabel("What").fill("");
       await expectAccessible(anna, "home (phone)");
       await expectAccessible(ben, "home (desktop, dark)");
 

@@ -284,5 +284,7 @@ export const api = {
   restoreItem: (hid: string, iid: string) => request<Item>("POST", `/households/${hid}/items/${iid}/restore`),
   deleteItem: (hid: string, iid: string) => request("DELETE", `/households/${hid}/items/${iid}/permanent`),
   archive: (hid: string) => request<Item[]>("GET", `/households/${hid}/items/archive`),
+  searchArchive: (hid: string, search: string, limit: number) =>
+    request<Page<Item>>("GET", `/households/${hid}/items/archive${query({ search, limit, page: 1 })}`),
   history: (hid: string, iid: string) => request<ChangeLogEntry[]>("GET", `/households/${hid}/items/${iid}/history`),
 };

@@ -76,7 +76,7 @@ export function ExpiringSoon(props: { version: number }) {
   );
 }
 
-/** Names used before in the household, for the quick-add name field's suggestions. */
+/** Names used before in the household (in the freezers now or archived), for the quick-add name field. */
 function useNameSuggestions(householdId: string | null, text: string): string[] {
   const [names, setNames] = useState<string[]>([]);
   useEffect(() => {
@@ -86,8 +86,14 @@ function useNameSuggestions(householdId: string | null, text: string): string[] 
       return;
     }
     const timer = setTimeout(() => {
-      api.items(householdId, { search: words, limit: 20, sort: "name", order: "asc" }).then(
-        (page) => setNames([...new Set(page.data.map((item) => item.name))].slice(0, 8)),
+      Promise.all([
+        api.items(householdId, { search: words, limit: 20, sort: "name", order: "asc" }),
+        api.searchArchive(householdId, words, 20).catch(() => null),
+      ]).then(
+        ([active, archived]) => {
+          const all = [...active.data, ...(archived?.data ?? [])].map((item) => item.name);
+          setNames([...new Set(all)].sort((a, b) => a.localeCompare(b)).slice(0, 8));
+        },
         () => setNames([]),
       );
     }, SEARCH_DELAY_MS);
