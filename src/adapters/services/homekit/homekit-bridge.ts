@@ -1,0 +1,426 @@
+/**
+ * The HomeKit bridge service (key `homekit`): publishes the Zigbee2MQTT devices the device
+ * registry knows (and the relays) as HomeKit accessories through hap-nodejs, on one or more
+ * bridges (HAP over IP, TCP port 47128 and up by default).
+ *
+ * Follows the HomeKit Accessory Protocol specification (non-commercial version, R2) through
+ * hap-nodejs (https://github.com/homebridge/HAP-NodeJS, docs at
+ * https://developers.homebridge.io/HAP-NodeJS/).
+ */
+import { createServer } from "node:net";
+import path from "node:path";
+import { Bridge, type Categories, type MDNSAdvertiser } from "hap-nodejs";
+import type {
+  DeviceEventHandler,
+  DeviceRegistryApi,
+  DeviceStateHandler,
+  MqttHandler,
+  MqttServiceApi,
+  ServicePlugin,
+} from "../../../application/automation/contracts.js";
+import type { DeviceState, ZigbeeDevice } from "../../../domain/automation/zigbee-device.js";
+import type { Logger } from "../../../ports/logger.js";
+import { BridgeAllocation, MAX_BRIDGED_ACCESSORIES } from "./bridge-allocation.js";
+import { accessoryUuid, BridgedAccessory } from "./bridged-accessory.js";
+import { type AccessoryPlan, planAccessory } from "./exposes-mapping.js";
+import { registerHapStorage } from "./hap-storage.js";
+import { HomeKitIdentity, maskSetupCode } from "./homekit-identity.js";
+import { type ZigbeeCommand, zigbeeServiceBindings } from "./zigbee-bindings.js";
+
+/** The mDNS advertisers hap-nodejs offers. */
+export const HOMEKIT_ADVERTISERS = ["ciao", "bonjour-hap", "avahi", "resolved"] as const;
+export type HomeKitAdvertiser = (typeof HOMEKIT_ADVERTISERS)[number];
+
+/** The HAP TCP port of the first bridge; further bridges take the ports after it. */
+export const HOMEKIT_DEFAULT_PORT = 47128;
+
+/** How long stop() waits for the mDNS goodbye before it lets go: an absent network must not hold up shutdown. */
+const UNPUBLISH_TIMEOUT_MS = 3000;
+
+export interface HomeKitBridgeOptions {
+  mqtt: MqttServiceApi;
+  logger: Logger;
+  /** Zigbee2MQTT devices to bridge; null bridges none. */
+  deviceRegistry: DeviceRegistryApi | null;
+  /** Directory for the identity and the pairings (`<DATA_DIR>/homekit`). */
+  dataDir: string;
+  /** TCP port of the first bridge (default 47128); 0 gives every bridge a free port (tests). */
+  port?: number;
+  /** `XXX-XX-XXX`; generated once and stored in `dataDir` when absent. */
+  setupCode?: string;
+  /** Name shown in the Home app (default "Hearth"); later bridges get " 2", " 3", ... */
+  bridgeName?: string;
+  /** Interface names or addresses the HAP server and mDNS use (hap-nodejs `bind`); all by default. */
+  bind?: string | string[];
+  /** mDNS advertiser (default "ciao"). */
+  advertiser?: HomeKitAdvertiser;
+  /** Bridged accessories per bridge, 1..149 (default 149: HomeKit's limit of 150 minus the bridge). */
+  maxAccessoriesPerBridge?: number;
+  /** Zigbee2MQTT base topic, to follow its device list (default "zigbee2mqtt"). */
+  zigbeePrefix?: string;
+  /** Runs a device-list reconciliation after the registry has taken the message in (default setImmediate). */
+  defer?: (task: () => void) => void;
+}
+
+/** One bridge as GET /api/homekit reports it. */
+export interface HomeKitBridgeInfo {
+  index: number;
+  name: string;
+  /** HAP device id (MAC-style), stable for the installation. */
+  username: string;
+  /** Bound TCP port, or null while not listening. */
+  port: number | null;
+  accessories: number;
+  /** Whether a controller (an iPhone's home) has paired with it. */
+  paired: boolean;
+  /** `X-HM://...`: the QR code's content; includes the setup code, so only for authenticated callers. */
+  setupUri: string | null;
+}
+
+export interface HomeKitStatus {
+  configured: boolean;
+  /** Every bridge listens. */
+  reachable: boolean;
+  lastError: string | null;
+  bridges: HomeKitBridgeInfo[];
+  /** Total bridged accessories. */
+  accessories: number;
+}
+
+/** HomeKit's category of a bridge (HAP specification, "Accessory Categories"). */
+const BRIDGE_CATEGORY = 2 as Categories;
+
+interface BridgeSlot {
+  index: number;
+  bridge: Bridge;
+  port: number | null;
+  published: boolean;
+}
+
+interface ZigbeeEntry {
+  kind: "zigbee";
+  plan: AccessoryPlan;
+  bridged: BridgedAccessory<DeviceState, ZigbeeCommand>;
+  /** The friendly name the state handler was registered under (the registry follows renames). */
+  handlerName: string;
+  handler: DeviceStateHandler;
+}
+
+/** Raised by start() when a bridge's port is taken. */
+export class HomeKitPortInUseError extends Error {
+  readonly code = "HOMEKIT_PORT_IN_USE";
+
+  constructor(readonly port: number) {
+    super(`HomeKit bridge port ${port} is in use; set HOMEKIT_PORT to a free port (bridges use it and the ports after it)`);
+    this.name = "HomeKitPortInUseError";
+  }
+}
+
+export class HomeKitBridge implements ServicePlugin {
+  readonly serviceKey = "homekit";
+
+  private readonly logger: Logger;
+  private readonly basePort: number;
+  private readonly bridgeName: string;
+  private readonly capacity: number;
+  private readonly prefix: string;
+  private readonly defer: (task: () => void) => void;
+
+  private identity: HomeKitIdentity | null = null;
+  private allocation: BridgeAllocation | null = null;
+  private readonly bridges: BridgeSlot[] = [];
+  private readonly entries = new Map<string, ZigbeeEntry>();
+  private running = false;
+  private lastError: string | null = null;
+  /** Reconciliations run one at a time: one may publish a new bridge (async). */
+  private reconciling: Promise<void> = Promise.resolve();
+  private reconcileQueued = false;
+
+  private readonly onDevicesChanged: DeviceEventHandler = () => this.scheduleReconcile();
+  private readonly onDeviceList: MqttHandler = () => this.scheduleReconcile();
+
+  constructor(private readonly options: HomeKitBridgeOptions) {
+    this.logger = options.logger;
+    this.basePort = options.port ?? HOMEKIT_DEFAULT_PORT;
+    this.bridgeName = options.bridgeName ?? "Hearth";
+    this.capacity = options.maxAccessoriesPerBridge ?? MAX_BRIDGED_ACCESSORIES;
+    this.prefix = (options.zigbeePrefix ?? "zigbee2mqtt").replace(/\/+$/, "");
+    this.defer = options.defer ?? ((task) => setImmediate(task));
+    // Fail at construction, not at start: a bad capacity is a configuration error.
+    new BridgeAllocation(this.capacity);
+  }
+
+  // ---- lifecycle ---------------------------------------------------------------------
+
+  async onStart(): Promise<void> {
+    if (this.running) return;
+    try {
+      const { identity, problem } = await HomeKitIdentity.load(this.options.dataDir, this.options.setupCode);
+      if (problem) this.logger.warn(problem);
+      this.identity = identity;
+      this.allocation = new BridgeAllocation(this.capacity, identity.assignments);
+      this.running = true;
+      // Bridge 0 always exists, so an empty home can still be paired before devices join.
+      await this.ensureBridge(0);
+      await this.reconcileNow();
+      const registry = this.options.deviceRegistry;
+      if (registry) {
+        registry.onDeviceAdded(this.onDevicesChanged);
+        registry.onDeviceRemoved(this.onDevicesChanged);
+        // The first device list after start announces no joins: follow the list itself too.
+        this.options.mqtt.subscribe(`${this.prefix}/bridge/devices`, this.onDeviceList);
+      }
+      this.lastError = null;
+      this.logger.info("HomeKit bridge started", {
+        bridges: this.bridges.map((slot) => ({ name: this.nameOf(slot.index), port: slot.port })),
+        accessories: this.entries.size,
+        setupCode: maskSetupCode(identity.setupCode),
+        setupCodeSource: identity.setupCodeConfigured ? "HOMEKIT_SETUP_CODE" : path.join(this.options.dataDir, "identity.json"),
+      });
+    } catch (error) {
+      this.lastError = error instanceof Error ? error.message : String(error);
+      await this.onStop();
+      throw error;
+    }
+  }
+
+  async onStop(): Promise<void> {
+    const registry = this.options.deviceRegistry;
+    if (registry) {
+      registry.offDeviceAdded(this.onDevicesChanged);
+      registry.offDeviceRemoved(this.onDevicesChanged);
+      this.options.mqtt.unsubscribe(`${this.prefix}/bridge/devices`, this.onDeviceList);
+    }
+    this.running = false;
+    await this.reconciling;
+    for (const entry of this.entries.values()) this.detach(entry);
+    this.entries.clear();
+    await Promise.all(this.bridges.map((slot) => this.unpublish(slot)));
+    this.bridges.length = 0;
+    await this.saveAssignments();
+  }
+
+  // ---- what the API and the web UI report ---------------------------------------------
+
+  /**
+   * Bridges, ports and accessory counts. `includeSecrets` adds the setup code and the
+   * setup URIs; give it only to an authenticated caller.
+   */
+  describe(includeSecrets: boolean): HomeKitStatus & { setupCode: string | null } {
+    const counts = this.allocation?.countsPerBridge() ?? [];
+    const bridges = this.bridges.map((slot) => ({
+      index: slot.index,
+      name: this.nameOf(slot.index),
+      username: this.identity?.usernameFor(slot.index) ?? "",
+      port: slot.published ? slot.port : null,
+      accessories: counts[slot.index] ?? 0,
+      paired: slot.bridge._accessoryInfo?.paired() ?? false,
+      setupUri: includeSecrets && slot.published ? slot.bridge.setupURI() : null,
+    }));
+    return {
+      configured: true,
+      reachable: this.running && bridges.length > 0 && bridges.every((bridge) => bridge.port !== null),
+      lastError: this.lastError,
+      bridges,
+      accessories: this.entries.size,
+      setupCode: includeSecrets && this.identity ? this.identity.setupCode : null,
+    };
+  }
+
+  /** Configured, reachable and the last error, without secrets. */
+  status(): HomeKitStatus {
+    const { setupCode: _secret, ...status } = this.describe(false);
+    return status;
+  }
+
+  // ---- bridges -----------------------------------------------------------------------
+
+  private nameOf(index: number): string {
+    return index === 0 ? this.bridgeName : `${this.bridgeName} ${index + 1}`;
+  }
+
+  private portOf(index: number): number {
+    return this.basePort === 0 ? 0 : this.basePort + index;
+  }
+
+  /** Creates and publishes bridges up to `index`. */
+  private async ensureBridge(index: number): Promise<BridgeSlot> {
+    while (this.bridges.length <= index) {
+      const slotIndex = this.bridges.length;
+      const identity = this.identity!;
+      const username = identity.usernameFor(slotIndex);
+      const bridge = new Bridge(this.nameOf(slotIndex), accessoryUuid(`bridge:${username}`));
+      bridge.on("characteristic-warning", (warning) =>
+        this.logger.debug("HomeKit characteristic warning", { warning: warning.message }),
+      );
+      bridge.on("paired", () => this.logger.info("HomeKit bridge paired", { bridge: this.nameOf(slotIndex) }));
+      bridge.on("unpaired", () => this.logger.info("HomeKit bridge unpaired", { bridge: this.nameOf(slotIndex) }));
+      const slot: BridgeSlot = { index: slotIndex, bridge, port: null, published: false };
+      this.bridges.push(slot);
+      await identity.save();
+      await this.publish(slot, username);
+    }
+    return this.bridges[index]!;
+  }
+
+  private async publish(slot: BridgeSlot, username: string): Promise<void> {
+    const port = this.portOf(slot.index);
+    if (port !== 0) await assertPortFree(port);
+    registerHapStorage(username, this.options.dataDir);
+    const listening = new Promise<number>((resolve) => slot.bridge.once("listening", (bound) => resolve(bound)));
+    await slot.bridge.publish({
+      username,
+      pincode: this.identity!.setupCode,
+      port,
+      category: BRIDGE_CATEGORY,
+      advertiser: (this.options.advertiser ?? "ciao") as MDNSAdvertiser,
+      // Identifying material would change the name the user sees on every new username.
+      addIdentifyingMaterial: false,
+      ...(this.options.bind !== undefined ? { bind: this.options.bind } : {}),
+    });
+    slot.port = await listening;
+    slot.published = true;
+  }
+
+  private async unpublish(slot: BridgeSlot): Promise<void> {
+    if (!slot.published) return;
+    slot.published = false;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        this.logger.warn("HomeKit bridge did not finish its mDNS goodbye in time; stopping anyway", {
+          bridge: this.nameOf(slot.index),
+        });
+        resolve();
+      }, UNPUBLISH_TIMEOUT_MS);
+      timer.unref();
+    });
+    try {
+      await Promise.race([slot.bridge.unpublish(), timeout]);
+    } catch (error) {
+      this.logger.warn("HomeKit bridge did not stop cleanly", { bridge: this.nameOf(slot.index), err: error });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  // ---- accessories -------------------------------------------------------------------
+
+  /** Coalesces bursts (a device list and a join at once) into one reconciliation. */
+  private scheduleReconcile(): void {
+    if (!this.running || this.reconcileQueued) return;
+    this.reconcileQueued = true;
+    this.defer(() => {
+      this.reconcileQueued = false;
+      if (!this.running) return;
+      this.reconciling = this.reconciling.then(() => this.reconcileNow()).catch((error: unknown) => {
+        this.lastError = error instanceof Error ? error.message : String(error);
+        this.logger.error("HomeKit bridge could not update its accessories", { err: error });
+      });
+    });
+  }
+
+  /** Waits until every reconciliation scheduled so far has run (tests, shutdown). */
+  async settled(): Promise<void> {
+    while (this.reconcileQueued) await new Promise<void>((resolve) => this.defer(resolve));
+    await this.reconciling;
+  }
+
+  /** Makes the bridged accessories match the registry's devices: adds, removes, rebuilds, renames. */
+  private async reconcileNow(): Promise<void> {
+    const registry = this.options.deviceRegistry;
+    if (!registry || !this.running) return;
+    const wanted = new Map<string, { plan: AccessoryPlan; device: ZigbeeDevice }>();
+    for (const device of registry.getDevices()) {
+      const plan = planAccessory(device, registry.getNiceName(device.friendly_name));
+      if (plan) wanted.set(plan.id, { plan, device });
+    }
+    let changed = false;
+    for (const [id, entry] of [...this.entries]) {
+      const next = wanted.get(id);
+      if (next && next.plan.signature === entry.plan.signature) {
+        if (next.plan.name !== entry.plan.name) {
+          entry.bridged.rename(next.plan.name);
+          entry.plan = next.plan;
+          this.logger.info("HomeKit accessory renamed", { id, name: next.plan.name });
+        }
+        continue;
+      }
+      this.removeAccessory(entry);
+      changed = true;
+    }
+    for (const { plan, device } of wanted.values()) {
+      if (this.entries.has(plan.id)) continue;
+      await this.addAccessory(plan, device);
+      changed = true;
+    }
+    if (changed) await this.saveAssignments();
+  }
+
+  private async addAccessory(plan: AccessoryPlan, device: ZigbeeDevice): Promise<void> {
+    const registry = this.options.deviceRegistry!;
+    const ieee = plan.id;
+    const bridged = new BridgedAccessory<DeviceState, ZigbeeCommand>({
+      id: ieee,
+      name: plan.name,
+      manufacturer: plan.manufacturer,
+      model: plan.model,
+      services: zigbeeServiceBindings(plan),
+      logger: this.logger,
+      send: (command) => {
+        // Looked up at write time: the device may have been renamed since it was bridged.
+        const current = registry.getDevice(ieee);
+        if (!current) throw new Error(`Zigbee device ${ieee} is no longer known`);
+        this.options.mqtt.publishToDevice(current.friendly_name, command);
+        this.logger.debug("HomeKit write", { device: current.friendly_name, command });
+      },
+    });
+    const state = registry.getDeviceState(device.friendly_name);
+    if (state) bridged.update(state);
+    const bridgeIndex = this.allocation!.assign(ieee);
+    const slot = await this.ensureBridge(bridgeIndex);
+    slot.bridge.addBridgedAccessory(bridged.accessory);
+    const handler: DeviceStateHandler = (next) => bridged.update(next);
+    registry.onDeviceStateChange(device.friendly_name, handler);
+    this.entries.set(ieee, { kind: "zigbee", plan, bridged, handlerName: device.friendly_name, handler });
+    this.logger.info("HomeKit accessory added", {
+      device: device.friendly_name,
+      services: plan.services.map((service) => service.kind),
+      bridge: this.nameOf(bridgeIndex),
+    });
+  }
+
+  private removeAccessory(entry: ZigbeeEntry): void {
+    this.detach(entry);
+    const bridgeIndex = this.allocation!.bridgeFor(entry.plan.id);
+    const slot = bridgeIndex === undefined ? undefined : this.bridges[bridgeIndex];
+    slot?.bridge.removeBridgedAccessory(entry.bridged.accessory);
+    this.allocation!.release(entry.plan.id);
+    this.entries.delete(entry.plan.id);
+    this.logger.info("HomeKit accessory removed", { id: entry.plan.id, name: entry.plan.name });
+  }
+
+  private detach(entry: ZigbeeEntry): void {
+    this.options.deviceRegistry?.offDeviceStateChange(entry.handlerName, entry.handler);
+  }
+
+  private async saveAssignments(): Promise<void> {
+    if (!this.identity || !this.allocation) return;
+    try {
+      await this.identity.saveAssignments(this.allocation.assignments());
+    } catch (error) {
+      this.logger.warn("Could not save the HomeKit bridge assignments", { err: error });
+    }
+  }
+}
+
+/** Fails with a clear error when `port` is taken (hap-nodejs would raise it as an uncaught exception). */
+function assertPortFree(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", (error: NodeJS.ErrnoException) => {
+      reject(error.code === "EADDRINUSE" || error.code === "EACCES" ? new HomeKitPortInUseError(port) : error);
+    });
+    probe.listen(port, () => probe.close(() => resolve()));
+  });
+}
