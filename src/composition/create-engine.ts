@@ -33,6 +33,7 @@ import type { Timer } from "../ports/timer.js";
 import type { Clock } from "../ports/clock.js";
 import { type Config, loadConfig } from "./config.js";
 import { engineRoutes } from "./engine-routes.js";
+import { buildServicesFromConfig } from "./env-services.js";
 import { createStatusRouter } from "./status-surfaces.js";
 import { HEARTH_VERSION } from "./version.js";
 import { stopOnSignals, UndoStack } from "./lifecycle.js";
@@ -71,8 +72,14 @@ export interface EngineOptions {
   state?: StateManagerOptions;
   /** Default DEVICE_REGISTRY_PERSIST / DEVICE_REGISTRY_FILE_PATH; enabled by DEVICE_REGISTRY_ENABLED. */
   deviceRegistry?: DeviceRegistryEngineOptions;
-  /** Service instances or factories by key (notifications, weather, relays, lightPanels, homekit, custom). */
+  /**
+   * Service instances or factories by key (notifications, weather, relay, lightPanels,
+   * homekit, custom). A well-known key left out is built from its environment variables
+   * (NTFY_*, WEATHER_*, SHELLY_*, NANOLEAF_*) when they are set.
+   */
   services?: EngineServices;
+  /** Build services the `services` option leaves out from environment variables. Default true. */
+  servicesFromEnvironment?: boolean;
   /** HTTP port overriding HTTP_PORT; here 0 means "any free port" (tests), not "disabled". */
   httpPort?: number;
   /** Interface to bind the HTTP server to (default: all). */
@@ -179,7 +186,11 @@ export function createEngine(options: EngineOptions): Engine {
       })
     : null;
 
-  const services: ServiceRegistry = resolveServices(options.services, { http, mqtt, logger, deviceRegistry });
+  const fromEnvironment = options.servicesFromEnvironment === false ? {} : buildServicesFromConfig(config, options.services);
+  const services: ServiceRegistry = resolveServices(
+    { ...fromEnvironment, ...options.services },
+    { http, mqtt, logger, deviceRegistry },
+  );
 
   const scheduler = new CronScheduler({
     timeZone: config.TZ,
