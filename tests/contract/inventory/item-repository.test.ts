@@ -9,7 +9,8 @@ import { describeItemRepositoryContract } from "./item-repository.contract.js";
 
 describeItemRepositoryContract("memory", async () => {
   const world = makeWorld();
-  return { repository: new MemoryItemRepository(new MemoryWorld(world)), world };
+  const memory = new MemoryWorld(world);
+  return { repository: new MemoryItemRepository(memory, memory), world };
 });
 
 describe("knex on PGlite", () => {

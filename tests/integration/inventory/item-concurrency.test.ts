@@ -2,12 +2,12 @@ import { createId } from "@paralleldrive/cuid2";
 import { expect } from "chai";
 import { type Database, openDatabase } from "../../../src/adapters/persistence/database.js";
 import { KnexFreezerRepository } from "../../../src/adapters/persistence/knex-freezer-repository.js";
+import { KnexHouseholdRepository } from "../../../src/adapters/persistence/knex-household-repository.js";
 import { KnexItemRepository } from "../../../src/adapters/persistence/knex-item-repository.js";
 import { migrateToLatest } from "../../../src/adapters/persistence/migrator.js";
-import { CreateItem } from "../../../src/application/inventory/create-item.js";
+import { HouseholdAccess } from "../../../src/application/inventory/household-access.js";
 import { placementsFromFreezers } from "../../../src/application/inventory/item-placement.js";
-import { GetItemHistory } from "../../../src/application/inventory/get-item-history.js";
-import { UpdateItem } from "../../../src/application/inventory/update-item.js";
+import { createItemUseCases } from "../../../src/application/inventory/item-use-cases.js";
 import type { ChangeLogEntryView } from "../../../src/domain/inventory/change-log-entry.js";
 import type { ItemPatch } from "../../../src/domain/inventory/freezer-item.js";
 import { systemClock } from "../../../src/ports/clock.js";
@@ -36,9 +36,12 @@ describe("item updates under concurrency", () => {
     const items = new KnexItemRepository(database.knex);
     const placements = placementsFromFreezers(new KnexFreezerRepository(database.knex));
     const ids = { next: () => createId() };
-    const createItem = new CreateItem(items, placements, ids, systemClock);
-    const updateItem = new UpdateItem(items, placements, ids, systemClock);
-    const history = new GetItemHistory(items);
+    const access = new HouseholdAccess(new KnexHouseholdRepository(database.knex));
+    const {
+      createItem,
+      updateItem,
+      getItemHistory: history,
+    } = createItemUseCases({ items, placements, ids, clock: systemClock }, access);
     const item = await createItem.execute({
       householdId: world.home.householdId,
       userId: world.users.alice.id,
@@ -64,7 +67,7 @@ describe("item updates under concurrency", () => {
       ),
     );
 
-    const entries = await history.execute({ householdId: world.home.householdId, itemId: item.id });
+    const entries = await history.execute({ householdId: world.home.householdId, itemId: item.id, userId: world.users.alice.id });
     const final = await items.findById(world.home.householdId, item.id);
     expect(entries.filter((entry) => entry.fieldName === "quantity")).to.have.length(20);
     expect(entries.filter((entry) => entry.fieldName === "name")).to.have.length(20);
