@@ -17,6 +17,7 @@ import {
 import type { NotificationService } from "../domain/automation/notification.js";
 import type { WeatherService } from "../ports/weather-service.js";
 import type { Config } from "./config.js";
+import { homeKitFromConfig } from "./homekit-from-config.js";
 
 /** What a builder gets: the parsed configuration (DATA_DIR for files it keeps). */
 export interface EnvServiceContext {
@@ -62,7 +63,7 @@ export function weatherFromConfig({ config }: EnvServiceContext): ServiceFactory
 export const ENV_SERVICE_BUILDERS: readonly { key: string; build: EnvServiceBuilder }[] = [
   { key: "notifications", build: ntfyFromConfig },
   { key: "weather", build: weatherFromConfig },
-  // HOMEKIT HOOK: { key: "homekit", build: homeKitFromConfig },
+  { key: "homekit", build: homeKitFromConfig },
 ];
 
 /**

@@ -110,12 +110,12 @@ export class BridgedAccessory<S, C> {
     for (const binding of serviceBinding.characteristics) {
       const characteristic = service.getCharacteristic(binding.type);
       if (binding.props) {
-        characteristic.setProps(binding.props);
-        // The default value (ColorTemperature's 140) may lie outside the narrowed range.
+        // The default value (ColorTemperature's 140) may lie outside the narrowed range: move it in first.
         const { minValue } = binding.props;
         if (typeof minValue === "number" && typeof characteristic.value === "number" && characteristic.value < minValue) {
           characteristic.updateValue(minValue);
         }
+        characteristic.setProps(binding.props);
       }
       const write = binding.write;
       if (write) {

@@ -20,19 +20,25 @@ import type {
 } from "../../../application/automation/contracts.js";
 import type { DeviceState, ZigbeeDevice } from "../../../domain/automation/zigbee-device.js";
 import type { Logger } from "../../../ports/logger.js";
+import type { CoverStatus, RelayService, SwitchStatus } from "../../../ports/relay-service.js";
+import type { ServiceHealthReport, ServiceHealthReporter } from "../../../ports/service-health.js";
 import { BridgeAllocation, MAX_BRIDGED_ACCESSORIES } from "./bridge-allocation.js";
 import { accessoryUuid, BridgedAccessory } from "./bridged-accessory.js";
 import { type AccessoryPlan, planAccessory } from "./exposes-mapping.js";
 import { registerHapStorage } from "./hap-storage.js";
+import { HOMEKIT_DEFAULT_PORT, type HomeKitAdvertiser } from "./homekit-defaults.js";
 import { HomeKitIdentity, maskSetupCode } from "./homekit-identity.js";
+import {
+  fetchRelayState,
+  lastKnownRelayState,
+  planRelayChannels,
+  type RelayChannelPlan,
+  type RelayCommand,
+  relayServiceBinding,
+  sendRelayCommand,
+} from "./relay-bindings.js";
 import { type ZigbeeCommand, zigbeeServiceBindings } from "./zigbee-bindings.js";
 
-/** The mDNS advertisers hap-nodejs offers. */
-export const HOMEKIT_ADVERTISERS = ["ciao", "bonjour-hap", "avahi", "resolved"] as const;
-export type HomeKitAdvertiser = (typeof HOMEKIT_ADVERTISERS)[number];
-
-/** The HAP TCP port of the first bridge; further bridges take the ports after it. */
-export const HOMEKIT_DEFAULT_PORT = 47128;
 
 /** How long stop() waits for the mDNS goodbye before it lets go: an absent network must not hold up shutdown. */
 const UNPUBLISH_TIMEOUT_MS = 3000;
@@ -42,6 +48,8 @@ export interface HomeKitBridgeOptions {
   logger: Logger;
   /** Zigbee2MQTT devices to bridge; null bridges none. */
   deviceRegistry: DeviceRegistryApi | null;
+  /** Relay switches and covers to bridge; null or omitted bridges none. */
+  relay?: RelayService | null;
   /** Directory for the identity and the pairings (`<DATA_DIR>/homekit`). */
   dataDir: string;
   /** TCP port of the first bridge (default 47128); 0 gives every bridge a free port (tests). */
@@ -97,14 +105,19 @@ interface BridgeSlot {
   published: boolean;
 }
 
-interface ZigbeeEntry {
-  kind: "zigbee";
-  plan: AccessoryPlan;
-  bridged: BridgedAccessory<DeviceState, ZigbeeCommand>;
-  /** The friendly name the state handler was registered under (the registry follows renames). */
-  handlerName: string;
-  handler: DeviceStateHandler;
+/** One bridged accessory and how to let go of what feeds it. */
+interface Entry {
+  source: "zigbee" | "relay";
+  id: string;
+  name: string;
+  /** For Zigbee devices: changes when the device's HomeKit shape does. */
+  signature: string;
+  bridged: { accessory: BridgedAccessory<never, never>["accessory"]; rename(name: string): void };
+  /** Removes the state listener. */
+  detach(): void;
 }
+
+type RelayStateOf = SwitchStatus | CoverStatus;
 
 /** Raised by start() when a bridge's port is taken. */
 export class HomeKitPortInUseError extends Error {
@@ -116,7 +129,7 @@ export class HomeKitPortInUseError extends Error {
   }
 }
 
-export class HomeKitBridge implements ServicePlugin {
+export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter {
   readonly serviceKey = "homekit";
 
   private readonly logger: Logger;
@@ -129,12 +142,15 @@ export class HomeKitBridge implements ServicePlugin {
   private identity: HomeKitIdentity | null = null;
   private allocation: BridgeAllocation | null = null;
   private readonly bridges: BridgeSlot[] = [];
-  private readonly entries = new Map<string, ZigbeeEntry>();
+  private readonly entries = new Map<string, Entry>();
   private running = false;
   private lastError: string | null = null;
+  private lastErrorAt: string | null = null;
+  private startedAt: string | null = null;
   /** Reconciliations run one at a time: one may publish a new bridge (async). */
   private reconciling: Promise<void> = Promise.resolve();
   private reconcileQueued = false;
+  private relayUnsubscribe: (() => void) | null = null;
 
   private readonly onDevicesChanged: DeviceEventHandler = () => this.scheduleReconcile();
   private readonly onDeviceList: MqttHandler = () => this.scheduleReconcile();
@@ -162,6 +178,7 @@ export class HomeKitBridge implements ServicePlugin {
       this.running = true;
       // Bridge 0 always exists, so an empty home can still be paired before devices join.
       await this.ensureBridge(0);
+      await this.addRelayAccessories();
       await this.reconcileNow();
       const registry = this.options.deviceRegistry;
       if (registry) {
@@ -171,6 +188,7 @@ export class HomeKitBridge implements ServicePlugin {
         this.options.mqtt.subscribe(`${this.prefix}/bridge/devices`, this.onDeviceList);
       }
       this.lastError = null;
+      this.startedAt = new Date().toISOString();
       this.logger.info("HomeKit bridge started", {
         bridges: this.bridges.map((slot) => ({ name: this.nameOf(slot.index), port: slot.port })),
         accessories: this.entries.size,
@@ -178,7 +196,7 @@ export class HomeKitBridge implements ServicePlugin {
         setupCodeSource: identity.setupCodeConfigured ? "HOMEKIT_SETUP_CODE" : path.join(this.options.dataDir, "identity.json"),
       });
     } catch (error) {
-      this.lastError = error instanceof Error ? error.message : String(error);
+      this.recordError(error);
       await this.onStop();
       throw error;
     }
@@ -193,7 +211,9 @@ export class HomeKitBridge implements ServicePlugin {
     }
     this.running = false;
     await this.reconciling;
-    for (const entry of this.entries.values()) this.detach(entry);
+    this.relayUnsubscribe?.();
+    this.relayUnsubscribe = null;
+    for (const entry of this.entries.values()) entry.detach();
     this.entries.clear();
     await Promise.all(this.bridges.map((slot) => this.unpublish(slot)));
     this.bridges.length = 0;
@@ -231,6 +251,35 @@ export class HomeKitBridge implements ServicePlugin {
   status(): HomeKitStatus {
     const { setupCode: _secret, ...status } = this.describe(false);
     return status;
+  }
+
+  /** For /api/services and the web UI overview: never the setup code. */
+  serviceHealth(): ServiceHealthReport {
+    const status = this.status();
+    return {
+      provider: "homekit",
+      configured: true,
+      reachable: this.running ? status.reachable : null,
+      lastError: status.lastError,
+      lastErrorAt: this.lastErrorAt,
+      lastSuccessAt: this.startedAt,
+      config: {
+        port: this.basePort,
+        bridgeName: this.bridgeName,
+        advertiser: this.options.advertiser ?? "ciao",
+        maxAccessoriesPerBridge: this.capacity,
+        setupCode: "***",
+      },
+      details: {
+        accessories: status.accessories,
+        bridges: status.bridges.map(({ setupUri: _secret, ...bridge }) => bridge),
+      },
+    };
+  }
+
+  private recordError(error: unknown): void {
+    this.lastError = error instanceof Error ? error.message : String(error);
+    this.lastErrorAt = new Date().toISOString();
   }
 
   // ---- bridges -----------------------------------------------------------------------
@@ -314,7 +363,7 @@ export class HomeKitBridge implements ServicePlugin {
       this.reconcileQueued = false;
       if (!this.running) return;
       this.reconciling = this.reconciling.then(() => this.reconcileNow()).catch((error: unknown) => {
-        this.lastError = error instanceof Error ? error.message : String(error);
+        this.recordError(error);
         this.logger.error("HomeKit bridge could not update its accessories", { err: error });
       });
     });
@@ -337,11 +386,12 @@ export class HomeKitBridge implements ServicePlugin {
     }
     let changed = false;
     for (const [id, entry] of [...this.entries]) {
+      if (entry.source !== "zigbee") continue;
       const next = wanted.get(id);
-      if (next && next.plan.signature === entry.plan.signature) {
-        if (next.plan.name !== entry.plan.name) {
+      if (next && next.plan.signature === entry.signature) {
+        if (next.plan.name !== entry.name) {
           entry.bridged.rename(next.plan.name);
-          entry.plan = next.plan;
+          entry.name = next.plan.name;
           this.logger.info("HomeKit accessory renamed", { id, name: next.plan.name });
         }
         continue;
@@ -377,12 +427,18 @@ export class HomeKitBridge implements ServicePlugin {
     });
     const state = registry.getDeviceState(device.friendly_name);
     if (state) bridged.update(state);
-    const bridgeIndex = this.allocation!.assign(ieee);
-    const slot = await this.ensureBridge(bridgeIndex);
-    slot.bridge.addBridgedAccessory(bridged.accessory);
+    // Registered under today's name; the registry moves it along when the device is renamed.
+    const handlerName = device.friendly_name;
     const handler: DeviceStateHandler = (next) => bridged.update(next);
-    registry.onDeviceStateChange(device.friendly_name, handler);
-    this.entries.set(ieee, { kind: "zigbee", plan, bridged, handlerName: device.friendly_name, handler });
+    registry.onDeviceStateChange(handlerName, handler);
+    const bridgeIndex = await this.bridgeAccessory({
+      source: "zigbee",
+      id: ieee,
+      name: plan.name,
+      signature: plan.signature,
+      bridged,
+      detach: () => registry.offDeviceStateChange(handlerName, handler),
+    });
     this.logger.info("HomeKit accessory added", {
       device: device.friendly_name,
       services: plan.services.map((service) => service.kind),
@@ -390,18 +446,64 @@ export class HomeKitBridge implements ServicePlugin {
     });
   }
 
-  private removeAccessory(entry: ZigbeeEntry): void {
-    this.detach(entry);
-    const bridgeIndex = this.allocation!.bridgeFor(entry.plan.id);
-    const slot = bridgeIndex === undefined ? undefined : this.bridges[bridgeIndex];
-    slot?.bridge.removeBridgedAccessory(entry.bridged.accessory);
-    this.allocation!.release(entry.plan.id);
-    this.entries.delete(entry.plan.id);
-    this.logger.info("HomeKit accessory removed", { id: entry.plan.id, name: entry.plan.name });
+  /** The relays' channels; fixed by configuration, so bridged once at start. */
+  private async addRelayAccessories(): Promise<void> {
+    const relay = this.options.relay;
+    if (!relay) return;
+    const plans = planRelayChannels(relay.devices());
+    const byChannel = new Map<string, { plan: RelayChannelPlan; bridged: BridgedAccessory<RelayStateOf, RelayCommand> }>();
+    for (const plan of plans) {
+      const bridged = new BridgedAccessory<RelayStateOf, RelayCommand>({
+        id: plan.id,
+        name: plan.name,
+        manufacturer: "Shelly",
+        model: plan.kind === "cover" ? "Cover" : "Switch",
+        services: [relayServiceBinding(plan)],
+        logger: this.logger,
+        send: (command) => sendRelayCommand(relay, plan, command),
+      });
+      const known = lastKnownRelayState(relay, plan);
+      if (known) bridged.update(known);
+      byChannel.set(`${plan.kind}:${plan.device}:${plan.channel}`, { plan, bridged });
+      await this.bridgeAccessory({ source: "relay", id: plan.id, name: plan.name, signature: plan.id, bridged, detach: () => {} });
+      // HTTP-connected devices tell nothing until asked: ask once, without holding up the start.
+      if (!known) {
+        fetchRelayState(relay, plan)
+          .then((state) => bridged.update(state))
+          .catch((error: unknown) =>
+            this.logger.debug("Relay state not available yet for HomeKit", {
+              relay: plan.device,
+              channel: plan.channel,
+              error: error instanceof Error ? error.message : String(error),
+            }),
+          );
+      }
+    }
+    if (byChannel.size === 0) return;
+    const unsubscribe = relay.onStatusChange((change) => {
+      byChannel.get(`${change.kind}:${change.device}:${change.channel}`)?.bridged.update(change.status);
+    });
+    this.relayUnsubscribe = unsubscribe;
+    this.logger.info("HomeKit bridges the relays", { channels: plans.length });
   }
 
-  private detach(entry: ZigbeeEntry): void {
-    this.options.deviceRegistry?.offDeviceStateChange(entry.handlerName, entry.handler);
+  /** Puts an accessory on its bridge (publishing a new bridge when all are full). */
+  private async bridgeAccessory(entry: Entry): Promise<number> {
+    const bridgeIndex = this.allocation!.assign(entry.id);
+    const slot = await this.ensureBridge(bridgeIndex);
+    slot.bridge.addBridgedAccessory(entry.bridged.accessory);
+    this.entries.set(entry.id, entry);
+    return bridgeIndex;
+  }
+
+  private removeAccessory(entry: Entry): void {
+    entry.detach();
+    const bridgeIndex = this.allocation!.bridgeFor(entry.id);
+    const slot = bridgeIndex === undefined ? undefined : this.bridges[bridgeIndex];
+    slot?.bridge.removeBridgedAccessory(entry.bridged.accessory);
+    this.allocation!.release(entry.id);
+    this.entries.delete(entry.id);
+    this.logger.info("HomeKit accessory removed", { id: entry.id, name: entry.name });
   }
 
   private async saveAssignments(): Promise<void> {
