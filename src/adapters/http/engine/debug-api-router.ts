@@ -9,6 +9,7 @@ import type {
   StateManagerApi,
 } from "../../../application/automation/contracts.js";
 import { describeServiceHealth, type ServiceHealth, summariseServiceHealth } from "../../../ports/service-health.js";
+import { HOMEKIT_SERVICE_KEY, isHomeKitBridge } from "../../../ports/homekit-bridge.js";
 import type { TriggerContext } from "../../../domain/automation/trigger.js";
 import type { ZigbeeDevice } from "../../../domain/automation/zigbee-device.js";
 import { LOG_LEVELS, type LogBuffer } from "../../../ports/log-buffer.js";
@@ -18,6 +19,7 @@ import {
   type ManualTrigger,
   ManualTriggerFieldMissingError,
 } from "../../../application/automation/manual-trigger.js";
+import { isAuthenticated } from "./engine-auth.js";
 import { ENGINE_BODY_LIMIT, engineErrorHandler, sendError, zodDetails } from "./engine-errors.js";
 import { isReady } from "./engine-http-server.js";
 
@@ -176,6 +178,20 @@ export function createDebugApiRouter(deps: DebugApiDeps): Router {
       return;
     }
     res.json(describeServiceHealth(key, deps.services.get(key)));
+  });
+
+  router.get("/homekit", (_req, res) => {
+    const bridge = deps.services?.get(HOMEKIT_SERVICE_KEY);
+    if (!isHomeKitBridge(bridge)) {
+      sendError(res, 404, "No HomeKit bridge is running; set HOMEKIT_ENABLED=true (or pass services.homekit)");
+      return;
+    }
+    // The setup code lets anyone nearby pair while the bridge is unpaired: only to a caller who logged in.
+    const authenticated = isAuthenticated(res);
+    res.json({
+      ...bridge.describe(authenticated),
+      ...(authenticated ? {} : { setupCodeHidden: "Log in (HTTP_TOKEN) to see the setup code" }),
+    });
   });
 
   router.get("/status", (_req, res) => {

@@ -19,6 +19,7 @@ import type {
   ServicePlugin,
 } from "../../../application/automation/contracts.js";
 import type { DeviceState, ZigbeeDevice } from "../../../domain/automation/zigbee-device.js";
+import type { HomeKitBridgeApi, HomeKitReport } from "../../../ports/homekit-bridge.js";
 import type { Logger } from "../../../ports/logger.js";
 import type { CoverStatus, RelayService, SwitchStatus } from "../../../ports/relay-service.js";
 import type { ServiceHealthReport, ServiceHealthReporter } from "../../../ports/service-health.js";
@@ -28,6 +29,7 @@ import { type AccessoryPlan, planAccessory } from "./exposes-mapping.js";
 import { registerHapStorage } from "./hap-storage.js";
 import { HOMEKIT_DEFAULT_PORT, type HomeKitAdvertiser } from "./homekit-defaults.js";
 import { HomeKitIdentity, maskSetupCode } from "./homekit-identity.js";
+import { setupQrDataUri } from "./setup-qr.js";
 import {
   fetchRelayState,
   lastKnownRelayState,
@@ -70,30 +72,8 @@ export interface HomeKitBridgeOptions {
   defer?: (task: () => void) => void;
 }
 
-/** One bridge as GET /api/homekit reports it. */
-export interface HomeKitBridgeInfo {
-  index: number;
-  name: string;
-  /** HAP device id (MAC-style), stable for the installation. */
-  username: string;
-  /** Bound TCP port, or null while not listening. */
-  port: number | null;
-  accessories: number;
-  /** Whether a controller (an iPhone's home) has paired with it. */
-  paired: boolean;
-  /** `X-HM://...`: the QR code's content; includes the setup code, so only for authenticated callers. */
-  setupUri: string | null;
-}
-
-export interface HomeKitStatus {
-  configured: boolean;
-  /** Every bridge listens. */
-  reachable: boolean;
-  lastError: string | null;
-  bridges: HomeKitBridgeInfo[];
-  /** Total bridged accessories. */
-  accessories: number;
-}
+/** Bridges and accessories, without secrets. */
+export type HomeKitStatus = Omit<HomeKitReport, "setupCode">;
 
 /** HomeKit's category of a bridge (HAP specification, "Accessory Categories"). */
 const BRIDGE_CATEGORY = 2 as Categories;
@@ -129,7 +109,7 @@ export class HomeKitPortInUseError extends Error {
   }
 }
 
-export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter {
+export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, HomeKitBridgeApi {
   readonly serviceKey = "homekit";
 
   private readonly logger: Logger;
@@ -226,17 +206,21 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter {
    * Bridges, ports and accessory counts. `includeSecrets` adds the setup code and the
    * setup URIs; give it only to an authenticated caller.
    */
-  describe(includeSecrets: boolean): HomeKitStatus & { setupCode: string | null } {
+  describe(includeSecrets: boolean): HomeKitReport {
     const counts = this.allocation?.countsPerBridge() ?? [];
-    const bridges = this.bridges.map((slot) => ({
-      index: slot.index,
-      name: this.nameOf(slot.index),
-      username: this.identity?.usernameFor(slot.index) ?? "",
-      port: slot.published ? slot.port : null,
-      accessories: counts[slot.index] ?? 0,
-      paired: slot.bridge._accessoryInfo?.paired() ?? false,
-      setupUri: includeSecrets && slot.published ? slot.bridge.setupURI() : null,
-    }));
+    const bridges = this.bridges.map((slot) => {
+      const setupUri = includeSecrets && slot.published ? slot.bridge.setupURI() : null;
+      return {
+        index: slot.index,
+        name: this.nameOf(slot.index),
+        username: this.identity?.usernameFor(slot.index) ?? "",
+        port: slot.published ? slot.port : null,
+        accessories: counts[slot.index] ?? 0,
+        paired: slot.bridge._accessoryInfo?.paired() ?? false,
+        setupUri,
+        setupQr: setupUri === null ? null : setupQrDataUri(setupUri),
+      };
+    });
     return {
       configured: true,
       reachable: this.running && bridges.length > 0 && bridges.every((bridge) => bridge.port !== null),
@@ -272,7 +256,7 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter {
       },
       details: {
         accessories: status.accessories,
-        bridges: status.bridges.map(({ setupUri: _secret, ...bridge }) => bridge),
+        bridges: status.bridges.map(({ setupUri: _uri, setupQr: _qr, ...bridge }) => bridge),
       },
     };
   }
