@@ -1,6 +1,6 @@
 /**
- * Builds the automation engine from its parts. This is the one place (with main.ts) that
- * knows the concrete classes; the lead's main.ts calls createEngine() and start()/stop().
+ * Builds the automation engine from its parts. With the container and main.ts, this is
+ * where concrete classes are chosen; callers get an Engine to start() and stop().
  */
 import { zigbee2MqttMessages } from "../adapters/zigbee2mqtt/zigbee2mqtt-messages.js";
 import { existsSync } from "node:fs";
@@ -34,6 +34,7 @@ import type { Clock } from "../ports/clock.js";
 import { type Config, loadConfig } from "./config.js";
 import { engineRoutes } from "./engine-routes.js";
 import { buildServicesFromConfig } from "./env-services.js";
+import { mirrorRelayStatus } from "./relay-state.js";
 import { createStatusRouter } from "./status-surfaces.js";
 import { HEARTH_VERSION } from "./version.js";
 import { stopOnSignals, UndoStack } from "./lifecycle.js";
@@ -228,6 +229,7 @@ export function createEngine(options: EngineOptions): Engine {
   const undo = new UndoStack();
 
   let releaseSignals = () => {};
+  let stopRelayMirror = () => {};
   const holdSignals = () => {
     if (options.handleSignals === false) return;
     releaseSignals = stopOnSignals(() => engine.stop(), { logger: engineLogger });
@@ -300,6 +302,7 @@ export function createEngine(options: EngineOptions): Engine {
 
         await services.startAll({ http, logger });
         undo.push("services", () => services.stopAll());
+        stopRelayMirror = mirrorRelayStatus(services.get("relay"), state);
 
         startedAt = options.clock?.now() ?? new Date();
         phase = "started";
@@ -335,6 +338,7 @@ export function createEngine(options: EngineOptions): Engine {
       startedAt = null;
       await step("automations onStop", () => manager.stopAll());
       scheduler.stopAll();
+      stopRelayMirror();
       await step("services onStop", () => services.stopAll());
       if (statePersist) await step("save state", () => state.save());
       if (deviceRegistry) await step("device registry", () => deviceRegistry.stop());

@@ -6,15 +6,18 @@
  * (`(http, logger)`, or a context object for `relay` and `homekit`).
  */
 import { NtfyNotificationService } from "../adapters/services/ntfy/ntfy-notification-service.js";
+import { ShellyRelayService } from "../adapters/services/shelly/shelly-relay-service.js";
 import { CachedWeatherService } from "../adapters/services/weather/cached-weather-service.js";
 import { OpenMeteoProvider } from "../adapters/services/weather/open-meteo-provider.js";
 import { OpenWeatherMapProvider } from "../adapters/services/weather/openweathermap-provider.js";
 import {
   type EngineServices,
+  type RelayServiceFactory,
   type ServiceFactory,
   serviceKeySpellings,
 } from "../application/automation/service-registry.js";
 import type { NotificationService } from "../domain/automation/notification.js";
+import type { RelayService } from "../ports/relay-service.js";
 import type { WeatherService } from "../ports/weather-service.js";
 import type { Config } from "./config.js";
 import { homeKitFromConfig } from "./homekit-from-config.js";
@@ -60,9 +63,21 @@ export function weatherFromConfig({ config }: EnvServiceContext): ServiceFactory
   };
 }
 
+/** Shelly Gen 2+ relays, when SHELLY_DEVICES lists any. */
+export function shellyFromConfig({ config }: EnvServiceContext): RelayServiceFactory<RelayService> | undefined {
+  if (Object.keys(config.SHELLY_DEVICES).length === 0) return undefined;
+  return ({ http, mqtt, logger }) =>
+    new ShellyRelayService(http, mqtt, logger, {
+      devices: config.SHELLY_DEVICES,
+      username: config.SHELLY_USERNAME,
+      password: config.SHELLY_PASSWORD,
+    });
+}
+
 export const ENV_SERVICE_BUILDERS: readonly { key: string; build: EnvServiceBuilder }[] = [
   { key: "notifications", build: ntfyFromConfig },
   { key: "weather", build: weatherFromConfig },
+  { key: "relay", build: shellyFromConfig },
   { key: "homekit", build: homeKitFromConfig },
 ];
 

@@ -114,7 +114,7 @@ export interface BuildInventoryApiDeps {
   database: Database;
   logger: Logger;
   clock?: Clock;
-  /** Builds the items area's router; the lead wires the items helper's factory here. */
+  /** Builds the items area (its repository, use cases and router): knexItemsArea or memoryItemsArea. */
   items?: (context: InventoryAreaContext) => InventoryItemsArea;
   /** Request metrics middleware (METRICS_ENABLED), installed before every other handler. */
   observe?: RequestHandler;

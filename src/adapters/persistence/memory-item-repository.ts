@@ -1,10 +1,9 @@
 import type { ChangeLogEntry, ChangeLogEntryView } from "../../domain/inventory/change-log-entry.js";
-import {
-  type FreezerItem,
-  type FreezerItemView,
-  type ItemSortField,
-  searchWords,
-  type UserSummary,
+import type {
+  FreezerItem,
+  FreezerItemView,
+  ItemSortField,
+  UserSummary,
 } from "../../domain/inventory/freezer-item.js";
 import type {
   ItemListQuery,
@@ -13,6 +12,7 @@ import type {
   ItemUpdater,
   UserSummarySource,
 } from "../../ports/item-repository.js";
+import { searchWords } from "./memory-search-words.js";
 import type { MembershipSource } from "../../ports/household-repository.js";
 
 type Comparable = string | number | null;
