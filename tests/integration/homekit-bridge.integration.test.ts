@@ -11,12 +11,15 @@ import { expect } from "chai";
 import { HttpClient } from "hap-controller";
 import mqtt, { type MqttClient as MqttJs } from "mqtt";
 import { MemoryLogger } from "../../src/adapters/logging/memory-logger.js";
+import { FetchHttpClient } from "../../src/adapters/http-client/fetch-http-client.js";
 import { MqttJsClient } from "../../src/adapters/mqtt/mqttjs-client.js";
 import { HomeKitBridge, HomeKitPortInUseError } from "../../src/adapters/services/homekit/homekit-bridge.js";
+import { ShellyRelayService } from "../../src/adapters/services/shelly/shelly-relay-service.js";
 import { zigbee2MqttMessages } from "../../src/adapters/zigbee2mqtt/zigbee2mqtt-messages.js";
 import { DeviceRegistry } from "../../src/application/automation/device-registry.js";
 import { MqttService } from "../../src/application/automation/mqtt-service.js";
 import type { ZigbeeDevice } from "../../src/domain/automation/zigbee-device.js";
+import { FakeShellyMqtt, ShellyDeviceModel } from "../support/fake-shelly.js";
 import { colorBulb, doorSensor, plug } from "../support/homekit-fixtures.js";
 import { waitFor } from "../support/network.js";
 import { acquireBroker, type TestBroker, uniqueTopicPrefix } from "../support/test-servers.js";
@@ -255,5 +258,101 @@ describe("HomeKit bridge with a real HAP client (hap-controller) and a real brok
     } finally {
       await new Promise<void>((resolve) => blocker.close(() => resolve()));
     }
+  });
+});
+
+describe("HomeKit bridge with Shelly relays (fake Shelly Gen 2 over MQTT RPC) and a real HAP client", function () {
+  this.timeout(60_000);
+
+  const SWITCH = "00000049";
+  const WINDOW_COVERING = "0000008C";
+  const TARGET_POSITION = "0000007C";
+  const CURRENT_POSITION = "0000006D";
+  let broker: TestBroker;
+  let service: MqttService;
+  let switchDevice: ShellyDeviceModel;
+  let coverDevice: ShellyDeviceModel;
+  let fakes: FakeShellyMqtt[];
+  let relay: ShellyRelayService;
+  let homekit: HomeKitBridge;
+  let client: HttpClient;
+  let dataDir: string;
+  const logger = new MemoryLogger();
+
+  before(async () => {
+    broker = await acquireBroker("homekit-relays");
+  });
+
+  after(async () => {
+    await broker.release();
+  });
+
+  beforeEach(async () => {
+    const prefix = uniqueTopicPrefix("hk-shelly");
+    dataDir = await mkdtemp(path.join(tmpdir(), "hearth-homekit-relay-"));
+    service = new MqttService(new MqttJsClient({ url: broker.url }, logger), logger, { zigbeePrefix: `${prefix}/z2m` });
+    await service.connect();
+    await waitFor("the engine's MQTT connection", () => service.isConnected);
+    switchDevice = new ShellyDeviceModel("shellyplus1-hk", { switches: [0] });
+    coverDevice = new ShellyDeviceModel("shellyplus2pm-hk", { switches: [], covers: [0] });
+    fakes = [
+      await FakeShellyMqtt.start(broker.url, `${prefix}/garage`, switchDevice),
+      await FakeShellyMqtt.start(broker.url, `${prefix}/blinds`, coverDevice),
+    ];
+    relay = new ShellyRelayService(new FetchHttpClient(logger), service, logger, {
+      devices: {
+        garage: { transport: "mqtt", address: `${prefix}/garage` },
+        blinds: { transport: "mqtt", address: `${prefix}/blinds`, covers: [0] },
+      },
+      clientId: `${prefix}/hearth`,
+      // An absent device must fail the write well within HomeKit's own time limit.
+      timeoutMs: 1500,
+    });
+    relay.onStart();
+    homekit = new HomeKitBridge({ mqtt: service, logger, deviceRegistry: null, relay, dataDir, port: 0, bind: "127.0.0.1" });
+    await homekit.onStart();
+    const info = homekit.describe(true);
+    client = new HttpClient(info.bridges[0]!.username, "127.0.0.1", info.bridges[0]!.port!);
+    await client.pairSetup(info.setupCode!);
+  });
+
+  afterEach(async () => {
+    await client.close().catch(() => undefined);
+    await homekit.onStop();
+    relay.onStop();
+    for (const fake of fakes) await fake.close();
+    await service.disconnect();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("bridges a switch channel and a cover channel; HomeKit writes reach the devices and their changes reach HomeKit", async () => {
+    const accessories = await client.getAccessories();
+    expect(accessoryNames(accessories)).to.include.members(["garage", "blinds"]);
+    const garageOn = findCharacteristic(accessories, "garage", SWITCH, ON);
+    await waitFor("the switch's state from GetStatus", async () => (await readValue(client, garageOn)) === false || (await readValue(client, garageOn)) === 0);
+
+    await client.setCharacteristics({ [garageOn]: true });
+    expect(switchDevice.switches.get(0)?.output).to.equal(true);
+
+    // A press on the device itself arrives as NotifyStatus and reaches HomeKit.
+    switchDevice.press(0);
+    await waitFor("the button press to reach HomeKit", async () => [false, 0].includes((await readValue(client, garageOn)) as never));
+
+    const target = findCharacteristic(accessories, "blinds", WINDOW_COVERING, TARGET_POSITION);
+    const current = findCharacteristic(accessories, "blinds", WINDOW_COVERING, CURRENT_POSITION);
+    await client.setCharacteristics({ [target]: 40 });
+    expect(coverDevice.calls.at(-1)).to.deep.include({ method: "Cover.GoToPosition" });
+    expect(coverDevice.covers.get(0)?.current_pos).to.equal(40);
+    await waitFor("the cover position to reach HomeKit", async () => (await readValue(client, current)) === 40);
+  });
+
+  it("answers a write to an unreachable relay with HomeKit's No Response, and logs it", async () => {
+    await fakes[0]!.close();
+    fakes.shift();
+    const accessories = await client.getAccessories();
+    const garageOn = findCharacteristic(accessories, "garage", SWITCH, ON);
+    const answer = await client.setCharacteristics({ [garageOn]: true });
+    expect(JSON.stringify(answer)).to.contain("-70402");
+    expect(logger.entries.some((entry) => entry.msg === "HomeKit write could not be delivered")).to.equal(true);
   });
 });
