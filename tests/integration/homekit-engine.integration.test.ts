@@ -1,0 +1,129 @@
+/**
+ * The HomeKit bridge as `npm start` builds it: from HOMEKIT_* configuration alone, started
+ * and stopped by the engine, reported by /api/homekit and /api/services, and reachable by a
+ * real HAP client whose writes arrive on the broker as Zigbee2MQTT commands.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect } from "chai";
+import { HttpClient } from "hap-controller";
+import mqtt, { type MqttClient as MqttJs } from "mqtt";
+import { MemoryLogger } from "../../src/adapters/logging/memory-logger.js";
+import { createEngine, type Engine } from "../../src/composition/create-engine.js";
+import { colorBulb } from "../support/homekit-fixtures.js";
+import { freePort, waitFor } from "../support/network.js";
+import { acquireBroker, type TestBroker, uniqueTopicPrefix } from "../support/test-servers.js";
+import { coordinator } from "../support/zigbee2mqtt-fixtures.js";
+
+const TOKEN = "homekit-engine-token";
+
+describe("HomeKit bridge in the engine, configured by HOMEKIT_* alone", function () {
+  this.timeout(60_000);
+
+  let broker: TestBroker;
+  let engine: Engine;
+  let zigbee2mqtt: MqttJs;
+  let prefix: string;
+  let dataDir: string;
+  let homeKitPort: number;
+  const logger = new MemoryLogger();
+  const commands: { topic: string; payload: unknown }[] = [];
+
+  const api = async (route: string, token?: string) => {
+    const response = await fetch(`http://127.0.0.1:${engine.httpPort}/api${route}`, {
+      headers: token ? { Authorization: `Bearer ${token}` } : {},
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+
+  before(async () => {
+    broker = await acquireBroker("homekit-engine");
+    prefix = uniqueTopicPrefix("hk-engine");
+    dataDir = await mkdtemp(path.join(tmpdir(), "hearth-homekit-engine-"));
+    homeKitPort = await freePort();
+    zigbee2mqtt = await mqtt.connectAsync(broker.url, { clientId: `fake-z2m-${Date.now()}` });
+    await zigbee2mqtt.subscribeAsync(`${prefix}/+/set`);
+    zigbee2mqtt.on("message", (topic, payload) => commands.push({ topic, payload: JSON.parse(payload.toString()) }));
+    await zigbee2mqtt.publishAsync(`${prefix}/bridge/devices`, JSON.stringify([coordinator, colorBulb()]), { retain: true, qos: 1 });
+
+    engine = createEngine({
+      automationsDir: path.join(dataDir, "no-automations"),
+      logger,
+      httpPort: 0,
+      httpHost: "127.0.0.1",
+      handleSignals: false,
+      config: {
+        MQTT_HOST: broker.host,
+        MQTT_PORT: broker.port,
+        HTTP_TOKEN: TOKEN,
+        ZIGBEE2MQTT_PREFIX: prefix,
+        DATA_DIR: dataDir,
+        STATE_PERSIST: false,
+        DEVICE_REGISTRY_ENABLED: true,
+        DEVICE_REGISTRY_PERSIST: false,
+        HOMEKIT_ENABLED: true,
+        HOMEKIT_PORT: homeKitPort,
+        HOMEKIT_SETUP_CODE: "031-45-154",
+        HOMEKIT_BRIDGE_NAME: "Hearth Test",
+        HOMEKIT_BIND: ["127.0.0.1"],
+      },
+    });
+    await engine.start();
+  });
+
+  after(async () => {
+    await engine?.stop();
+    await zigbee2mqtt.publishAsync(`${prefix}/bridge/devices`, "", { retain: true, qos: 1 });
+    await zigbee2mqtt.endAsync();
+    await broker.release();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("reports the bridge on its configured port, with the setup code only to an authenticated caller", async () => {
+    await waitFor("the lamp to be bridged", async () => (await api("/homekit", TOKEN)).body.accessories === 1);
+    const { status, body } = await api("/homekit", TOKEN);
+    expect(status).to.equal(200);
+    expect(body.setupCode).to.equal("031-45-154");
+    const bridges = body.bridges as { name: string; port: number; accessories: number; setupUri: string; setupQr: string }[];
+    expect(bridges).to.have.length(1);
+    expect(bridges[0]).to.include({ name: "Hearth Test", port: homeKitPort, accessories: 1 });
+    expect(bridges[0]!.setupUri).to.match(/^X-HM:\/\/[0-9A-Z]{9}[0-9A-Z]{4}$/);
+    expect(bridges[0]!.setupQr).to.match(/^data:image\/svg\+xml;base64,/);
+
+    expect((await api("/homekit")).status).to.equal(401);
+
+    const services = await api("/services", TOKEN);
+    const homekit = (services.body.services as { key: string; provider: string; reachable: boolean; config: Record<string, unknown> }[]).find(
+      (entry) => entry.key === "homekit",
+    )!;
+    expect(homekit).to.deep.include({ provider: "homekit", reachable: true });
+    expect(homekit.config.setupCode).to.equal("***");
+    expect(JSON.stringify(services.body)).to.not.contain("031-45-154");
+  });
+
+  it("pairs a HAP client and turns its write into the Zigbee2MQTT command", async () => {
+    const { body } = await api("/homekit", TOKEN);
+    const bridge = (body.bridges as { username: string; port: number }[])[0]!;
+    const client = new HttpClient(bridge.username, "127.0.0.1", bridge.port);
+    try {
+      await client.pairSetup("031-45-154");
+      const accessories = await client.getAccessories();
+      const lamp = accessories.accessories.find((accessory) => Number(accessory.aid) !== 1)!;
+      const on = lamp.services
+        .find((service) => service.type?.startsWith("00000043"))!
+        .characteristics.find((characteristic) => characteristic.type?.startsWith("00000025"))!;
+      await client.setCharacteristics({ [`${lamp.aid}.${on.iid}`]: true });
+      await waitFor("the /set command", () => commands.length > 0);
+      expect(commands[0]).to.deep.equal({ topic: `${prefix}/desk_lamp/set`, payload: { state: "ON" } });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("never writes the setup code to the log", () => {
+    const text = JSON.stringify(logger.entries);
+    expect(text).to.contain("***-**-154");
+    expect(text).to.not.contain("031-45-154");
+  });
+});
