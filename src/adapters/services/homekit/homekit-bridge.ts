@@ -109,6 +109,20 @@ export class HomeKitPortInUseError extends Error {
   }
 }
 
+/**
+ * The HomeKit bridge service. Register it under `homekit`; the engine calls `onStart` after
+ * the device registry is following Zigbee2MQTT and `onStop` before MQTT disconnects.
+ *
+ * @example
+ * ```ts
+ * createEngine({
+ *   automationsDir: "./automations",
+ *   services: {
+ *     homekit: (context) => new HomeKitBridge({ ...context, dataDir: "./data/homekit", setupCode: "482-91-375" }),
+ *   },
+ * });
+ * ```
+ */
 export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, HomeKitBridgeApi {
   readonly serviceKey = "homekit";
 
