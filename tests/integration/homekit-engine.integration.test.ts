@@ -48,7 +48,8 @@ describe("HomeKit bridge in the engine, configured by HOMEKIT_* alone", function
     await zigbee2mqtt.publishAsync(`${prefix}/bridge/devices`, JSON.stringify([coordinator, colorBulb()]), { retain: true, qos: 1 });
 
     engine = createEngine({
-      automationsDir: path.join(dataDir, "no-automations"),
+      // The example automation of docs/services/homekit.md.
+      automationsDir: new URL("fixtures/homekit-automations/", import.meta.url).pathname,
       logger,
       httpPort: 0,
       httpHost: "127.0.0.1",
@@ -119,6 +120,19 @@ describe("HomeKit bridge in the engine, configured by HOMEKIT_* alone", function
     } finally {
       await client.close();
     }
+  });
+
+  it("runs the documented watchdog automation, which keeps a summary without the setup code", async () => {
+    const response = await fetch(`http://127.0.0.1:${engine.httpPort}/api/automations/homekit-watchdog/trigger`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ type: "cron" }),
+    });
+    expect(response.status).to.equal(200);
+    const summary = engine.state.get<{ reachable: boolean; accessories: number; bridges: { port: number }[] }>("homekit.summary");
+    expect(summary).to.deep.include({ reachable: true, accessories: 1 });
+    expect(summary?.bridges[0]?.port).to.equal(homeKitPort);
+    expect(JSON.stringify(summary)).to.not.contain("031-45-154");
   });
 
   it("never writes the setup code to the log", () => {
