@@ -257,7 +257,8 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
     return {
       provider: "homekit",
       configured: true,
-      reachable: this.running ? status.reachable : null,
+      // Not running after a failed start is "unreachable"; before any start it is unknown.
+      reachable: this.running ? status.reachable : this.lastError ? false : null,
       lastError: status.lastError,
       lastErrorAt: this.lastErrorAt,
       lastSuccessAt: this.startedAt,
