@@ -5,6 +5,9 @@
  * unset; resolveServices then calls the factory with what its key expects
  * (`(http, logger)`, or a context object for `relay` and `homekit`).
  */
+import path from "node:path";
+import { NanoleafLightPanels } from "../adapters/services/nanoleaf/nanoleaf-light-panels.js";
+import { JsonFileStore } from "../adapters/state/json-file-store.js";
 import { NtfyNotificationService } from "../adapters/services/ntfy/ntfy-notification-service.js";
 import { ShellyRelayService } from "../adapters/services/shelly/shelly-relay-service.js";
 import { CachedWeatherService } from "../adapters/services/weather/cached-weather-service.js";
@@ -17,6 +20,7 @@ import {
   serviceKeySpellings,
 } from "../application/automation/service-registry.js";
 import type { NotificationService } from "../domain/automation/notification.js";
+import type { LightPanelService } from "../ports/light-panel-service.js";
 import type { RelayService } from "../ports/relay-service.js";
 import type { WeatherService } from "../ports/weather-service.js";
 import type { Config } from "./config.js";
@@ -74,10 +78,22 @@ export function shellyFromConfig({ config }: EnvServiceContext): RelayServiceFac
     });
 }
 
+/** Nanoleaf panels, when NANOLEAF_PANELS lists any; tokens from pairing are kept in DATA_DIR/nanoleaf-tokens.json. */
+export function nanoleafFromConfig({ config }: EnvServiceContext): ServiceFactory<LightPanelService> | undefined {
+  if (Object.keys(config.NANOLEAF_PANELS).length === 0) return undefined;
+  return (http, logger) =>
+    new NanoleafLightPanels(http, logger, {
+      panels: config.NANOLEAF_PANELS,
+      tokens: config.NANOLEAF_TOKENS,
+      store: new JsonFileStore(path.join(config.DATA_DIR, "nanoleaf-tokens.json"), logger),
+    });
+}
+
 export const ENV_SERVICE_BUILDERS: readonly { key: string; build: EnvServiceBuilder }[] = [
   { key: "notifications", build: ntfyFromConfig },
   { key: "weather", build: weatherFromConfig },
   { key: "relay", build: shellyFromConfig },
+  { key: "lightPanels", build: nanoleafFromConfig },
   { key: "homekit", build: homeKitFromConfig },
 ];
 

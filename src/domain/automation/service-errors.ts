@@ -3,7 +3,8 @@ import { DomainError } from "../shared/domain-error.js";
 /**
  * Why a call to an engine service (notifications, weather, relays, light panels) failed.
  * Automations catch {@link ServiceCallError} and switch on `code`; the message says what
- * to check. Network failures never surface as raw fetch or socket errors.
+ * to check. Network failures never surface as raw fetch or socket errors. Each code is
+ * in the catalogue (domain/shared/error-codes.ts); DomainError's type enforces it.
  */
 export type ServiceErrorCode =
   /** The device or API did not answer (connection refused, timeout, DNS). */

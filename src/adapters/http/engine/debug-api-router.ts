@@ -194,6 +194,20 @@ export function createDebugApiRouter(deps: DebugApiDeps): Router {
     });
   });
 
+  // Pairing needs the panel in pairing mode and a person next to it: a button in the web UI
+  // or one curl is easier than an automation. Failures (not in pairing mode: 409) go
+  // through the error catalogue.
+  router.post("/services/lightPanels/:panel/pair", async (req, res) => {
+    const panels = deps.services?.get<{ pair?: (name: string) => Promise<void> }>("lightPanels");
+    if (typeof panels?.pair !== "function") {
+      sendError(res, 404, "No light-panel service that pairs is registered; set NANOLEAF_PANELS");
+      return;
+    }
+    const panel = pathParam(req.params.panel);
+    await panels.pair(panel);
+    res.json({ panel, paired: true });
+  });
+
   router.get("/status", (_req, res) => {
     const checks = deps.readiness();
     const automations = deps.manager.listAutomations();
