@@ -84,23 +84,11 @@ export {
 } from "./adapters/services/shelly/shelly-relay-service.js";
 export { NanoleafLightPanels, type NanoleafSettings } from "./adapters/services/nanoleaf/nanoleaf-light-panels.js";
 export { topicMatches } from "./domain/automation/topic-filter.js";
-export type {
-  AutomationInfo,
-  AutomationManagerApi,
-  AutomationStats,
-  CoreContext,
-  DeviceEventHandler,
-  DeviceRegistryApi,
-  DeviceStateHandler,
-  MqttHandler,
-  MqttServiceApi,
-  PublishOptions,
-  ServicePlugin,
-  ServiceRegistryApi,
-  StateChangeHandler,
-  StateManagerApi,
-  TriggerDescription,
-} from "./application/automation/contracts.js";
+export type { AutomationInfo, AutomationManagerApi, AutomationStats, TriggerDescription } from "./ports/automation-catalog.js";
+export type { DeviceEventHandler, DeviceRegistryApi, DeviceStateHandler } from "./ports/device-registry.js";
+export type { CoreContext, ServicePlugin, ServiceRegistryApi } from "./ports/engine-services.js";
+export type { MqttHandler, MqttServiceApi, PublishOptions } from "./ports/mqtt-bus.js";
+export type { StateChangeHandler, StateManagerApi } from "./ports/state-store.js";
 export {
   DuplicateServiceError,
   type EngineServices,

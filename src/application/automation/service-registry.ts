@@ -2,14 +2,10 @@ import type { NotificationService } from "../../domain/automation/notification.j
 import { DomainError } from "../../domain/shared/domain-error.js";
 import type { HttpClient } from "../../ports/http-client.js";
 import type { Logger } from "../../ports/logger.js";
+import type { DeviceRegistryApi } from "../../ports/device-registry.js";
+import type { CoreContext, ServicePlugin, ServiceRegistryApi } from "../../ports/engine-services.js";
+import type { MqttServiceApi } from "../../ports/mqtt-bus.js";
 import type { RelayService } from "../../ports/relay-service.js";
-import type {
-  CoreContext,
-  DeviceRegistryApi,
-  MqttServiceApi,
-  ServicePlugin,
-  ServiceRegistryApi,
-} from "./contracts.js";
 
 /** `getOrThrow` / `require` on a key nothing was registered under. */
 export class ServiceNotFoundError extends DomainError {

@@ -1,10 +1,9 @@
+import { useMigratedDatabase } from "../../support/migrated-database.js";
 import { createId } from "@paralleldrive/cuid2";
 import { expect } from "chai";
-import { type Database, openDatabase } from "../../../src/adapters/persistence/database.js";
 import { KnexFreezerRepository } from "../../../src/adapters/persistence/knex-freezer-repository.js";
 import { KnexHouseholdRepository } from "../../../src/adapters/persistence/knex-household-repository.js";
 import { KnexItemRepository } from "../../../src/adapters/persistence/knex-item-repository.js";
-import { migrateToLatest } from "../../../src/adapters/persistence/migrator.js";
 import { HouseholdAccess } from "../../../src/application/inventory/household-access.js";
 import { placementsFromFreezers } from "../../../src/application/inventory/item-placement.js";
 import { createItemUseCases } from "../../../src/application/inventory/item-use-cases.js";
@@ -12,25 +11,12 @@ import type { ChangeLogEntryView } from "../../../src/domain/inventory/change-lo
 import type { ItemPatch } from "../../../src/domain/inventory/freezer-item.js";
 import { systemClock } from "../../../src/ports/clock.js";
 import { makeWorld, seedWorld } from "../../support/item-fixtures.js";
-import { acquireDatabase, type TestDatabase } from "../../support/test-servers.js";
 
 describe("item updates under concurrency", () => {
-  let server: TestDatabase;
-  let database: Database;
-
-  before(async function () {
-    this.timeout(60_000);
-    server = await acquireDatabase("item concurrency");
-    database = await openDatabase({ databaseUrl: server.url, dataDir: ":memory:", poolMax: 20 });
-    await migrateToLatest(database.knex);
-  });
-
-  after(async () => {
-    await database?.close();
-    await server?.release();
-  });
+  const migrated = useMigratedDatabase({ acquired: "item concurrency" }, { poolMax: 20 });
 
   it("20 parallel PATCHes of one item leave a chained change log", async () => {
+    const database = migrated();
     const world = makeWorld();
     await seedWorld(database.knex, world);
     const items = new KnexItemRepository(database.knex);

@@ -1,15 +1,12 @@
 import express, { type Request, type RequestHandler, type Response, Router } from "express";
 import { z } from "zod";
-import type {
-  AutomationInfo,
-  AutomationManagerApi,
-  DeviceRegistryApi,
-  MqttServiceApi,
-  ServiceRegistryApi,
-  StateManagerApi,
-} from "../../../application/automation/contracts.js";
-import { describeServiceHealth, type ServiceHealth, summariseServiceHealth } from "../../../ports/service-health.js";
+import type { AutomationInfo, AutomationManagerApi } from "../../../ports/automation-catalog.js";
+import type { DeviceRegistryApi } from "../../../ports/device-registry.js";
+import type { ServiceRegistryApi } from "../../../ports/engine-services.js";
 import { HOMEKIT_SERVICE_KEY, isHomeKitBridge } from "../../../ports/homekit-bridge.js";
+import type { MqttServiceApi } from "../../../ports/mqtt-bus.js";
+import { describeServiceHealth, type ServiceHealth, summariseServiceHealth } from "../../../ports/service-health.js";
+import type { StateManagerApi } from "../../../ports/state-store.js";
 import type { TriggerContext } from "../../../domain/automation/trigger.js";
 import type { ZigbeeDevice } from "../../../domain/automation/zigbee-device.js";
 import { LOG_LEVELS, type LogBuffer } from "../../../ports/log-buffer.js";

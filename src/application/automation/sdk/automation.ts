@@ -9,7 +9,10 @@ import type { Trigger, TriggerContext } from "../../../domain/automation/trigger
 import { DomainError } from "../../../domain/shared/domain-error.js";
 import type { HttpClient } from "../../../ports/http-client.js";
 import type { Logger } from "../../../ports/logger.js";
-import type { DeviceRegistryApi, MqttServiceApi, ServiceRegistryApi, StateManagerApi } from "../contracts.js";
+import type { DeviceRegistryApi } from "../../../ports/device-registry.js";
+import type { ServiceRegistryApi } from "../../../ports/engine-services.js";
+import type { MqttServiceApi } from "../../../ports/mqtt-bus.js";
+import type { StateManagerApi } from "../../../ports/state-store.js";
 
 /**
  * Marks a class as an automation. A registered global symbol, so a class extending the
