@@ -10,14 +10,9 @@
 import { createServer } from "node:net";
 import path from "node:path";
 import { Bridge, type Categories, type MDNSAdvertiser } from "hap-nodejs";
-import type {
-  DeviceEventHandler,
-  DeviceRegistryApi,
-  DeviceStateHandler,
-  MqttHandler,
-  MqttServiceApi,
-  ServicePlugin,
-} from "../../../application/automation/contracts.js";
+import type { DeviceEventHandler, DeviceRegistryApi, DeviceStateHandler } from "../../../ports/device-registry.js";
+import type { ServicePlugin } from "../../../ports/engine-services.js";
+import type { MqttHandler, MqttServiceApi } from "../../../ports/mqtt-bus.js";
 import type { DeviceState, ZigbeeDevice } from "../../../domain/automation/zigbee-device.js";
 import type { HomeKitBridgeApi, HomeKitReport } from "../../../ports/homekit-bridge.js";
 import type { Logger } from "../../../ports/logger.js";
