@@ -9,7 +9,7 @@
  */
 import { createServer } from "node:net";
 import path from "node:path";
-import { Bridge, type Categories, type MDNSAdvertiser } from "hap-nodejs";
+import type { Bridge, Categories, MDNSAdvertiser } from "hap-nodejs";
 import type { DeviceEventHandler, DeviceRegistryApi, DeviceStateHandler } from "../../../ports/device-registry.js";
 import type { ServicePlugin } from "../../../ports/engine-services.js";
 import type { MqttHandler, MqttServiceApi } from "../../../ports/mqtt-bus.js";
@@ -19,22 +19,13 @@ import type { Logger } from "../../../ports/logger.js";
 import type { CoverStatus, RelayService, SwitchStatus } from "../../../ports/relay-service.js";
 import type { ServiceHealthReport, ServiceHealthReporter } from "../../../ports/service-health.js";
 import { BridgeAllocation, MAX_BRIDGED_ACCESSORIES } from "./bridge-allocation.js";
-import { accessoryUuid, BridgedAccessory } from "./bridged-accessory.js";
+import type { BridgedAccessory } from "./bridged-accessory.js";
 import { type AccessoryPlan, planAccessory } from "./exposes-mapping.js";
-import { registerHapStorage } from "./hap-storage.js";
+import type * as HapRuntime from "./hap-runtime.js";
 import { HOMEKIT_DEFAULT_PORT, type HomeKitAdvertiser } from "./homekit-defaults.js";
 import { HomeKitIdentity, maskSetupCode } from "./homekit-identity.js";
-import { setupQrDataUri } from "./setup-qr.js";
-import {
-  fetchRelayState,
-  lastKnownRelayState,
-  planRelayChannels,
-  type RelayChannelPlan,
-  type RelayCommand,
-  relayServiceBinding,
-  sendRelayCommand,
-} from "./relay-bindings.js";
-import { type ZigbeeCommand, zigbeeServiceBindings } from "./zigbee-bindings.js";
+import type { RelayChannelPlan, RelayCommand } from "./relay-bindings.js";
+import type { ZigbeeCommand } from "./zigbee-bindings.js";
 
 
 /** How long stop() waits for the mDNS goodbye before it lets go: an absent network must not hold up shutdown. */
@@ -128,6 +119,8 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
   private readonly prefix: string;
   private readonly defer: (task: () => void) => void;
 
+  /** hap-nodejs and the parts built on it, loaded at the first start. */
+  private hap: typeof HapRuntime | null = null;
   private identity: HomeKitIdentity | null = null;
   private allocation: BridgeAllocation | null = null;
   private readonly bridges: BridgeSlot[] = [];
@@ -160,6 +153,7 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
   async onStart(): Promise<void> {
     if (this.running) return;
     try {
+      this.hap ??= await import("./hap-runtime.js");
       const { identity, problem } = await HomeKitIdentity.load(this.options.dataDir, this.options.setupCode);
       if (problem) this.logger.warn(problem);
       this.identity = identity;
@@ -227,7 +221,7 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
         accessories: counts[slot.index] ?? 0,
         paired: slot.bridge._accessoryInfo?.paired() ?? false,
         setupUri,
-        setupQr: setupUri === null ? null : setupQrDataUri(setupUri),
+        setupQr: setupUri === null || !this.hap ? null : this.hap.setupQrDataUri(setupUri),
       };
     });
     return {
@@ -292,7 +286,8 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
       const slotIndex = this.bridges.length;
       const identity = this.identity!;
       const username = identity.usernameFor(slotIndex);
-      const bridge = new Bridge(this.nameOf(slotIndex), accessoryUuid(`bridge:${username}`));
+      const hap = this.hap!;
+      const bridge = new hap.Bridge(this.nameOf(slotIndex), hap.accessoryUuid(`bridge:${username}`));
       bridge.on("characteristic-warning", (warning) =>
         this.logger.debug("HomeKit characteristic warning", { warning: warning.message }),
       );
@@ -309,7 +304,7 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
   private async publish(slot: BridgeSlot, username: string): Promise<void> {
     const port = this.portOf(slot.index);
     if (port !== 0) await assertPortFree(port);
-    registerHapStorage(username, this.options.dataDir);
+    this.hap!.registerHapStorage(username, this.options.dataDir);
     const listening = new Promise<number>((resolve) => slot.bridge.once("listening", (bound) => resolve(bound)));
     await slot.bridge.publish({
       username,
@@ -404,12 +399,13 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
   private async addAccessory(plan: AccessoryPlan, device: ZigbeeDevice): Promise<void> {
     const registry = this.options.deviceRegistry!;
     const ieee = plan.id;
-    const bridged = new BridgedAccessory<DeviceState, ZigbeeCommand>({
+    const hap = this.hap!;
+    const bridged = new hap.BridgedAccessory<DeviceState, ZigbeeCommand>({
       id: ieee,
       name: plan.name,
       manufacturer: plan.manufacturer,
       model: plan.model,
-      services: zigbeeServiceBindings(plan),
+      services: hap.zigbeeServiceBindings(plan),
       logger: this.logger,
       send: (command) => {
         // Looked up at write time: the device may have been renamed since it was bridged.
@@ -444,25 +440,26 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
   private async addRelayAccessories(): Promise<void> {
     const relay = this.options.relay;
     if (!relay) return;
-    const plans = planRelayChannels(relay.devices());
+    const hap = this.hap!;
+    const plans = hap.planRelayChannels(relay.devices());
     const byChannel = new Map<string, { plan: RelayChannelPlan; bridged: BridgedAccessory<RelayStateOf, RelayCommand> }>();
     for (const plan of plans) {
-      const bridged = new BridgedAccessory<RelayStateOf, RelayCommand>({
+      const bridged = new hap.BridgedAccessory<RelayStateOf, RelayCommand>({
         id: plan.id,
         name: plan.name,
         manufacturer: "Shelly",
         model: plan.kind === "cover" ? "Cover" : "Switch",
-        services: [relayServiceBinding(plan)],
+        services: [hap.relayServiceBinding(plan)],
         logger: this.logger,
-        send: (command) => sendRelayCommand(relay, plan, command),
+        send: (command) => hap.sendRelayCommand(relay, plan, command),
       });
-      const known = lastKnownRelayState(relay, plan);
+      const known = hap.lastKnownRelayState(relay, plan);
       if (known) bridged.update(known);
       byChannel.set(`${plan.kind}:${plan.device}:${plan.channel}`, { plan, bridged });
       await this.bridgeAccessory({ source: "relay", id: plan.id, name: plan.name, signature: plan.id, bridged, detach: () => {} });
       // HTTP-connected devices tell nothing until asked: ask once, without holding up the start.
       if (!known) {
-        fetchRelayState(relay, plan)
+        hap.fetchRelayState(relay, plan)
           .then((state) => bridged.update(state))
           .catch((error: unknown) =>
             this.logger.debug("Relay state not available yet for HomeKit", {
