@@ -21,7 +21,7 @@ import { MqttService } from "../../src/application/automation/mqtt-service.js";
 import type { ZigbeeDevice } from "../../src/domain/automation/zigbee-device.js";
 import { FakeShellyMqtt, ShellyDeviceModel } from "../support/fake-shelly.js";
 import { colorBulb, doorSensor, plug } from "../support/homekit-fixtures.js";
-import { waitFor } from "../support/network.js";
+import { freePort, waitFor } from "../support/network.js";
 import { acquireBroker, type TestBroker, uniqueTopicPrefix } from "../support/test-servers.js";
 import { coordinator, motionSensor } from "../support/zigbee2mqtt-fixtures.js";
 
@@ -58,6 +58,20 @@ function accessoryNames(accessories: HapAccessories): unknown[] {
 async function readValue(client: HttpClient, id: string): Promise<unknown> {
   const { characteristics } = await client.getCharacteristics([id]);
   return characteristics[0]?.value;
+}
+
+/** A port that is free with the next one free too (bridges take consecutive ports). */
+async function twoFreePorts(): Promise<number> {
+  for (;;) {
+    const first = await freePort();
+    if (first >= 65535) continue;
+    const probe = createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      probe.once("error", () => resolve(false));
+      probe.listen(first + 1, () => probe.close(() => resolve(true)));
+    });
+    if (free) return first;
+  }
 }
 
 function publish(client: MqttJs, topic: string, payload: unknown, retain = false): Promise<void> {
@@ -223,13 +237,15 @@ describe("HomeKit bridge with a real HAP client (hap-controller) and a real brok
     expect(accessoryNames(await again.getAccessories())).to.include("desk lamp");
   });
 
-  it("splits accessories over bridges when one is full, each with its own username and port", async () => {
-    const bridge = startBridge({ maxAccessoriesPerBridge: 2 });
+  it("splits accessories over bridges on consecutive ports when one is full, each with its own username", async () => {
+    const port = await twoFreePorts();
+    const bridge = startBridge({ maxAccessoriesPerBridge: 2, port });
     await bridge.onStart();
     await waitFor("the retained devices", () => bridge.status().accessories === 3);
     const info = bridge.describe(true);
     expect(info.bridges.map((entry) => entry.accessories)).to.deep.equal([2, 1]);
     expect(info.bridges.map((entry) => entry.name)).to.deep.equal(["Hearth", "Hearth 2"]);
+    expect(info.bridges.map((entry) => entry.port)).to.deep.equal([port, port + 1]);
     expect(new Set(info.bridges.map((entry) => entry.username)).size).to.equal(2);
     expect(info.bridges.every((entry) => typeof entry.port === "number" && entry.setupUri?.startsWith("X-HM://"))).to.equal(true);
 
