@@ -133,6 +133,7 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
   private reconciling: Promise<void> = Promise.resolve();
   private reconcileQueued = false;
   private relayUnsubscribe: (() => void) | null = null;
+  private readonly qrCodes = new Map<string, string>();
 
   private readonly onDevicesChanged: DeviceEventHandler = () => this.scheduleReconcile();
   private readonly onDeviceList: MqttHandler = () => this.scheduleReconcile();
@@ -199,8 +200,11 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
     for (const entry of this.entries.values()) entry.detach();
     this.entries.clear();
     await Promise.all(this.bridges.map((slot) => this.unpublish(slot)));
+    const stopped = this.bridges.length;
     this.bridges.length = 0;
+    this.qrCodes.clear();
     await this.saveAssignments();
+    if (stopped > 0) this.logger.info("HomeKit bridge stopped", { bridges: stopped });
   }
 
   // ---- what the API and the web UI report ---------------------------------------------
@@ -221,7 +225,7 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
         accessories: counts[slot.index] ?? 0,
         paired: slot.bridge._accessoryInfo?.paired() ?? false,
         setupUri,
-        setupQr: setupUri === null || !this.hap ? null : this.hap.setupQrDataUri(setupUri),
+        setupQr: setupUri === null ? null : this.setupQr(setupUri),
       };
     });
     return {
@@ -232,6 +236,17 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
       accessories: this.entries.size,
       setupCode: includeSecrets && this.identity ? this.identity.setupCode : null,
     };
+  }
+
+  /** The web UI asks every few seconds; a bridge's setup URI only changes with its pairing state. */
+  private setupQr(setupUri: string): string | null {
+    if (!this.hap) return null;
+    let qr = this.qrCodes.get(setupUri);
+    if (qr === undefined) {
+      qr = this.hap.setupQrDataUri(setupUri);
+      this.qrCodes.set(setupUri, qr);
+    }
+    return qr;
   }
 
   /** Configured, reachable and the last error, without secrets. */
