@@ -20,7 +20,7 @@ import { DeviceRegistry } from "../../src/application/automation/device-registry
 import { MqttService } from "../../src/application/automation/mqtt-service.js";
 import type { ZigbeeDevice } from "../../src/domain/automation/zigbee-device.js";
 import { FakeShellyMqtt, ShellyDeviceModel } from "../support/fake-shelly.js";
-import { colorBulb, doorSensor, plug } from "../support/homekit-fixtures.js";
+import { blind, colorBulb, doorSensor, plug } from "../support/homekit-fixtures.js";
 import { freePort, waitFor } from "../support/network.js";
 import { acquireBroker, type TestBroker, uniqueTopicPrefix } from "../support/test-servers.js";
 import { coordinator, motionSensor } from "../support/zigbee2mqtt-fixtures.js";
@@ -211,6 +211,22 @@ describe("HomeKit bridge with a real HAP client (hap-controller) and a real brok
     await client.setCharacteristics({ [lampAid]: true });
     await waitFor("the command under the new name", () => commands.length > 0);
     expect(commands[0]).to.deep.equal({ topic: `${prefix}/office_lamp/set`, payload: { state: "ON" } });
+  });
+
+  it("moves a Zigbee cover from HomeKit and shows where it is", async () => {
+    await devices(blind());
+    const bridge = startBridge();
+    await bridge.onStart();
+    await waitFor("the blind to be bridged", () => bridge.status().accessories === 1);
+    const client = await pairedClient(bridge);
+    const accessories = await client.getAccessories();
+    const target = findCharacteristic(accessories, "bedroom blind", "0000008C", "0000007C");
+    const current = findCharacteristic(accessories, "bedroom blind", "0000008C", "0000006D");
+    await client.setCharacteristics({ [target]: 30 });
+    await waitFor("the position command", () => commands.length > 0);
+    expect(commands[0]).to.deep.equal({ topic: `${prefix}/bedroom_blind/set`, payload: { position: 30 } });
+    await publish(zigbee2mqtt, `${prefix}/bedroom_blind`, { position: 30, state: "OPEN" });
+    await waitFor("the position to reach HomeKit", async () => (await readValue(client, current)) === 30);
   });
 
   it("keeps its username, setup code and pairings across a restart", async () => {

@@ -153,3 +153,22 @@ export function remote(friendlyName = "bedside_remote", ieee = "0x000b57fffe1a2b
     "EndDevice",
   );
 }
+
+/** A roller blind motor: `cover` with a state enum and a position. */
+export function blind(friendlyName = "bedroom_blind", ieee = "0x5c0272fffe3d4e5f"): ZigbeeDevice {
+  return device(friendlyName, ieee, {
+    model: "E1757",
+    vendor: "IKEA",
+    description: "FYRTUR roller blind",
+    exposes: [
+      {
+        type: "cover",
+        features: [
+          { type: "enum", name: "state", property: "state", access: 7, values: ["OPEN", "CLOSE", "STOP"] },
+          { type: "numeric", name: "position", property: "position", access: 7, value_min: 0, value_max: 100, unit: "%" },
+        ],
+      },
+      { type: "numeric", name: "battery", property: "battery", access: 5, unit: "%" },
+    ],
+  });
+}

@@ -7,6 +7,9 @@ import {
   colorTempCommand,
   colorTempMired,
   contactState,
+  coverCommand,
+  coverMovement,
+  coverPosition,
   hueSaturation,
   isOn,
   lowBattery,
@@ -15,7 +18,7 @@ import {
   sensorReading,
   xyToHueSaturation,
 } from "../../../src/adapters/services/homekit/exposes-mapping.js";
-import { climateSensor, colorBulb, doorSensor, doubleSwitch, leakSensor, plug, remote } from "../../support/homekit-fixtures.js";
+import { blind, climateSensor, colorBulb, doorSensor, doubleSwitch, leakSensor, plug, remote } from "../../support/homekit-fixtures.js";
 import { bulb, coordinator, motionSensor } from "../../support/zigbee2mqtt-fixtures.js";
 
 describe("HomeKit exposes mapping", () => {
@@ -60,6 +63,13 @@ describe("HomeKit exposes mapping", () => {
       const climate = planAccessory(climateSensor())!.services;
       expect(climate.map((service) => service.kind)).to.deep.equal(["temperature", "humidity", "battery"]);
       expect(climate[2]).to.deep.equal({ kind: "battery", key: "battery", lowProperty: "battery_low" });
+    });
+
+    it("maps a Zigbee cover to a WindowCovering with its position", () => {
+      expect(planAccessory(blind())!.services).to.deep.equal([
+        { kind: "cover", key: "cover", stateProperty: "state", position: { property: "position", min: 0, max: 100 } },
+        { kind: "battery", key: "battery", property: "battery" },
+      ]);
     });
 
     it("gives nothing for the coordinator, a remote, a disabled device or one without a definition", () => {
@@ -123,6 +133,19 @@ describe("HomeKit exposes mapping", () => {
       expect(xyToHueSaturation(0.3127, 0.329).saturation).to.be.below(5); // D65 white
       expect(hueSaturation({ color: "red" }, "color")).to.equal(undefined);
       expect(colorCommand("color", 361.4, 50.6)).to.deep.equal({ color: { hue: 360, saturation: 51 } });
+    });
+
+    it("reads and moves covers by position, or by open/close when they have none", () => {
+      const positional = { stateProperty: "state", position: { property: "position", min: 0, max: 100 } };
+      expect(coverPosition({ position: 35, state: "OPEN" }, positional)).to.equal(35);
+      expect(coverCommand(positional, 60)).to.deep.equal({ position: 60 });
+      const openClose = { stateProperty: "state" };
+      expect(coverPosition({ state: "OPEN" }, openClose)).to.equal(100);
+      expect(coverPosition({ state: "CLOSE" }, openClose)).to.equal(0);
+      expect(coverPosition({ state: "STOP" }, openClose)).to.equal(undefined);
+      expect(coverCommand(openClose, 80)).to.deep.equal({ state: "OPEN" });
+      expect(coverCommand(openClose, 10)).to.deep.equal({ state: "CLOSE" });
+      expect([coverMovement({ moving: "UP" }), coverMovement({ moving: "DOWN" }), coverMovement({})]).to.deep.equal([1, 0, 2]);
     });
 
     it("turns Zigbee2MQTT's contact (true = closed) into HomeKit's ContactSensorState", () => {

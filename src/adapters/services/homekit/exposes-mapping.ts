@@ -33,6 +33,14 @@ export type ServicePlan =
       color?: { property: string };
     }
   | { kind: "switch" | "outlet"; key: string; on: BinaryProperty }
+  | {
+      kind: "cover";
+      key: string;
+      /** `position` (0 closed … 100 open); absent on covers that only open and close. */
+      position?: RangeProperty;
+      /** The `state` enum (OPEN / CLOSE / STOP). */
+      stateProperty: string;
+    }
   | { kind: "motion" | "contact" | "leak"; key: string; sensor: BinaryProperty }
   | { kind: "temperature" | "humidity"; key: string; property: string }
   | { kind: "battery"; key: string; property?: string; lowProperty?: string };
@@ -140,6 +148,17 @@ function switchPlan(expose: Expose, device: ZigbeeDevice): ServicePlan | null {
   return { kind, key: subtype(kind, expose), on };
 }
 
+function coverPlan(expose: Expose): ServicePlan | null {
+  const features = parseExposes(expose.features ?? []);
+  const state = features.find((feature) => feature.name === "state" && feature.property !== undefined);
+  if (!state?.property) return null;
+  const position = range(
+    features.find((feature) => feature.name === "position"),
+    { min: 0, max: 100 },
+  );
+  return { kind: "cover", key: subtype("cover", expose), stateProperty: state.property, ...(position ? { position } : {}) };
+}
+
 /** Sensor exposes by their name: which service each becomes. */
 const BINARY_SENSORS: Record<string, "motion" | "contact" | "leak"> = {
   occupancy: "motion",
@@ -178,6 +197,13 @@ function batteryPlan(exposes: Expose[]): ServicePlan | null {
   };
 }
 
+/** Specific exposes by type; generic ones (binary, numeric) are sensors or nothing. */
+const PLANNERS: Record<string, (expose: Expose, device: ZigbeeDevice) => ServicePlan | null> = {
+  light: lightPlan,
+  switch: switchPlan,
+  cover: coverPlan,
+};
+
 /**
  * The HomeKit accessory a device becomes, or null when none of its exposes maps to a
  * service (a remote, a repeater, an unsupported or not yet interviewed device).
@@ -187,12 +213,7 @@ export function planAccessory(device: ZigbeeDevice, displayName: string = device
   const exposes = parseExposes(Array.isArray(device.definition?.exposes) ? device.definition.exposes : []);
   const services: ServicePlan[] = [];
   for (const expose of exposes) {
-    const plan =
-      expose.type === "light"
-        ? lightPlan(expose)
-        : expose.type === "switch"
-          ? switchPlan(expose, device)
-          : sensorPlan(expose);
+    const plan = (PLANNERS[expose.type] ?? sensorPlan)(expose, device);
     if (plan && !services.some((known) => known.key === plan.key)) services.push(plan);
   }
   if (services.length === 0) return null;
@@ -303,6 +324,36 @@ export function xyToHueSaturation(x: number, y: number): { hue: number; saturati
   }
   if (hue < 0) hue += 360;
   return { hue: Math.round(hue), saturation: max === 0 ? 0 : Math.round((delta / max) * 100) };
+}
+
+/** A cover's position in HomeKit's 0 (closed) … 100 (open); from `state` alone, open is 100 and closed 0. */
+export function coverPosition(state: DeviceState, plan: { position?: RangeProperty; stateProperty: string }): number | undefined {
+  if (plan.position) {
+    const value = numberAt(state, plan.position.property);
+    if (value !== undefined && plan.position.max > plan.position.min) {
+      return clamp(Math.round(((value - plan.position.min) / (plan.position.max - plan.position.min)) * 100), 0, 100);
+    }
+  }
+  const named = state[plan.stateProperty];
+  if (named === "OPEN") return 100;
+  if (named === "CLOSE" || named === "CLOSED") return 0;
+  return undefined;
+}
+
+/** Moves to a position, or, for covers without one, opens (50 % and up) or closes. */
+export function coverCommand(plan: { position?: RangeProperty; stateProperty: string }, percent: number): Record<string, unknown> {
+  if (plan.position) {
+    const { property, min, max } = plan.position;
+    return { [property]: clamp(Math.round(min + (percent / 100) * (max - min)), min, max) };
+  }
+  return { [plan.stateProperty]: percent >= 50 ? "OPEN" : "CLOSE" };
+}
+
+/** HomeKit PositionState from Zigbee2MQTT's `moving` (UP / DOWN / STOP, on covers that report it): 0 closing, 1 opening, 2 stopped. */
+export function coverMovement(state: DeviceState): 0 | 1 | 2 {
+  if (state.moving === "UP") return 1;
+  if (state.moving === "DOWN") return 0;
+  return 2;
 }
 
 /**

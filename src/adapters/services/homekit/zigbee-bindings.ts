@@ -15,6 +15,9 @@ import {
   colorTempMired,
   colorTempRange,
   contactState,
+  coverCommand,
+  coverMovement,
+  coverPosition,
   hueSaturation,
   isOn,
   lowBattery,
@@ -83,6 +86,20 @@ const BUILDERS: { [K in ServiceKind]: (plan: PlanOf<K>, name: string) => Binding
   light,
   switch: switchLike,
   outlet: switchLike,
+  cover: (plan, name) => ({
+    type: Service.WindowCovering,
+    subtype: plan.key,
+    name,
+    characteristics: [
+      { type: Characteristic.CurrentPosition, read: (state) => coverPosition(state, plan) },
+      {
+        type: Characteristic.TargetPosition,
+        read: (state) => coverPosition(state, plan),
+        write: (value) => coverCommand(plan, Number(value)),
+      },
+      { type: Characteristic.PositionState, read: (state) => coverMovement(state) },
+    ],
+  }),
   motion: (plan, name) => ({
     type: Service.MotionSensor,
     subtype: plan.key,
