@@ -7,7 +7,7 @@
  * hap-nodejs (https://github.com/homebridge/HAP-NodeJS, docs at
  * https://developers.homebridge.io/HAP-NodeJS/).
  */
-import { createServer } from "node:net";
+import { createServer, type Server } from "node:net";
 import path from "node:path";
 import type { Bridge, Categories, MDNSAdvertiser } from "hap-nodejs";
 import type { DeviceEventHandler, DeviceRegistryApi, DeviceStateHandler } from "../../../ports/device-registry.js";
@@ -331,7 +331,15 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
       addIdentifyingMaterial: false,
       ...(this.options.bind !== undefined ? { bind: this.options.bind } : {}),
     });
-    slot.port = await listening;
+    // hap-nodejs leaves its TCP server without an error listener; a port taken since the probe
+    // above would otherwise end the process instead of this start.
+    const server = (slot.bridge._server as unknown as { httpServer?: { tcpServer?: Server } } | undefined)?.httpServer?.tcpServer;
+    const failed = new Promise<never>((_resolve, reject) => {
+      server?.once("error", (error: NodeJS.ErrnoException) =>
+        reject(error.code === "EADDRINUSE" || error.code === "EACCES" ? new HomeKitPortInUseError(port) : error),
+      );
+    });
+    slot.port = await Promise.race([listening, failed]);
     slot.published = true;
   }
 
@@ -371,12 +379,6 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
         this.logger.error("HomeKit bridge could not update its accessories", { err: error });
       });
     });
-  }
-
-  /** Waits until every reconciliation scheduled so far has run (tests, shutdown). */
-  async settled(): Promise<void> {
-    while (this.reconcileQueued) await new Promise<void>((resolve) => this.defer(resolve));
-    await this.reconciling;
   }
 
   /** Makes the bridged accessories match the registry's devices: adds, removes, rebuilds, renames. */
