@@ -2,7 +2,7 @@
  * Mirrors relay status changes into the engine's state as `relay.<device>.<channel>`, so
  * automations react to a Shelly button press with an ordinary state trigger.
  */
-import type { StateManagerApi } from "../application/automation/contracts.js";
+import type { StateManagerApi } from "../ports/state-store.js";
 import type { RelayService, RelayStatusChange } from "../ports/relay-service.js";
 
 /** The state value of a switch or cover; no timestamps, so only real changes fire triggers. */

@@ -28,11 +28,19 @@ const httpUrl = z
 /** Names people give devices and channels: letters, digits, dash, underscore, dot. */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
+/** What a value parser returns when the value is wrong. */
+class Problem {
+  constructor(readonly message: string) {}
+}
+
+/** Turns a parser returning a problem string into one returning a Problem. */
+const orProblem = <T>(parsed: T | string): T | Problem => (typeof parsed === "string" ? new Problem(parsed) : parsed);
+
 /**
  * `name=value,name=value` (spaces around entries ignored). Each value goes through
- * `parseValue`, which returns the parsed value or a problem string.
+ * `parseValue`, which returns the parsed value or a Problem.
  */
-function namedList<T>(what: string, parseValue: (value: string, name: string) => T | string) {
+function namedList<T>(what: string, parseValue: (value: string, name: string) => T | Problem) {
   return optionalText.transform((text, context): Record<string, T> => {
     const result: Record<string, T> = {};
     if (text === undefined) return result;
@@ -51,8 +59,8 @@ function namedList<T>(what: string, parseValue: (value: string, name: string) =>
         return z.NEVER;
       }
       const parsed = parseValue(value, name);
-      if (typeof parsed === "string") {
-        context.addIssue({ code: "custom", message: `${name}: ${parsed}` });
+      if (parsed instanceof Problem) {
+        context.addIssue({ code: "custom", message: `${name}: ${parsed.message}` });
         return z.NEVER;
       }
       result[name] = parsed;
@@ -124,7 +132,7 @@ export const serviceEnvShape = {
     message: "expected a topic of letters, digits, - and _ (at most 64)",
   }),
   NTFY_CHANNELS: namedList("topic", (topic) =>
-    /^[-_A-Za-z0-9]{1,64}$/.test(topic) ? topic : "expected a topic of letters, digits, - and _",
+    /^[-_A-Za-z0-9]{1,64}$/.test(topic) ? topic : new Problem("expected a topic of letters, digits, - and _"),
   ),
   NTFY_TOKEN: optionalText,
   NTFY_USERNAME: optionalText,
@@ -141,7 +149,7 @@ export const serviceEnvShape = {
   OPENWEATHERMAP_API_KEY: optionalText,
 
   // Shelly Gen 2+ relays (key `relay`): on when SHELLY_DEVICES lists a device.
-  SHELLY_DEVICES: namedList("http://address or mqtt:prefix", (value) => parseShellyDevice(value)),
+  SHELLY_DEVICES: namedList("http://address or mqtt:prefix", (value) => orProblem(parseShellyDevice(value))),
   /** Shelly's digest user is always `admin`; kept configurable for proxies that differ. */
   SHELLY_USERNAME: z.string().trim().min(1).default("admin"),
   SHELLY_PASSWORD: optionalText,
@@ -149,7 +157,7 @@ export const serviceEnvShape = {
   // Nanoleaf light panels (key `lightPanels`): on when NANOLEAF_PANELS lists a panel.
   NANOLEAF_PANELS: namedList("host", (value) => {
     const parsed = parseNanoleafAddress(value);
-    return typeof parsed === "string" ? parsed : parsed.url;
+    return typeof parsed === "string" ? new Problem(parsed) : parsed.url;
   }),
   /** Tokens from an earlier pairing; panels paired through Hearth keep theirs in DATA_DIR. */
   NANOLEAF_TOKENS: namedList("token", (token) => token),

@@ -5,7 +5,7 @@
  * when status notifications are on); they are kept and passed to `onStatusChange` listeners.
  */
 import { randomBytes } from "node:crypto";
-import type { MqttServiceApi } from "../../../application/automation/contracts.js";
+import type { MqttServiceApi } from "../../../ports/mqtt-bus.js";
 import { ServiceCallError } from "../../../domain/automation/service-errors.js";
 import type { MqttPayload } from "../../../domain/automation/trigger.js";
 import type { HttpClient } from "../../../ports/http-client.js";

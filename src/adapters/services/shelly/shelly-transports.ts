@@ -8,7 +8,7 @@
  *   result | error }` on `<src>/rpc`.
  * Both reject with a ServiceCallError (service `relay`) and nothing else.
  */
-import type { MqttServiceApi } from "../../../application/automation/contracts.js";
+import type { MqttServiceApi } from "../../../ports/mqtt-bus.js";
 import { ServiceCallError } from "../../../domain/automation/service-errors.js";
 import type { MqttPayload } from "../../../domain/automation/trigger.js";
 import type { HttpClient, HttpResponse } from "../../../ports/http-client.js";
