@@ -80,3 +80,16 @@ describe("HomeKit configuration (HOMEKIT_*)", () => {
     ]);
   });
 });
+
+describe("HOMEKIT_* variables in .env.example and docs/configuration.md", () => {
+  it("lists every one in both", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { homeKitEnvShape } = await import("../../../src/composition/homekit-config.js");
+    const example = readFileSync(".env.example", "utf8");
+    const docs = readFileSync("docs/configuration.md", "utf8");
+    for (const variable of Object.keys(homeKitEnvShape)) {
+      expect(example, `.env.example lacks ${variable}`).to.match(new RegExp(`^${variable}=`, "m"));
+      expect(docs, `docs/configuration.md lacks ${variable}`).to.contain(`\`${variable}\``);
+    }
+  });
+});
