@@ -9,7 +9,7 @@
  */
 import { createServer, type Server } from "node:net";
 import path from "node:path";
-import type { Bridge, Categories, MDNSAdvertiser } from "hap-nodejs";
+import type { Accessory, Bridge, Categories, MDNSAdvertiser } from "hap-nodejs";
 import type { DeviceEventHandler, DeviceRegistryApi, DeviceStateHandler } from "../../../ports/device-registry.js";
 import type { ServicePlugin } from "../../../ports/engine-services.js";
 import type { MqttHandler, MqttServiceApi } from "../../../ports/mqtt-bus.js";
@@ -23,7 +23,7 @@ import type { BridgedAccessory } from "./bridged-accessory.js";
 import { type AccessoryPlan, planAccessory } from "./exposes-mapping.js";
 import type * as HapRuntime from "./hap-runtime.js";
 import { HOMEKIT_DEFAULT_PORT, type HomeKitAdvertiser } from "./homekit-defaults.js";
-import { HomeKitIdentity, maskSetupCode } from "./homekit-identity.js";
+import { HomeKitIdentity, maskSetupCode, normalizeSetupCode } from "./homekit-identity.js";
 import type { RelayChannelPlan, RelayCommand } from "./relay-bindings.js";
 import type { ZigbeeCommand } from "./zigbee-bindings.js";
 
@@ -78,7 +78,7 @@ interface Entry {
   name: string;
   /** For Zigbee devices: changes when the device's HomeKit shape does. */
   signature: string;
-  bridged: { accessory: BridgedAccessory<never, never>["accessory"]; rename(name: string): void };
+  bridged: { accessory: Accessory; rename(name: string): void };
   /** Removes the state listener. */
   detach(): void;
 }
@@ -118,6 +118,7 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
   private readonly capacity: number;
   private readonly prefix: string;
   private readonly defer: (task: () => void) => void;
+  private readonly setupCode: string | undefined;
 
   /** hap-nodejs and the parts built on it, loaded at the first start. */
   private hap: typeof HapRuntime | null = null;
@@ -145,8 +146,13 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
     this.capacity = options.maxAccessoriesPerBridge ?? MAX_BRIDGED_ACCESSORIES;
     this.prefix = (options.zigbeePrefix ?? "zigbee2mqtt").replace(/\/+$/, "");
     this.defer = options.defer ?? ((task) => setImmediate(task));
-    // Fail at construction, not at start: a bad capacity is a configuration error.
+    // Fail at construction, not at start: a bad capacity or code is a configuration error.
     new BridgeAllocation(this.capacity);
+    if (options.setupCode !== undefined) {
+      const checked = normalizeSetupCode(options.setupCode);
+      if (!checked.ok) throw new RangeError(`HomeKit setup code: ${checked.message}`);
+      this.setupCode = checked.code;
+    }
   }
 
   // ---- lifecycle ---------------------------------------------------------------------
@@ -155,7 +161,7 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
     if (this.running) return;
     try {
       this.hap ??= await import("./hap-runtime.js");
-      const { identity, problem } = await HomeKitIdentity.load(this.options.dataDir, this.options.setupCode);
+      const { identity, problem } = await HomeKitIdentity.load(this.options.dataDir, this.setupCode);
       if (problem) this.logger.warn(problem);
       this.identity = identity;
       this.allocation = new BridgeAllocation(this.capacity, identity.assignments);
