@@ -10,6 +10,7 @@ import { expect } from "chai";
 import { HttpClient } from "hap-controller";
 import mqtt, { type MqttClient as MqttJs } from "mqtt";
 import { MemoryLogger } from "../../src/adapters/logging/memory-logger.js";
+import { HomeKitBridge } from "../../src/adapters/services/homekit/homekit-bridge.js";
 import { createEngine, type Engine } from "../../src/composition/create-engine.js";
 import { colorBulb } from "../support/homekit-fixtures.js";
 import { freePort, waitFor } from "../support/network.js";
@@ -139,5 +140,44 @@ describe("HomeKit bridge in the engine, configured by HOMEKIT_* alone", function
     const text = JSON.stringify(logger.entries);
     expect(text).to.contain("***-**-154");
     expect(text).to.not.contain("031-45-154");
+  });
+});
+
+describe("HomeKit bridge passed to createEngine({ services }) as a factory", function () {
+  this.timeout(60_000);
+
+  it("gets { mqtt, logger, deviceRegistry, relay } from the engine and runs in its lifecycle", async () => {
+    const broker = await acquireBroker("homekit-factory");
+    const dataDir = await mkdtemp(path.join(tmpdir(), "hearth-homekit-factory-"));
+    const contexts: unknown[] = [];
+    const engine = createEngine({
+      automationsDir: path.join(dataDir, "automations"),
+      logger: new MemoryLogger(),
+      httpPort: 0,
+      httpHost: "127.0.0.1",
+      handleSignals: false,
+      config: { MQTT_HOST: broker.host, MQTT_PORT: broker.port, DATA_DIR: dataDir, STATE_PERSIST: false, ZIGBEE2MQTT_PREFIX: uniqueTopicPrefix("hk-f") },
+      services: {
+        homekit: (context) => {
+          contexts.push(context);
+          return new HomeKitBridge({ ...context, dataDir: path.join(dataDir, "homekit"), port: 0, bind: "127.0.0.1", setupCode: "482-91-375" });
+        },
+      },
+    });
+    try {
+      await engine.start();
+      expect(contexts).to.have.length(1);
+      expect(contexts[0]).to.include.keys("http", "logger", "mqtt", "deviceRegistry", "relay");
+      expect((contexts[0] as { deviceRegistry: unknown }).deviceRegistry).to.equal(engine.deviceRegistry);
+      const bridge = engine.services.get<HomeKitBridge>("homekit")!;
+      const report = bridge.describe(true);
+      expect(report.setupCode).to.equal("482-91-375");
+      expect(report.bridges[0]?.port).to.be.a("number");
+    } finally {
+      await engine.stop();
+      await broker.release();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+    expect(engine.services.get<HomeKitBridge>("homekit")!.status().reachable).to.equal(false);
   });
 });
