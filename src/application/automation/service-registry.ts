@@ -115,10 +115,6 @@ export class ServiceRegistry implements ServiceRegistryApi {
     return this.resolve(key) !== null;
   }
 
-  /** Every registered service with its key, in registration order (for /api/services). */
-  entries(): [string, unknown][] {
-    return [...this.services];
-  }
 
   keys(): string[] {
     return [...this.services.keys()];
