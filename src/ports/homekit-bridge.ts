@@ -47,3 +47,11 @@ export function isHomeKitBridge(service: unknown): service is HomeKitBridgeApi {
 
 /** The registry key. */
 export const HOMEKIT_SERVICE_KEY = "homekit";
+
+// `services.get("homekit")` and `this.require("homekit")` are typed without a type argument.
+declare module "./engine-services.js" {
+  interface KnownServices {
+    homekit: HomeKitBridgeApi;
+    homeKit: HomeKitBridgeApi;
+  }
+}
