@@ -15,8 +15,10 @@ export {
   type AutomationConfig,
   AutomationNotRegisteredError,
   isAutomationClass,
+  type RunMode,
   ServiceNotAvailableError,
 } from "./application/automation/sdk/automation.js";
+export type { ScheduledTimer } from "./application/automation/automation-timers.js";
 export type {
   CronTrigger,
   CronTriggerContext,
@@ -29,6 +31,7 @@ export type {
   MqttPayload,
   MqttTrigger,
   MqttTriggerContext,
+  RunSignal,
   StateTrigger,
   StateTriggerContext,
   Trigger,
@@ -53,11 +56,14 @@ export type {
   MqttHandler,
   MqttServiceApi,
   PublishOptions,
+  RunTrace,
   ServicePlugin,
   ServiceRegistryApi,
   StateChangeHandler,
   StateManagerApi,
   TriggerDescription,
+  TriggerRejection,
+  TypeDiagnostic,
 } from "./application/automation/contracts.js";
 export {
   DuplicateServiceError,

@@ -254,6 +254,11 @@ export class AutomationManager implements AutomationManagerApi {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
+  /** Whether a run is in progress or queued. */
+  get busy(): boolean {
+    return this.inFlight.size > 0;
+  }
+
   /** Files automations came from, running or failed (the file watcher). */
   files(): string[] {
     const files = [...this.running.values()].map((entry) => entry.file);
