@@ -18,7 +18,7 @@ export default class MotionLight extends Automation {
   ];
 
   // As Home Assistant's motion-light blueprint: new motion replaces a run in progress.
-  readonly mode = "restart";
+  override readonly mode = "restart";
 
   private offTimer: ScheduledTimer | undefined;
 
