@@ -7,6 +7,7 @@ import type { NotificationOptions } from "../../domain/automation/notification.j
 import type { MqttPayload, Trigger, TriggerContext, WebhookSecret } from "../../domain/automation/trigger.js";
 import type { DeviceState, ZigbeeDevice } from "../../domain/automation/zigbee-device.js";
 import type { RouteRegistrar } from "../../ports/route-registrar.js";
+import type { TypeDiagnostic } from "../../ports/type-checker.js";
 
 export type MqttHandler = (topic: string, payload: MqttPayload) => void | Promise<void>;
 
@@ -91,14 +92,7 @@ export interface AutomationInfo {
   typeWarnings?: TypeDiagnostic[];
 }
 
-/** One diagnostic of the TypeScript compiler, located in a file. */
-export interface TypeDiagnostic {
-  file: string;
-  line: number;
-  column: number;
-  code: number;
-  message: string;
-}
+export type { TypeDiagnostic };
 
 /** Outcome of a manual trigger. */
 export type TriggerResult =
