@@ -175,7 +175,7 @@ describe("automation authoring against a real broker: reload, run modes, traces"
     expect(trace).to.include({ automation: "traced", status: "ok" });
     expect(trace?.trigger).to.deep.equal({ type: "mqtt", topic, payload: { n: 7 } });
     expect(trace?.logs).to.have.length(1);
-    expect((trace?.logs as { msg: string }[])[0]?.msg).to.equal("run of traced");
+    expect((trace?.logs as { msg: string }[] | undefined)?.[0]?.msg).to.equal("run of traced");
     expect(trace?.published).to.deep.equal([{ topic: `${topic}/done`, payload: { by: "traced", n: 7 } }]);
     expect(trace?.stateChanges).to.deep.equal([{ key: "traced.runs", newValue: 1 }]);
     expect(body.rejected[0]).to.include({ trigger: 0, count: 1 });
