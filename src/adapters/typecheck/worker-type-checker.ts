@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { TypeChecker, TypeDiagnostic } from "../../ports/type-checker.js";
 
@@ -14,6 +15,11 @@ function workerFile(): string {
   const typescript = here.replace(/worker-type-checker\.(ts|js)$/, "type-check-worker.ts");
   const javascript = here.replace(/worker-type-checker\.(ts|js)$/, "type-check-worker.js");
   return here.endsWith(".ts") && existsSync(typescript) ? typescript : javascript;
+}
+
+/** tsx's ESM loader API (its CommonJS build cannot be imported from a worker). */
+function tsxApiUrl(): string {
+  return pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm/api").replace(/\.cjs$/, ".mjs")).href;
 }
 
 /**
@@ -43,8 +49,15 @@ export class WorkerTypeChecker implements TypeChecker {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    // Inherits the process's execArgv, so under tsx (npm start, tests) the worker loads TypeScript sources too.
-    const worker = new Worker(workerFile());
+    const file = workerFile();
+    // From source (npm start, tests) the worker is TypeScript: it registers tsx's loader
+    // itself, since a worker does not always inherit the loader the parent was started with.
+    const worker = file.endsWith(".ts")
+      ? new Worker(
+          `import(${JSON.stringify(tsxApiUrl())}).then(({ register }) => { register(); return import(${JSON.stringify(pathToFileURL(file).href)}); });`,
+          { eval: true },
+        )
+      : new Worker(file);
     worker.unref();
     worker.on("message", (message: { id: number; diagnostics?: TypeDiagnostic[]; error?: string }) => {
       const pending = this.pending.get(message.id);
