@@ -1,6 +1,6 @@
 /**
- * Builds the automation engine from its parts. This is the one place (with main.ts) that
- * knows the concrete classes; the lead's main.ts calls createEngine() and start()/stop().
+ * Builds the automation engine from its parts. With the container and main.ts, this is
+ * where concrete classes are chosen; callers get an Engine to start() and stop().
  */
 import { zigbee2MqttMessages } from "../adapters/zigbee2mqtt/zigbee2mqtt-messages.js";
 import { existsSync } from "node:fs";

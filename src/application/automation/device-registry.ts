@@ -1,3 +1,4 @@
+import { parseJsonOr } from "../../domain/shared/parse-json.js";
 import type { MqttPayload } from "../../domain/automation/trigger.js";
 import type { DeviceState, ZigbeeDevice } from "../../domain/automation/zigbee-device.js";
 import type { JsonStore } from "../../ports/json-store.js";
@@ -84,11 +85,7 @@ function payloadValue(payload: MqttPayload | unknown): unknown {
     const record = payload as Record<string, unknown>;
     const keys = Object.keys(record);
     if (keys.length === 1 && keys[0] === "raw" && typeof record.raw === "string") {
-      try {
-        return JSON.parse(record.raw);
-      } catch {
-        return record.raw;
-      }
+      return parseJsonOr(record.raw, record.raw);
     }
     return record;
   }
