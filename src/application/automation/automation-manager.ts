@@ -606,7 +606,7 @@ export class AutomationManager implements AutomationManagerApi {
       entry.logger.debug("Run ended after its signal aborted", { trigger: context?.type });
     } else {
       trace.status = "error";
-      trace.error = failure instanceof Error && failure.stack ? { message: errorMessage(failure), stack: failure.stack } : { message: errorMessage(failure) };
+      trace.error = failure instanceof Error && failure.stack ? { message: errorMessage(failure), stack: authorStack(failure.stack) } : { message: errorMessage(failure) };
       stats.errors++;
       stats.lastError = errorMessage(failure);
       entry.logger.error("Automation failed", { trigger: context?.type, err: failure });
@@ -683,6 +683,14 @@ export class AutomationManager implements AutomationManagerApi {
       typeWarnings: entry.file === null ? [] : (this.typeWarnings.get(entry.file) ?? []),
     };
   }
+}
+
+/** A stack without the engine's own frames below the automation's code: what the author needs to read. */
+function authorStack(stack: string): string {
+  return stack
+    .split("\n")
+    .filter((line) => !/automation-manager|run-traces|node:async_hooks|node:internal\//.test(line))
+    .join("\n");
 }
 
 function isRegistrationFailure(error: unknown): boolean {
