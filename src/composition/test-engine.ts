@@ -158,9 +158,7 @@ const DEFAULT_TEST_CONFIG: AutomationConfig = { ZIGBEE2MQTT_PREFIX: "zigbee2mqtt
  *
  * @example
  * ```ts
- * import { createTestEngine } from "hearth/testing";
- * import MotionLight from "../automations/motion-light.js";
- *
+ * // MotionLight: the class an automation file default-exports.
  * const t = await createTestEngine({ automations: [MotionLight] });
  * await t.publish("zigbee2mqtt/hallway_motion", { occupancy: true });
  * t.expectPublished("zigbee2mqtt/hallway_light/set", { state: "ON" });
