@@ -689,7 +689,7 @@ export class AutomationManager implements AutomationManagerApi {
 function authorStack(stack: string): string {
   return stack
     .split("\n")
-    .filter((line) => !/automation-manager|run-traces|node:async_hooks|node:internal\//.test(line))
+    .filter((line) => !/application[\\/]automation[\\/](automation-manager|run-traces)\.[jt]s|node:async_hooks|node:internal\//.test(line))
     .join("\n");
 }
 
