@@ -10,6 +10,12 @@
 export {
   createTestEngine,
   FakeHttpClient,
+  FakeLightPanels,
+  type FakeLightPanelState,
+  type FakeRelayDevice,
+  FakeRelays,
+  FakeWeather,
+  type FakeWeatherConditions,
   type FakeHttpAnswer,
   parseDuration,
   type PublishedMessage,

@@ -31,6 +31,14 @@ export type { PublishedMessage } from "../adapters/testing/loopback-mqtt-client.
 export type { FakeHttpAnswer, RecordedRequest } from "../adapters/testing/fake-http-client.js";
 export { FakeHttpClient } from "../adapters/testing/fake-http-client.js";
 export { parseDuration } from "../adapters/testing/fake-clock.js";
+export {
+  FakeLightPanels,
+  type FakeLightPanelState,
+  type FakeRelayDevice,
+  FakeRelays,
+  FakeWeather,
+  type FakeWeatherConditions,
+} from "../adapters/testing/fake-services.js";
 
 /** A Zigbee device to simulate: a friendly name at least; the rest defaults to a generic end device. */
 export type SimulatedDevice = string | ({ friendly_name: string } & Partial<ZigbeeDevice>);
@@ -196,6 +204,8 @@ export async function createTestEngine(options: TestEngineOptions): Promise<Test
   }
   for (const [key, service] of Object.entries(given)) {
     if (service === null || service === undefined) continue;
+    const clocked = service as { useClock?: (now: () => Date) => void };
+    if (typeof clocked.useClock === "function") clocked.useClock(() => clock.now());
     const recorded = recording(key, service, serviceCalls);
     services.register(key, key === "notifications" ? capturingNotifications(recorded, notifications) : recorded);
   }
