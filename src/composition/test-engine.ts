@@ -200,7 +200,11 @@ export async function createTestEngine(options: TestEngineOptions): Promise<Test
   const services = new ServiceRegistry(logger.child({ module: "services" }));
   const given = options.services ?? {};
   if (!("notifications" in given)) {
-    services.register("notifications", recording("notifications", { send: async (notification: NotificationOptions) => void notifications.push(notification) }, serviceCalls));
+    const send = async (notification: NotificationOptions) => {
+      notifications.push(notification);
+      return { ok: true as const, channel: notification.channel ?? "default" };
+    };
+    services.register("notifications", recording("notifications", { send }, serviceCalls));
   }
   for (const [key, service] of Object.entries(given)) {
     if (service === null || service === undefined) continue;

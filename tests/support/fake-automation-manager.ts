@@ -5,7 +5,7 @@ import type {
   TriggerRejection,
   TriggerResult,
   WebhookTarget,
-} from "../../src/application/automation/contracts.js";
+} from "../../src/ports/automation-catalog.js";
 import type { TriggerContext, WebhookSecret } from "../../src/domain/automation/trigger.js";
 
 export interface FakeAutomation {

@@ -5,23 +5,23 @@
  * createTestEngine; every call is also recorded in `serviceCalls`.
  */
 
+import { ServiceCallError } from "../../domain/automation/service-errors.js";
+import type { LightPanelInfo, LightPanelService, LightPanelState } from "../../ports/light-panel-service.js";
+import type {
+  CoverState,
+  CoverStatus,
+  RelayDeviceInfo,
+  RelayService,
+  RelayStatusChange,
+  RelayStatusListener,
+  SwitchStatus,
+} from "../../ports/relay-service.js";
+import type { DailyForecast, HourlyForecast, WeatherConditions, WeatherReport, WeatherService } from "../../ports/weather-service.js";
+
 type Clock = () => Date;
 
-/** Current conditions as a weather report carries them (every field may be overridden). */
-export interface FakeWeatherConditions {
-  temperature: number;
-  apparentTemperature: number | null;
-  humidity: number | null;
-  pressure: number | null;
-  windSpeed: number | null;
-  windDirection: number | null;
-  windGust: number | null;
-  cloudCover: number | null;
-  precipitation: number | null;
-  code: number;
-  description: string;
-  isDay: boolean | null;
-}
+/** Current conditions as a weather report carries them, without the time (the kit's clock gives it). */
+export type FakeWeatherConditions = Omit<WeatherConditions, "time">;
 
 const MILD: FakeWeatherConditions = {
   temperature: 15,
@@ -39,10 +39,10 @@ const MILD: FakeWeatherConditions = {
 };
 
 /** The weather service: `current()`, `hourly()` and `daily()` answer from what the test set. */
-export class FakeWeather {
+export class FakeWeather implements WeatherService {
   private conditions: FakeWeatherConditions;
-  private hourlyForecast: Record<string, unknown>[] = [];
-  private dailyForecast: Record<string, unknown>[] = [];
+  private hourlyForecast: HourlyForecast[] = [];
+  private dailyForecast: DailyForecast[] = [];
   private failing: string | null = null;
 
   constructor(
@@ -64,7 +64,7 @@ export class FakeWeather {
   }
 
   /** What `hourly()` and `daily()` report. */
-  forecast(forecast: { hourly?: Record<string, unknown>[]; daily?: Record<string, unknown>[] }): this {
+  forecast(forecast: { hourly?: HourlyForecast[]; daily?: DailyForecast[] }): this {
     if (forecast.hourly) this.hourlyForecast = forecast.hourly;
     if (forecast.daily) this.dailyForecast = forecast.daily;
     return this;
@@ -76,20 +76,20 @@ export class FakeWeather {
     return this;
   }
 
-  async current() {
+  async current(): Promise<WeatherReport<WeatherConditions>> {
     return this.report({ ...this.conditions, time: this.now() });
   }
 
-  async hourly(hours = 48) {
+  async hourly(hours = 48): Promise<WeatherReport<HourlyForecast[]>> {
     return this.report(this.hourlyForecast.slice(0, hours));
   }
 
-  async daily(days = 7) {
+  async daily(days = 7): Promise<WeatherReport<DailyForecast[]>> {
     return this.report(this.dailyForecast.slice(0, days));
   }
 
-  private report<T>(data: T) {
-    if (this.failing !== null) return Promise.reject(new Error(this.failing));
+  private report<T>(data: T): WeatherReport<T> {
+    if (this.failing !== null) throw new ServiceCallError("weather", "SERVICE_UNREACHABLE", this.failing);
     return {
       data,
       provider: "fake",
@@ -102,29 +102,6 @@ export class FakeWeather {
   }
 }
 
-interface SwitchStatus {
-  device: string;
-  channel: number;
-  on: boolean;
-  source?: string;
-  updatedAt: Date;
-}
-
-type CoverState = "open" | "closed" | "opening" | "closing" | "stopped" | "calibrating";
-
-interface CoverStatus {
-  device: string;
-  channel: number;
-  state: CoverState;
-  position: number | null;
-  source?: string;
-  updatedAt: Date;
-}
-
-type RelayStatusChange =
-  | { kind: "switch"; device: string; channel: number; status: SwitchStatus; previous: SwitchStatus | null }
-  | { kind: "cover"; device: string; channel: number; status: CoverStatus; previous: CoverStatus | null };
-
 /** A relay device the fake knows: a name, or its name with switch and cover channels. */
 export type FakeRelayDevice = string | { name: string; switches?: number[]; covers?: number[] };
 
@@ -133,11 +110,11 @@ export type FakeRelayDevice = string | { name: string; switches?: number[]; cove
  * `lastKnownSwitch()`/`isOn()` read it, and `press()` plays someone using the device's own
  * button (a status change automations can listen to with `onStatusChange`).
  */
-export class FakeRelays {
+export class FakeRelays implements RelayService {
   private readonly known = new Map<string, { switches: number[]; covers: number[] }>();
   private readonly switches = new Map<string, SwitchStatus>();
   private readonly coverStates = new Map<string, CoverStatus>();
-  private readonly listeners = new Set<(change: RelayStatusChange) => void>();
+  private readonly listeners = new Set<RelayStatusListener>();
 
   constructor(
     devices: FakeRelayDevice[],
@@ -154,7 +131,7 @@ export class FakeRelays {
     this.now = now;
   }
 
-  devices() {
+  devices(): RelayDeviceInfo[] {
     return [...this.known].map(([name, channels]) => ({ name, transport: "mqtt" as const, address: `fake/${name}`, ...channels }));
   }
 
@@ -197,7 +174,7 @@ export class FakeRelays {
 
   async setCoverPosition(device: string, position: number, channel = 0): Promise<void> {
     if (!Number.isFinite(position) || position < 0 || position > 100) {
-      throw new RangeError(`Cover position must be 0 to 100, got ${position}`);
+      throw new ServiceCallError("relay", "SERVICE_INVALID_ARGUMENT", `Cover position must be 0 to 100, got ${position}`);
     }
     this.setCover(device, channel, position === 0 ? "closed" : position === 100 ? "open" : "stopped", position);
   }
@@ -215,7 +192,7 @@ export class FakeRelays {
     return this.coverStates.get(`${device}#${channel}`) ?? null;
   }
 
-  onStatusChange(listener: (change: RelayStatusChange) => void): () => void {
+  onStatusChange(listener: RelayStatusListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -251,26 +228,17 @@ export class FakeRelays {
   }
 
   private check(device: string): void {
-    if (!this.known.has(device)) throw new Error(`Unknown relay device "${device}" (known: ${[...this.known.keys()].join(", ") || "none"})`);
+    if (!this.known.has(device)) {
+      throw new ServiceCallError("relay", "SERVICE_UNKNOWN_DEVICE", `Unknown relay device "${device}" (known: ${[...this.known.keys()].join(", ") || "none"})`);
+    }
   }
 }
 
 /** The state a fake light panel keeps. */
-export interface FakeLightPanelState {
-  name: string;
-  on: boolean;
-  brightness: number;
-  hue: number;
-  saturation: number;
-  colorTemperature: number;
-  colorMode: string;
-  effect: string | null;
-  model: string | null;
-  firmwareVersion: string | null;
-}
+export type FakeLightPanelState = LightPanelState;
 
 /** The light-panel service (Nanoleaf): panels keep the state commands set; `state(name)` reads it. */
-export class FakeLightPanels {
+export class FakeLightPanels implements LightPanelService {
   private readonly states = new Map<string, FakeLightPanelState>();
   private readonly paired = new Set<string>();
   readonly identified: string[] = [];
@@ -296,7 +264,7 @@ export class FakeLightPanels {
     }
   }
 
-  panels() {
+  panels(): LightPanelInfo[] {
     return [...this.states.keys()].map((name) => ({ name, url: `http://fake-${name}:16021`, paired: this.paired.has(name) }));
   }
 
@@ -347,7 +315,7 @@ export class FakeLightPanels {
 
   async selectEffect(name: string, effect: string): Promise<void> {
     const panel = this.panel(name);
-    if (!this.effects.includes(effect)) throw new Error(`Panel "${name}" has no effect "${effect}"`);
+    if (!this.effects.includes(effect)) throw new ServiceCallError("lightPanels", "SERVICE_INVALID_ARGUMENT", `Panel "${name}" has no effect "${effect}"`);
     panel.effect = effect;
     panel.colorMode = "effect";
   }
@@ -368,12 +336,16 @@ export class FakeLightPanels {
 
   private panel(name: string): FakeLightPanelState {
     const panel = this.states.get(name);
-    if (!panel) throw new Error(`Unknown light panel "${name}" (known: ${[...this.states.keys()].join(", ") || "none"})`);
+    if (!panel) {
+      throw new ServiceCallError("lightPanels", "SERVICE_UNKNOWN_DEVICE", `Unknown light panel "${name}" (known: ${[...this.states.keys()].join(", ") || "none"})`);
+    }
     return panel;
   }
 }
 
 function range(value: number, min: number, max: number, what: string): number {
-  if (!Number.isFinite(value) || value < min || value > max) throw new RangeError(`${what} must be ${min} to ${max}, got ${value}`);
+  if (!Number.isFinite(value) || value < min || value > max) {
+    throw new ServiceCallError("lightPanels", "SERVICE_INVALID_ARGUMENT", `${what} must be ${min} to ${max}, got ${value}`);
+  }
   return value;
 }

@@ -21,18 +21,18 @@ import type {
   AutomationInfo,
   AutomationManagerApi,
   AutomationStats,
-  DeviceRegistryApi,
-  MqttServiceApi,
-  ServiceRegistryApi,
   RunTrace,
-  StateManagerApi,
   TraceSettings,
   TriggerDescription,
   TriggerRejection,
   TriggerResult,
   TypeDiagnostic,
   WebhookTarget,
-} from "./contracts.js";
+} from "../../ports/automation-catalog.js";
+import type { DeviceRegistryApi } from "../../ports/device-registry.js";
+import type { ServiceRegistryApi } from "../../ports/engine-services.js";
+import type { MqttServiceApi } from "../../ports/mqtt-bus.js";
+import type { StateManagerApi } from "../../ports/state-store.js";
 import {
   defaultWebhookHeader,
   handlerFor,

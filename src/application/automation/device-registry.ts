@@ -4,13 +4,8 @@ import type { DeviceState, ZigbeeDevice } from "../../domain/automation/zigbee-d
 import type { JsonStore } from "../../ports/json-store.js";
 import type { Logger } from "../../ports/logger.js";
 import type { Zigbee2MqttMessages } from "../../ports/zigbee2mqtt-messages.js";
-import type {
-  DeviceEventHandler,
-  DeviceRegistryApi,
-  DeviceStateHandler,
-  MqttHandler,
-  MqttServiceApi,
-} from "./contracts.js";
+import type { DeviceEventHandler, DeviceRegistryApi, DeviceStateHandler } from "../../ports/device-registry.js";
+import type { MqttHandler, MqttServiceApi } from "../../ports/mqtt-bus.js";
 
 /** At most this long between a change and the registry file being written. */
 export const DEVICE_REGISTRY_SAVE_DELAY_MS = 1000;

@@ -3,7 +3,7 @@ import { assertTopicFilter, TopicIndex } from "../../domain/automation/topic-fil
 import type { MqttPayload } from "../../domain/automation/trigger.js";
 import type { Logger } from "../../ports/logger.js";
 import type { MqttClient, QoS } from "../../ports/mqtt-client.js";
-import type { MqttHandler, MqttServiceApi, PublishOptions } from "./contracts.js";
+import type { MqttHandler, MqttServiceApi, PublishOptions } from "../../ports/mqtt-bus.js";
 
 export interface MqttServiceOptions {
   /** Topic prefix of the Zigbee2MQTT bridge (ZIGBEE2MQTT_PREFIX). */
