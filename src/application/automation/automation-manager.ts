@@ -71,8 +71,27 @@ export type FileLoadOutcome =
 
 type RunListener = (event: { automation: string; durationMs: number; error?: unknown }) => void;
 
+/**
+ * A run in progress. Its AbortController is made only when the run's code reads
+ * `context.signal`: most runs never do, and the MQTT hot path should not pay for one.
+ */
 interface ActiveRun {
-  controller: AbortController;
+  controller: AbortController | undefined;
+  aborted: boolean;
+  reason: unknown;
+}
+
+function abortRun(run: ActiveRun, reason: Error): void {
+  if (run.aborted) return;
+  run.aborted = true;
+  run.reason = reason;
+  run.controller?.abort(reason);
+}
+
+function signalOf(run: ActiveRun): AbortSignal {
+  run.controller ??= new AbortController();
+  if (run.aborted && !run.controller.signal.aborted) run.controller.abort(run.reason);
+  return run.controller.signal;
 }
 
 interface QueuedRun {
@@ -355,7 +374,7 @@ export class AutomationManager implements AutomationManagerApi {
    * dropped, onStop runs, then its triggers, subscriptions and timers are removed.
    */
   private async unregister(entry: RunningAutomation, reason: string): Promise<void> {
-    for (const run of entry.active) run.controller.abort(new RunAbortedError(`Run aborted: ${reason}`));
+    for (const run of entry.active) abortRun(run, new RunAbortedError(`Run aborted: ${reason}`));
     for (const queued of entry.queue.splice(0)) queued.resolve({ status: "dropped", reason });
     try {
       await runOutsideTraces(() => entry.automation.onStop());
@@ -529,7 +548,7 @@ export class AutomationManager implements AutomationManagerApi {
         if (entry.max !== null && entry.active.size >= entry.max) return this.drop(entry, context, `${entry.max} runs in progress (max)`);
         break;
       case "restart":
-        for (const run of entry.active) run.controller.abort(new RunAbortedError("Run aborted: a newer firing restarted the automation"));
+        for (const run of entry.active) abortRun(run, new RunAbortedError("Run aborted: a newer firing restarted the automation"));
         break;
       case "queued":
         if (!busy && entry.queue.length === 0) break;
@@ -549,7 +568,7 @@ export class AutomationManager implements AutomationManagerApi {
 
   /** Starts one run: its own AbortSignal, trace and stats. */
   private start(entry: RunningAutomation, context: TriggerContext): TriggerResult | Promise<TriggerResult> | undefined {
-    const run: ActiveRun = { controller: new AbortController() };
+    const run: ActiveRun = { controller: undefined, aborted: false, reason: undefined };
     entry.active.add(run);
     const startedAt = performance.now();
     const now = this.clock === systemClock ? new Date() : this.clock.now();
@@ -557,7 +576,7 @@ export class AutomationManager implements AutomationManagerApi {
     entry.stats.lastRunAtMs = now.getTime();
     const trace = entry.traces.begin(context, now);
     // Not enumerable: the context stays the plain data it was (JSON, deep equality), plus the signal.
-    const runContext = Object.defineProperty({ ...context }, "signal", { value: run.controller.signal, enumerable: false }) as TriggerContext;
+    const runContext = Object.defineProperty({ ...context }, "signal", { get: () => signalOf(run), enumerable: false }) as TriggerContext;
     let result: unknown;
     try {
       result = runInTrace(trace, () => entry.automation.execute(runContext));
@@ -597,7 +616,7 @@ export class AutomationManager implements AutomationManagerApi {
     const durationMs = performance.now() - startedAt;
     stats.lastDurationMs = durationMs;
     trace.durationMs = durationMs;
-    const aborted = failure !== undefined && run.controller.signal.aborted;
+    const aborted = failure !== undefined && run.aborted;
     if (failure === undefined) {
       trace.status = "ok";
     } else if (aborted) {

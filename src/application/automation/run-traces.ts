@@ -46,6 +46,33 @@ export function truncateForTrace(value: unknown, maxBytes: number): unknown {
   return { truncated: true, bytes: text.length, preview: text.slice(0, maxBytes) };
 }
 
+/**
+ * Keeps a run's trigger context as JSON text (within the size limit), parsed only when the
+ * trace is read: every run records one, few are ever looked at.
+ */
+function keepTrigger(trace: RunTrace, trigger: object, maxBytes: number): void {
+  let text: string;
+  try {
+    text = JSON.stringify(trigger);
+  } catch {
+    trace.trigger = { unserialisable: true };
+    return;
+  }
+  if (text.length > maxBytes) {
+    trace.trigger = { truncated: true, bytes: text.length, preview: text.slice(0, maxBytes) };
+    return;
+  }
+  let parsed: Record<string, unknown> | undefined;
+  Object.defineProperty(trace, "trigger", {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      parsed ??= JSON.parse(text) as Record<string, unknown>;
+      return parsed;
+    },
+  });
+}
+
 /** Appends to one of a trace's lists, counting what does not fit. */
 export function addToTrace<K extends "logs" | "published" | "stateChanges" | "serviceCalls">(
   trace: RunTrace,
@@ -77,7 +104,7 @@ export class AutomationTraces {
     const trace: RunTrace = {
       id: ++this.sequence,
       automation: this.automation,
-      trigger: truncateForTrace(trigger, this.settings.payloadBytes) as RunTrace["trigger"],
+      trigger: {},
       startedAt: startedAt.toISOString(),
       durationMs: null,
       status: "running",
@@ -88,6 +115,7 @@ export class AutomationTraces {
       omitted: {},
     };
     if (this.settings.runs <= 0) return trace;
+    keepTrigger(trace, trigger, this.settings.payloadBytes);
     this.traces.push(trace);
     if (this.traces.length > this.settings.runs) this.traces.shift();
     return trace;
