@@ -8,7 +8,7 @@ import {
   type RunMode,
 } from "./sdk/automation.js";
 import { AutomationTimers } from "./automation-timers.js";
-import { AutomationTraces, DEFAULT_TRACE_SETTINGS, runInTrace, runOutsideTraces } from "./run-traces.js";
+import { AutomationTraces, DEFAULT_TRACE_SETTINGS, runInTrace, runOutsideTraces, type TraceRecord } from "./run-traces.js";
 import { tracedLogger, tracedMqtt, tracedServices, tracedState } from "./traced-runtime.js";
 import { systemTimer, type Timer } from "../../ports/timer.js";
 import type { Trigger, TriggerContext } from "../../domain/automation/trigger.js";
@@ -88,6 +88,24 @@ function abortRun(run: ActiveRun, reason: Error): void {
   run.controller?.abort(reason);
 }
 
+/**
+ * What execute() receives: the trigger context's fields copied onto an instance whose
+ * `signal` is a getter of the class, not an own property, so the context stays the plain
+ * data it was (JSON, deep equality). A per-run own getter (Object.defineProperty) made every
+ * run several times slower: it forces V8's slow dictionary objects.
+ */
+class RunContext {
+  readonly #run: ActiveRun;
+
+  constructor(run: ActiveRun) {
+    this.#run = run;
+  }
+
+  get signal(): AbortSignal {
+    return signalOf(this.#run);
+  }
+}
+
 function signalOf(run: ActiveRun): AbortSignal {
   run.controller ??= new AbortController();
   if (run.aborted && !run.controller.signal.aborted) run.controller.abort(run.reason);
@@ -124,6 +142,8 @@ interface RunningAutomation {
   reloads: number;
   loadedAtMs: number;
   reloadError: { message: string; at: string } | null;
+  /** Whether runs need AsyncLocalStorage to stay traced after an await (async execute). */
+  tracesAcrossAwaits: boolean;
 }
 
 const RUN_MODES: readonly RunMode[] = ["parallel", "single", "restart", "queued"];
@@ -504,6 +524,7 @@ export class AutomationManager implements AutomationManagerApi {
       reloads: previous ? previous.reloads + 1 : 0,
       loadedAtMs: this.clock.now().getTime(),
       reloadError: null,
+      tracesAcrossAwaits: isAsyncFunction(automation.execute),
     };
   }
 
@@ -575,11 +596,10 @@ export class AutomationManager implements AutomationManagerApi {
     entry.stats.runs++;
     entry.stats.lastRunAtMs = now.getTime();
     const trace = entry.traces.begin(context, now);
-    // Not enumerable: the context stays the plain data it was (JSON, deep equality), plus the signal.
-    const runContext = Object.defineProperty({ ...context }, "signal", { get: () => signalOf(run), enumerable: false }) as TriggerContext;
+    const runContext = Object.assign(new RunContext(run), context) as unknown as TriggerContext;
     let result: unknown;
     try {
-      result = runInTrace(trace, () => entry.automation.execute(runContext));
+      result = runInTrace(trace, () => entry.automation.execute(runContext), entry.tracesAcrossAwaits);
     } catch (error) {
       return this.finish(entry, run, trace, context, startedAt, error ?? new Error("execute() threw without a reason"));
     }
@@ -587,6 +607,8 @@ export class AutomationManager implements AutomationManagerApi {
       const outcome = this.finish(entry, run, trace, context, startedAt, undefined);
       return outcome === OK ? undefined : outcome;
     }
+    // A plain function that returned a promise: its next runs are traced across awaits too.
+    entry.tracesAcrossAwaits = true;
     return this.track(
       (result as Promise<void>).then(
         () => this.finish(entry, run, trace, context, startedAt, undefined),
@@ -606,7 +628,7 @@ export class AutomationManager implements AutomationManagerApi {
   private finish(
     entry: RunningAutomation,
     run: ActiveRun,
-    trace: RunTrace,
+    trace: TraceRecord,
     context: TriggerContext,
     startedAt: number,
     failure: unknown,
@@ -710,6 +732,10 @@ function authorStack(stack: string): string {
     .split("\n")
     .filter((line) => !/application[\\/]automation[\\/](automation-manager|run-traces)\.[jt]s|node:async_hooks|node:internal\//.test(line))
     .join("\n");
+}
+
+function isAsyncFunction(fn: unknown): boolean {
+  return Object.prototype.toString.call(fn) === "[object AsyncFunction]";
 }
 
 function isRegistrationFailure(error: unknown): boolean {

@@ -54,6 +54,27 @@ describe("run traces", () => {
     expect(t.traces("chatty").traces[0]?.logs).to.have.length(2);
   });
 
+  it("traces after awaits also for a plain execute() that returns a promise, from its second run on", async () => {
+    class Plain extends Automation {
+      readonly name = "plain";
+      readonly triggers: Trigger[] = [{ type: "state", key: "go" }];
+      execute(): Promise<void> {
+        return this.work();
+      }
+      private async work(): Promise<void> {
+        this.logger.info("before await");
+        await Promise.resolve();
+        this.logger.info("after await");
+      }
+    }
+    t = await createTestEngine({ automations: [Plain] });
+    await t.setState("go", 1);
+    await t.setState("go", 2);
+    const [second, first] = t.traces("plain").traces;
+    expect(first?.logs.map((line) => line.msg)).to.deep.equal(["before await"]);
+    expect(second?.logs.map((line) => line.msg)).to.deep.equal(["before await", "after await"]);
+  });
+
   it("records the error and stack of a failed run", async () => {
     t = await createTestEngine({ automations: [Chatty] });
     await t.publish("test/chatty", { fail: true });
