@@ -97,7 +97,7 @@ export type {
   TypeDiagnostic,
 } from "./ports/automation-catalog.js";
 export type { DeviceEventHandler, DeviceRegistryApi, DeviceStateHandler } from "./ports/device-registry.js";
-export type { CoreContext, ServicePlugin, ServiceRegistryApi } from "./ports/engine-services.js";
+export type { CoreContext, KnownServices, ServicePlugin, ServiceRegistryApi } from "./ports/engine-services.js";
 export type { MqttHandler, MqttServiceApi, PublishOptions } from "./ports/mqtt-bus.js";
 export type { StateChangeHandler, StateManagerApi } from "./ports/state-store.js";
 export {
