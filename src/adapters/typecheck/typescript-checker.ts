@@ -46,7 +46,7 @@ export class TypeScriptChecker {
     if (files.length === 0) return [];
     const ts = await loadTypeScript();
     const options = this.compilerOptions(ts, files[0] as string);
-    const program = ts.createProgram({ rootNames: [...files], options, oldProgram: this.previous });
+    const program = ts.createProgram({ rootNames: [...files], options, ...(this.previous ? { oldProgram: this.previous } : {}) });
     this.previous = program;
     const wanted = new Set(files.map((file) => path.resolve(file)));
     const diagnostics = [

@@ -108,13 +108,13 @@ export abstract class Automation {
   readonly requiredServices?: readonly string[];
 
   /** What a firing does while a run is in progress; default `"parallel"`. See {@link RunMode}. */
-  readonly mode?: RunMode;
+  readonly mode?: RunMode | undefined;
 
   /**
    * For `"parallel"`: most runs in progress at once (unlimited by default). For `"queued"`:
    * most runs in progress and waiting together (default 10). Firings beyond it are dropped and counted.
    */
-  readonly max?: number;
+  readonly max?: number | undefined;
 
   #runtime: AutomationRuntime | undefined;
 
