@@ -249,15 +249,35 @@ export class AutomationManager implements AutomationManagerApi {
       const failure = this.failed.find((entry) => entry.file === file);
       return ok ? { status: "registered", name: automation.name } : { status: "failed", error: failure?.error ?? "not registered" };
     }
-    await this.unregister(previous, "reloaded");
+    const release = this.holdSubscriptions(previous);
     try {
-      await this.activate(automation, file, [...automation.triggers], previous);
-    } catch (error) {
-      await this.restore(previous);
-      return this.reloadFailed(previous, file, errorMessage(error));
+      await this.unregister(previous, "reloaded");
+      try {
+        await this.activate(automation, file, [...automation.triggers], previous);
+      } catch (error) {
+        await this.restore(previous);
+        return this.reloadFailed(previous, file, errorMessage(error));
+      }
+    } finally {
+      release();
     }
     this.dependencies.logger.info("Automation reloaded", { automation: automation.name, file, reloads: previous.reloads + 1 });
     return { status: "reloaded", name: automation.name };
+  }
+
+  /**
+   * Keeps the broker subscriptions of an automation being replaced while it is swapped: a
+   * topic the new version subscribes too is never unsubscribed and subscribed again at the
+   * broker, so no message slips through the gap between the two and the broker sees no churn.
+   */
+  private holdSubscriptions(entry: RunningAutomation): () => void {
+    const mqtt = this.dependencies.mqtt;
+    const hold = () => {};
+    const topics = [...new Set(entry.triggers.flatMap((trigger) => (trigger.type === "mqtt" ? [trigger.topic] : [])))];
+    for (const topic of topics) mqtt.subscribe(topic, hold);
+    return () => {
+      for (const topic of topics) mqtt.unsubscribe(topic, hold);
+    };
   }
 
   /** A deleted file: its automation stops and is forgotten, as is a failure recorded for it. */

@@ -213,5 +213,8 @@ describe("AutomationManager reloads", () => {
     expect(time.pendingCount).to.equal(2);
     expect(manager.pendingTimers("porch")).to.equal(1);
     expect(manager.getAutomation("porch")?.reloads).to.equal(200);
+    // The topic stayed subscribed through every swap: no gap for messages, no broker churn.
+    expect(client.unsubscribed).to.deep.equal([]);
+    expect(client.subscribed).to.deep.equal([["home/porch"]]);
   });
 });
