@@ -154,4 +154,16 @@ describe("traces and type warnings in the web UI (Chromium)", function () {
     expect(await ok.locator(".badge").textContent()).to.equal("ok");
     await screenshot(page, "traces", 'article[data-name="garage-door"]');
   });
+
+  it("shows a failed reload on the card while the previous version keeps running", async () => {
+    await writeFile(path.join(dir, "night-mode.ts"), "export default class NightMode {");
+    const outcome = await engine.manager.loadFile(path.join(dir, "night-mode.ts"));
+    expect(outcome.status).to.equal("kept_previous");
+    await page.goto(`http://127.0.0.1:${engine.httpPort}/status#automations`);
+    const card = page.locator('article[data-name="night-mode"]');
+    const reloadError = card.locator(".reload-error");
+    await reloadError.waitFor();
+    expect(await reloadError.textContent()).to.match(/Reload failed .*; the previous version keeps running: failed to load/);
+    expect(await card.locator(".badge").first().textContent()).to.equal("running");
+  });
 });
