@@ -334,7 +334,6 @@ export function createEngine(options: EngineOptions): Engine {
         if (existsSync(automationsDir)) {
           await manager.discoverAndRegister(automationsDir, recursive);
           undo.push("type checker", () => typeChecker?.close?.());
-          checkTypes();
           if (options.watch ?? config.AUTOMATIONS_WATCH) {
             watcher = new AutomationWatcher({
               dir: automationsDir,
@@ -375,6 +374,8 @@ export function createEngine(options: EngineOptions): Engine {
         undo.push("services", () => services.stopAll());
         stopRelayMirror = mirrorRelayStatus(services.get("relay"), state);
 
+        // Only once everything else is up: the check competes for the CPU, never for start-up.
+        checkTypes();
         startedAt = options.clock?.now() ?? new Date();
         phase = "started";
         holdSignals();
