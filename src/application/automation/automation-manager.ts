@@ -518,7 +518,7 @@ export class AutomationManager implements AutomationManagerApi {
       mqtt: tracedMqtt(dependencies.mqtt, name, settings),
       http: dependencies.http,
       state: tracedState(dependencies.state, name, settings),
-      logger: tracedLogger(logger, name, settings),
+      logger: tracedLogger(logger, name, settings, () => this.clock.now()),
       config: dependencies.config,
       services: tracedServices(dependencies.services, name, settings),
       deviceRegistry: dependencies.deviceRegistry,

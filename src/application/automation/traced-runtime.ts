@@ -9,20 +9,21 @@ import { addToTrace, currentTrace, truncateForTrace } from "./run-traces.js";
 
 const LEVELS: LogLevelName[] = ["trace", "debug", "info", "warn", "error", "fatal"];
 
-export function tracedLogger(logger: Logger, automation: string, settings: TraceSettings): Logger {
-  const traced = { child: (bindings: LogFields) => tracedLogger(logger.child(bindings), automation, settings) } as Logger;
+/** `now` is the engine's clock, so log lines of a run line up with its start under the test kit. */
+export function tracedLogger(logger: Logger, automation: string, settings: TraceSettings, now: () => Date = () => new Date()): Logger {
+  const traced = { child: (bindings: LogFields) => tracedLogger(logger.child(bindings), automation, settings, now) } as Logger;
   for (const level of LEVELS) {
     traced[level] = ((first: unknown, second?: unknown) => {
       const trace = currentTrace(automation);
-      if (trace) addToTrace(trace, "logs", logLine(level, first, second, settings));
+      if (trace) addToTrace(trace, "logs", logLine(level, first, second, settings, now()));
       (logger[level] as (a: unknown, b?: unknown) => void)(first, second);
     }) as Logger[typeof level];
   }
   return traced;
 }
 
-function logLine(level: LogLevelName, first: unknown, second: unknown, settings: TraceSettings): RunTrace["logs"][number] {
-  const time = new Date().toISOString();
+function logLine(level: LogLevelName, first: unknown, second: unknown, settings: TraceSettings, at: Date): RunTrace["logs"][number] {
+  const time = at.toISOString();
   if (typeof first === "string") {
     return second === undefined ? { time, level, msg: first } : { time, level, msg: first, fields: truncateForTrace(fields(second), settings.payloadBytes) };
   }

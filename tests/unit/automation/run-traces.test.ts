@@ -49,6 +49,9 @@ describe("run traces", () => {
       ["info", "line", { n: 1 }],
     ]);
     expect(trace?.durationMs).to.be.a("number");
+    // Times come from the engine's clock (the kit's fake one here).
+    expect(trace?.startedAt).to.equal("2026-01-01T00:00:00.000Z");
+    expect(trace?.logs[0]?.time).to.equal("2026-01-01T00:00:00.000Z");
     // A timer callback runs outside the run: it does not grow a finished trace.
     await t.advance("1s");
     expect(t.traces("chatty").traces[0]?.logs).to.have.length(2);
