@@ -65,9 +65,13 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
     const httpEnabled = options.httpPort === null ? false : typeof options.httpPort === "number" || loaded.HTTP_PORT !== 0;
     const config = await protectEngine(loaded, httpEnabled, log);
     warnAboutTrustProxy(config, log);
-    const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+    const database = await openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      progress: (message) => log.info(message),
+    });
     undo.push("database", () => database.close());
-    const applied = await migrateToLatest(database.knex);
+    const applied = await migrateToLatest(database.knex, undefined, (message) => log.info(message));
     log.info(`Database ready (${database.kind === "pglite" ? `PGlite in ${config.DATA_DIR}` : "PostgreSQL"})`, {
       migrationsApplied: applied.length,
     });

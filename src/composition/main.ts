@@ -38,9 +38,10 @@ async function migrate(): Promise<number> {
   try {
     const config = loadConfig();
     const { logger } = createLogger({ level: config.LOG_LEVEL, json: config.NODE_ENV === "production" });
-    const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+    const progress = (message: string) => logger.info(message, { module: "migrate" });
+    const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, progress });
     try {
-      const applied = await migrateToLatest(database.knex);
+      const applied = await migrateToLatest(database.knex, undefined, progress);
       logger.info(applied.length ? "Applied migrations" : "Database is up to date", {
         module: "migrate",
         database: database.kind,
