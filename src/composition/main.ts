@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from "./config.js";
 import { startHearth } from "./hearth.js";
 import { stopOnSignals } from "./lifecycle.js";
 import { HEARTH_VERSION } from "./version.js";
+import { backupCommand, restoreCommand } from "./backup-commands.js";
 
 /** Prints a start failure once: a configuration problem as its message, anything else with its reason. */
 function reportStartFailure(error: unknown): void {
@@ -68,6 +69,8 @@ async function main(): Promise<void> {
     commands: {
       start: { summary: "run the inventory API and the automation engine until SIGINT/SIGTERM", run: start },
       migrate: { summary: "apply pending database migrations, then exit", run: migrate },
+      backup: { summary: "write DATA_DIR and the embedded database to one archive (<file>), also while running", run: backupCommand },
+      restore: { summary: "restore a backup archive (<file>) into an empty DATA_DIR (--force replaces)", run: restoreCommand },
     },
   });
   if (outcome !== "running") process.exit(outcome);

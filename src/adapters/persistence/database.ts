@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
@@ -28,6 +29,11 @@ export interface Database {
   knex: Knex;
   /** "postgres" or "pglite", for logs and health output. */
   kind: "postgres" | "pglite";
+  /**
+   * PGlite only: a consistent copy of the whole database (a gzip'd tar of its data directory,
+   * which restoreEmbeddedDatabase loads), taken between transactions.
+   */
+  dumpEmbedded?(): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -65,11 +71,42 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     knex,
     kind: "pglite",
+    dumpEmbedded: async () => {
+      // Holding knex's only PGlite connection keeps every transaction out while the files are
+      // copied; the checkpoint writes what is in shared buffers, so the copy needs no WAL replay.
+      const client = knex.client as { acquireConnection(): Promise<unknown>; releaseConnection(connection: unknown): Promise<void> };
+      const connection = await client.acquireConnection();
+      try {
+        await pglite.exec("CHECKPOINT");
+        const dump = await pglite.dumpDataDir("gzip");
+        return new Uint8Array(await dump.arrayBuffer());
+      } finally {
+        await client.releaseConnection(connection);
+      }
+    },
     close: async () => {
       await knex.destroy();
       if (!pglite.closed) await pglite.close();
     },
   };
+}
+
+/**
+ * Creates `<dataDir>/pglite` from a dump taken by `dumpEmbedded` (a backup). The directory
+ * must not hold a database yet.
+ */
+export async function restoreEmbeddedDatabase(dataDir: string, dump: Uint8Array): Promise<void> {
+  const dataPath = path.resolve(dataDir, "pglite");
+  await mkdir(dataPath, { recursive: true });
+  const pglite = await PGlite.create({
+    dataDir: dataPath,
+    extensions: { unaccent, pg_trgm },
+    startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ["-c", setting])],
+    loadDataDir: new Blob([new Uint8Array(dump)]),
+  });
+  // A query proves the restored cluster starts; close() then writes it out.
+  await pglite.query("SELECT 1");
+  await pglite.close();
 }
 
 /**
@@ -98,7 +135,8 @@ const TEMPLATE_DIR = fileURLToPath(
 );
 
 async function installedPgliteVersion(): Promise<string> {
-  const entry = fileURLToPath(import.meta.resolve("@electric-sql/pglite"));
+  // createRequire, not import.meta.resolve: tsx (tests, npm start) runs this file without the latter.
+  const entry = createRequire(import.meta.url).resolve("@electric-sql/pglite");
   const manifest = JSON.parse(await readFile(path.join(path.dirname(entry), "..", "package.json"), "utf8")) as {
     version: string;
   };
