@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import { join as joinPath } from "node:path";
 import { z } from "zod";
+import { serviceConfigProblems, serviceEnvShape } from "./service-config.js";
 
 /** Whether `zone` is a time zone this Node.js knows (IANA names like Europe/Berlin, or UTC). */
 function isTimeZone(zone: string): boolean {
@@ -168,6 +169,8 @@ const envSchema = z
     DEVICE_REGISTRY_FILE_PATH: z.string().trim().min(1).default("./device-registry.json"),
     METRICS_ENABLED: booleanFlag.default(false),
     METRICS_PUBLIC: booleanFlag.default(false),
+    // Engine services (ntfy, weather, Shelly, Nanoleaf): see service-config.ts.
+    ...serviceEnvShape,
   });
 
 type ParsedEnvironment = z.output<typeof envSchema>;
@@ -213,6 +216,8 @@ export function loadConfig(env: Environment = process.env, options: LoadConfigOp
     );
   }
   const parsed = result.data;
+  const crossProblems = serviceConfigProblems(parsed);
+  if (crossProblems.length > 0) throw new ConfigError(crossProblems);
   const service = (options.surface ?? "service") === "service";
   const config: Config = {
     ...parsed,

@@ -1,6 +1,6 @@
 /**
- * Builds the automation engine from its parts. This is the one place (with main.ts) that
- * knows the concrete classes; the lead's main.ts calls createEngine() and start()/stop().
+ * Builds the automation engine from its parts. With the container and main.ts, this is
+ * where concrete classes are chosen; callers get an Engine to start() and stop().
  */
 import { zigbee2MqttMessages } from "../adapters/zigbee2mqtt/zigbee2mqtt-messages.js";
 import { existsSync } from "node:fs";
@@ -19,7 +19,8 @@ import { MqttJsClient } from "../adapters/mqtt/mqttjs-client.js";
 import { CronScheduler } from "../adapters/scheduling/cron-scheduler.js";
 import { JsonFileStore } from "../adapters/state/json-file-store.js";
 import { AutomationManager } from "../application/automation/automation-manager.js";
-import type { DeviceRegistryApi, ServiceRegistryApi } from "../application/automation/contracts.js";
+import type { DeviceRegistryApi } from "../ports/device-registry.js";
+import type { ServiceRegistryApi } from "../ports/engine-services.js";
 import { DeviceRegistry } from "../application/automation/device-registry.js";
 import { MqttService } from "../application/automation/mqtt-service.js";
 import { type EngineServices, resolveServices, type ServiceRegistry } from "../application/automation/service-registry.js";
@@ -33,6 +34,8 @@ import type { Timer } from "../ports/timer.js";
 import type { Clock } from "../ports/clock.js";
 import { type Config, loadConfig } from "./config.js";
 import { engineRoutes } from "./engine-routes.js";
+import { buildServicesFromConfig } from "./env-services.js";
+import { mirrorRelayStatus } from "./relay-state.js";
 import { createStatusRouter } from "./status-surfaces.js";
 import { HEARTH_VERSION } from "./version.js";
 import { stopOnSignals, UndoStack } from "./lifecycle.js";
@@ -71,8 +74,14 @@ export interface EngineOptions {
   state?: StateManagerOptions;
   /** Default DEVICE_REGISTRY_PERSIST / DEVICE_REGISTRY_FILE_PATH; enabled by DEVICE_REGISTRY_ENABLED. */
   deviceRegistry?: DeviceRegistryEngineOptions;
-  /** Service instances or factories by key (notifications, weather, relays, lightPanels, homekit, custom). */
+  /**
+   * Service instances or factories by key (notifications, weather, relay, lightPanels,
+   * homekit, custom). A well-known key left out is built from its environment variables
+   * (NTFY_*, WEATHER_*, SHELLY_*, NANOLEAF_*) when they are set.
+   */
   services?: EngineServices;
+  /** Build services the `services` option leaves out from environment variables. Default true. */
+  servicesFromEnvironment?: boolean;
   /** HTTP port overriding HTTP_PORT; here 0 means "any free port" (tests), not "disabled". */
   httpPort?: number;
   /** Interface to bind the HTTP server to (default: all). */
@@ -179,7 +188,11 @@ export function createEngine(options: EngineOptions): Engine {
       })
     : null;
 
-  const services: ServiceRegistry = resolveServices(options.services, { http, mqtt, logger, deviceRegistry });
+  const fromEnvironment = options.servicesFromEnvironment === false ? {} : buildServicesFromConfig(config, options.services);
+  const services: ServiceRegistry = resolveServices(
+    { ...fromEnvironment, ...options.services },
+    { http, mqtt, logger, deviceRegistry },
+  );
 
   const scheduler = new CronScheduler({
     timeZone: config.TZ,
@@ -217,6 +230,7 @@ export function createEngine(options: EngineOptions): Engine {
   const undo = new UndoStack();
 
   let releaseSignals = () => {};
+  let stopRelayMirror = () => {};
   const holdSignals = () => {
     if (options.handleSignals === false) return;
     releaseSignals = stopOnSignals(() => engine.stop(), { logger: engineLogger });
@@ -289,6 +303,7 @@ export function createEngine(options: EngineOptions): Engine {
 
         await services.startAll({ http, logger });
         undo.push("services", () => services.stopAll());
+        stopRelayMirror = mirrorRelayStatus(services.get("relay"), state);
 
         startedAt = options.clock?.now() ?? new Date();
         phase = "started";
@@ -324,6 +339,7 @@ export function createEngine(options: EngineOptions): Engine {
       startedAt = null;
       await step("automations onStop", () => manager.stopAll());
       scheduler.stopAll();
+      stopRelayMirror();
       await step("services onStop", () => services.stopAll());
       if (statePersist) await step("save state", () => state.save());
       if (deviceRegistry) await step("device registry", () => deviceRegistry.stop());

@@ -1,10 +1,9 @@
 import type { ChangeLogEntry, ChangeLogEntryView } from "../../domain/inventory/change-log-entry.js";
-import {
-  type FreezerItem,
-  type FreezerItemView,
-  type ItemSortField,
-  searchWords,
-  type UserSummary,
+import type {
+  FreezerItem,
+  FreezerItemView,
+  ItemSortField,
+  UserSummary,
 } from "../../domain/inventory/freezer-item.js";
 import type {
   ItemListQuery,
@@ -13,6 +12,8 @@ import type {
   ItemUpdater,
   UserSummarySource,
 } from "../../ports/item-repository.js";
+import { searchWords } from "./memory-search-words.js";
+import type { MembershipSource } from "../../ports/household-repository.js";
 
 type Comparable = string | number | null;
 
@@ -62,7 +63,10 @@ export class MemoryItemRepository implements ItemRepository {
   private readonly items = new Map<string, FreezerItem>();
   private readonly changes: ChangeLogEntry[] = [];
 
-  constructor(private readonly users: UserSummarySource) {}
+  constructor(
+    private readonly users: UserSummarySource,
+    private readonly memberships: MembershipSource,
+  ) {}
 
   async create(item: FreezerItem): Promise<FreezerItemView> {
     this.items.set(item.id, { ...item });
@@ -77,6 +81,11 @@ export class MemoryItemRepository implements ItemRepository {
     const item = this.items.get(itemId);
     if (!item || item.householdId !== householdId) return undefined;
     return this.view(item);
+  }
+
+  async listForMember(userId: string, query: ItemListQuery): Promise<ItemPage | undefined> {
+    if (!(await this.memberships.findMembership(query.householdId, userId))) return undefined;
+    return this.list(query);
   }
 
   async list(query: ItemListQuery): Promise<ItemPage> {

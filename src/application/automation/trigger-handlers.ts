@@ -16,15 +16,9 @@ import type {
 import type { ZigbeeDevice } from "../../domain/automation/zigbee-device.js";
 import type { Logger } from "../../ports/logger.js";
 import type { Scheduler } from "../../ports/scheduler.js";
-import type {
-  DeviceEventHandler,
-  DeviceRegistryApi,
-  DeviceStateHandler,
-  MqttHandler,
-  MqttServiceApi,
-  StateChangeHandler,
-  StateManagerApi,
-} from "./contracts.js";
+import type { DeviceEventHandler, DeviceRegistryApi, DeviceStateHandler } from "../../ports/device-registry.js";
+import type { MqttHandler, MqttServiceApi } from "../../ports/mqtt-bus.js";
+import type { StateChangeHandler, StateManagerApi } from "../../ports/state-store.js";
 
 /** What a trigger handler needs to wire one trigger of one automation. */
 export interface WiringContext {

@@ -1,9 +1,7 @@
 import type { FreezerItemView } from "../../domain/inventory/freezer-item.js";
-import type { Clock } from "../../ports/clock.js";
-import type { IdGenerator } from "../../ports/id-generator.js";
-import type { ItemPlacementLookup } from "../../ports/item-placement.js";
-import type { ItemRepository } from "../../ports/item-repository.js";
+import type { HouseholdAccess } from "./household-access.js";
 import { assertValidPlacement } from "./item-placement.js";
+import type { ItemPorts } from "./item-use-cases.js";
 
 export interface CreateItemInput {
   householdId: string;
@@ -21,17 +19,16 @@ export interface CreateItemInput {
 /** Puts a new item into a compartment of one of the household's freezers. */
 export class CreateItem {
   constructor(
-    private readonly items: ItemRepository,
-    private readonly placements: ItemPlacementLookup,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
+    private readonly ports: ItemPorts,
+    private readonly access: HouseholdAccess,
   ) {}
 
   async execute(input: CreateItemInput): Promise<FreezerItemView> {
-    await assertValidPlacement(this.placements, input.householdId, input.freezerId, input.compartmentId);
-    const now = this.clock.now();
-    return this.items.create({
-      id: this.ids.next(),
+    await this.access.requireMember(input.householdId, input.userId);
+    await assertValidPlacement(this.ports.placements, input.householdId, input.freezerId, input.compartmentId);
+    const now = this.ports.clock.now();
+    return this.ports.items.create({
+      id: this.ports.ids.next(),
       householdId: input.householdId,
       freezerId: input.freezerId,
       compartmentId: input.compartmentId,

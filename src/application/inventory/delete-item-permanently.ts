@@ -1,13 +1,19 @@
 import { isArchived } from "../../domain/inventory/freezer-item.js";
 import { ItemNotArchivedError, ItemNotFoundError } from "../../domain/inventory/item-errors.js";
-import type { ItemRepository } from "../../ports/item-repository.js";
+import type { HouseholdAccess } from "./household-access.js";
+import type { HouseholdInput } from "./inventory-ports.js";
+import type { ItemPorts } from "./item-use-cases.js";
 
-/** Removes an archived item and its history for good; active items must be archived first. */
+/** Removes an archived item and its history for good (owner only); active items must be archived first. */
 export class DeleteItemPermanently {
-  constructor(private readonly items: ItemRepository) {}
+  constructor(
+    private readonly ports: Pick<ItemPorts, "items">,
+    private readonly access: HouseholdAccess,
+  ) {}
 
-  async execute(input: { householdId: string; itemId: string }): Promise<void> {
-    const deleted = await this.items.deletePermanently(input.householdId, input.itemId, (current) => {
+  async execute(input: HouseholdInput & { itemId: string }): Promise<void> {
+    await this.access.requireOwner(input.householdId, input.userId);
+    const deleted = await this.ports.items.deletePermanently(input.householdId, input.itemId, (current) => {
       if (!isArchived(current)) throw new ItemNotArchivedError();
     });
     if (!deleted) throw new ItemNotFoundError();

@@ -1,10 +1,8 @@
 import { type FreezerItemView, type ItemPatch, applyItemPatch, isArchived } from "../../domain/inventory/freezer-item.js";
 import { ItemArchivedError, ItemNotFoundError } from "../../domain/inventory/item-errors.js";
-import type { Clock } from "../../ports/clock.js";
-import type { IdGenerator } from "../../ports/id-generator.js";
-import type { ItemPlacementLookup } from "../../ports/item-placement.js";
-import type { ItemRepository } from "../../ports/item-repository.js";
+import type { HouseholdAccess } from "./household-access.js";
 import { assertValidPlacement } from "./item-placement.js";
+import type { ItemPorts } from "./item-use-cases.js";
 
 export interface UpdateItemInput {
   householdId: string;
@@ -25,13 +23,12 @@ const MAX_ATTEMPTS = 5;
  */
 export class UpdateItem {
   constructor(
-    private readonly items: ItemRepository,
-    private readonly placements: ItemPlacementLookup,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
+    private readonly ports: ItemPorts,
+    private readonly access: HouseholdAccess,
   ) {}
 
   async execute(input: UpdateItemInput): Promise<FreezerItemView> {
+    await this.access.requireMember(input.householdId, input.userId);
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.attempt(input);
@@ -47,7 +44,7 @@ export class UpdateItem {
     if (movesItem) {
       // The placement check reads freezers, which must not happen inside the item's
       // transaction (PGlite has one connection), so check first and verify under the lock.
-      const before = await this.items.findById(householdId, itemId);
+      const before = await this.ports.items.findById(householdId, itemId);
       if (!before) throw new ItemNotFoundError();
       if (isArchived(before)) throw new ItemArchivedError();
       checked = {
@@ -55,14 +52,14 @@ export class UpdateItem {
         compartmentId: patch.compartmentId ?? before.compartmentId,
       };
       await assertValidPlacement(
-        this.placements,
+        this.ports.placements,
         householdId,
         checked.freezerId,
         checked.compartmentId,
         patch.compartmentId !== undefined,
       );
     }
-    const updated = await this.items.update(householdId, itemId, (current) => {
+    const updated = await this.ports.items.update(householdId, itemId, (current) => {
       if (isArchived(current)) throw new ItemArchivedError();
       if (
         checked &&
@@ -71,7 +68,7 @@ export class UpdateItem {
       ) {
         throw new PlacementMovedMeanwhile();
       }
-      return applyItemPatch(current, patch, { by: userId, now: this.clock.now(), newId: () => this.ids.next() });
+      return applyItemPatch(current, patch, { by: userId, now: this.ports.clock.now(), newId: () => this.ports.ids.next() });
     });
     if (!updated) throw new ItemNotFoundError();
     return updated;
