@@ -99,6 +99,7 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
       database,
       jwtSecret: await resolveJwtSecret(config, logger.child({ module: "inventory" })),
       ...(typeof options.httpPort === "number" ? { httpPort: options.httpPort } : {}),
+      ...(config.METRICS_ENABLED ? { createMetrics: (await import("../adapters/services/metrics/metrics.js")).createMetrics } : {}),
     });
     const engine = graph.resolve<Engine>(ENGINE);
     const metrics = graph.resolve<Metrics | null>(METRICS);
