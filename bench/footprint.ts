@@ -1,6 +1,6 @@
 /**
  * `npm run bench:footprint`: what Hearth costs a small board. Runs the `hearth` command (the
- * compiled dist/, as a self-hoster runs it) with the four example automations, on PostgreSQL
+ * compiled dist/, as a self-hoster runs it) with the example automations, on PostgreSQL
  * and on embedded PGlite, and prints:
  *
  * - first start (empty database: created and migrated) and second start, until both HTTP
@@ -9,6 +9,10 @@
  * - RSS after BENCH_LOAD_SECONDS of mixed inventory API and MQTT/engine load, after a GC,
  *   against the idle figure after a GC;
  * - the same for a bare Node process (the baseline measured in this run).
+ *
+ * Hearth runs with the V8 flags docs/configuration.md recommends for small boards
+ * (BENCH_NODE_FLAGS, default "--optimize-for-size --max-semi-space-size=1"); one more start
+ * without them gives the idle RSS of a plain `node bin/hearth.js start` for comparison.
  *
  * Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres; a
  * scratch database is created and dropped), BENCH_MQTT_URL (default mqtt://127.0.0.1:1883),
@@ -29,6 +33,7 @@ const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.
 const MQTT_URL = new URL(process.env.BENCH_MQTT_URL ?? "mqtt://127.0.0.1:1883");
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
 const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE_SECONDS ?? 5);
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? "--optimize-for-size --max-semi-space-size=1").split(/\s+/).filter(Boolean);
 const MB = 1024 * 1024;
 
 interface MemoryReport {
@@ -65,13 +70,13 @@ async function answers(url: string): Promise<boolean> {
 }
 
 /** Starts `hearth start`; resolves once both surfaces answer, with the time that took. */
-async function startHearth(env: Record<string, string>): Promise<{ running: Running; seconds: number }> {
+async function startHearth(env: Record<string, string>, flags = NODE_FLAGS): Promise<{ running: Running; seconds: number }> {
   const apiPort = await freePort();
   const httpPort = await freePort();
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    ["--expose-gc", "--import", path.join(ROOT, "bench/footprint-probe.mjs"), path.join(ROOT, "bin/hearth.js"), "start"],
+    [...flags, "--expose-gc", "--import", path.join(ROOT, "bench/footprint-probe.mjs"), path.join(ROOT, "bin/hearth.js"), "start"],
     {
       cwd: ROOT,
       env: {
@@ -203,6 +208,8 @@ interface Figures {
   afterLoad: number;
   afterLoadGc: MemoryReport;
   load: { requests: number; messages: number };
+  /** Idle RSS of one more start with no V8 flags. */
+  idlePlain: number;
 }
 
 async function measure(env: Record<string, string>): Promise<Figures> {
@@ -217,9 +224,15 @@ async function measure(env: Record<string, string>): Promise<Figures> {
     const afterLoad = rssOf(second.running.child.pid as number);
     await sleep(SETTLE_SECONDS * 1000);
     const afterLoadGc = await second.running.gcReport();
-    return { firstStart: first.seconds, secondStart: second.seconds, idle, idleAfterGc, afterLoad, afterLoadGc, load };
-  } finally {
     await second.running.stop();
+    const plain = await startHearth(env, []);
+    await sleep(SETTLE_SECONDS * 1000);
+    const idlePlain = rssOf(plain.running.child.pid as number);
+    await plain.running.stop();
+    return { firstStart: first.seconds, secondStart: second.seconds, idle, idleAfterGc, afterLoad, afterLoadGc, load, idlePlain };
+  } catch (error) {
+    if (second.running.child.exitCode === null) second.running.child.kill("SIGKILL");
+    throw error;
   }
 }
 
@@ -261,7 +274,7 @@ async function main(): Promise<void> {
   if (process.platform !== "linux") throw new Error("bench:footprint reads /proc: Linux only");
   if (!existsSync(path.join(ROOT, "dist/composition/main.js"))) throw new Error("dist/ is not built: run `npm run build` first");
   console.log(
-    `Footprint of \`hearth start\` (dist/, four example automations), Node ${process.version}; load ${LOAD_SECONDS} s, settle ${SETTLE_SECONDS} s`,
+    `Footprint of \`hearth start\` (dist/, the example automations in automations/), Node ${process.version}, flags "${NODE_FLAGS.join(" ")}"; load ${LOAD_SECONDS} s, settle ${SETTLE_SECONDS} s`,
   );
   const node = await baseline();
   const scratch = await mkdtemp(path.join(tmpdir(), "hearth-footprint-"));
@@ -277,6 +290,7 @@ async function main(): Promise<void> {
       ["  JS heap used / external (incl. WASM) after GC", (f) => `${mb(f.idleAfterGc.heapUsed)} / ${mb(f.idleAfterGc.external)}`, ""],
       [`RSS right after ${LOAD_SECONDS} s of mixed load`, (f) => mb(f.afterLoad), ""],
       ["RSS after the load, after GC", (f) => mb(f.afterLoadGc.rss), ""],
+      ["  JS heap used / external after the load, after GC", (f) => `${mb(f.afterLoadGc.heapUsed)} / ${mb(f.afterLoadGc.external)}`, ""],
       [
         "after load (GC) vs idle (GC)",
         (f) => `${(((f.afterLoadGc.rss - f.idleAfterGc.rss) / f.idleAfterGc.rss) * 100).toFixed(1)} %`,
@@ -284,6 +298,7 @@ async function main(): Promise<void> {
       ],
       ["load: HTTP requests / MQTT messages", (f) => `${f.load.requests} / ${f.load.messages}`, ""],
       ["idle RSS vs a bare Node process", (f) => `×${(f.idle / node.rss).toFixed(1)}`, ""],
+      ["idle RSS after start without the V8 flags", (f) => mb(f.idlePlain), ""],
     ];
     console.log("");
     console.log("| what | PostgreSQL | PGlite | target |");

@@ -4,7 +4,13 @@
 // loaded later, and only if an automation written in TypeScript has to be loaded.
 // `npm start` is the development command: it runs src/ through tsx instead.
 import { existsSync } from "node:fs";
+import module from "node:module";
 import { fileURLToPath } from "node:url";
+
+// Node 22.1+ keeps the compiled code of every module it loads on disk (in the OS temporary
+// directory) and reuses it on the next start: a second start spends far less time compiling
+// Hearth's dependencies. Older Node has no such function; starting is then merely slower.
+module.enableCompileCache?.();
 
 const main = new URL("../dist/composition/main.js", import.meta.url);
 if (!existsSync(fileURLToPath(main))) {

@@ -112,6 +112,10 @@ describe("hearth backup and restore (integration, embedded database)", function 
 
   it("backs up the running instance, refuses unsafe restores, and restores everything elsewhere", async () => {
     const sourceDir = original.hearth.config.DATA_DIR;
+    // A second Hearth on the same DATA_DIR stops before it opens the embedded database.
+    const second = await startTestHearth("second on the same DATA_DIR", { DATA_DIR: sourceDir, DATABASE_URL: "" }).catch((error: Error) => error);
+    expect(second).to.be.instanceOf(Error);
+    expect((second as Error).message).to.include("Another Hearth is running on DATA_DIR");
     const archive = path.join(work, "hearth-backup.tar.gz");
     const backup = launch(process.execPath, ["bin/hearth.js", "backup", archive], { DATA_DIR: sourceDir });
     expect(await backup.exited, backup.output()).to.equal(0);
