@@ -16,13 +16,13 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number.parseIn
 
 export interface DatabaseOptions {
   /** postgres:// URL; when absent an embedded PGlite database is used. */
-  databaseUrl?: string;
+  databaseUrl?: string | undefined;
   /** Where PGlite keeps its files (`<dataDir>/pglite`). `:memory:` keeps it in memory. */
   dataDir: string;
   /** node-postgres pool size for PostgreSQL. */
-  poolMax?: number;
+  poolMax?: number | undefined;
   /** Told what takes a while (creating the embedded database on a first start). */
-  progress?: (message: string) => void;
+  progress?: ((message: string) => void) | undefined;
 }
 
 export interface Database {
@@ -57,7 +57,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     );
   }
   const pglite = await PGlite.create({
-    dataDir: dataPath,
+    ...(dataPath ? { dataDir: dataPath } : {}),
     extensions: { unaccent, pg_trgm },
     startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ["-c", setting])],
     ...(template ? { loadDataDir: template } : {}),
