@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { isHearthRunning, LiveDumpError, requestLiveDump } from "../adapters/backup/backup-socket.js";
+import { backupSocketUsable, isHearthRunning, LiveDumpError, requestLiveDump } from "../adapters/backup/backup-socket.js";
 import { BackupFormatError, readBackup, RestoreTargetNotEmptyError, restoreBackup, writeBackup } from "../adapters/backup/data-dir-backup.js";
 import { USAGE_ERROR } from "../adapters/cli/cli.js";
 import { openDatabase, restoreEmbeddedDatabase } from "../adapters/persistence/database.js";
@@ -15,8 +15,16 @@ export interface CommandOutput {
 
 const consoleOutput: CommandOutput = { out: (line) => console.log(line), err: (line) => console.error(line) };
 
+/** A backup this environment cannot take safely (no database there, no way to tell if Hearth runs). */
+export class BackupRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "BackupRefusedError";
+  }
+}
+
 /** Failures a person can act on: printed as their message alone, exit 1. */
-const EXPECTED_FAILURES = [ConfigError, BackupFormatError, RestoreTargetNotEmptyError, LiveDumpError];
+const EXPECTED_FAILURES = [ConfigError, BackupFormatError, BackupRefusedError, RestoreTargetNotEmptyError, LiveDumpError];
 
 function fail(error: unknown, what: string, output: CommandOutput): number {
   if (EXPECTED_FAILURES.some((type) => error instanceof type)) output.err((error as Error).message);
@@ -39,13 +47,20 @@ function parseArguments(command: string, args: string[], allowed: string[], outp
 
 /** The embedded database's dump: from the running Hearth when one answers, else read directly. */
 async function dumpEmbeddedDatabase(dataDir: string, output: CommandOutput): Promise<Uint8Array> {
+  // Without the socket a running Hearth cannot be told from a stopped one, and opening PGlite
+  // beside a running one would damage it.
+  if (!backupSocketUsable(dataDir)) {
+    throw new BackupRefusedError(
+      `DATA_DIR's path (${path.resolve(dataDir)}) is too long for Hearth's backup socket, so hearth backup cannot tell whether Hearth runs on it; use a shorter path (a symbolic link will do)`,
+    );
+  }
   const live = await requestLiveDump(dataDir);
   if (live) {
     output.out("Dumped the embedded database from the running Hearth");
     return live;
   }
   if (!existsSync(path.join(path.resolve(dataDir), "pglite", "PG_VERSION"))) {
-    throw new BackupFormatError(`There is no embedded database in DATA_DIR ${path.resolve(dataDir)} to back up`);
+    throw new BackupRefusedError(`There is no embedded database in DATA_DIR ${path.resolve(dataDir)} to back up`);
   }
   const database = await openDatabase({ dataDir });
   try {

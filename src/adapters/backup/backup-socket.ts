@@ -19,6 +19,11 @@ export function backupSocketPath(dataDir: string): string {
   return path.resolve(dataDir, BACKUP_SOCKET_NAME);
 }
 
+/** Whether DATA_DIR's socket path fits a Unix socket (on Windows there is none). */
+export function backupSocketUsable(dataDir: string): boolean {
+  return process.platform !== "win32" && Buffer.byteLength(backupSocketPath(dataDir)) <= MAX_SOCKET_PATH;
+}
+
 /** Another Hearth process answers on this DATA_DIR's socket. */
 export class DataDirInUseError extends Error {
   constructor(readonly dataDir: string) {
