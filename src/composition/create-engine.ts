@@ -245,7 +245,7 @@ export function createEngine(options: EngineOptions): Engine {
     services,
     deviceRegistry,
     scheduler: options.leadership
-      ? new LeaderScheduler({ inner: scheduler, ledger: options.leadership.ledger, token: fence, logger: logger.child({ module: "cron" }) })
+      ? new LeaderScheduler({ inner: scheduler, ledger: options.leadership.ledger, token: fence, logger: logger.child({ module: "cron" }), ...(options.clock ? { clock: options.clock } : {}) })
       : scheduler,
     source: new FileAutomationSource(),
     ...(options.clock ? { clock: options.clock } : {}),

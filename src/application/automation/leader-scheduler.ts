@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from "../../ports/clock.js";
 import type { CronFireLedger } from "../../ports/leader-lease.js";
 import type { Logger } from "../../ports/logger.js";
 import type { Scheduler } from "../../ports/scheduler.js";
@@ -11,6 +12,7 @@ export interface LeaderSchedulerOptions {
   logger: Logger;
   /** Missed ticks listed in the log per job at most. */
   missedLimit?: number;
+  clock?: Clock;
 }
 
 /**
@@ -23,7 +25,7 @@ export class LeaderScheduler implements Scheduler {
   constructor(private readonly options: LeaderSchedulerOptions) {}
 
   schedule(id: string, expression: string, callback: (firedAt: Date) => void): void {
-    const scheduledAt = new Date();
+    const scheduledAt = (this.options.clock ?? systemClock).now();
     this.options.inner.schedule(id, expression, (firedAt) => void this.fire(id, expression, firedAt, callback));
     void this.reportMissed(id, expression, scheduledAt);
   }
