@@ -21,7 +21,7 @@ describe("engine lease on PostgreSQL (integration)", function () {
 
   before(async function () {
     server = await acquireDatabase("leader lease");
-    url = server.url;
+    url = server.url ?? null;
     if (!url) {
       console.warn("      SKIPPED LOUDLY: the engine lease needs PostgreSQL (TEST_DATABASE_URL or Docker); PGlite is one process");
       this.skip();
