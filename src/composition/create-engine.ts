@@ -313,6 +313,7 @@ export function createEngine(options: EngineOptions): Engine {
       onPromote: promote,
       onDemote: demote,
       ...(options.timer ? { timer: options.timer } : {}),
+      ...(options.clock ? { now: () => options.clock?.now().getTime() ?? Date.now() } : {}),
     });
   }
 

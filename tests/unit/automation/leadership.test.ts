@@ -1,48 +1,8 @@
 import { expect } from "chai";
 import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
 import { Leadership } from "../../../src/application/automation/leadership.js";
-import type { LeaderLease } from "../../../src/ports/leader-lease.js";
 import { FakeTime } from "../../support/engine-fakes.js";
-
-/** The lease row as the database keeps it, on the same fake time as the processes. */
-class MemoryLease implements LeaderLease {
-  holder: string | null = null;
-  token = 0;
-  expiresAt = 0;
-  /** When set, renewals never answer (a hung connection). */
-  hang = false;
-  failAcquire = false;
-  released: number[] = [];
-
-  constructor(private readonly time: FakeTime) {}
-
-  private now(): number {
-    return this.time.now().getTime();
-  }
-
-  async tryAcquire(holder: string, ttlMs: number): Promise<{ token: number } | { holder: string | null }> {
-    if (this.failAcquire) throw new Error("connection refused");
-    if (this.holder !== null && this.expiresAt >= this.now()) return { holder: this.holder };
-    this.holder = holder;
-    this.token += 1;
-    this.expiresAt = this.now() + ttlMs;
-    return { token: this.token };
-  }
-
-  renew(token: number, ttlMs: number): Promise<boolean> {
-    if (this.hang) return new Promise(() => undefined);
-    if (token !== this.token || this.expiresAt < this.now()) return Promise.resolve(false);
-    this.expiresAt = this.now() + ttlMs;
-    return Promise.resolve(true);
-  }
-
-  async release(token: number): Promise<void> {
-    this.released.push(token);
-    if (token === this.token) this.expiresAt = this.now() - 1;
-  }
-
-  async close(): Promise<void> {}
-}
+import { MemoryLease } from "../../support/memory-lease.js";
 
 const settle = async () => {
   for (let round = 0; round < 10; round++) await new Promise((resolve) => setImmediate(resolve));
