@@ -1,4 +1,7 @@
+import { createServer, type Server, type Socket, connect } from "node:net";
 import { expect } from "chai";
+import { Leadership } from "../../../src/application/automation/leadership.js";
+import { waitFor } from "../../support/network.js";
 import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
 import { KnexCronFireLedger } from "../../../src/adapters/persistence/knex-cron-fire-ledger.js";
 import { KnexJsonStore } from "../../../src/adapters/persistence/knex-json-store.js";
@@ -83,6 +86,18 @@ describe("engine lease on PostgreSQL (integration)", function () {
     expect(await ledger.lastFired("nobody")).to.equal(null);
   });
 
+  it("prunes old ticks but keeps each job's latest", async () => {
+    const ledger = new KnexCronFireLedger(database().knex);
+    const alpha = lease();
+    const { token } = (await alpha.tryAcquire("alpha", 60_000)) as { token: number };
+    await ledger.claim("weekly#0", new Date("2026-01-05T08:00:00Z"), token);
+    await ledger.claim("hourly#0", new Date("2026-01-05T08:00:00Z"), token);
+    await ledger.claim("hourly#0", new Date("2026-03-01T09:00:00Z"), token);
+    expect(await ledger.prune(new Date("2026-02-01T00:00:00Z"))).to.equal(1);
+    expect((await ledger.lastFired("weekly#0"))?.toISOString()).to.equal("2026-01-05T08:00:00.000Z");
+    expect((await ledger.lastFired("hourly#0"))?.toISOString()).to.equal("2026-03-01T09:00:00.000Z");
+  });
+
   it("writes a fenced document only while its token holds the lease", async () => {
     const alpha = lease();
     let token: number | null = null;
@@ -100,6 +115,46 @@ describe("engine lease on PostgreSQL (integration)", function () {
     expect(logger.at("warn").map((entry) => entry.msg)).to.have.length(2);
   });
 
+  it("a leader that loses its database connection stops before a standby starts", async () => {
+    const target = new URL(url ?? "");
+    const proxy = await tcpProxy(target.hostname, Number(target.port || 5432));
+    const proxied = new URL(target.toString());
+    proxied.hostname = "127.0.0.1";
+    proxied.port = String(proxy.port);
+    const events: string[] = [];
+    const leadership = (name: string, databaseUrl: string) => {
+      const lease = new PostgresLeaderLease({ databaseUrl, queryTimeoutMs: 200, logger: new MemoryLogger() });
+      leases.push(lease);
+      return new Leadership({
+        lease,
+        instance: name,
+        ttlMs: 800,
+        renewMs: 200,
+        logger: new MemoryLogger(),
+        onPromote: async () => {
+          events.push(`${name} promoted`);
+        },
+        onDemote: async () => {
+          events.push(`${name} demoted`);
+        },
+      });
+    };
+    const alpha = leadership("alpha", proxied.toString());
+    const beta = leadership("beta", url ?? "");
+    try {
+      await alpha.start();
+      await beta.start();
+      expect(events).to.deep.equal(["alpha promoted"]);
+      proxy.cut();
+      await waitFor("beta to take over", () => events.includes("beta promoted"), 15_000);
+      expect(events).to.deep.equal(["alpha promoted", "alpha demoted", "beta promoted"]);
+    } finally {
+      await alpha.stop();
+      await beta.stop();
+      proxy.close();
+    }
+  });
+
   it("fails, rather than hangs, when the database cannot be reached", async () => {
     const unreachable = new PostgresLeaderLease({ databaseUrl: "postgres://nobody@127.0.0.1:1/none", queryTimeoutMs: 1000, logger: new MemoryLogger() });
     leases.push(unreachable);
@@ -110,3 +165,34 @@ describe("engine lease on PostgreSQL (integration)", function () {
     expect(failure).to.be.instanceOf(Error);
   });
 });
+
+/** A TCP relay to PostgreSQL whose connections can be cut, as a failed network would. */
+async function tcpProxy(host: string, port: number): Promise<{ port: number; cut(): void; close(): void }> {
+  const sockets = new Set<Socket>();
+  let open = true;
+  const server: Server = createServer((client) => {
+    if (!open) {
+      client.destroy();
+      return;
+    }
+    const upstream = connect(port, host);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on("error", () => undefined);
+      socket.on("close", () => sockets.delete(socket));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  return {
+    port: typeof address === "object" && address ? address.port : 0,
+    cut() {
+      open = false;
+      for (const socket of sockets) socket.destroy();
+    },
+    close() {
+      server.close();
+    },
+  };
+}
