@@ -86,7 +86,7 @@ export { NanoleafLightPanels, type NanoleafSettings } from "./adapters/services/
 export { topicMatches } from "./domain/automation/topic-filter.js";
 export type { AutomationInfo, AutomationManagerApi, AutomationStats, TriggerDescription } from "./ports/automation-catalog.js";
 export type { DeviceEventHandler, DeviceRegistryApi, DeviceStateHandler } from "./ports/device-registry.js";
-export type { CoreContext, ServicePlugin, ServiceRegistryApi } from "./ports/engine-services.js";
+export type { CoreContext, KnownServices, ServicePlugin, ServiceRegistryApi } from "./ports/engine-services.js";
 export type { MqttHandler, MqttServiceApi, PublishOptions } from "./ports/mqtt-bus.js";
 export type { StateChangeHandler, StateManagerApi } from "./ports/state-store.js";
 export {
@@ -123,3 +123,16 @@ export {
 } from "./composition/create-engine.js";
 export { engineRoutes, type EngineRoutesOptions } from "./composition/engine-routes.js";
 export { type Config, ConfigError } from "./composition/config.js";
+/**
+ * The HomeKit bridge (service key `homekit`): Zigbee2MQTT devices and relays as HomeKit
+ * accessories over hap-nodejs. `npm start` builds it from HOMEKIT_*; library users pass
+ * `services: { homekit: (context) => new HomeKitBridge({ ...context, dataDir }) }`.
+ */
+export {
+  HomeKitBridge,
+  type HomeKitBridgeOptions,
+  HomeKitPortInUseError,
+  type HomeKitStatus,
+} from "./adapters/services/homekit/homekit-bridge.js";
+export { HOMEKIT_ADVERTISERS, HOMEKIT_DEFAULT_PORT, type HomeKitAdvertiser } from "./adapters/services/homekit/homekit-defaults.js";
+export type { HomeKitBridgeApi, HomeKitBridgeInfo, HomeKitReport } from "./ports/homekit-bridge.js";

@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import { join as joinPath } from "node:path";
 import { z } from "zod";
 import { serviceConfigProblems, serviceEnvShape } from "./service-config.js";
+import { homeKitEnvShape } from "./homekit-config.js";
 
 /** Whether `zone` is a time zone this Node.js knows (IANA names like Europe/Berlin, or UTC). */
 function isTimeZone(zone: string): boolean {
@@ -183,6 +184,8 @@ const envSchema = z
     LEADER_LEASE_RENEW_MS: z.coerce.number({ message: "expected a number" }).int("expected a whole number").min(50, "expected at least 50").max(30_000, "expected at most 30000").default(1000),
     // Engine services (ntfy, weather, Shelly, Nanoleaf): see service-config.ts.
     ...serviceEnvShape,
+    // The HomeKit bridge: see homekit-config.ts.
+    ...homeKitEnvShape,
   });
 
 type ParsedEnvironment = z.output<typeof envSchema>;

@@ -155,7 +155,7 @@ export class MemoryItemRepository implements ItemRepository {
     check({ ...current });
     this.items.delete(itemId);
     for (let index = this.changes.length - 1; index >= 0; index--) {
-      if (this.changes[index].itemId === itemId) this.changes.splice(index, 1);
+      if (this.changes[index]?.itemId === itemId) this.changes.splice(index, 1);
     }
     return true;
   }
@@ -178,7 +178,7 @@ export class MemoryItemRepository implements ItemRepository {
       if (item.householdId !== householdId) continue;
       this.items.delete(id);
       for (let index = this.changes.length - 1; index >= 0; index--) {
-        if (this.changes[index].itemId === id) this.changes.splice(index, 1);
+        if (this.changes[index]?.itemId === id) this.changes.splice(index, 1);
       }
     }
   }

@@ -14,11 +14,11 @@ export type ManualTriggerDevice = { friendly_name: string; ieee_address: string;
  */
 export type ManualTrigger =
   | { type: "mqtt"; topic: string; payload?: unknown }
-  | { type: "cron"; expression?: string; firedAt?: string }
+  | { type: "cron"; expression?: string | undefined; firedAt?: string | undefined }
   | { type: "state"; key: string; newValue?: unknown; oldValue?: unknown }
-  | { type: "webhook"; path?: string; method: string; headers: Record<string, string>; query: Record<string, string>; body?: unknown }
-  | { type: "device_state"; friendlyName?: string; state: Record<string, unknown>; device?: ManualTriggerDevice }
-  | { type: "device_joined" | "device_left"; friendlyName?: string; device?: ManualTriggerDevice };
+  | { type: "webhook"; path?: string | undefined; method: string; headers: Record<string, string>; query: Record<string, string>; body?: unknown }
+  | { type: "device_state"; friendlyName?: string | undefined; state: Record<string, unknown>; device?: ManualTriggerDevice | undefined }
+  | { type: "device_joined" | "device_left"; friendlyName?: string | undefined; device?: ManualTriggerDevice | undefined };
 
 /** Something a manual trigger left out that the automation's own triggers cannot supply. */
 export class ManualTriggerFieldMissingError extends DomainError {

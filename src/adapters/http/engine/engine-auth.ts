@@ -44,7 +44,19 @@ export function readCookie(header: string | undefined, name: string): string | u
 function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const match = /^Bearer\s+(.+)$/i.exec(header.trim());
-  return match ? match[1].trim() : undefined;
+  return match?.[1]?.trim();
+}
+
+/**
+ * Set on `res.locals` when the caller proved who they are (token or session). Routes that
+ * hold secrets (the HomeKit setup code) check it: without HTTP_TOKEN every request passes
+ * the middleware, yet none is authenticated.
+ */
+export const AUTHENTICATED_LOCAL = "hearthAuthenticated";
+
+/** Whether the request passed {@link createEngineAuth} by proving the token or a session. */
+export function isAuthenticated(res: { locals: Record<string, unknown> }): boolean {
+  return res.locals[AUTHENTICATED_LOCAL] === true;
 }
 
 /**
@@ -58,11 +70,13 @@ export function createEngineAuth(options: EngineAuthOptions): RequestHandler {
   return (req, res, next) => {
     const given = bearerToken(req.headers.authorization);
     if (given !== undefined && tokensMatch(given, token)) {
+      res.locals[AUTHENTICATED_LOCAL] = true;
       next();
       return;
     }
     const sessionId = readCookie(req.headers.cookie, SESSION_COOKIE);
     if (sessionId && options.sessions?.isValid(sessionId)) {
+      res.locals[AUTHENTICATED_LOCAL] = true;
       next();
       return;
     }

@@ -204,12 +204,15 @@ const overview = {
     this.errors = h("div", { id: "overview-errors" });
     this.automations = h("div", { id: "overview-automations" });
     this.services = h("div", { id: "overview-services" });
+    // Outside the table the poll redraws, so a pairing result stays readable.
+    this.pairNote = h("p", { id: "overview-pair-note", className: "muted", "aria-live": "polite" });
     append(panel, [
       this.stats,
       h("div", { className: "card" }, h("h3", {}, "Automations"), this.automations),
-      h("div", { className: "card" }, h("h3", {}, "Services"), this.services),
+      h("div", { className: "card" }, h("h3", {}, "Services"), this.services, this.pairNote),
       h("div", { className: "card" }, h("h3", {}, "Recent errors"), this.errors),
     ]);
+    homeKit.build(panel);
     this.root = panel;
   },
   async refresh(status) {
@@ -223,6 +226,7 @@ const overview = {
     this.renderAutomations(automations.ok ? automations.body.automations : null);
     this.renderServices(services.ok ? services.body.services : null);
     this.renderErrors(errors.ok ? errors.body.entries : null);
+    await homeKit.refresh();
   },
   renderStats(status, automations) {
     const list = automations?.automations || [];
@@ -305,7 +309,7 @@ const overview = {
         h("td", {}, item.provider),
         h("td", {}, health(item)),
         h("td", { className: "hide-narrow", title: formatTime(item.lastSuccessAt) }, relativeTime(item.lastSuccessAt)),
-        h("td", { className: "service-error", title: formatTime(item.lastErrorAt) }, item.lastError ?? "—"),
+        h("td", { className: "service-error", title: formatTime(item.lastErrorAt) }, item.lastError ?? "—", this.pairButtons(item)),
       ),
     );
     replaceChildren(
@@ -322,6 +326,31 @@ const overview = {
       ),
     );
   },
+  /** Nanoleaf panels without a token get a button that pairs them (the panel must be in pairing mode). */
+  pairButtons(item) {
+    if (item.key !== "lightPanels" || !Array.isArray(item.config?.panels)) return null;
+    const unpaired = item.config.panels.filter((panel) => panel && panel.paired === false);
+    if (unpaired.length === 0) return null;
+    const result = this.pairNote;
+    const buttons = unpaired.map((panel) =>
+      h(
+        "button",
+        {
+          type: "button",
+          title: "Hold the panel's power button 5–7 s until it flashes, then press this within 30 s",
+          onclick: async () => {
+            result.className = "muted";
+            result.textContent = `Pairing ${panel.name}…`;
+            const response = await api(`/services/lightPanels/${encodeURIComponent(panel.name)}/pair`, { method: "POST" });
+            result.className = response.ok ? "form-ok" : "form-error";
+            result.textContent = response.ok ? `${panel.name} paired.` : `Not paired: ${errorMessage(response)}`;
+          },
+        },
+        `Pair ${panel.name}`,
+      ),
+    );
+    return h("div", { className: "row pair-panels" }, buttons);
+  },
   renderErrors(entries) {
     if (!entries) {
       replaceChildren(this.errors, h("p", { className: "muted" }, "Could not load the log."));
@@ -332,6 +361,71 @@ const overview = {
       return;
     }
     replaceChildren(this.errors, h("ul", { className: "log-list" }, entries.map(logLine)));
+  },
+};
+
+// HomeKit bridge: bridges, ports, accessory counts; the setup code and its QR code once logged in.
+const homeKit = {
+  card: null,
+  body: null,
+  build(panel) {
+    this.body = h("div", { id: "overview-homekit" });
+    this.card = h("div", { className: "card", id: "homekit-card", hidden: true }, h("h3", {}, "HomeKit"), this.body);
+    append(panel, [this.card]);
+  },
+  async refresh() {
+    const result = await api("/homekit");
+    // 404: no bridge configured, so the card stays hidden.
+    this.card.hidden = result.status === 404;
+    if (result.status === 404) return;
+    if (!result.ok) {
+      replaceChildren(this.body, h("p", { className: "muted" }, `Could not load the HomeKit bridge: ${errorMessage(result)}`));
+      return;
+    }
+    this.render(result.body);
+  },
+  render(report) {
+    const code = report.setupCode
+      ? h("p", {}, "Setup code ", h("strong", { className: "mono", id: "homekit-setup-code" }, report.setupCode))
+      : h("p", { className: "muted", id: "homekit-setup-code-hidden" }, report.setupCodeHidden || "Setup code hidden.");
+    const bridges = (report.bridges || []).map((bridge) =>
+      h(
+        "div",
+        { className: "homekit-bridge" },
+        h(
+          "p",
+          {},
+          h("strong", {}, bridge.name),
+          " ",
+          badge(bridge.port === null ? "not listening" : `port ${bridge.port}`, bridge.port === null ? "bad" : "ok"),
+          " ",
+          badge(bridge.paired ? "paired" : "not paired", bridge.paired ? "ok" : "warn"),
+          ` · ${bridge.accessories} accessories · `,
+          h("span", { className: "mono" }, bridge.username),
+        ),
+        bridge.setupQr
+          ? h(
+              "figure",
+              { className: "homekit-qr" },
+              h("img", { src: bridge.setupQr, alt: `HomeKit setup QR code for ${bridge.name}`, width: 160, height: 160 }),
+              h("figcaption", { className: "mono" }, bridge.setupUri),
+            )
+          : null,
+      ),
+    );
+    replaceChildren(
+      this.body,
+      h(
+        "p",
+        {},
+        badge(report.reachable ? "listening" : "not listening", report.reachable ? "ok" : "bad"),
+        ` ${report.accessories} accessories on ${report.bridges.length} bridge${report.bridges.length === 1 ? "" : "s"}`,
+      ),
+      report.lastError ? h("p", { className: "muted" }, `Last error: ${report.lastError}`) : null,
+      code,
+      bridges,
+      report.setupCode ? h("p", { className: "muted" }, "In the Home app: Add Accessory, then scan a bridge's QR code or enter the setup code.") : null,
+    );
   },
 };
 
