@@ -5,7 +5,7 @@ import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
 import { MemoryJsonStore } from "../../../src/adapters/state/memory-json-store.js";
 import { createEngine, type Engine } from "../../../src/composition/create-engine.js";
 import type { JsonStore } from "../../../src/ports/json-store.js";
-import { FakeMqttClient, FakeTime } from "../../support/engine-fakes.js";
+import { FakeMqttClient, FakeTime, waitFor } from "../../support/engine-fakes.js";
 import { MemoryLease, MemoryLedger } from "../../support/memory-lease.js";
 
 const settle = async () => {
@@ -91,9 +91,9 @@ export default class Counter extends Automation {
 
     await alpha.stop();
     time.advance(1000);
-    await settle();
+    // Promotion loads the automation from disk: wait for it, not for a number of ticks.
+    await waitFor(() => beta.manager.runningCount === 1, 10_000, "beta to load the automation");
     expect(beta.leadership.role).to.equal("leader");
-    expect(beta.manager.runningCount).to.equal(1);
     expect(beta.state.get("count")).to.equal(2);
     betaClient.deliver("home/count", "{}");
     await settle();
