@@ -54,20 +54,20 @@ export class KnexJsonStore implements JsonStore {
       return;
     }
     const token = this.options.fence();
-    const written =
-      token === null
-        ? 0
-        : (
-            await knex.raw<{ rowCount: number | null }>(
-              `INSERT INTO engine_documents (name, body, updated_at)
-               SELECT ?, ?::jsonb, now() WHERE EXISTS (
-                 SELECT 1 FROM engine_leases WHERE name = ? AND token = ? AND expires_at >= now())
-               ON CONFLICT (name) DO UPDATE SET body = excluded.body, updated_at = now()`,
-              [name, body, this.options.leaseName ?? "engine", token],
-            )
-          ).rowCount ?? 0;
-    // Only the leader writes: a standby's change (or a late save of a leader that lost its
-    // lease) would overwrite what the current leader keeps.
-    if (written === 0) this.options.logger.warn(`Not saved: this instance does not hold the engine lease`, { document: name });
+    if (token === null) {
+      // A standby keeps its changes in memory only: the leader's document is the one that counts.
+      this.options.logger.debug("Not saved: this instance is a standby", { document: name });
+      return;
+    }
+    const result = await knex.raw<{ rowCount: number | null }>(
+      `INSERT INTO engine_documents (name, body, updated_at)
+       SELECT ?, ?::jsonb, now() WHERE EXISTS (
+         SELECT 1 FROM engine_leases WHERE name = ? AND token = ? AND expires_at >= now())
+       ON CONFLICT (name) DO UPDATE SET body = excluded.body, updated_at = now()`,
+      [name, body, this.options.leaseName ?? "engine", token],
+    );
+    const written = result.rowCount ?? 0;
+    // A late save of a leader that lost its lease would overwrite what the new leader keeps.
+    if (written === 0) this.options.logger.warn("Not saved: this instance no longer holds the engine lease", { document: name });
   }
 }

@@ -112,7 +112,8 @@ describe("engine lease on PostgreSQL (integration)", function () {
     await alpha.release(1);
     await store.save({ count: 3 });
     expect(await store.load()).to.deep.equal({ count: 2 });
-    expect(logger.at("warn").map((entry) => entry.msg)).to.have.length(2);
+    expect(logger.at("debug").map((entry) => entry.msg)).to.deep.equal(["Not saved: this instance is a standby"]);
+    expect(logger.at("warn").map((entry) => entry.msg)).to.deep.equal(["Not saved: this instance no longer holds the engine lease"]);
   });
 
   it("a leader that loses its database connection stops before a standby starts", async () => {
