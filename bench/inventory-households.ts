@@ -7,7 +7,7 @@
  */
 import { performance } from "node:perf_hooks";
 import pg from "pg";
-import { buildItemListSql } from "../src/adapters/persistence/knex-item-repository.js";
+import { buildItemListSql, buildItemTotalSql } from "../src/adapters/persistence/knex-item-repository.js";
 import { JwtTokenService } from "../src/adapters/security/jwt-token-service.js";
 import type { ItemListQuery } from "../src/ports/item-repository.js";
 
@@ -155,9 +155,10 @@ function listScenario(name: string, query: (household: number) => { path: string
       return { method: "GET", path: `/households/${ids.household(household)}/items${query(household).path}`, user: memberOf(household, household + randomItem()) };
     },
     async raw(pool) {
-      const sql = buildItemListSql(query(randomHousehold()).list);
+      const list = query(randomHousehold()).list;
+      const sql = buildItemListSql(list);
       const page = toNative(sql.page);
-      await Promise.all([pool.query(page[0], page[1]), ...(sql.countInPage ? [] : [pool.query(...toNative(sql.count))])]);
+      await Promise.all([pool.query(page[0], page[1]), ...(sql.countInPage ? [] : [pool.query(...toNative(buildItemTotalSql(list).capped))])]);
     },
   };
 }
