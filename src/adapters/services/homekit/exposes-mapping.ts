@@ -312,7 +312,7 @@ export function xyToHueSaturation(x: number, y: number): { hue: number; saturati
     X * 0.0557 - Y * 0.204 + Z * 1.057,
   ].map((channel) => Math.max(0, channel));
   const peak = Math.max(...linear);
-  const [r, g, b] = peak > 0 ? linear.map((channel) => channel / peak) : [0, 0, 0];
+  const [r = 0, g = 0, b = 0] = peak > 0 ? linear.map((channel) => channel / peak) : [0, 0, 0];
   const max = Math.max(r, g, b);
   const min = Math.min(r, g, b);
   const delta = max - min;

@@ -37,25 +37,25 @@ export interface HomeKitBridgeOptions {
   /** Zigbee2MQTT devices to bridge; null bridges none. */
   deviceRegistry: DeviceRegistryApi | null;
   /** Relay switches and covers to bridge; null or omitted bridges none. */
-  relay?: RelayService | null;
+  relay?: RelayService | null | undefined;
   /** Directory for the identity and the pairings (`<DATA_DIR>/homekit`). */
   dataDir: string;
   /** TCP port of the first bridge (default 47128); 0 gives every bridge a free port (tests). */
-  port?: number;
+  port?: number | undefined;
   /** `XXX-XX-XXX`; generated once and stored in `dataDir` when absent. */
-  setupCode?: string;
+  setupCode?: string | undefined;
   /** Name shown in the Home app (default "Hearth"); later bridges get " 2", " 3", ... */
-  bridgeName?: string;
+  bridgeName?: string | undefined;
   /** Interface names or addresses the HAP server and mDNS use (hap-nodejs `bind`); all by default. */
-  bind?: string | string[];
+  bind?: string | string[] | undefined;
   /** mDNS advertiser (default "ciao"). */
-  advertiser?: HomeKitAdvertiser;
+  advertiser?: HomeKitAdvertiser | undefined;
   /** Bridged accessories per bridge, 1..149 (default 149: HomeKit's limit of 150 minus the bridge). */
-  maxAccessoriesPerBridge?: number;
+  maxAccessoriesPerBridge?: number | undefined;
   /** Zigbee2MQTT base topic, to follow its device list (default "zigbee2mqtt"). */
-  zigbeePrefix?: string;
+  zigbeePrefix?: string | undefined;
   /** Runs a device-list reconciliation after the registry has taken the message in (default setImmediate). */
-  defer?: (task: () => void) => void;
+  defer?: (task: () => void) => void | undefined;
 }
 
 /** Bridges and accessories, without secrets. */
