@@ -10,6 +10,9 @@ import { FetchHttpClient } from "../adapters/http-client/fetch-http-client.js";
 import { EngineHttpServer, redirectRoot } from "../adapters/http/engine/engine-http-server.js";
 import { SessionStore } from "../adapters/http/engine/session-store.js";
 import { FileAutomationSource } from "../adapters/loading/file-automation-source.js";
+import { AutomationWatcher, type WatchDirectory } from "../adapters/loading/automation-watcher.js";
+import { WorkerTypeChecker } from "../adapters/typecheck/worker-type-checker.js";
+import type { TypeChecker, TypeDiagnostic } from "../ports/type-checker.js";
 import { BufferedLogger } from "../adapters/logging/buffered-logger.js";
 import { RingBufferLog } from "../adapters/logging/ring-buffer.js";
 import { createLogger } from "../adapters/logging/winston-logger.js";
@@ -127,7 +130,19 @@ export interface EngineOptions {
   handleSignals?: boolean;
   /** Hot standby: run automations only while holding the lease. Default: always run them. */
   leadership?: EngineLeadershipOptions;
+  /**
+   * Reload changed, added and removed automation files without a restart. Default
+   * AUTOMATIONS_WATCH (on for `hearth start`, off for the library).
+   */
+  watch?: boolean;
+  /**
+   * Type-check the automations in the background at start and after each reload, showing
+   * errors as warnings in the log, the debug API and the web UI. `true` uses a worker thread
+   * with the TypeScript compiler; a TypeChecker replaces it. Default AUTOMATIONS_TYPECHECK.
+   */
+  typeCheck?: boolean | TypeChecker;
   /** Test seams. */
+  watchDirectory?: WatchDirectory;
   mqttClient?: MqttClient;
   clock?: Clock;
   timer?: Timer;
@@ -164,6 +179,8 @@ export interface Engine {
   readonly startedAt: Date | null;
   /** Leader, standby, or single (no lease); see {@link EngineLeadershipOptions}. */
   readonly leadership: LeadershipStatus;
+  /** The latest background type check, or null when type checks are off or none ran yet. */
+  readonly lastTypeCheck: Promise<TypeDiagnostic[]> | null;
 }
 
 /** Builds an engine; nothing connects or listens until `start()`. */
@@ -249,8 +266,37 @@ export function createEngine(options: EngineOptions): Engine {
       : scheduler,
     source: new FileAutomationSource(),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.timer ? { timer: options.timer } : {}),
     httpEnabled: httpPort !== null,
+    traces: { runs: config.AUTOMATION_TRACE_RUNS, payloadBytes: config.AUTOMATION_TRACE_PAYLOAD_BYTES },
   });
+
+  const typeCheckOption = options.typeCheck ?? config.AUTOMATIONS_TYPECHECK;
+  let typeChecker: TypeChecker | null = null;
+  let lastTypeCheck: Promise<TypeDiagnostic[]> | null = null;
+  const typeLogger = logger.child({ module: "type-check" });
+  /** Never awaited by start() or a reload: warnings arrive when the check is done. */
+  const checkTypes = () => {
+    if (typeCheckOption === false) return;
+    const files = manager.files().filter((file) => /\.m?ts$/.test(file));
+    if (files.length === 0) return;
+    typeChecker ??= typeCheckOption === true ? new WorkerTypeChecker() : typeCheckOption;
+    const check = typeChecker.check(files).then(
+      (diagnostics) => {
+        manager.setTypeWarnings(files, diagnostics);
+        for (const diagnostic of diagnostics) {
+          typeLogger.warn(`Type error: ${diagnostic.message}`, { file: diagnostic.file, line: diagnostic.line, column: diagnostic.column, code: diagnostic.code });
+        }
+        return diagnostics;
+      },
+      (error: unknown) => {
+        typeLogger.warn("Type check could not run", { err: error });
+        return [];
+      },
+    );
+    lastTypeCheck = check;
+  };
+  let watcher: AutomationWatcher | null = null;
 
   let startedAt: Date | null = null;
   let boundPort: number | null = null;
@@ -276,15 +322,38 @@ export function createEngine(options: EngineOptions): Engine {
   };
 
   const automationsDir = path.resolve(options.automationsDir);
+  const recursive = options.recursive ?? config.AUTOMATIONS_RECURSIVE;
+  /** Loads the automations and, with AUTOMATIONS_WATCH, follows their files. */
   const startAutomations = async () => {
-    if (existsSync(automationsDir)) {
-      await manager.discoverAndRegister(automationsDir, options.recursive ?? config.AUTOMATIONS_RECURSIVE);
-    } else {
+    if (!existsSync(automationsDir)) {
       // A fresh install may not have written any automation yet; the rest of the engine still serves.
       engineLogger.warn(`Automations directory ${automationsDir} does not exist; no automations loaded`, {
         hint: "create it or set AUTOMATIONS_DIR",
       });
+      return;
     }
+    await manager.discoverAndRegister(automationsDir, recursive);
+    if (options.watch ?? config.AUTOMATIONS_WATCH) {
+      watcher = new AutomationWatcher({
+        dir: automationsDir,
+        recursive,
+        logger: logger.child({ module: "automation-watcher" }),
+        ...(options.timer ? { timer: options.timer } : {}),
+        ...(options.watchDirectory ? { watch: options.watchDirectory } : {}),
+        onChange: async (changes) => {
+          for (const change of changes) {
+            if (change.exists) await manager.loadFile(change.file);
+            else await manager.removeFile(change.file);
+          }
+          checkTypes();
+        },
+      });
+      watcher.start();
+    }
+  };
+  const stopWatching = async () => {
+    await watcher?.stop();
+    watcher = null;
   };
   /** What only the leader runs: the latest state and devices, then automations and their triggers. */
   const promote = async () => {
@@ -294,10 +363,12 @@ export function createEngine(options: EngineOptions): Engine {
       await deviceRegistry.start();
     }
     await startAutomations();
+    checkTypes();
   };
   /** Cron first (synchronous, so no tick starts after this), then automations, then devices. */
   const demote = async () => {
     scheduler.stopAll();
+    await stopWatching();
     await manager.stopAll();
     scheduler.stopAll();
     await state.flush();
@@ -344,6 +415,9 @@ export function createEngine(options: EngineOptions): Engine {
     get leadership() {
       return leadership ?? single;
     },
+    get lastTypeCheck() {
+      return lastTypeCheck;
+    },
 
     async start() {
       if (phase !== "idle") throw new Error(`Engine cannot start while ${phase}`);
@@ -364,6 +438,8 @@ export function createEngine(options: EngineOptions): Engine {
 
         undo.push("automations", () => manager.stopAll());
         undo.push("scheduler", () => scheduler.stopAll());
+        undo.push("type checker", () => typeChecker?.close?.());
+        undo.push("automation watcher", () => stopWatching());
         // With a lease, automations start when this process becomes leader (below).
         if (!leadership) await startAutomations();
 
@@ -386,6 +462,9 @@ export function createEngine(options: EngineOptions): Engine {
           await leadership.start();
         }
 
+        // Only once everything else is up: the check competes for the CPU, never for start-up.
+        // (A leader checks when it takes over.)
+        if (!leadership) checkTypes();
         startedAt = options.clock?.now() ?? new Date();
         phase = "started";
         holdSignals();
@@ -420,7 +499,10 @@ export function createEngine(options: EngineOptions): Engine {
       startedAt = null;
       // With a lease, stopping leadership stops the automations and saves under the lease, then releases it.
       if (leadership) await step("leadership", () => leadership?.stop());
+      await step("automation watcher", () => stopWatching());
       await step("automations onStop", () => manager.stopAll());
+      await step("type checker", () => typeChecker?.close?.());
+      typeChecker = null;
       scheduler.stopAll();
       stopRelayMirror();
       await step("services onStop", () => services.stopAll());
