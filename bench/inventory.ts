@@ -7,6 +7,14 @@
  * loopback HTTP with autocannon at 32 connections, then replays the same list/search SQL
  * straight through node-postgres at the same concurrency and pool size, and prints req/s,
  * p50 and p99 per scenario and the API/raw ratios. The scratch database is dropped at the end.
+ * Both scenarios also measure item creation (POST) at 16 connections, and report the app
+ * process's RSS.
+ *
+ * The multi-household scenario (bench/inventory-households.ts) seeds BENCH_HOUSEHOLDS (10 000)
+ * households of BENCH_ITEMS_PER_HOUSEHOLD (100) items and two members each, and spreads
+ * requests at random over households and members at 32 connections, beside the same SQL.
+ * BENCH_SCENARIOS=single,multi (default both) picks which run; smaller BENCH_HOUSEHOLDS and
+ * BENCH_ITEMS make a quick run.
  *
  * BENCH_DATABASE_URL: a PostgreSQL server URL whose user may create databases
  * (default postgres://postgres@127.0.0.1:5432/postgres). BENCH_DURATION: seconds per
@@ -21,12 +29,21 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { MemoryLogger } from "../src/adapters/logging/memory-logger.js";
 import { openDatabase } from "../src/adapters/persistence/database.js";
-import { buildItemListSql, KnexItemRepository } from "../src/adapters/persistence/knex-item-repository.js";
+import { buildItemListSql, buildItemTotalSql, KnexItemRepository } from "../src/adapters/persistence/knex-item-repository.js";
 import { migrateToLatest } from "../src/adapters/persistence/migrator.js";
 import { loadConfig } from "../src/composition/config.js";
 import { buildInventoryApi } from "../src/composition/inventory-api.js";
 import type { FreezerItem } from "../src/domain/inventory/freezer-item.js";
 import type { ItemListQuery } from "../src/ports/item-repository.js";
+import {
+  createScenario,
+  HOUSEHOLDS,
+  type HouseholdScenario,
+  householdScenarios,
+  ITEMS_PER_HOUSEHOLD,
+  seedHouseholds,
+  tokensFor,
+} from "./inventory-households.js";
 
 const CONNECTIONS = 32;
 /** The app's default pool size (openDatabase); the raw runner gets the same. */
@@ -34,6 +51,8 @@ const POOL_SIZE = 10;
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ITEM_COUNT = Number(process.env.BENCH_ITEMS ?? 100_000);
 const WARMUP_SECONDS = 1;
+const BENCH_JWT_SECRET = "bench-secret-0123456789abcdefghijklmnopqrstuvwxyz";
+const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? "single,multi").split(",").map((name) => name.trim()));
 
 // ---------------------------------------------------------------- child: the app server
 
@@ -41,6 +60,10 @@ async function serve(): Promise<void> {
   const config = loadConfig(process.env);
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: ":memory:", poolMax: POOL_SIZE });
   const api = await buildInventoryApi({ config, database, logger: new MemoryLogger() });
+  // The parent asks for the resident set size after each scenario.
+  process.on("message", (message) => {
+    if (message === "rss") process.send?.({ rss: process.memoryUsage().rss });
+  });
   const server = api.app.listen(0, "127.0.0.1", () => {
     const address = server.address();
     process.send?.({ port: typeof address === "object" && address ? address.port : 0 });
@@ -102,7 +125,87 @@ interface Scenario {
   cold?: Measured;
   raw?: Measured;
   errors: number;
+  /** The app process's RSS after the scenario, in MB. */
+  rssMb?: number;
 }
+
+/** Asks an app process for its resident set size. */
+function rssOf(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const listener = (message: unknown) => {
+      if (typeof message === "object" && message !== null && "rss" in message) {
+        child.off("message", listener);
+        resolve((message as { rss: number }).rss / 1_048_576);
+      }
+    };
+    child.on("message", listener);
+    child.send("rss");
+  });
+}
+
+/** autocannon where every request picks its own path, user (token) and body. */
+async function runVaried(base: string, scenario: HouseholdScenario, tokenFor: (user: string) => string) {
+  // One request first, so a scenario that only produces errors stops the run with the reason.
+  const probe = scenario.request();
+  const answer = await fetch(`${base}/api/v1${probe.path}`, {
+    method: probe.method,
+    headers: { authorization: `Bearer ${tokenFor(probe.user)}`, "content-type": "application/json" },
+    ...(probe.body ? { body: probe.body } : {}),
+  });
+  if (!answer.ok) throw new Error(`${scenario.name}: ${probe.method} ${probe.path} answered ${answer.status} ${await answer.text()}`);
+  const run = (duration: number) =>
+    autocannon({
+      url: base,
+      connections: scenario.connections,
+      duration,
+      requests: [
+        {
+          setupRequest: (request) => {
+            const next = scenario.request();
+            return {
+              ...request,
+              method: next.method,
+              path: `/api/v1${next.path}`,
+              headers: { authorization: `Bearer ${tokenFor(next.user)}`, "content-type": "application/json" },
+              ...(next.body ? { body: next.body } : {}),
+            };
+          },
+        },
+      ],
+    });
+  await run(WARMUP_SECONDS);
+  const result = await run(DURATION);
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+/** A closed loop of `connections` workers each running `operation` back to back. */
+async function runRawLoop(connections: number, operation: () => Promise<unknown>): Promise<Measured> {
+  const loop = async (seconds: number) => {
+    const latencies: number[] = [];
+    const deadline = performance.now() + seconds * 1000;
+    await Promise.all(
+      Array.from({ length: connections }, async () => {
+        while (performance.now() < deadline) {
+          const started = performance.now();
+          await operation();
+          latencies.push(performance.now() - started);
+        }
+      }),
+    );
+    return latencies;
+  };
+  await loop(WARMUP_SECONDS);
+  const latencies = (await loop(DURATION)).sort((a, b) => a - b);
+  return { rps: latencies.length / DURATION, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+const figures = (m: Measured | undefined) => (m ? `${m.rps.toFixed(0)} | ${m.p50.toFixed(1)} | ${m.p99.toFixed(1)}` : "– | – | –");
+const ratio = (m: Measured | undefined, raw: Measured | undefined) => (m && raw ? (m.rps / raw.rps).toFixed(2) : "–");
 
 /** The fields the bench reads from API answers. */
 type Answer = { id: string; accessToken: string } & Record<string, string>;
@@ -179,7 +282,7 @@ function startServer(databaseUrl: string, env: Record<string, string> = {}): Pro
       ...process.env,
       NODE_ENV: "production",
       DATABASE_URL: databaseUrl,
-      JWT_SECRET: "bench-secret-0123456789abcdefghijklmnopqrstuvwxyz",
+      JWT_SECRET: BENCH_JWT_SECRET,
       JWT_ACCESS_TTL: "1h",
       RATE_LIMIT_PER_MINUTE: "1000000000",
       AUTH_RATE_LIMIT_PER_MINUTE: "1000000000",
@@ -219,6 +322,8 @@ async function dropDatabase(adminUrl: string, name: string): Promise<void> {
   await dropper.end();
 }
 
+const toNativeSql = toNative;
+
 function toNative(knexSql: { toSQL(): { toNative(): { sql: string; bindings: readonly unknown[] } } }): [string, unknown[]] {
   const native = knexSql.toSQL().toNative();
   return [native.sql, [...native.bindings]];
@@ -229,6 +334,50 @@ function toNative(knexSql: { toSQL(): { toNative(): { sql: string; bindings: rea
 async function main(): Promise<void> {
   const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
   const startedAt = performance.now();
+  if (SCENARIOS.has("single")) await singleHousehold(adminUrl);
+  if (SCENARIOS.has("multi")) await multiHousehold(adminUrl);
+  process.stdout.write(`\nTotal run time ${((performance.now() - startedAt) / 1000).toFixed(0)} s\n`);
+}
+
+/** Many households, requests spread at random: the item-list cache is mostly cold. */
+async function multiHousehold(adminUrl: string): Promise<void> {
+  await withScratchDatabase(adminUrl, async (databaseUrl) => {
+    const database = await openDatabase({ databaseUrl, dataDir: ":memory:", poolMax: POOL_SIZE });
+    await migrateToLatest(database.knex);
+    const seedSeconds = await seedHouseholds(databaseUrl);
+    const { child, port } = await startServer(databaseUrl);
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_SIZE });
+    const tokenFor = tokensFor(BENCH_JWT_SECRET);
+    const report = (line: string) => process.stdout.write(`${line}\n`);
+    const results: Scenario[] = [];
+    try {
+      report(
+        `\nSeeded ${HOUSEHOLDS} households × ${ITEMS_PER_HOUSEHOLD} items (${HOUSEHOLDS * ITEMS_PER_HOUSEHOLD} items, ${HOUSEHOLDS * 2} users) in ${seedSeconds.toFixed(1)} s; ${DURATION} s per scenario`,
+      );
+      const toNative = (sql: { text: string; bindings: readonly unknown[] }) => toNativeSql(database.knex.raw(sql.text, [...sql.bindings] as never));
+      for (const scenario of householdScenarios(toNative)) {
+        const api = await runVaried(`http://127.0.0.1:${port}`, scenario, tokenFor);
+        const raw = scenario.raw ? await runRawLoop(scenario.connections, () => scenario.raw?.(pool) ?? Promise.resolve()) : undefined;
+        results.push({ name: scenario.name, api, ...(raw ? { raw } : {}), errors: api.errors, rssMb: await rssOf(child) });
+        report(`  ${scenario.name}: ${api.rps.toFixed(0)} req/s (raw ${raw?.rps.toFixed(0) ?? "–"}), ${api.errors} errors`);
+      }
+      report("");
+      report(`Multi-household: ${HOUSEHOLDS} households × ${ITEMS_PER_HOUSEHOLD} items, requests spread at random; 32 connections (POST: 16).`);
+      report("| scenario | API req/s | p50 ms | p99 ms | raw SQL req/s | p50 ms | p99 ms | API/raw | errors | app RSS MB |");
+      report("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+      for (const r of results) {
+        report(`| ${r.name} | ${figures(r.api)} | ${figures(r.raw)} | ${ratio(r.api, r.raw)} | ${r.errors} | ${r.rssMb?.toFixed(0) ?? "–"} |`);
+      }
+    } finally {
+      await pool.end();
+      child.disconnect();
+      await new Promise((resolve) => child.once("exit", resolve));
+      await database.close();
+    }
+  });
+}
+
+async function singleHousehold(adminUrl: string): Promise<void> {
   await withScratchDatabase(adminUrl, async (databaseUrl) => {
     const database = await openDatabase({ databaseUrl, dataDir: ":memory:", poolMax: POOL_SIZE });
     await migrateToLatest(database.knex);
@@ -324,11 +473,13 @@ async function main(): Promise<void> {
         const api = await runHttp(base, token, `/households/${hid}/items${scenario.path}`);
         const uncached = await runHttp(coldBase, token, `/households/${hid}/items${scenario.path}`);
         const sql = buildItemListSql(scenario.query);
+        const cappedCount = buildItemTotalSql(scenario.query).capped;
         const raw = await runRaw(pool, {
           page: toNative(database.knex.raw(sql.page.text, sql.page.bindings)),
-          ...(sql.countInPage ? {} : { count: toNative(database.knex.raw(sql.count.text, sql.count.bindings)) }),
+          // The count the repository runs: capped at the exact-count limit (estimated past it).
+          ...(sql.countInPage ? {} : { count: toNative(database.knex.raw(cappedCount.text, cappedCount.bindings)) }),
         });
-        results.push({ name: scenario.name, api, cold: uncached, raw, errors: api.errors + uncached.errors });
+        results.push({ name: scenario.name, api, cold: uncached, raw, errors: api.errors + uncached.errors, rssMb: await rssOf(child) });
         report(`  ${scenario.name}: ${api.rps.toFixed(0)} req/s (cache off ${uncached.rps.toFixed(0)}, raw ${raw.rps.toFixed(0)})`);
       }
       const single: { name: string; path: string; method?: "GET" | "PATCH"; body?: () => string }[] = [
@@ -343,22 +494,31 @@ async function main(): Promise<void> {
       ];
       for (const scenario of single) {
         const api = await runHttp(base, token, scenario.path, { method: scenario.method, body: scenario.body });
-        results.push({ name: scenario.name, api, errors: api.errors });
+        results.push({ name: scenario.name, api, errors: api.errors, rssMb: await rssOf(child) });
         report(`  ${scenario.name}: ${api.rps.toFixed(0)} req/s`);
       }
+      const into = placements[0]!;
+      const creation = createScenario("POST items (16 connections)", {
+        household: hid,
+        freezer: into.freezerId,
+        compartment: into.compartmentId,
+        user: userId,
+      });
+      const posted = await runVaried(`http://127.0.0.1:${port}`, creation, () => token);
+      const rawPosted = await runRawLoop(creation.connections, () => creation.raw?.(pool) ?? Promise.resolve());
+      results.push({ name: creation.name, api: posted, raw: rawPosted, errors: posted.errors, rssMb: await rssOf(child) });
+      report(`  ${creation.name}: ${posted.rps.toFixed(0)} items/s (raw INSERT ${rawPosted.rps.toFixed(0)})`);
 
       report("");
-      const figures = (m: Measured | undefined) => (m ? `${m.rps.toFixed(0)} | ${m.p50.toFixed(1)} | ${m.p99.toFixed(1)}` : "– | – | –");
-      const ratio = (m: Measured | undefined, raw: Measured | undefined) => (m && raw ? (m.rps / raw.rps).toFixed(2) : "–");
+      report(`Single household of ${ITEM_COUNT} items.`);
       report("API: the app as configured by default (item-list cache on); cache off: ITEM_LIST_CACHE_SIZE=0; raw: the same SQL through node-postgres.");
-      report("| scenario | API req/s | p50 ms | p99 ms | cache off req/s | p50 ms | p99 ms | raw SQL req/s | p50 ms | p99 ms | API/raw | cache off/raw | errors |");
-      report("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+      report("| scenario | API req/s | p50 ms | p99 ms | cache off req/s | p50 ms | p99 ms | raw SQL req/s | p50 ms | p99 ms | API/raw | cache off/raw | errors | app RSS MB |");
+      report("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
       for (const r of results) {
         report(
-          `| ${r.name} | ${figures(r.api)} | ${figures(r.cold)} | ${figures(r.raw)} | ${ratio(r.api, r.raw)} | ${ratio(r.cold, r.raw)} | ${r.errors} |`,
+          `| ${r.name} | ${figures(r.api)} | ${figures(r.cold)} | ${figures(r.raw)} | ${ratio(r.api, r.raw)} | ${ratio(r.cold, r.raw)} | ${r.errors} | ${r.rssMb?.toFixed(0) ?? "–"} |`,
         );
       }
-      report(`\nTotal run time ${((performance.now() - startedAt) / 1000).toFixed(0)} s`);
     } finally {
       await pool.end();
       for (const app of [child, cold.child]) {

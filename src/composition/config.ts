@@ -172,6 +172,18 @@ const envSchema = z
     DEVICE_REGISTRY_FILE_PATH: z.string().trim().min(1).default("./device-registry.json"),
     METRICS_ENABLED: booleanFlag.default(false),
     METRICS_PUBLIC: booleanFlag.default(false),
+    /**
+     * Hot standby (docs/high-availability.md): with DATABASE_URL, every process competes for the
+     * engine lease and keeps the automation state and device registry in PostgreSQL; only the
+     * leader runs automations. false: state files and no lease (one process per database).
+     */
+    HOT_STANDBY: booleanFlag.default(true),
+    /** The name other instances show for this one ("standby, leader is <name>"); the host name by default. */
+    INSTANCE_NAME: optionalText,
+    /** How long the engine lease lives without renewal: the longest a failover waits for a dead leader. */
+    LEADER_LEASE_TTL_MS: z.coerce.number({ message: "expected a number" }).int("expected a whole number").min(200, "expected at least 200").max(60_000, "expected at most 60000").default(3000),
+    /** How often the leader renews and standbys try to take over; at most half of LEADER_LEASE_TTL_MS. */
+    LEADER_LEASE_RENEW_MS: z.coerce.number({ message: "expected a number" }).int("expected a whole number").min(50, "expected at least 50").max(30_000, "expected at most 30000").default(1000),
     // Engine services (ntfy, weather, Shelly, Nanoleaf): see service-config.ts.
     ...serviceEnvShape,
     // The HomeKit bridge: see homekit-config.ts.
@@ -243,6 +255,12 @@ export function loadConfig(env: Environment = process.env, options: LoadConfigOp
   }
   const parsed = result.data;
   const crossProblems = serviceConfigProblems(parsed);
+  if (parsed.LEADER_LEASE_RENEW_MS * 2 > parsed.LEADER_LEASE_TTL_MS) {
+    crossProblems.push({
+      variable: "LEADER_LEASE_RENEW_MS",
+      message: `expected at most half of LEADER_LEASE_TTL_MS (${parsed.LEADER_LEASE_TTL_MS}), so one late renewal does not lose the lease`,
+    });
+  }
   if (crossProblems.length > 0) throw new ConfigError(crossProblems);
   const service = (options.surface ?? "service") === "service";
   const config: Config = {

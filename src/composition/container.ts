@@ -13,6 +13,11 @@ import type { Config } from "./config.js";
 import { createEngine, type Engine } from "./create-engine.js";
 import { engineRoutes } from "./engine-routes.js";
 import { HEARTH_VERSION } from "./version.js";
+import { PostgresLeaderLease } from "../adapters/persistence/postgres-leader-lease.js";
+import { KnexCronFireLedger } from "../adapters/persistence/knex-cron-fire-ledger.js";
+import { KnexJsonStore } from "../adapters/persistence/knex-json-store.js";
+import { LEADER_LEASE, type LeaderLease } from "../ports/leader-lease.js";
+import type { EngineLeadershipOptions } from "./create-engine.js";
 
 // Tokens for what only composition knows; ports carry their own tokens beside them.
 export const CONFIG = Symbol("Config");
@@ -63,6 +68,19 @@ export function createHearthContainer(core: HearthCore): DependencyContainer {
         // main.ts owns SIGINT/SIGTERM: it stops the inventory API and the database as well.
         handleSignals: false,
         ...(core.httpPort !== undefined ? { httpPort: core.httpPort } : {}),
+        ...hotStandby(resolver.resolve<LeaderLease | null>(LEADER_LEASE), core),
+      });
+    }),
+  });
+  scope.register(LEADER_LEASE, {
+    useFactory: instanceCachingFactory<LeaderLease | null>(() => {
+      const { config } = core;
+      if (!config.HOT_STANDBY || core.database.kind !== "postgres" || !config.DATABASE_URL) return null;
+      return new PostgresLeaderLease({
+        databaseUrl: config.DATABASE_URL,
+        // A renewal slower than one period is as good as lost: the leader gives up soon after.
+        queryTimeoutMs: config.LEADER_LEASE_RENEW_MS,
+        logger: core.logger.child({ module: "leadership" }),
       });
     }),
   });
@@ -80,4 +98,21 @@ export function createHearthContainer(core: HearthCore): DependencyContainer {
     }),
   });
   return scope;
+}
+
+/** Hot standby on PostgreSQL: the lease, the cron ledger, and state and devices in the database. */
+function hotStandby(lease: LeaderLease | null, core: HearthCore): { leadership?: EngineLeadershipOptions } {
+  if (!lease) return {};
+  const { knex } = core.database;
+  const logger = core.logger.child({ module: "state" });
+  return {
+    leadership: {
+      lease,
+      ledger: new KnexCronFireLedger(knex),
+      ...(core.config.INSTANCE_NAME ? { instance: core.config.INSTANCE_NAME } : {}),
+      ttlMs: core.config.LEADER_LEASE_TTL_MS,
+      renewMs: core.config.LEADER_LEASE_RENEW_MS,
+      documents: (name, fence) => new KnexJsonStore({ knex, name, logger, fence }),
+    },
+  };
 }

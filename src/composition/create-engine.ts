@@ -42,6 +42,31 @@ import { mirrorRelayStatus } from "./relay-state.js";
 import { createStatusRouter } from "./status-surfaces.js";
 import { HEARTH_VERSION } from "./version.js";
 import { stopOnSignals, UndoStack } from "./lifecycle.js";
+import type { JsonStore } from "../ports/json-store.js";
+import type { CronFireLedger, LeaderLease, LeadershipStatus } from "../ports/leader-lease.js";
+import { Leadership } from "../application/automation/leadership.js";
+import { LeaderScheduler } from "../application/automation/leader-scheduler.js";
+import { hostname } from "node:os";
+
+/**
+ * Hot standby (createEngine's `leadership`): several processes share a database and only
+ * the one holding the lease runs automations, triggers and cron.
+ */
+export interface EngineLeadershipOptions {
+  lease: LeaderLease;
+  ledger: CronFireLedger;
+  /** This process's name as the others show it. Default: the host name. */
+  instance?: string;
+  /** Lease lifetime without renewal. Default 3000 ms. */
+  ttlMs?: number;
+  /** Renewal and takeover attempt period. Default 1000 ms. */
+  renewMs?: number;
+  /**
+   * Where the state and the device registry are kept (instead of files), written only
+   * under this process's lease (`fence` gives its token, or null when it does not lead).
+   */
+  documents?: (name: "state" | "device-registry", fence: () => number | null) => JsonStore;
+}
 
 /** Device registry settings of createEngine (override DEVICE_REGISTRY_* variables). */
 export interface DeviceRegistryEngineOptions {
@@ -103,6 +128,8 @@ export interface EngineOptions {
    * itself (Hearth's own `npm start` does, to stop the inventory API too).
    */
   handleSignals?: boolean;
+  /** Hot standby: run automations only while holding the lease. Default: always run them. */
+  leadership?: EngineLeadershipOptions;
   /**
    * Reload changed, added and removed automation files without a restart. Default
    * AUTOMATIONS_WATCH (on for `hearth start`, off for the library).
@@ -150,6 +177,8 @@ export interface Engine {
   readonly isReady: boolean;
   /** When start() finished, or null. */
   readonly startedAt: Date | null;
+  /** Leader, standby, or single (no lease); see {@link EngineLeadershipOptions}. */
+  readonly leadership: LeadershipStatus;
   /** The latest background type check, or null when type checks are off or none ran yet. */
   readonly lastTypeCheck: Promise<TypeDiagnostic[]> | null;
 }
@@ -180,19 +209,24 @@ export function createEngine(options: EngineOptions): Engine {
     );
   const mqtt = new MqttService(mqttClient, logger.child({ module: "mqtt" }), { zigbeePrefix: config.ZIGBEE2MQTT_PREFIX });
 
-  const statePersist = options.state?.persist ?? config.STATE_PERSIST;
+  // The lease token is read through this box: leadership is built after the stores it fences.
+  let leadership: Leadership | null = null;
+  const fence = () => leadership?.currentToken() ?? null;
+  const documents = options.leadership?.documents;
+
+  const statePersist = documents ? true : (options.state?.persist ?? config.STATE_PERSIST);
   const stateFile = options.state?.filePath ?? config.STATE_FILE_PATH;
   const stateLogger = logger.child({ module: "state" });
   const state = new StateManager(
     { persist: statePersist, filePath: stateFile },
     {
       logger: stateLogger,
-      ...(statePersist ? { store: new JsonFileStore(stateFile, stateLogger) } : {}),
+      ...(documents ? { store: documents("state", fence), writeDelayMs: 0 } : statePersist ? { store: new JsonFileStore(stateFile, stateLogger) } : {}),
       ...(options.timer ? { timer: options.timer } : {}),
     },
   );
 
-  const devicePersist = options.deviceRegistry?.persist ?? config.DEVICE_REGISTRY_PERSIST;
+  const devicePersist = documents ? true : (options.deviceRegistry?.persist ?? config.DEVICE_REGISTRY_PERSIST);
   const deviceFile = options.deviceRegistry?.filePath ?? config.DEVICE_REGISTRY_FILE_PATH;
   const deviceLogger = logger.child({ module: "device-registry" });
   const deviceRegistry = config.DEVICE_REGISTRY_ENABLED
@@ -201,7 +235,7 @@ export function createEngine(options: EngineOptions): Engine {
         prefix: config.ZIGBEE2MQTT_PREFIX,
         logger: deviceLogger,
         names: options.deviceRegistry?.names ?? {},
-        store: devicePersist ? new JsonFileStore(deviceFile, deviceLogger) : null,
+        store: documents ? documents("device-registry", fence) : devicePersist ? new JsonFileStore(deviceFile, deviceLogger) : null,
       })
     : null;
 
@@ -227,7 +261,9 @@ export function createEngine(options: EngineOptions): Engine {
     config,
     services,
     deviceRegistry,
-    scheduler,
+    scheduler: options.leadership
+      ? new LeaderScheduler({ inner: scheduler, ledger: options.leadership.ledger, token: fence, logger: logger.child({ module: "cron" }), ...(options.clock ? { clock: options.clock } : {}) })
+      : scheduler,
     source: new FileAutomationSource(),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.timer ? { timer: options.timer } : {}),
@@ -265,10 +301,13 @@ export function createEngine(options: EngineOptions): Engine {
   let startedAt: Date | null = null;
   let boundPort: number | null = null;
   let phase: "idle" | "starting" | "started" | "stopping" = "idle";
+  const single: LeadershipStatus = { role: "single", instance: options.leadership?.instance ?? hostname(), leader: null };
   const readiness = () => ({
     mqtt: mqtt.isConnected,
     engine: startedAt !== null,
     startedAt: startedAt?.toISOString() ?? null,
+    role: (leadership ?? single).role,
+    leader: (leadership ?? single).leader,
   });
   const httpServer = httpPort === null ? null : new EngineHttpServer({ logger: logger.child({ module: "http" }), readiness });
 
@@ -281,6 +320,73 @@ export function createEngine(options: EngineOptions): Engine {
     if (options.handleSignals === false) return;
     releaseSignals = stopOnSignals(() => engine.stop(), { logger: engineLogger });
   };
+
+  const automationsDir = path.resolve(options.automationsDir);
+  const recursive = options.recursive ?? config.AUTOMATIONS_RECURSIVE;
+  /** Loads the automations and, with AUTOMATIONS_WATCH, follows their files. */
+  const startAutomations = async () => {
+    if (!existsSync(automationsDir)) {
+      // A fresh install may not have written any automation yet; the rest of the engine still serves.
+      engineLogger.warn(`Automations directory ${automationsDir} does not exist; no automations loaded`, {
+        hint: "create it or set AUTOMATIONS_DIR",
+      });
+      return;
+    }
+    await manager.discoverAndRegister(automationsDir, recursive);
+    if (options.watch ?? config.AUTOMATIONS_WATCH) {
+      watcher = new AutomationWatcher({
+        dir: automationsDir,
+        recursive,
+        logger: logger.child({ module: "automation-watcher" }),
+        ...(options.timer ? { timer: options.timer } : {}),
+        ...(options.watchDirectory ? { watch: options.watchDirectory } : {}),
+        onChange: async (changes) => {
+          for (const change of changes) {
+            if (change.exists) await manager.loadFile(change.file);
+            else await manager.removeFile(change.file);
+          }
+          checkTypes();
+        },
+      });
+      watcher.start();
+    }
+  };
+  const stopWatching = async () => {
+    await watcher?.stop();
+    watcher = null;
+  };
+  /** What only the leader runs: the latest state and devices, then automations and their triggers. */
+  const promote = async () => {
+    await state.load();
+    if (deviceRegistry) {
+      await deviceRegistry.load();
+      await deviceRegistry.start();
+    }
+    await startAutomations();
+    checkTypes();
+  };
+  /** Cron first (synchronous, so no tick starts after this), then automations, then devices. */
+  const demote = async () => {
+    scheduler.stopAll();
+    await stopWatching();
+    await manager.stopAll();
+    scheduler.stopAll();
+    await state.flush();
+    if (deviceRegistry) await deviceRegistry.stop();
+  };
+  if (options.leadership) {
+    leadership = new Leadership({
+      lease: options.leadership.lease,
+      instance: options.leadership.instance ?? hostname(),
+      ttlMs: options.leadership.ttlMs ?? 3000,
+      renewMs: options.leadership.renewMs ?? 1000,
+      logger: logger.child({ module: "leadership" }),
+      onPromote: promote,
+      onDemote: demote,
+      ...(options.timer ? { timer: options.timer } : {}),
+      ...(options.clock ? { now: () => options.clock?.now().getTime() ?? Date.now() } : {}),
+    });
+  }
 
   const engine: Engine = {
     config,
@@ -306,6 +412,9 @@ export function createEngine(options: EngineOptions): Engine {
     get startedAt() {
       return startedAt;
     },
+    get leadership() {
+      return leadership ?? single;
+    },
     get lastTypeCheck() {
       return lastTypeCheck;
     },
@@ -314,50 +423,25 @@ export function createEngine(options: EngineOptions): Engine {
       if (phase !== "idle") throw new Error(`Engine cannot start while ${phase}`);
       phase = "starting";
       try {
-        if (statePersist) await state.load();
-        undo.push("state", () => (statePersist ? state.save() : undefined));
+        if (statePersist && !leadership) await state.load();
+        undo.push("state", () => (statePersist && !leadership ? state.save() : undefined));
 
         // Never fails on an unreachable broker: the client keeps retrying and /readyz says 503.
         undo.push("embedded broker", () => embeddedBroker?.close());
         await mqtt.connect();
         undo.push("mqtt", () => mqtt.disconnect());
 
-        if (deviceRegistry) {
+        if (deviceRegistry && !leadership) {
           await deviceRegistry.start();
           undo.push("device registry", () => deviceRegistry.stop());
         }
 
         undo.push("automations", () => manager.stopAll());
         undo.push("scheduler", () => scheduler.stopAll());
-        const automationsDir = path.resolve(options.automationsDir);
-        const recursive = options.recursive ?? config.AUTOMATIONS_RECURSIVE;
-        if (existsSync(automationsDir)) {
-          await manager.discoverAndRegister(automationsDir, recursive);
-          undo.push("type checker", () => typeChecker?.close?.());
-          if (options.watch ?? config.AUTOMATIONS_WATCH) {
-            watcher = new AutomationWatcher({
-              dir: automationsDir,
-              recursive,
-              logger: logger.child({ module: "automation-watcher" }),
-              ...(options.timer ? { timer: options.timer } : {}),
-              ...(options.watchDirectory ? { watch: options.watchDirectory } : {}),
-              onChange: async (changes) => {
-                for (const change of changes) {
-                  if (change.exists) await manager.loadFile(change.file);
-                  else await manager.removeFile(change.file);
-                }
-                checkTypes();
-              },
-            });
-            watcher.start();
-            undo.push("automation watcher", () => watcher?.stop());
-          }
-        } else {
-          // A fresh install may not have written any automation yet; the rest of the engine still serves.
-          engineLogger.warn(`Automations directory ${automationsDir} does not exist; no automations loaded`, {
-            hint: "create it or set AUTOMATIONS_DIR",
-          });
-        }
+        undo.push("type checker", () => typeChecker?.close?.());
+        undo.push("automation watcher", () => stopWatching());
+        // With a lease, automations start when this process becomes leader (below).
+        if (!leadership) await startAutomations();
 
         if (httpServer) {
           // WIRING POINT: webhooks, the debug API and the web UI by default; Hearth's own
@@ -373,9 +457,14 @@ export function createEngine(options: EngineOptions): Engine {
         await services.startAll({ http, logger });
         undo.push("services", () => services.stopAll());
         stopRelayMirror = mirrorRelayStatus(services.get("relay"), state);
+        if (leadership) {
+          undo.push("leadership", () => leadership?.stop());
+          await leadership.start();
+        }
 
         // Only once everything else is up: the check competes for the CPU, never for start-up.
-        checkTypes();
+        // (A leader checks when it takes over.)
+        if (!leadership) checkTypes();
         startedAt = options.clock?.now() ?? new Date();
         phase = "started";
         holdSignals();
@@ -408,16 +497,17 @@ export function createEngine(options: EngineOptions): Engine {
         }
       };
       startedAt = null;
-      await step("automation watcher", () => watcher?.stop());
-      watcher = null;
+      // With a lease, stopping leadership stops the automations and saves under the lease, then releases it.
+      if (leadership) await step("leadership", () => leadership?.stop());
+      await step("automation watcher", () => stopWatching());
       await step("automations onStop", () => manager.stopAll());
       await step("type checker", () => typeChecker?.close?.());
       typeChecker = null;
       scheduler.stopAll();
       stopRelayMirror();
       await step("services onStop", () => services.stopAll());
-      if (statePersist) await step("save state", () => state.save());
-      if (deviceRegistry) await step("device registry", () => deviceRegistry.stop());
+      if (statePersist && !leadership) await step("save state", () => state.save());
+      if (deviceRegistry && !leadership) await step("device registry", () => deviceRegistry.stop());
       await step("mqtt disconnect", () => mqtt.disconnect());
       await step("http server", () => httpServer?.close());
       await step("embedded broker", () => embeddedBroker?.close());

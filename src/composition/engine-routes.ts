@@ -36,6 +36,7 @@ export function engineRoutes(options: EngineRoutesOptions): EngineRoute[] {
           services: engine.services,
           readiness: () => ({ mqtt: engine.mqtt.isConnected, engine: engine.startedAt !== null }),
           startedAt: () => engine.startedAt,
+          leadership: () => engine.leadership,
           version: options.version,
           auth: createEngineAuth({ token: options.token ?? engine.config.HTTP_TOKEN, sessions: options.sessions ?? null }),
           logger: engine.logger.child({ module: "debug-api" }),

@@ -14,6 +14,7 @@ import { createHearthContainer, ENGINE, METRICS, SESSION_STORE } from "./contain
 import type { Engine } from "./create-engine.js";
 import { mountStatusSurfaces } from "./status-surfaces.js";
 import { HEARTH_VERSION } from "./version.js";
+import { LEADER_LEASE, type LeaderLease } from "../ports/leader-lease.js";
 import { buildInventoryApi, resolveJwtSecret } from "./inventory-api.js";
 import { serveBackups } from "../adapters/backup/backup-socket.js";
 
@@ -102,6 +103,8 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
       ...(config.METRICS_ENABLED ? { createMetrics: (await import("../adapters/services/metrics/metrics.js")).createMetrics } : {}),
     });
     const engine = graph.resolve<Engine>(ENGINE);
+    const lease = graph.resolve<LeaderLease | null>(LEADER_LEASE);
+    if (lease) undo.push("leader lease", () => lease.close());
     const metrics = graph.resolve<Metrics | null>(METRICS);
     if (metrics) undo.push("metrics", async () => metrics.stop());
     mountStatusSurfaces(engine, { sessions: graph.resolve<SessionStore>(SESSION_STORE), metrics });
@@ -139,6 +142,7 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
           await api.close();
           await inventory.close();
           await engine.stop();
+          await lease?.close();
           metrics?.stop();
           await backups.close();
           await database.close();

@@ -11,6 +11,8 @@ export interface Scheduler {
   stopAll(): void;
   /** Why `expression` is not a valid cron expression, or null. */
   validate(expression: string): string | null;
+  /** The times `expression` names after `after` and before `before`, at most `limit` of them. */
+  ticksBetween?(expression: string, after: Date, before: Date, limit: number): Date[];
 }
 
 export const SCHEDULER = Symbol("Scheduler");

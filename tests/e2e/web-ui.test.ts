@@ -262,6 +262,20 @@ describe("web UI in Chromium", function () {
       await banner.waitFor({ state: "hidden", timeout: 20_000 });
     });
 
+    it("says when this instance is a standby and names the leader", async () => {
+      // The engine here runs alone; the status answer is turned into a standby's.
+      await page.route(/\/api\/status$/, async (route) => {
+        const response = await route.fetch();
+        const body = (await response.json()) as Record<string, unknown>;
+        await route.fulfill({ response, json: { ...body, role: "standby", instance: "beta", leader: "alpha" } });
+      });
+      await page.getByRole("tab", { name: "Overview" }).click();
+      const banner = page.locator("#banner");
+      await banner.filter({ hasText: "standby, leader is alpha" }).waitFor();
+      await page.unroute(/\/api\/status$/);
+      await banner.waitFor({ state: "hidden", timeout: 20_000 });
+    });
+
     it("fits a phone screen and follows the dark preference", async () => {
       const phone = await browser!.newContext({
         viewport: { width: 390, height: 844 },

@@ -171,6 +171,25 @@ interface Sql {
  * query also carries the total (`count(*) OVER ()`) and `count` is only needed when the
  * page is past the end. Exported so the benchmark replays exactly what the API runs.
  */
+/** Matches a list without a search counts exactly; past it the total is the planner's estimate. */
+export const EXACT_TOTAL_LIMIT = 10_000;
+
+/**
+ * The count of a list without a search, stopping at `limit` + 1 rows, and the planner's
+ * estimate of all matches (read when the count reaches the limit).
+ */
+export function buildItemTotalSql(query: ItemListQuery, limit = EXACT_TOTAL_LIMIT): { capped: Sql; estimate: Sql } {
+  const { count } = buildItemListSql(query);
+  const where = count.text.slice(count.text.indexOf(" WHERE ") + " WHERE ".length);
+  return {
+    capped: {
+      text: `SELECT count(*) AS total FROM (SELECT 1 FROM freezer_items i WHERE ${where} LIMIT ?) c`,
+      bindings: [...count.bindings, limit + 1],
+    },
+    estimate: { text: `EXPLAIN (FORMAT JSON) SELECT 1 FROM freezer_items i WHERE ${where}`, bindings: count.bindings },
+  };
+}
+
 export function buildItemListSql(query: ItemListQuery): { page: Sql; count: Sql; countInPage: boolean } {
   const conditions = ["i.household_id = ?", query.archived ? "i.deleted_at IS NOT NULL" : "i.deleted_at IS NULL"];
   const bindings: Sql["bindings"] = [query.householdId];
@@ -269,17 +288,21 @@ ORDER BY ${outerOrder}`,
 export interface KnexItemRepositoryOptions {
   /** Reuses list pages while the household's item revision stands; absent: every list queries. */
   listCache?: ItemListCache;
+  /** Past this many matches a list without search estimates its total (default EXACT_TOTAL_LIMIT). */
+  exactTotalLimit?: number;
 }
 
 /** Freezer items on PostgreSQL or PGlite through knex. */
 export class KnexItemRepository implements ItemRepository {
   private readonly listCache: ItemListCache | undefined;
+  private readonly exactTotalLimit: number;
 
   constructor(
     private readonly knex: Knex,
     options: KnexItemRepositoryOptions = {},
   ) {
     this.listCache = options.listCache && options.listCache.capacity > 0 ? options.listCache : undefined;
+    this.exactTotalLimit = options.exactTotalLimit ?? EXACT_TOTAL_LIMIT;
   }
 
   async create(item: FreezerItem): Promise<FreezerItemView> {
@@ -356,11 +379,19 @@ export class KnexItemRepository implements ItemRepository {
       const total = page.rows[0] ? Number(page.rows[0].total) : query.page > 1 ? await countTotal() : 0;
       return { items: page.rows.map(toView), total };
     }
-    const [page, total] = await Promise.all([
-      this.knex.raw<{ rows: ItemViewRow[] }>(sql.page.text, sql.page.bindings),
-      countTotal(),
-    ]);
-    return { items: page.rows.map(toView), total };
+    const [page, total] = await Promise.all([this.knex.raw<{ rows: ItemViewRow[] }>(sql.page.text, sql.page.bindings), this.boundedTotal(query)]);
+    return { items: page.rows.map(toView), ...total };
+  }
+
+  /** An exact count up to the limit; past it, the planner's estimate (never below the limit). */
+  private async boundedTotal(query: ItemListQuery): Promise<{ total: number; totalEstimated?: true }> {
+    const limit = this.exactTotalLimit;
+    const sql = buildItemTotalSql(query, limit);
+    const counted = await this.knex.raw<{ rows: { total: number | string }[] }>(sql.capped.text, sql.capped.bindings);
+    const total = Number(counted.rows[0]?.total ?? 0);
+    if (total <= limit) return { total };
+    const plan = await this.knex.raw<{ rows: { "QUERY PLAN": unknown }[] }>(sql.estimate.text, sql.estimate.bindings);
+    return { total: Math.max(limit + 1, planRows(plan.rows[0]?.["QUERY PLAN"])), totalEstimated: true };
   }
 
   async listArchived(householdId: string): Promise<FreezerItemView[]> {
@@ -429,4 +460,12 @@ export class KnexItemRepository implements ItemRepository {
       changedBy: { id: row.changed_by, email: row.changed_by_email, name: row.changed_by_name },
     }));
   }
+}
+
+/** The row estimate at the top of an `EXPLAIN (FORMAT JSON)` answer (a JSON array, or its text); 0 when absent. */
+function planRows(plan: unknown): number {
+  const parsed: unknown = typeof plan === "string" ? JSON.parse(plan) : plan;
+  const top = Array.isArray(parsed) ? (parsed[0] as { Plan?: { "Plan Rows"?: unknown } } | undefined) : undefined;
+  const rows = top?.Plan?.["Plan Rows"];
+  return typeof rows === "number" ? Math.round(rows) : 0;
 }

@@ -85,6 +85,19 @@ export class CronScheduler implements Scheduler {
     for (const id of [...this.jobs.keys()]) this.remove(id);
   }
 
+  ticksBetween(expression: string, after: Date, before: Date, limit: number): Date[] {
+    const time = this.options.timeZone ? new CronTime(expression.trim(), this.options.timeZone) : new CronTime(expression.trim());
+    const ticks: Date[] = [];
+    let from = after;
+    while (ticks.length < limit) {
+      const next = time.getNextDateFrom(from, this.options.timeZone).toJSDate();
+      if (next.getTime() >= before.getTime()) break;
+      ticks.push(next);
+      from = next;
+    }
+    return ticks;
+  }
+
   /** When the job `id` fires next, or null. */
   nextRun(id: string): Date | null {
     return this.jobs.get(id)?.nextAt ?? null;

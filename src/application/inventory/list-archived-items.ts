@@ -24,6 +24,12 @@ export class ListArchivedItems {
     const { userId, ...query } = input;
     const found = await this.ports.items.listForMember(userId, { ...query, archived: true });
     if (!found) throw new NotHouseholdMemberError();
-    return { data: found.items, total: found.total, page: query.page, limit: query.limit };
+    return {
+      data: found.items,
+      total: found.total,
+      ...(found.totalEstimated ? { totalEstimated: true as const } : {}),
+      page: query.page,
+      limit: query.limit,
+    };
   }
 }

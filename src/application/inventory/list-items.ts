@@ -6,6 +6,8 @@ import type { ItemPorts } from "./item-use-cases.js";
 export interface ItemListPage {
   data: FreezerItemView[];
   total: number;
+  /** `total` is an estimate (see ItemPage.totalEstimated). */
+  totalEstimated?: true;
   page: number;
   limit: number;
 }
@@ -22,6 +24,12 @@ export class ListItems {
     const { userId, ...query } = input;
     const found = await this.ports.items.listForMember(userId, query);
     if (!found) throw new NotHouseholdMemberError();
-    return { data: found.items, total: found.total, page: query.page, limit: query.limit };
+    return {
+      data: found.items,
+      total: found.total,
+      ...(found.totalEstimated ? { totalEstimated: true as const } : {}),
+      page: query.page,
+      limit: query.limit,
+    };
   }
 }

@@ -6,6 +6,8 @@ import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
 import { JsonFileStore } from "../../../src/adapters/state/json-file-store.js";
 import { MemoryJsonStore } from "../../../src/adapters/state/memory-json-store.js";
 import type { JsonStore } from "../../../src/ports/json-store.js";
+import { KnexJsonStore } from "../../../src/adapters/persistence/knex-json-store.js";
+import { useMigratedDatabase } from "../../support/migrated-database.js";
 
 /** What every JsonStore must do, whatever keeps the document. */
 function describeJsonStoreContract(name: string, create: () => Promise<JsonStore>): void {
@@ -62,6 +64,17 @@ describeJsonStoreContract("MemoryJsonStore", async () => new MemoryJsonStore());
 describeJsonStoreContract("JsonFileStore", async () => {
   return new JsonFileStore(path.join(await scratchDirectory(), "nested", "state.json"), new MemoryLogger());
 });
+
+for (const source of ["pglite", { acquired: "json store contract" }] as const) {
+  describe(`KnexJsonStore on ${source === "pglite" ? "PGlite" : "the test database"}`, () => {
+    const database = useMigratedDatabase(source);
+    let documents = 0;
+    describeJsonStoreContract("KnexJsonStore", async () => {
+      documents += 1;
+      return new KnexJsonStore({ knex: database().knex, name: `doc-${documents}`, logger: new MemoryLogger() });
+    });
+  });
+}
 
 describe("JsonFileStore specifics", () => {
   it("moves a corrupt file aside with a warning and loads undefined", async () => {

@@ -31,6 +31,8 @@ describe("Hearth as a service (integration, real processes and signals)", functi
       HTTP_PORT: String(httpPort),
       LOG_LEVEL: "info",
       ...servers.env(),
+      // The state file is what this test reads; hot standby would keep the state in PostgreSQL.
+      HOT_STANDBY: "false",
     };
     return { env, apiPort, httpPort, dataDir };
   }

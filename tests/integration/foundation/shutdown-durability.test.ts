@@ -36,6 +36,8 @@ describe("nothing acknowledged is lost on a clean stop (integration, real signal
       HTTP_AUTH: "false",
       LOG_LEVEL: "warn",
       ...servers.env(),
+      // The state file is what this test reads; hot standby would keep the state in PostgreSQL.
+      HOT_STANDBY: "false",
     });
     await waitFor("the engine", async () => (await fetch(`http://127.0.0.1:${httpPort}/readyz`).catch(() => null))?.status === 200, 60_000);
 

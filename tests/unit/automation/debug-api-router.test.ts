@@ -90,9 +90,16 @@ describe("debug API router", () => {
         startedAt: "2026-01-01T10:00:00.000Z",
         uptimeSeconds: 90,
         automations: { registered: 2, failed: 1 },
+        role: "single",
         services: { registered: 0, reachable: 0, unreachable: 0, unknown: 0 },
         version: "0.1.0",
       });
+    });
+
+    it("names its role and the leader under a lease", async () => {
+      const leadership = () => ({ role: "standby" as const, instance: "beta", leader: "alpha" });
+      const response = await request(appFor({ leadership })).get("/api/status").expect(200);
+      expect(response.body).to.deep.include({ role: "standby", instance: "beta", leader: "alpha" });
     });
 
     it("says not_ready when MQTT is down, as /readyz decides", async () => {

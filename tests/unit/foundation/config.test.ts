@@ -76,6 +76,21 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ ITEM_LIST_CACHE_SIZE: "lots" })).to.throw(ConfigError, /ITEM_LIST_CACHE_SIZE/);
   });
 
+  it("reads the hot standby settings and refuses a renewal period over half the lease", () => {
+    expect(loadConfig({})).to.include({ HOT_STANDBY: true, LEADER_LEASE_TTL_MS: 3000, LEADER_LEASE_RENEW_MS: 1000 });
+    expect(loadConfig({}).INSTANCE_NAME).to.equal(undefined);
+    expect(loadConfig({ HOT_STANDBY: "false", INSTANCE_NAME: "attic", LEADER_LEASE_TTL_MS: "1500", LEADER_LEASE_RENEW_MS: "500" })).to.include({
+      HOT_STANDBY: false,
+      INSTANCE_NAME: "attic",
+      LEADER_LEASE_TTL_MS: 1500,
+      LEADER_LEASE_RENEW_MS: 500,
+    });
+    expect(() => loadConfig({ LEADER_LEASE_TTL_MS: "3000", LEADER_LEASE_RENEW_MS: "2000" })).to.throw(ConfigError, /LEADER_LEASE_RENEW_MS: expected at most half/);
+    expect(() => loadConfig({ LEADER_LEASE_TTL_MS: "soon" })).to.throw(ConfigError, /LEADER_LEASE_TTL_MS/);
+    expect(() => loadConfig({ LEADER_LEASE_TTL_MS: "100" })).to.throw(ConfigError, /LEADER_LEASE_TTL_MS: expected at least 200/);
+    expect(() => loadConfig({ HOT_STANDBY: "maybe" })).to.throw(ConfigError, /HOT_STANDBY/);
+  });
+
   it("takes an IANA time zone for TZ and names TZ when it is not one", () => {
     expect(loadConfig({ TZ: "Europe/Berlin" }).TZ).to.equal("Europe/Berlin");
     expect(loadConfig({ TZ: "UTC" }).TZ).to.equal("UTC");

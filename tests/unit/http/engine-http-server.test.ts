@@ -32,7 +32,7 @@ describe("EngineHttpServer", () => {
     expect((await agent.get("/healthz")).body).to.deep.equal({ status: "ok" });
     const notReady = await agent.get("/readyz");
     expect(notReady.status).to.equal(503);
-    expect(notReady.body).to.deep.equal({ status: "not ready", checks: { mqtt: false, engine: false }, startedAt: null });
+    expect(notReady.body).to.deep.equal({ status: "not ready", checks: { mqtt: false, engine: false }, startedAt: null, role: "single", leader: null });
 
     readiness = { mqtt: true, engine: false, startedAt: null };
     expect((await agent.get("/readyz")).status).to.equal(503);
@@ -43,7 +43,18 @@ describe("EngineHttpServer", () => {
       status: "ready",
       checks: { mqtt: true, engine: true },
       startedAt: "2026-01-01T00:00:00.000Z",
+      role: "single",
+      leader: null,
     });
+
+    // A standby is ready; only a probe asking for the leader is turned away.
+    readiness = { mqtt: true, engine: true, startedAt: "2026-01-01T00:00:00.000Z", role: "standby", leader: "alpha" };
+    const standby = await agent.get("/readyz");
+    expect(standby.status).to.equal(200);
+    expect(standby.body).to.deep.include({ role: "standby", leader: "alpha" });
+    expect((await agent.get("/readyz?role=leader")).status).to.equal(503);
+    readiness = { mqtt: true, engine: true, startedAt: "2026-01-01T00:00:00.000Z", role: "leader", leader: "alpha" };
+    expect((await agent.get("/readyz?role=leader")).status).to.equal(200);
 
     const missing = await agent.get("/nowhere");
     expect(missing.status).to.equal(404);

@@ -29,6 +29,8 @@ export interface DebugApiDeps {
   /** The engine's services, for /api/services and the summary in /api/status; none when omitted. */
   services?: ServiceRegistryApi;
   readiness: () => { mqtt: boolean; engine: boolean };
+  /** Hot standby: this instance's role and who leads; "single" when omitted. */
+  leadership?: () => { role: "single" | "leader" | "standby"; instance: string; leader: string | null };
   /** When the engine finished starting; a getter when the router is built before that. */
   startedAt: Date | null | (() => Date | null);
   version: string;
@@ -217,6 +219,7 @@ export function createDebugApiRouter(deps: DebugApiDeps): Router {
       startedAt: startedAt ? startedAt.toISOString() : null,
       uptimeSeconds: startedAt ? Math.max(0, Math.floor((now() - startedAt.getTime()) / 1000)) : 0,
       automations: { registered: automations.length - failed, failed },
+      ...leadershipView(deps.leadership?.()),
       services: summariseServiceHealth(servicesHealth()),
       version: deps.version,
     });
@@ -360,4 +363,12 @@ export function createDebugApiRouter(deps: DebugApiDeps): Router {
 
   router.use(engineErrorHandler(logger));
   return router;
+}
+
+/** The role fields of /api/status: role always; instance and leader under a lease. */
+function leadershipView(
+  status: { role: "single" | "leader" | "standby"; instance: string; leader: string | null } | undefined,
+): Record<string, unknown> {
+  if (!status || status.role === "single") return { role: "single" };
+  return { role: status.role, instance: status.instance, leader: status.leader };
 }

@@ -9,6 +9,10 @@ export interface Readiness {
   engine: boolean;
   /** ISO-8601, or null before start finished. */
   startedAt: string | null;
+  /** Hot standby: "leader" or "standby"; "single" without a lease. */
+  role?: "single" | "leader" | "standby";
+  /** Who leads the engine, when known. */
+  leader?: string | null;
 }
 
 /** `GET /` sends a person who opens the bare address on to the page they came for (the web UI). */
@@ -58,13 +62,20 @@ export class EngineHttpServer {
     this.app.get("/healthz", (_request, response) => {
       response.json({ status: "ok" });
     });
-    this.app.get("/readyz", (_request, response) => {
+    this.app.get("/readyz", (request, response) => {
       const readiness = options.readiness();
       const ready = isReady(readiness);
-      response.status(ready ? 200 : 503).json({
+      // A standby is ready to serve (the inventory API, status pages); a load balancer that
+      // must reach the engine's leader (webhooks) asks /readyz?role=leader instead.
+      const wantsLeader = request.query.role === "leader";
+      const role = readiness.role ?? "single";
+      const serves = ready && (!wantsLeader || role !== "standby");
+      response.status(serves ? 200 : 503).json({
         status: ready ? "ready" : "not ready",
         checks: { mqtt: readiness.mqtt, engine: readiness.engine },
         startedAt: readiness.startedAt,
+        role,
+        leader: readiness.leader ?? null,
       });
     });
   }

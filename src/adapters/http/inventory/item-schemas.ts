@@ -147,7 +147,18 @@ export const itemResponse = z
   .openapi("FreezerItem");
 
 export const itemPageResponse = z
-  .object({ data: z.array(itemResponse), total: z.number().int(), page: z.number().int(), limit: z.number().int() })
+  .object({
+    data: z.array(itemResponse),
+    total: z.number().int(),
+    totalEstimated: z
+      .literal(true)
+      .optional()
+      .describe(
+        "Present (true) when total is PostgreSQL's estimate: a list without search counts exactly up to 10 000 matches and estimates past that. Absent: total is exact.",
+      ),
+    page: z.number().int(),
+    limit: z.number().int(),
+  })
   .openapi("FreezerItemPage");
 
 export const changeLogEntryResponse = z

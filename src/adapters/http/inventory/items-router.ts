@@ -68,7 +68,13 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
           page: query.page,
           limit: query.limit,
         });
-        return { data: page.data.map(toItemResponse), total: page.total, page: page.page, limit: page.limit };
+        return {
+          data: page.data.map(toItemResponse),
+          total: page.total,
+          ...(page.totalEstimated ? { totalEstimated: true as const } : {}),
+          page: page.page,
+          limit: page.limit,
+        };
       },
     }),
     defineRoute({
@@ -93,7 +99,13 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
           page: query.page ?? 1,
           limit: query.limit ?? 20,
         });
-        return { data: page.data.map(toItemResponse), total: page.total, page: page.page, limit: page.limit };
+        return {
+          data: page.data.map(toItemResponse),
+          total: page.total,
+          ...(page.totalEstimated ? { totalEstimated: true as const } : {}),
+          page: page.page,
+          limit: page.limit,
+        };
       },
     }),
     defineRoute({

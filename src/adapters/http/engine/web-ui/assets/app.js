@@ -1126,6 +1126,12 @@ const views = { overview, automations, devices, state, logs };
 let inFlight = false;
 let again = false;
 
+/** Hot standby: this instance runs no automations while another one leads. */
+function standbyText(status) {
+  if (status?.role !== "standby") return null;
+  return `This instance (${status.instance}) is a standby, leader is ${status.leader || "unknown"}. Automations run on the leader; this page shows this instance only.`;
+}
+
 async function refresh(reason) {
   if (inFlight) {
     // A tab switch or a save during a poll: run once more when the poll ends instead of overlapping it.
@@ -1141,8 +1147,8 @@ async function refresh(reason) {
     showBanner(
       body && !mqttUp
         ? "MQTT broker disconnected — MQTT and device triggers are paused until Hearth reconnects. Everything else on this page is still live."
-        : null,
-      "warn",
+        : standbyText(body),
+      body && !mqttUp ? "warn" : "info",
     );
     if (current === "overview") await overview.refresh(body);
     else if (current === "logs") await logs.refresh(reason);

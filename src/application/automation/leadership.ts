@@ -1,0 +1,188 @@
+import type { LeaderLease, LeadershipStatus } from "../../ports/leader-lease.js";
+import type { Logger } from "../../ports/logger.js";
+import { systemTimer, type Timer, type TimerHandle } from "../../ports/timer.js";
+
+export interface LeadershipOptions {
+  lease: LeaderLease;
+  /** This process's name, shown to the others ("standby, leader is <instance>"). */
+  instance: string;
+  /** How long a lease lives without renewal. */
+  ttlMs: number;
+  /** How often the leader renews and a standby tries to take over. */
+  renewMs: number;
+  logger: Logger;
+  /** Runs when this process becomes leader (load state, start automations). */
+  onPromote(token: number): Promise<void>;
+  /** Runs when it stops leading (stop automations); must not write under the old lease. */
+  onDemote(): Promise<void>;
+  timer?: Timer;
+  /** Monotonic milliseconds; performance.now() by default. */
+  now?: () => number;
+}
+
+/**
+ * Holds (or waits for) the engine lease and turns it into promote/demote calls. The leader
+ * counts its lease from the moment it *sent* the last successful renewal, on its own clock,
+ * and gives up `renewMs` before that runs out; the database counts from when it received the
+ * renewal. So the old leader has stopped its automations before the database lets anyone
+ * else take over, even when its renewals hang instead of failing.
+ */
+export class Leadership implements LeadershipStatus {
+  private token: number | null = null;
+  private leaderName: string | null = null;
+  private validUntil = 0;
+  private loop: TimerHandle | undefined;
+  private watchdog: TimerHandle | undefined;
+  private running = false;
+  private transition: Promise<void> = Promise.resolve();
+  private readonly timer: Timer;
+  private readonly now: () => number;
+
+  constructor(private readonly options: LeadershipOptions) {
+    if (options.renewMs * 2 > options.ttlMs) throw new TypeError("Leadership: the lease must live at least two renewal periods");
+    this.timer = options.timer ?? systemTimer;
+    this.now = options.now ?? (() => performance.now());
+  }
+
+  get role(): "leader" | "standby" {
+    return this.token === null ? "standby" : "leader";
+  }
+
+  get instance(): string {
+    return this.options.instance;
+  }
+
+  get leader(): string | null {
+    return this.token === null ? this.leaderName : this.options.instance;
+  }
+
+  /** The fencing token while this process leads, else null (what fenced writes use). */
+  currentToken(): number | null {
+    return this.token !== null && this.now() < this.validUntil ? this.token : null;
+  }
+
+  /** Starts competing for the lease; resolves after the first attempt (and promotion, if won). */
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    await this.step();
+    await this.transition;
+  }
+
+  /** Stops competing: demotes (stopping automations) and releases the lease for a standby. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    if (this.loop) this.timer.clearTimeout(this.loop);
+    this.loop = undefined;
+    await this.transition;
+    const token = this.token;
+    if (token === null) return;
+    // A graceful stop: automations stop and the state is saved while the lease still fences
+    // the writes (they are refused once it runs out), then the lease goes to a standby at once.
+    if (this.watchdog) this.timer.clearTimeout(this.watchdog);
+    this.watchdog = undefined;
+    try {
+      await this.options.onDemote();
+    } catch (error) {
+      this.options.logger.error("Stopping automations failed", { err: error });
+    }
+    this.token = null;
+    this.leaderName = null;
+    await this.options.lease
+      .release(token)
+      .catch((error: unknown) => this.options.logger.warn("Releasing the engine lease failed; a standby takes over when it expires", { err: error }));
+    this.options.logger.info("Released the engine lease");
+  }
+
+  private schedule(): void {
+    if (!this.running) return;
+    this.loop = this.timer.setTimeout(() => {
+      this.loop = undefined;
+      void this.step();
+    }, this.options.renewMs);
+  }
+
+  private async step(): Promise<void> {
+    try {
+      if (this.token === null) await this.tryTakeOver();
+      else await this.renew(this.token);
+    } finally {
+      this.schedule();
+    }
+  }
+
+  private async tryTakeOver(): Promise<void> {
+    const sentAt = this.now();
+    let answer: Awaited<ReturnType<LeaderLease["tryAcquire"]>>;
+    try {
+      answer = await this.options.lease.tryAcquire(this.options.instance, this.options.ttlMs);
+    } catch (error) {
+      this.options.logger.warn("Could not reach the engine lease; staying standby", { err: error });
+      return;
+    }
+    if (!("token" in answer)) {
+      if (answer.holder !== this.leaderName) this.options.logger.info(`Standby; the engine leader is ${answer.holder ?? "unknown"}`);
+      this.leaderName = answer.holder;
+      return;
+    }
+    if (!this.running) {
+      await this.options.lease.release(answer.token).catch(() => undefined);
+      return;
+    }
+    this.token = answer.token;
+    this.extend(sentAt);
+    this.leaderName = this.options.instance;
+    this.options.logger.info("Took the engine lease; starting automations", { token: answer.token });
+    this.transition = this.options.onPromote(answer.token).catch((error: unknown) => {
+      this.options.logger.error("Starting as leader failed; giving the lease up", { err: error });
+      void this.demote("promotion failed");
+    });
+    // Not awaited: renewals go on while automations load.
+  }
+
+  private async renew(token: number): Promise<void> {
+    const sentAt = this.now();
+    let renewed: boolean;
+    try {
+      renewed = await this.options.lease.renew(token, this.options.ttlMs);
+    } catch (error) {
+      // The watchdog demotes once the lease runs out; one failed renewal is not yet a loss.
+      this.options.logger.warn("Renewing the engine lease failed", { err: error });
+      return;
+    }
+    if (this.token !== token || !this.running) return;
+    if (renewed) this.extend(sentAt);
+    else await this.demote("another instance holds the lease");
+  }
+
+  /** Our lease counts from `sentAt`; we stop one renewal period before it ends. */
+  private extend(sentAt: number): void {
+    this.validUntil = sentAt + this.options.ttlMs - this.options.renewMs;
+    this.armWatchdog();
+  }
+
+  private armWatchdog(): void {
+    if (this.watchdog) this.timer.clearTimeout(this.watchdog);
+    this.watchdog = this.timer.setTimeout(() => {
+      this.watchdog = undefined;
+      if (this.token === null) return;
+      if (this.now() >= this.validUntil) void this.demote("the lease could not be renewed in time");
+      else this.armWatchdog();
+    }, Math.max(0, this.validUntil - this.now()));
+  }
+
+  private async demote(reason: string): Promise<void> {
+    if (this.token === null) return;
+    this.token = null;
+    this.leaderName = null;
+    if (this.watchdog) this.timer.clearTimeout(this.watchdog);
+    this.watchdog = undefined;
+    this.options.logger.warn(`No longer the engine leader (${reason}); stopping automations`);
+    const previous = this.transition;
+    this.transition = previous.then(() => this.options.onDemote()).catch((error: unknown) => {
+      this.options.logger.error("Stopping automations after losing the lease failed", { err: error });
+    });
+    await this.transition;
+  }
+}

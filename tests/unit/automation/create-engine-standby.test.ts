@@ -1,0 +1,115 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { expect } from "chai";
+import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
+import { MemoryJsonStore } from "../../../src/adapters/state/memory-json-store.js";
+import { createEngine, type Engine } from "../../../src/composition/create-engine.js";
+import type { JsonStore } from "../../../src/ports/json-store.js";
+import { FakeMqttClient, FakeTime, waitFor } from "../../support/engine-fakes.js";
+import { MemoryLease, MemoryLedger } from "../../support/memory-lease.js";
+
+const settle = async () => {
+  for (let round = 0; round < 20; round++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+/** One document shared by the engines, written only under a live lease (as the database does). */
+function fencedDocuments(lease: MemoryLease) {
+  const stores = new Map<string, MemoryJsonStore>();
+  return (name: string, fence: () => number | null): JsonStore => {
+    const store = stores.get(name) ?? new MemoryJsonStore();
+    stores.set(name, store);
+    return {
+      load: () => store.load(),
+      moveAside: () => store.moveAside(),
+      save: async (document) => {
+        if (fence() === lease.token) await store.save(document);
+      },
+    };
+  };
+}
+
+describe("createEngine with a leader lease (hot standby, fake time)", () => {
+  let dir: string;
+  const engines: Engine[] = [];
+  beforeEach(async () => {
+    await mkdir("tmp", { recursive: true });
+    dir = await mkdtemp(path.resolve("tmp", "engine-standby-"));
+    await writeFile(
+      path.join(dir, "counter.ts"),
+      `import { Automation, type Trigger, type TriggerContext } from "hearth";
+export default class Counter extends Automation {
+  readonly name = "counter";
+  readonly triggers: Trigger[] = [{ type: "mqtt", topic: "home/count" }];
+  async execute(_context: TriggerContext): Promise<void> {
+    this.state.set("count", (this.state.get<number>("count") ?? 0) + 1);
+  }
+}
+`,
+    );
+  });
+  afterEach(async () => {
+    for (const engine of engines.splice(0)) await engine.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("runs automations only on the leader; the standby takes over with the saved state", async () => {
+    const time = new FakeTime("2026-06-01T00:00:00Z");
+    const lease = new MemoryLease(time);
+    const ledger = new MemoryLedger(lease);
+    const documents = fencedDocuments(lease);
+    const build = (instance: string, client: FakeMqttClient) => {
+      const engine = createEngine({
+        automationsDir: dir,
+        logger: new MemoryLogger(),
+        mqttClient: client,
+        clock: time,
+        timer: time,
+        config: { HTTP_PORT: 0, DEVICE_REGISTRY_ENABLED: false },
+        leadership: { lease, ledger, instance, documents },
+      });
+      engines.push(engine);
+      return engine;
+    };
+    const alphaClient = new FakeMqttClient();
+    const betaClient = new FakeMqttClient();
+    const alpha = build("alpha", alphaClient);
+    const beta = build("beta", betaClient);
+    await alpha.start();
+    await beta.start();
+    expect(alpha.leadership).to.include({ role: "leader", instance: "alpha", leader: "alpha" });
+    expect(beta.leadership).to.include({ role: "standby", instance: "beta", leader: "alpha" });
+    expect(alpha.manager.runningCount).to.equal(1);
+    expect(beta.manager.runningCount).to.equal(0);
+    expect(beta.isReady).to.equal(true);
+
+    alphaClient.deliver("home/count", "{}");
+    alphaClient.deliver("home/count", "{}");
+    betaClient.deliver("home/count", "{}");
+    await settle();
+    expect(alpha.state.get("count")).to.equal(2);
+    expect(beta.state.get("count")).to.equal(undefined);
+
+    await alpha.stop();
+    time.advance(1000);
+    // Promotion loads the automation from disk: wait for it, not for a number of ticks.
+    await waitFor(() => beta.manager.runningCount === 1, 10_000, "beta to load the automation");
+    expect(beta.leadership.role).to.equal("leader");
+    expect(beta.state.get("count")).to.equal(2);
+    betaClient.deliver("home/count", "{}");
+    await settle();
+    expect(beta.state.get("count")).to.equal(3);
+  });
+
+  it("reports single without a lease", async () => {
+    const engine = createEngine({
+      automationsDir: dir,
+      logger: new MemoryLogger(),
+      mqttClient: new FakeMqttClient(),
+      config: { HTTP_PORT: 0, DEVICE_REGISTRY_ENABLED: false },
+    });
+    engines.push(engine);
+    await engine.start();
+    expect(engine.leadership.role).to.equal("single");
+    expect(engine.manager.runningCount).to.equal(1);
+  });
+});

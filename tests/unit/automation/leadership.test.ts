@@ -1,0 +1,123 @@
+import { expect } from "chai";
+import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
+import { Leadership } from "../../../src/application/automation/leadership.js";
+import { FakeTime } from "../../support/engine-fakes.js";
+import { MemoryLease } from "../../support/memory-lease.js";
+
+const settle = async () => {
+  for (let round = 0; round < 10; round++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+function setup() {
+  const time = new FakeTime("2026-01-01T00:00:00Z");
+  const lease = new MemoryLease(time);
+  const events: string[] = [];
+  const logger = new MemoryLogger();
+  const instance = (name: string) =>
+    new Leadership({
+      lease,
+      instance: name,
+      ttlMs: 3000,
+      renewMs: 1000,
+      logger,
+      timer: time,
+      now: () => time.now().getTime(),
+      onPromote: async (token) => {
+        events.push(`${name} promoted (token ${token}) at ${time.now().getTime() - Date.parse("2026-01-01T00:00:00Z")}`);
+      },
+      onDemote: async () => {
+        events.push(`${name} demoted at ${time.now().getTime() - Date.parse("2026-01-01T00:00:00Z")}`);
+      },
+    });
+  /** Moves fake time in 100 ms steps, letting the promises between timers settle. */
+  const advance = async (ms: number) => {
+    for (let step = 0; step < ms; step += 100) {
+      time.advance(100);
+      await settle();
+    }
+  };
+  return { time, lease, events, logger, instance, advance };
+}
+
+describe("Leadership (the engine lease)", () => {
+  it("makes the first process leader and the next one a standby that names it", async () => {
+    const { instance, events } = setup();
+    const alpha = instance("alpha");
+    const beta = instance("beta");
+    await alpha.start();
+    await beta.start();
+    expect(alpha).to.include({ role: "leader", leader: "alpha" });
+    expect(alpha.currentToken()).to.equal(1);
+    expect(beta).to.include({ role: "standby", leader: "alpha" });
+    expect(beta.currentToken()).to.equal(null);
+    expect(events).to.deep.equal(["alpha promoted (token 1) at 0"]);
+  });
+
+  it("keeps the lease while renewals succeed", async () => {
+    const { instance, events, advance } = setup();
+    const alpha = instance("alpha");
+    const beta = instance("beta");
+    await alpha.start();
+    await beta.start();
+    await advance(10_000);
+    expect(alpha.role).to.equal("leader");
+    expect(beta.role).to.equal("standby");
+    expect(events).to.have.length(1);
+  });
+
+  it("stops a leader whose renewals hang before the database lets a standby take over", async () => {
+    const { instance, events, lease, advance } = setup();
+    const alpha = instance("alpha");
+    const beta = instance("beta");
+    await alpha.start();
+    await beta.start();
+    lease.hang = true;
+    await advance(4500);
+    // alpha's last renewal was sent at 0: it gives up at 2000, the row expires at 3000,
+    // and beta takes over at its first attempt after that.
+    expect(events).to.deep.equal(["alpha promoted (token 1) at 0", "alpha demoted at 2000", "beta promoted (token 2) at 4000"]);
+    expect(alpha.currentToken()).to.equal(null);
+    expect(beta.currentToken()).to.equal(2);
+  });
+
+  it("stops at once when a renewal says another process holds the lease", async () => {
+    const { instance, events, lease, advance } = setup();
+    const alpha = instance("alpha");
+    await alpha.start();
+    lease.token = 7;
+    await advance(1000);
+    expect(alpha.role).to.equal("standby");
+    expect(events.at(-1)).to.equal("alpha demoted at 1000");
+  });
+
+  it("on stop, stops automations under the lease, then releases it for a standby", async () => {
+    const { instance, events, lease, advance } = setup();
+    const alpha = instance("alpha");
+    const beta = instance("beta");
+    await alpha.start();
+    await beta.start();
+    await alpha.stop();
+    expect(lease.released).to.deep.equal([1]);
+    await advance(1000);
+    expect(events).to.deep.equal(["alpha promoted (token 1) at 0", "alpha demoted at 0", "beta promoted (token 2) at 1000"]);
+  });
+
+  it("stays standby, with a warning, while the database cannot be reached", async () => {
+    const { instance, lease, logger, advance } = setup();
+    lease.failAcquire = true;
+    const alpha = instance("alpha");
+    await alpha.start();
+    expect(alpha).to.include({ role: "standby", leader: null });
+    expect(logger.at("warn").map((entry) => entry.msg)).to.include("Could not reach the engine lease; staying standby");
+    lease.failAcquire = false;
+    await advance(1000);
+    expect(alpha.role).to.equal("leader");
+  });
+
+  it("refuses a lease shorter than two renewal periods", () => {
+    const { lease, logger } = setup();
+    expect(
+      () => new Leadership({ lease, instance: "x", ttlMs: 1000, renewMs: 600, logger, onPromote: async () => {}, onDemote: async () => {} }),
+    ).to.throw(/two renewal periods/);
+  });
+});
