@@ -21,6 +21,7 @@ import { JsonFileStore } from "../adapters/state/json-file-store.js";
 import { AutomationManager } from "../application/automation/automation-manager.js";
 import type { DeviceRegistryApi, ServiceRegistryApi } from "../application/automation/contracts.js";
 import { DeviceRegistry } from "../application/automation/device-registry.js";
+import { InventoryEventBus } from "../application/automation/inventory-event-bus.js";
 import { MqttService } from "../application/automation/mqtt-service.js";
 import { type EngineServices, resolveServices, type ServiceRegistry } from "../application/automation/service-registry.js";
 import { StateManager, type StateManagerOptions } from "../application/automation/state-manager.js";
@@ -118,6 +119,8 @@ export interface Engine {
   readonly manager: AutomationManager;
   readonly deviceRegistry: DeviceRegistryApi | null;
   readonly scheduler: CronScheduler;
+  /** Where delivered inventory events reach `inventory` triggers (fed when the inventory runs in this process). */
+  readonly inventoryEvents: InventoryEventBus;
   /** The HTTP server (mount routes before start), or null when disabled. */
   readonly httpServer: EngineHttpServer | null;
   /** Port the HTTP server listens on, or null (disabled or not started). */
@@ -189,6 +192,7 @@ export function createEngine(options: EngineOptions): Engine {
   });
 
   const httpPort = options.httpPort ?? (config.HTTP_PORT === 0 ? null : config.HTTP_PORT);
+  const inventoryEvents = new InventoryEventBus(logger.child({ module: "inventory-events" }));
   const manager = new AutomationManager({
     logger,
     mqtt,
@@ -201,6 +205,7 @@ export function createEngine(options: EngineOptions): Engine {
     source: new FileAutomationSource(),
     ...(options.clock ? { clock: options.clock } : {}),
     httpEnabled: httpPort !== null,
+    inventoryEvents,
   });
 
   let startedAt: Date | null = null;
@@ -236,6 +241,7 @@ export function createEngine(options: EngineOptions): Engine {
     manager,
     deviceRegistry,
     scheduler,
+    inventoryEvents,
     httpServer,
     get httpPort() {
       return boundPort;

@@ -36,7 +36,7 @@ export function knexItemsArea(
  * so freezer deletes see the items and household deletes remove them.
  */
 export function memoryItemsArea(context: InventoryAreaContext & { store: MemoryInventoryStore }): InventoryItemsArea {
-  const items = new MemoryItemRepository(context.ports.users);
+  const items = new MemoryItemRepository(context.ports.users, context.store.outbox);
   context.store.itemsIn = (where) => items.hasItemsIn(where);
   context.store.householdCascades.push((householdId) => items.deleteHousehold(householdId));
   return itemsArea(context, items);

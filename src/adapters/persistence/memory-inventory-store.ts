@@ -3,6 +3,7 @@ import type { Household, Membership } from "../../domain/inventory/household.js"
 import type { Invite } from "../../domain/inventory/invite.js";
 import type { RefreshToken } from "../../domain/inventory/refresh-token.js";
 import type { User } from "../../domain/inventory/user.js";
+import { MemoryInventoryOutbox } from "./memory-inventory-outbox.js";
 
 /**
  * The rows the in-memory repositories share, standing in for one database so that
@@ -17,6 +18,8 @@ export class MemoryInventoryStore {
   readonly invites = new Map<string, Invite>();
   readonly freezers = new Map<string, Freezer>();
   readonly compartments = new Map<string, Compartment>();
+  /** Inventory events the repositories wrote, as the outbox table holds them. */
+  readonly outbox = new MemoryInventoryOutbox();
 
   /** Whether any item (active or archived) references the freezer or compartment; none by default. */
   itemsIn: (where: { freezerId?: string; compartmentId?: string }) => boolean = () => false;

@@ -6,6 +6,7 @@ import {
   searchWords,
   type UserSummary,
 } from "../../domain/inventory/freezer-item.js";
+import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
 import type {
   ItemListQuery,
   ItemPage,
@@ -13,6 +14,7 @@ import type {
   ItemUpdater,
   UserSummarySource,
 } from "../../ports/item-repository.js";
+import type { MemoryInventoryOutbox } from "./memory-inventory-outbox.js";
 
 type Comparable = string | number | null;
 
@@ -62,10 +64,14 @@ export class MemoryItemRepository implements ItemRepository {
   private readonly items = new Map<string, FreezerItem>();
   private readonly changes: ChangeLogEntry[] = [];
 
-  constructor(private readonly users: UserSummarySource) {}
+  constructor(
+    private readonly users: UserSummarySource,
+    private readonly outbox?: MemoryInventoryOutbox,
+  ) {}
 
-  async create(item: FreezerItem): Promise<FreezerItemView> {
+  async create(item: FreezerItem, events?: InventoryEvent[]): Promise<FreezerItemView> {
     this.items.set(item.id, { ...item });
+    this.outbox?.append(events);
     return this.view(item);
   }
 
@@ -134,16 +140,22 @@ export class MemoryItemRepository implements ItemRepository {
     const current = this.items.get(itemId);
     if (!current || current.householdId !== householdId) return undefined;
     // The updater runs synchronously, so no other update of this item can interleave.
-    const { item, changes } = updater({ ...current });
+    const { item, changes, events } = updater({ ...current });
     this.items.set(itemId, { ...item });
+    this.outbox?.append(events);
     this.changes.push(...changes.map((change) => ({ ...change })));
     return this.view(item);
   }
 
-  async deletePermanently(householdId: string, itemId: string, check: (current: FreezerItem) => void): Promise<boolean> {
+  async deletePermanently(
+    householdId: string,
+    itemId: string,
+    check: (current: FreezerItem) => InventoryEvent[] | undefined | void,
+  ): Promise<boolean> {
     const current = this.items.get(itemId);
     if (!current || current.householdId !== householdId) return false;
-    check({ ...current });
+    const events = check({ ...current });
+    this.outbox?.append(events ?? undefined);
     this.items.delete(itemId);
     for (let index = this.changes.length - 1; index >= 0; index--) {
       if (this.changes[index].itemId === itemId) this.changes.splice(index, 1);

@@ -17,6 +17,7 @@ import type {
   AutomationManagerApi,
   AutomationStats,
   DeviceRegistryApi,
+  InventoryEventSourceApi,
   MqttServiceApi,
   ServiceRegistryApi,
   StateManagerApi,
@@ -47,6 +48,8 @@ export interface AutomationManagerDependencies {
   clock?: Clock;
   /** False when HTTP_PORT=0 (webhook triggers then warn). Default true. */
   httpEnabled?: boolean;
+  /** Delivered inventory events for `inventory` triggers; absent when the inventory does not run here. */
+  inventoryEvents?: InventoryEventSourceApi | null;
 }
 
 type RunListener = (event: { automation: string; durationMs: number; error?: unknown }) => void;
@@ -292,6 +295,7 @@ export class AutomationManager implements AutomationManagerApi {
         deviceRegistry: dependencies.deviceRegistry,
         logger: entry.logger,
         httpEnabled: dependencies.httpEnabled ?? true,
+        inventoryEvents: dependencies.inventoryEvents ?? null,
       };
       try {
         entry.unwire.push((handlerFor(trigger) as NonNullable<ReturnType<typeof handlerFor>>).wire(trigger, context));

@@ -117,6 +117,14 @@ export interface DeviceRegistryApi {
 
 export type { NotificationOptions };
 
+export type InventoryEventHandler = (event: import("../../domain/inventory/inventory-event.js").InventoryEvent) => void;
+
+/** Where `inventory` triggers hear delivered inventory events. */
+export interface InventoryEventSourceApi {
+  onEvent(handler: InventoryEventHandler): void;
+  offEvent(handler: InventoryEventHandler): void;
+}
+
 /** What every service plugin receives at start. */
 export interface CoreContext {
   /** The shared outbound HTTP client. */

@@ -1,4 +1,5 @@
-import type { FreezerItemView } from "../../domain/inventory/freezer-item.js";
+import type { FreezerItem, FreezerItemView } from "../../domain/inventory/freezer-item.js";
+import { eventFactory, eventItem } from "../../domain/inventory/inventory-event.js";
 import type { Clock } from "../../ports/clock.js";
 import type { IdGenerator } from "../../ports/id-generator.js";
 import type { ItemPlacementLookup } from "../../ports/item-placement.js";
@@ -30,7 +31,7 @@ export class CreateItem {
   async execute(input: CreateItemInput): Promise<FreezerItemView> {
     await assertValidPlacement(this.placements, input.householdId, input.freezerId, input.compartmentId);
     const now = this.clock.now();
-    return this.items.create({
+    const item: FreezerItem = {
       id: this.ids.next(),
       householdId: input.householdId,
       freezerId: input.freezerId,
@@ -45,6 +46,8 @@ export class CreateItem {
       updatedAt: now,
       createdById: input.userId,
       updatedById: input.userId,
-    });
+    };
+    const event = eventFactory({ householdId: input.householdId, userId: input.userId, at: now, newId: () => this.ids.next() });
+    return this.items.create(item, [event("item.created", { item: eventItem(item) })]);
   }
 }

@@ -1,5 +1,6 @@
 import { type FreezerItemView, type ItemPatch, applyItemPatch, isArchived } from "../../domain/inventory/freezer-item.js";
 import { ItemArchivedError, ItemNotFoundError } from "../../domain/inventory/item-errors.js";
+import { itemChangeEvents } from "./item-events.js";
 import type { Clock } from "../../ports/clock.js";
 import type { IdGenerator } from "../../ports/id-generator.js";
 import type { ItemPlacementLookup } from "../../ports/item-placement.js";
@@ -71,7 +72,8 @@ export class UpdateItem {
       ) {
         throw new PlacementMovedMeanwhile();
       }
-      return applyItemPatch(current, patch, { by: userId, now: this.clock.now(), newId: () => this.ids.next() });
+      const update = applyItemPatch(current, patch, { by: userId, now: this.clock.now(), newId: () => this.ids.next() });
+      return { ...update, events: itemChangeEvents(current, update, () => this.ids.next()) };
     });
     if (!updated) throw new ItemNotFoundError();
     return updated;

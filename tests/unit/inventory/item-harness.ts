@@ -49,9 +49,9 @@ export function itemUseCases() {
     listItems: new ListItems(items),
     getItem: new GetItem(items),
     updateItem: new UpdateItem(items, memory, ids, clock),
-    archiveItem: new ArchiveItem(items, clock),
-    restoreItem: new RestoreItem(items, clock),
-    deleteItemPermanently: new DeleteItemPermanently(items),
+    archiveItem: new ArchiveItem(items, clock, ids),
+    restoreItem: new RestoreItem(items, clock, ids),
+    deleteItemPermanently: new DeleteItemPermanently(items, clock, ids),
     listArchivedItems: new ListArchivedItems(items),
     getItemHistory: new GetItemHistory(items),
     /** Creates an item as Alice in the home household's top compartment. */

@@ -112,6 +112,22 @@ export const listItemsQuery = z
 
 export type ListItemsQuery = z.output<typeof listItemsQuery>;
 
+export const consumeItemBody = z
+  .object({ quantity })
+  .strict()
+  .openapi("ConsumeItemRequest", { description: "How many units to take out; at most what is left" });
+
+export const expiringItemsQuery = z
+  .object({
+    days: queryInteger({ min: 0, max: 3650 })
+      .optional()
+      .default(3)
+      .openapi({ description: "Expiring within this many days (default 3); expired items are always listed" }),
+    page: pageNumber.optional().default(1),
+    limit: queryInteger({ min: 1, max: 100 }).optional().default(20),
+  })
+  .strict();
+
 /**
  * The archive's query: none of these keeps the spec's plain array of every archived item;
  * any of them answers one page, shaped like the item list.

@@ -6,7 +6,9 @@ import type { HouseholdGuards } from "./household-guards.js";
 import { registerErrorStatuses } from "./http-errors.js";
 import {
   changeLogEntryResponse,
+  consumeItemBody,
   createItemBody,
+  expiringItemsQuery,
   itemPageResponse,
   itemParams,
   itemResponse,
@@ -31,6 +33,8 @@ export const ITEM_ERROR_STATUSES: Record<string, number> = {
   ITEM_NOT_ARCHIVED: 400,
   ITEM_NOT_IN_ARCHIVE: 409,
   INVALID_ITEM_PLACEMENT: 400,
+  NOT_ENOUGH_LEFT: 400,
+  ITEM_USED_UP: 409,
 };
 
 const TAGS = ["Items"];
@@ -107,6 +111,38 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
     }),
     defineRoute({
       method: "get",
+      path: `${ITEMS_PATH}/expiring`,
+      summary: "Active items expiring within `days` days (default 3) and those already expired, soonest first, paged like the item list",
+      tags: TAGS,
+      params: householdParams,
+      guard: "member",
+      query: expiringItemsQuery,
+      status: 200,
+      response: itemPageResponse,
+      handler: async ({ params, query }) => {
+        const page = await useCases.listExpiringItems.execute({ householdId: params.hid, ...query });
+        return { data: page.data.map(toItemResponse), total: page.total, page: page.page, limit: page.limit };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: `${ITEMS_PATH}/{iid}/consume`,
+      summary:
+        "Take units out of an active item; the history records the quantity change as a PATCH does, and at zero the item is archived as used up. 400 when fewer are left",
+      tags: TAGS,
+      params: itemParams,
+      guard: "member",
+      body: consumeItemBody,
+      status: 200,
+      response: itemResponse,
+      errors: [404, 409],
+      handler: async ({ userId, params, body }) =>
+        toItemResponse(
+          await useCases.consumeItem.execute({ householdId: params.hid, itemId: params.iid, userId, quantity: body.quantity }),
+        ),
+    }),
+    defineRoute({
+      method: "get",
       path: `${ITEMS_PATH}/{iid}`,
       summary: "One item, active or archived",
       tags: TAGS,
@@ -159,8 +195,8 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
       status: 200,
       response: messageResponseSchema,
       errors: [404],
-      handler: async ({ params }) => {
-        await useCases.deleteItemPermanently.execute({ householdId: params.hid, itemId: params.iid });
+      handler: async ({ userId, params }) => {
+        await useCases.deleteItemPermanently.execute({ householdId: params.hid, itemId: params.iid, userId });
         return { message: "Item permanently deleted" };
       },
     }),

@@ -1,0 +1,44 @@
+import { applyItemPatch, type FreezerItemView, isArchived } from "../../domain/inventory/freezer-item.js";
+import { eventFactory, eventItem } from "../../domain/inventory/inventory-event.js";
+import { ItemArchivedError, ItemNotFoundError, NotEnoughLeftError } from "../../domain/inventory/item-errors.js";
+import type { Clock } from "../../ports/clock.js";
+import type { IdGenerator } from "../../ports/id-generator.js";
+import type { ItemRepository } from "../../ports/item-repository.js";
+
+export interface ConsumeItemInput {
+  householdId: string;
+  itemId: string;
+  userId: string;
+  quantity: number;
+}
+
+/**
+ * Takes units out of an active item. The history gets the quantity change exactly as a PATCH
+ * of `quantity` writes it; taking the last units archives the item as used up (quantity 0).
+ */
+export class ConsumeItem {
+  constructor(
+    private readonly items: ItemRepository,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: ConsumeItemInput): Promise<FreezerItemView> {
+    const newId = () => this.ids.next();
+    const consumed = await this.items.update(input.householdId, input.itemId, (current) => {
+      if (isArchived(current)) throw new ItemArchivedError();
+      if (input.quantity > current.quantity) throw new NotEnoughLeftError(current.quantity);
+      // Floating-point units (0.3 - 0.1) are rounded so "all of it" really reaches zero.
+      const remaining = Math.max(0, Math.round((current.quantity - input.quantity) * 1e9) / 1e9);
+      const update = applyItemPatch(current, { quantity: remaining }, { by: input.userId, now: this.clock.now(), newId });
+      const usedUp = remaining === 0;
+      const item = usedUp ? { ...update.item, deletedAt: update.item.updatedAt } : update.item;
+      const event = eventFactory({ householdId: input.householdId, userId: input.userId, at: item.updatedAt, newId });
+      const events = [event("item.consumed", { item: eventItem(item), quantity: input.quantity, remaining })];
+      if (usedUp) events.push(event("item.archived", { item: eventItem(item), reason: "used_up" }));
+      return { item, changes: update.changes, events };
+    });
+    if (!consumed) throw new ItemNotFoundError();
+    return consumed;
+  }
+}
