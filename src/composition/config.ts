@@ -168,6 +168,26 @@ const envSchema = z
     DEVICE_REGISTRY_FILE_PATH: z.string().trim().min(1).default("./device-registry.json"),
     METRICS_ENABLED: booleanFlag.default(false),
     METRICS_PUBLIC: booleanFlag.default(false),
+
+    // Inventory events, MQTT summary and expiry reminders
+    /** How often each process looks for undelivered inventory events (milliseconds). */
+    INVENTORY_EVENTS_POLL_MS: positiveInt.pipe(z.number().max(60_000, "expected at most 60000")).default(500),
+    /** How long delivered events stay in the outbox before they are pruned. */
+    INVENTORY_EVENTS_RETENTION: duration.default(7 * 86400),
+    /** Publish inventory events and the per-household summary on MQTT. */
+    INVENTORY_MQTT_ENABLED: booleanFlag.default(true),
+    INVENTORY_MQTT_PREFIX: z
+      .string()
+      .trim()
+      .min(1)
+      .regex(/^[^#+]+$/, "expected a topic prefix without wildcards (+ or #)")
+      .transform((value) => value.replace(/\/+$/, ""))
+      .default("hearth/inventory"),
+    /** Home Assistant MQTT discovery for the summary sensors. */
+    HA_DISCOVERY_ENABLED: booleanFlag.default(true),
+    HA_DISCOVERY_PREFIX: z.string().trim().min(1).regex(/^[^#+]+$/, "expected a topic prefix without wildcards").default("homeassistant"),
+    /** Check for due expiry reminders this often (seconds). */
+    REMINDER_CHECK_INTERVAL: duration.default(60),
   });
 
 type ParsedEnvironment = z.output<typeof envSchema>;

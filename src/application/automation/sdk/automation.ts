@@ -5,7 +5,14 @@ import type { Trigger, TriggerContext } from "../../../domain/automation/trigger
 import { DomainError } from "../../../domain/shared/domain-error.js";
 import type { HttpClient } from "../../../ports/http-client.js";
 import type { Logger } from "../../../ports/logger.js";
-import type { DeviceRegistryApi, MqttServiceApi, ServiceRegistryApi, StateManagerApi } from "../contracts.js";
+import {
+  type DeviceRegistryApi,
+  isAutomationScoped,
+  type MqttServiceApi,
+  SCOPE_TO_AUTOMATION,
+  type ServiceRegistryApi,
+  type StateManagerApi,
+} from "../contracts.js";
 
 /**
  * Marks a class as an automation. A registered global symbol, so a class extending the
@@ -155,7 +162,7 @@ export abstract class Automation {
     if (service === null || service === undefined) {
       throw new ServiceNotAvailableError(`Service "${key}" is not registered (automation "${this.name}")`);
     }
-    return service;
+    return isAutomationScoped(service) ? (service[SCOPE_TO_AUTOMATION](this.name) as T) : service;
   }
 
   /** @internal Called by the engine before wiring triggers. */
