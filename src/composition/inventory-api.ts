@@ -31,6 +31,7 @@ import { HEARTH_VERSION } from "./version.js";
 import type { PasswordHasher } from "../ports/password-hasher.js";
 import type { Config } from "./config.js";
 import { knexItemsArea, memoryItemsArea } from "./inventory-items.js";
+import { type HouseholdDataArea, knexHouseholdDataArea, memoryHouseholdDataArea } from "./inventory-household-data.js";
 
 type Repositories = Pick<InventoryPorts, "users" | "refreshTokens" | "households" | "invites" | "freezers">;
 
@@ -63,6 +64,7 @@ interface AssembleOptions {
   app: InventoryAppOptions;
   checkDatabase(): Promise<boolean>;
   items?: (context: InventoryAreaContext) => InventoryItemsArea;
+  householdData?: (context: InventoryAreaContext) => HouseholdDataArea;
 }
 
 function assemble(options: AssembleOptions): InventoryAssembly {
@@ -75,7 +77,9 @@ function assemble(options: AssembleOptions): InventoryAssembly {
     clock: options.clock,
   };
   const useCases = createInventoryUseCases(ports, options.settings);
-  const items = options.items?.({ ports, access: useCases.access, guards: createHouseholdGuards(useCases.access) });
+  const areaContext = { ports, access: useCases.access, guards: createHouseholdGuards(useCases.access) };
+  const items = options.items?.(areaContext);
+  const householdData = options.householdData?.(areaContext);
   const app = createInventoryApp({
     useCases,
     access: useCases.access,
@@ -84,6 +88,9 @@ function assemble(options: AssembleOptions): InventoryAssembly {
     options: options.app,
     checkDatabase: options.checkDatabase,
     ...(items ? { itemsRouter: items.router, registerItemsOpenApi: items.registerOpenApi } : {}),
+    ...(householdData
+      ? { householdDataRouter: householdData.router, registerHouseholdDataOpenApi: householdData.registerOpenApi }
+      : {}),
   });
   return { app, ports, useCases };
 }
@@ -151,6 +158,7 @@ export async function buildInventoryApi(
     app: { ...appOptions(config, redis?.createStore), ...(deps.observe ? { observe: deps.observe } : {}) },
     checkDatabase: () => isDatabaseUp(knex),
     items: deps.items ?? knexItemsArea(knex, { listCacheSize: config.ITEM_LIST_CACHE_SIZE }),
+    householdData: knexHouseholdDataArea(knex),
   });
   return {
     app: assembly.app,
@@ -200,6 +208,7 @@ export async function buildMemoryInventoryApi(
     app: appOptions(options.config, redis?.createStore),
     checkDatabase: options.checkDatabase ?? (async () => true),
     items: (context: InventoryAreaContext) => (options.items ?? memoryItemsArea)({ ...context, store }),
+    householdData: (context: InventoryAreaContext) => memoryHouseholdDataArea({ ...context, store }),
   });
   return {
     ...assembly,

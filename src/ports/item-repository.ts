@@ -71,6 +71,7 @@ export interface ItemRepository {
   deletePermanently(
     householdId: string,
     itemId: string,
+    // biome-ignore lint/suspicious/noConfusingVoidType: a check that only vetoes returns nothing
     check: (current: FreezerItem) => InventoryEvent[] | undefined | void,
   ): Promise<boolean>;
   /** Newest first; entries of one change ordered by field name. */

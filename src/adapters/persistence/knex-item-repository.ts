@@ -378,7 +378,7 @@ export class KnexItemRepository implements ItemRepository {
         await trx("freezer_items").where({ id: itemId }).update(fields);
       }
       if (changes.length > 0) await trx("item_change_log").insert(changes.map(changeRow));
-      await writeOutboxEvents(trx, events);
+      await writeOutboxEvents(trx, events || undefined);
       return this.findById(householdId, itemId, trx);
     });
   }
@@ -386,6 +386,7 @@ export class KnexItemRepository implements ItemRepository {
   async deletePermanently(
     householdId: string,
     itemId: string,
+    // biome-ignore lint/suspicious/noConfusingVoidType: a check that only vetoes returns nothing
     check: (current: FreezerItem) => InventoryEvent[] | undefined | void,
   ): Promise<boolean> {
     return this.knex.transaction(async (trx) => {
@@ -396,7 +397,7 @@ export class KnexItemRepository implements ItemRepository {
       if (!locked.rows[0]) return false;
       const events = check(toItem(locked.rows[0]));
       await trx("freezer_items").where({ id: itemId }).delete();
-      await writeOutboxEvents(trx, events ?? undefined);
+      await writeOutboxEvents(trx, events || undefined);
       return true;
     });
   }

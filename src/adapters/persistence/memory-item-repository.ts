@@ -150,12 +150,13 @@ export class MemoryItemRepository implements ItemRepository {
   async deletePermanently(
     householdId: string,
     itemId: string,
+    // biome-ignore lint/suspicious/noConfusingVoidType: a check that only vetoes returns nothing
     check: (current: FreezerItem) => InventoryEvent[] | undefined | void,
   ): Promise<boolean> {
     const current = this.items.get(itemId);
     if (!current || current.householdId !== householdId) return false;
     const events = check({ ...current });
-    this.outbox?.append(events ?? undefined);
+    this.outbox?.append(events || undefined);
     this.items.delete(itemId);
     for (let index = this.changes.length - 1; index >= 0; index--) {
       if (this.changes[index].itemId === itemId) this.changes.splice(index, 1);

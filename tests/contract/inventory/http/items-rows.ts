@@ -102,6 +102,48 @@ export const itemAccessRows: AccessRow[] = [
     path: (w) => `${foreign(w)}/history`,
     expect: members(404),
   },
+  { method: "get", route: "GET /households/:hid/items/expiring", path: (w) => `${items(w)}/expiring?days=7`, expect: members(200) },
+  {
+    method: "post",
+    route: "POST /households/:hid/items/:iid/consume",
+    path: (w) => `${item(w)}/consume`,
+    body: () => ({ quantity: 1 }),
+    expect: members(200),
+  },
+  {
+    method: "post",
+    route: "POST /households/:hid/items/:iid/consume (more than is left)",
+    path: (w) => `${item(w)}/consume`,
+    body: () => ({ quantity: 3 }),
+    expect: members(400),
+  },
+  {
+    method: "post",
+    route: "POST /households/:hid/items/:iid/consume (archived)",
+    path: (w) => `${archived(w)}/consume`,
+    body: () => ({ quantity: 1 }),
+    expect: members(409),
+  },
+  {
+    method: "post",
+    route: "POST /households/:hid/items/:iid/consume (another household's)",
+    path: (w) => `${foreign(w)}/consume`,
+    body: () => ({ quantity: 1 }),
+    expect: members(404),
+  },
+  {
+    method: "get",
+    route: "GET /households/:hid/reminders",
+    path: (w) => `/api/v1/households/${w.householdId}/reminders`,
+    expect: members(200),
+  },
+  {
+    method: "put",
+    route: "PUT /households/:hid/reminders",
+    path: (w) => `/api/v1/households/${w.householdId}/reminders`,
+    body: () => ({ enabled: true, daysAhead: 5, timeOfDay: "07:30", channel: "freezer" }),
+    expect: ownerOnly(200),
+  },
 ];
 
 const long = (n: number) => "x".repeat(n);
@@ -138,6 +180,34 @@ export const itemBadBodies: BodyRoute[] = [
       "unknown field": { deletedAt: null },
       "NUL character": { name: "Pe\u0000as" },
       "offset into year 0": { storedAt: "0001-01-01T00:30:00+01:00" },
+    },
+  },
+  {
+    method: "post",
+    route: "POST /households/:hid/items/:iid/consume",
+    path: (w) => `${item(w)}/consume`,
+    bad: {
+      "missing quantity": {},
+      "zero quantity": { quantity: 0 },
+      "negative quantity": { quantity: -1 },
+      "wrong type": { quantity: "1" },
+      "more than is left": { quantity: 2.5 },
+      "unknown field": { quantity: 1, reason: "dinner" },
+    },
+  },
+  {
+    method: "put",
+    route: "PUT /households/:hid/reminders",
+    path: (w) => `/api/v1/households/${w.householdId}/reminders`,
+    bad: {
+      "time of day out of range": { timeOfDay: "25:00" },
+      "time of day without minutes": { timeOfDay: "18" },
+      "negative days ahead": { daysAhead: -1 },
+      "fractional days ahead": { daysAhead: 1.5 },
+      "enabled as a string": { enabled: "yes" },
+      "topic with a slash": { channel: "../admin" },
+      "unknown field": { email: "a@example.com" },
+      "array body": [true],
     },
   },
 ];

@@ -1,0 +1,44 @@
+import { defaultReminderSettings, type ReminderSettings } from "../../domain/inventory/reminder.js";
+import type { Clock } from "../../ports/clock.js";
+import type { ReminderRepository } from "../../ports/reminder-repository.js";
+
+/** A household's reminder settings: what it saved, or the defaults. */
+export class GetReminderSettings {
+  constructor(
+    private readonly reminders: ReminderRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: { householdId: string }): Promise<ReminderSettings> {
+    return (await this.reminders.find(input.householdId)) ?? defaultReminderSettings(input.householdId, this.clock.now());
+  }
+}
+
+export interface UpdateReminderSettingsInput {
+  householdId: string;
+  enabled?: boolean;
+  daysAhead?: number;
+  timeOfDay?: string;
+  channel?: string | null;
+}
+
+/** Changes any of the settings (the owner's call); what is left out keeps its value. */
+export class UpdateReminderSettings {
+  constructor(
+    private readonly reminders: ReminderRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: UpdateReminderSettingsInput): Promise<ReminderSettings> {
+    const now = this.clock.now();
+    const current = (await this.reminders.find(input.householdId)) ?? defaultReminderSettings(input.householdId, now);
+    return this.reminders.save({
+      householdId: input.householdId,
+      enabled: input.enabled ?? current.enabled,
+      daysAhead: input.daysAhead ?? current.daysAhead,
+      timeOfDay: input.timeOfDay ?? current.timeOfDay,
+      channel: input.channel === undefined ? current.channel : input.channel,
+      updatedAt: now,
+    });
+  }
+}

@@ -1,0 +1,43 @@
+import type { Knex } from "knex";
+import type { RequestHandler, Router } from "express";
+import {
+  createHouseholdDataRouter,
+  type HouseholdDataUseCases,
+  registerHouseholdDataOpenApi,
+} from "../adapters/http/inventory/household-data-routes.js";
+import { KnexReminderRepository } from "../adapters/persistence/knex-reminder-repository.js";
+import type { MemoryInventoryStore } from "../adapters/persistence/memory-inventory-store.js";
+import { MemoryReminderRepository } from "../adapters/persistence/memory-reminder-repository.js";
+import { GetReminderSettings, UpdateReminderSettings } from "../application/inventory/reminder-settings.js";
+import type { ReminderRepository } from "../ports/reminder-repository.js";
+import type { InventoryAreaContext } from "./inventory-api.js";
+import type { OpenAPIRegistry } from "../adapters/http/inventory/openapi.js";
+
+/** The household data area's HTTP contribution: reminders, export, import. */
+export interface HouseholdDataArea {
+  router: (context: { authenticate: RequestHandler; json: RequestHandler[] }) => Router;
+  registerOpenApi: (registry: OpenAPIRegistry) => void;
+}
+
+function householdDataArea(context: InventoryAreaContext, reminders: ReminderRepository): HouseholdDataArea {
+  const useCases: HouseholdDataUseCases = {
+    getReminderSettings: new GetReminderSettings(reminders, context.ports.clock),
+    updateReminderSettings: new UpdateReminderSettings(reminders, context.ports.clock),
+  };
+  return {
+    router: (http) => createHouseholdDataRouter({ useCases, guards: context.guards, ...http }),
+    registerOpenApi: registerHouseholdDataOpenApi,
+  };
+}
+
+/** Over knex (PostgreSQL or PGlite), for buildInventoryApi. */
+export function knexHouseholdDataArea(knex: Knex): (context: InventoryAreaContext) => HouseholdDataArea {
+  return (context) => householdDataArea(context, new KnexReminderRepository(knex));
+}
+
+/** Over memory, for buildMemoryInventoryApi; household deletes drop the settings. */
+export function memoryHouseholdDataArea(context: InventoryAreaContext & { store: MemoryInventoryStore }): HouseholdDataArea {
+  const reminders = new MemoryReminderRepository();
+  context.store.householdCascades.push((householdId) => reminders.deleteHousehold(householdId));
+  return householdDataArea(context, reminders);
+}
