@@ -42,23 +42,11 @@ export type {
 export type { DeviceState, ZigbeeDevice } from "./domain/automation/zigbee-device.js";
 export type { NotificationOptions, NotificationService } from "./domain/automation/notification.js";
 export { topicMatches } from "./domain/automation/topic-filter.js";
-export type {
-  AutomationInfo,
-  AutomationManagerApi,
-  AutomationStats,
-  CoreContext,
-  DeviceEventHandler,
-  DeviceRegistryApi,
-  DeviceStateHandler,
-  MqttHandler,
-  MqttServiceApi,
-  PublishOptions,
-  ServicePlugin,
-  ServiceRegistryApi,
-  StateChangeHandler,
-  StateManagerApi,
-  TriggerDescription,
-} from "./application/automation/contracts.js";
+export type { AutomationInfo, AutomationManagerApi, AutomationStats, TriggerDescription } from "./ports/automation-catalog.js";
+export type { DeviceEventHandler, DeviceRegistryApi, DeviceStateHandler } from "./ports/device-registry.js";
+export type { CoreContext, ServicePlugin, ServiceRegistryApi } from "./ports/engine-services.js";
+export type { MqttHandler, MqttServiceApi, PublishOptions } from "./ports/mqtt-bus.js";
+export type { StateChangeHandler, StateManagerApi } from "./ports/state-store.js";
 export {
   DuplicateServiceError,
   type EngineServices,

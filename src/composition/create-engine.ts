@@ -1,6 +1,6 @@
 /**
- * Builds the automation engine from its parts. This is the one place (with main.ts) that
- * knows the concrete classes; the lead's main.ts calls createEngine() and start()/stop().
+ * Builds the automation engine from its parts. With the container and main.ts, this is
+ * where concrete classes are chosen; callers get an Engine to start() and stop().
  */
 import { zigbee2MqttMessages } from "../adapters/zigbee2mqtt/zigbee2mqtt-messages.js";
 import { existsSync } from "node:fs";
@@ -19,7 +19,8 @@ import { MqttJsClient } from "../adapters/mqtt/mqttjs-client.js";
 import { CronScheduler } from "../adapters/scheduling/cron-scheduler.js";
 import { JsonFileStore } from "../adapters/state/json-file-store.js";
 import { AutomationManager } from "../application/automation/automation-manager.js";
-import type { DeviceRegistryApi, ServiceRegistryApi } from "../application/automation/contracts.js";
+import type { DeviceRegistryApi } from "../ports/device-registry.js";
+import type { ServiceRegistryApi } from "../ports/engine-services.js";
 import { DeviceRegistry } from "../application/automation/device-registry.js";
 import { InventoryEventBus } from "../application/automation/inventory-event-bus.js";
 import { MqttService } from "../application/automation/mqtt-service.js";

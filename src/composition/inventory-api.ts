@@ -4,8 +4,6 @@ import type { HouseholdAccess } from "../application/inventory/household-access.
 import type { AuthSettings, InventoryPorts } from "../application/inventory/inventory-ports.js";
 import { createInventoryUseCases, type InventoryUseCases } from "../application/inventory/inventory-use-cases.js";
 import { createInventoryApp, type InventoryAppOptions } from "../adapters/http/inventory/inventory-app.js";
-import type { HouseholdGuards } from "../adapters/http/inventory/household-guards.js";
-import { createHouseholdGuards } from "../adapters/http/inventory/household-guards.js";
 import type { OpenAPIRegistry } from "../adapters/http/inventory/openapi.js";
 import { connectRedisRateLimitStores } from "../adapters/http/inventory/redis-rate-limit-store.js";
 import { Cuid2IdGenerator } from "../adapters/ids/cuid2-id-generator.js";
@@ -39,7 +37,6 @@ type Repositories = Pick<InventoryPorts, "users" | "refreshTokens" | "households
 export interface InventoryAreaContext {
   ports: InventoryPorts;
   access: HouseholdAccess;
-  guards: HouseholdGuards;
 }
 
 /** Another inventory area's HTTP contribution, mounted at /api/v1/households/:hid/items. */
@@ -77,7 +74,7 @@ function assemble(options: AssembleOptions): InventoryAssembly {
     clock: options.clock,
   };
   const useCases = createInventoryUseCases(ports, options.settings);
-  const areaContext = { ports, access: useCases.access, guards: createHouseholdGuards(useCases.access) };
+  const areaContext = { ports, access: useCases.access };
   const items = options.items?.(areaContext);
   const householdData = options.householdData?.(areaContext);
   const app = createInventoryApp({
@@ -124,7 +121,7 @@ export interface BuildInventoryApiDeps {
   database: Database;
   logger: Logger;
   clock?: Clock;
-  /** Builds the items area's router; the lead wires the items helper's factory here. */
+  /** Builds the items area (its repository, use cases and router): knexItemsArea or memoryItemsArea. */
   items?: (context: InventoryAreaContext) => InventoryItemsArea;
   /** Request metrics middleware (METRICS_ENABLED), installed before every other handler. */
   observe?: RequestHandler;

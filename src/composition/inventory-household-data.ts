@@ -21,11 +21,11 @@ export interface HouseholdDataArea {
 
 function householdDataArea(context: InventoryAreaContext, reminders: ReminderRepository): HouseholdDataArea {
   const useCases: HouseholdDataUseCases = {
-    getReminderSettings: new GetReminderSettings(reminders, context.ports.clock),
-    updateReminderSettings: new UpdateReminderSettings(reminders, context.ports.clock),
+    getReminderSettings: new GetReminderSettings(reminders, context.ports.clock, context.access),
+    updateReminderSettings: new UpdateReminderSettings(reminders, context.ports.clock, context.access),
   };
   return {
-    router: (http) => createHouseholdDataRouter({ useCases, guards: context.guards, ...http }),
+    router: (http) => createHouseholdDataRouter({ useCases, ...http }),
     registerOpenApi: registerHouseholdDataOpenApi,
   };
 }

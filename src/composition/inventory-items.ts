@@ -10,13 +10,16 @@ import type { ItemRepository } from "../ports/item-repository.js";
 import type { InventoryAreaContext, InventoryItemsArea } from "./inventory-api.js";
 
 function itemsArea(context: InventoryAreaContext, items: ItemRepository): InventoryItemsArea {
-  const useCases = createItemUseCases({
-    items,
-    placements: placementsFromFreezers(context.ports.freezers),
-    ids: context.ports.ids,
-    clock: context.ports.clock,
-  });
-  return { router: createItemsRouter({ useCases, guards: context.guards }), registerOpenApi: registerItemsOpenApi };
+  const useCases = createItemUseCases(
+    {
+      items,
+      placements: placementsFromFreezers(context.ports.freezers),
+      ids: context.ports.ids,
+      clock: context.ports.clock,
+    },
+    context.access,
+  );
+  return { router: createItemsRouter({ useCases }), registerOpenApi: registerItemsOpenApi };
 }
 
 /**
@@ -36,7 +39,7 @@ export function knexItemsArea(
  * so freezer deletes see the items and household deletes remove them.
  */
 export function memoryItemsArea(context: InventoryAreaContext & { store: MemoryInventoryStore }): InventoryItemsArea {
-  const items = new MemoryItemRepository(context.ports.users, context.store.outbox);
+  const items = new MemoryItemRepository(context.ports.users, context.ports.households, context.store.outbox);
   context.store.itemsIn = (where) => items.hasItemsIn(where);
   context.store.householdCascades.push((householdId) => items.deleteHousehold(householdId));
   return itemsArea(context, items);

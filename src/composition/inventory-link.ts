@@ -8,7 +8,9 @@ import { KnexInventorySummaries } from "../adapters/persistence/knex-inventory-s
 import { KnexItemRepository } from "../adapters/persistence/knex-item-repository.js";
 import { KnexReminderRepository } from "../adapters/persistence/knex-reminder-repository.js";
 import { KnexUserRepository } from "../adapters/persistence/knex-user-repository.js";
-import { AutomationInventoryService } from "../application/inventory/automation-inventory-service.js";
+import { AutomationInventoryService, automationMemberships } from "../application/inventory/automation-inventory-service.js";
+import { HouseholdAccess } from "../application/inventory/household-access.js";
+import { KnexHouseholdRepository } from "../adapters/persistence/knex-household-repository.js";
 import { placementsFromFreezers } from "../application/inventory/item-placement.js";
 import { createItemUseCases } from "../application/inventory/item-use-cases.js";
 import { ReminderSchedule } from "../application/inventory/reminder-schedule.js";
@@ -62,10 +64,10 @@ export function linkInventory(options: InventoryLinkOptions): InventoryLink {
     placements: placementsFromFreezers(new KnexFreezerRepository(knex)),
     ids: new Cuid2IdGenerator(),
     clock,
-  });
+  }, new HouseholdAccess(automationMemberships(new KnexHouseholdRepository(knex))));
   engine.services.register(
     INVENTORY_SERVICE_KEY,
-    new AutomationInventoryService({ items: useCases, summaries, users: new KnexUserRepository(knex), clock }),
+    new AutomationInventoryService({ useCases, items, summaries, users: new KnexUserRepository(knex), clock }),
   );
 
   const publisher = config.INVENTORY_MQTT_ENABLED

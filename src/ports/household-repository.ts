@@ -4,6 +4,9 @@ import type { Household, MemberProfile, Membership } from "../domain/inventory/h
 export type MembershipCheck = (household: Household, membership: Membership | null) => void;
 
 /** Households and their memberships (one aggregate: ownership lives in both). */
+/** Where the access policy looks up who belongs to a household. */
+export type MembershipSource = Pick<HouseholdRepository, "findMembership">;
+
 export interface HouseholdRepository {
   /** Creates the household and the owner's membership together. */
   create(household: Household, ownerMembership: Membership): Promise<void>;

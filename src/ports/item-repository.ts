@@ -56,6 +56,12 @@ export interface ItemRepository {
   findById(householdId: string, itemId: string): Promise<FreezerItemView | undefined>;
   /** Active items, or archived ones with `archived: true`. */
   list(query: ItemListQuery): Promise<ItemPage>;
+  /**
+   * The page of `query` when `userId` is a member of the household, undefined when not.
+   * The membership is read together with what the list reads first (the list cache's
+   * revision), so a cached page costs the database one round trip.
+   */
+  listForMember(userId: string, query: ItemListQuery): Promise<ItemPage | undefined>;
   /** Archived items, most recently archived first. */
   listArchived(householdId: string): Promise<FreezerItemView[]>;
   /**

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { FetchHttpClient } from "../../src/adapters/http-client/fetch-http-client.js";
 import { MemoryLogger } from "../../src/adapters/logging/memory-logger.js";
-import type { CoreContext, ServicePlugin, ServiceRegistryApi } from "../../src/application/automation/contracts.js";
+import type { CoreContext, ServicePlugin, ServiceRegistryApi } from "../../src/ports/engine-services.js";
 import {
   DuplicateServiceError,
   ServiceNotFoundError,

@@ -4,32 +4,23 @@ import path from "node:path";
 import { expect } from "chai";
 import request from "supertest";
 import { MemoryLogger } from "../../src/adapters/logging/memory-logger.js";
-import { type Database, openDatabase } from "../../src/adapters/persistence/database.js";
-import { migrateToLatest } from "../../src/adapters/persistence/migrator.js";
 import { loadConfig } from "../../src/composition/config.js";
 import { buildInventoryApi, resolveJwtSecret } from "../../src/composition/inventory-api.js";
-import { acquireDatabase, type TestDatabase } from "../support/test-servers.js";
+import { useMigratedDatabase } from "../support/migrated-database.js";
 
 describe("inventory API over the knex repositories (buildInventoryApi)", () => {
-  let server: TestDatabase;
-  let database: Database;
+  const database = useMigratedDatabase({ acquired: "inventory API" });
   let api: Awaited<ReturnType<typeof buildInventoryApi>>;
 
-  before(async function () {
-    this.timeout(120_000);
-    server = await acquireDatabase("inventory API");
-    database = await openDatabase({ dataDir: ":memory:", ...(server.url ? { databaseUrl: server.url } : {}) });
-    await migrateToLatest(database.knex);
+  before(async () => {
     api = await buildInventoryApi({
       config: loadConfig({ JWT_SECRET: "integration-test-secret-0123456789abcdef" }),
-      database,
+      database: database(),
       logger: new MemoryLogger(),
     });
   });
   after(async () => {
     await api?.close();
-    await database?.close();
-    await server?.release();
   });
 
   it("runs the household lifecycle end to end", async () => {
@@ -66,7 +57,7 @@ describe("inventory API over the knex repositories (buildInventoryApi)", () => {
     expect((await app.post("/api/v1/auth/refresh").send({ refreshToken: refreshed.body.refreshToken })).status).to.equal(401);
 
     expect((await app.delete(`/api/v1/households/${hid}`).set(asMember)).status).to.equal(200);
-    expect(await database.knex("freezers").where({ household_id: hid }).first()).to.equal(undefined);
+    expect(await database().knex("freezers").where({ household_id: hid }).first()).to.equal(undefined);
     expect((await app.delete("/api/v1/users/me").set(asOwner)).status).to.equal(200);
     expect((await app.get("/api/v1/health")).body).to.deep.equal({ status: "ok", checks: { database: "up" } });
   });

@@ -1,5 +1,4 @@
 /** Fakes of the engine's ports for unit tests: MQTT client, timers with a clock, JSON store. */
-import type { JsonStore } from "../../src/ports/json-store.js";
 import type { MqttClient, QoS } from "../../src/ports/mqtt-client.js";
 import type { Clock } from "../../src/ports/clock.js";
 import type { Timer, TimerHandle } from "../../src/ports/timer.js";
@@ -95,24 +94,8 @@ export class FakeTime implements Clock, Timer {
   }
 }
 
-export class MemoryJsonStore implements JsonStore {
-  saves = 0;
-  readonly movedAside: unknown[] = [];
-  constructor(public document: unknown = undefined) {}
-  async load(): Promise<unknown> {
-    return this.document === undefined ? undefined : structuredClone(this.document);
-  }
-  async save(document: unknown): Promise<void> {
-    this.saves++;
-    this.document = structuredClone(document);
-  }
-  async moveAside(): Promise<string | null> {
-    if (this.document === undefined) return null;
-    this.movedAside.push(this.document);
-    this.document = undefined;
-    return "memory:aside";
-  }
-}
+/** The in-memory store tests use; the same one the contract suite runs. */
+export { MemoryJsonStore } from "../../src/adapters/state/memory-json-store.js";
 
 /** Resolves once `condition()` holds, polling until `timeoutMs`. */
 export async function waitFor(condition: () => boolean, timeoutMs = 5000, what = "condition"): Promise<void> {

@@ -1,9 +1,4 @@
-import type {
-  AutomationInfo,
-  AutomationManagerApi,
-  TriggerResult,
-  WebhookTarget,
-} from "../../src/application/automation/contracts.js";
+import type { AutomationInfo, AutomationManagerApi, TriggerResult, WebhookTarget } from "../../src/ports/automation-catalog.js";
 import type { TriggerContext, WebhookSecret } from "../../src/domain/automation/trigger.js";
 
 export interface FakeAutomation {

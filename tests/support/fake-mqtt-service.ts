@@ -1,4 +1,4 @@
-import type { MqttHandler, MqttServiceApi, PublishOptions } from "../../src/application/automation/contracts.js";
+import type { MqttHandler, MqttServiceApi, PublishOptions } from "../../src/ports/mqtt-bus.js";
 import { topicMatches as matches } from "../../src/domain/automation/topic-filter.js";
 import type { MqttPayload } from "../../src/domain/automation/trigger.js";
 

@@ -1,9 +1,14 @@
 import type { Knex } from "knex";
 import type { FreezerItem, UserSummary } from "../../src/domain/inventory/freezer-item.js";
+import type { Membership } from "../../src/domain/inventory/household.js";
+import type { MembershipSource } from "../../src/ports/household-repository.js";
 import type { ItemPlacementLookup } from "../../src/ports/item-placement.js";
 import type { UserSummarySource } from "../../src/ports/item-repository.js";
 
-/** Two households, each with a freezer of two compartments, and two users. */
+/**
+ * Two households, each with a freezer of two compartments, and two users: Alice owns home,
+ * Bob owns away and is a member of home.
+ */
 export interface ItemWorld {
   users: { alice: UserSummary; bob: UserSummary };
   home: { householdId: string; freezerId: string; compartmentIds: [string, string]; otherFreezerId: string; otherCompartmentId: string };
@@ -35,7 +40,7 @@ export function makeWorld(): ItemWorld {
 }
 
 /** In-memory users and placements for a world, as the memory adapters need them. */
-export class MemoryWorld implements UserSummarySource, ItemPlacementLookup {
+export class MemoryWorld implements UserSummarySource, ItemPlacementLookup, MembershipSource {
   private readonly users = new Map<string, UserSummary>();
   private readonly freezers = new Map<string, string>();
   private readonly compartments = new Map<string, string>();
@@ -55,6 +60,11 @@ export class MemoryWorld implements UserSummarySource, ItemPlacementLookup {
     return this.users.get(userId);
   }
 
+  async findMembership(householdId: string, userId: string): Promise<Membership | null> {
+    const membership = worldMemberships(this.world).find((m) => m.householdId === householdId && m.userId === userId);
+    return membership ?? null;
+  }
+
   async freezerInHousehold(householdId: string, freezerId: string): Promise<boolean> {
     return this.freezers.get(freezerId) === householdId;
   }
@@ -64,7 +74,16 @@ export class MemoryWorld implements UserSummarySource, ItemPlacementLookup {
   }
 }
 
-/** Writes a world's users, households, freezers and compartments with plain SQL. */
+function worldMemberships(world: ItemWorld): Membership[] {
+  const joinedAt = new Date(Date.UTC(2026, 0, 1));
+  return [
+    { id: `m${world.home.householdId}`.slice(0, 30), householdId: world.home.householdId, userId: world.users.alice.id, role: "OWNER", joinedAt },
+    { id: `m${world.away.householdId}`.slice(0, 30), householdId: world.away.householdId, userId: world.users.bob.id, role: "OWNER", joinedAt },
+    { id: `n${world.home.householdId}`.slice(0, 30), householdId: world.home.householdId, userId: world.users.bob.id, role: "MEMBER", joinedAt },
+  ];
+}
+
+/** Writes a world's users, households, memberships, freezers and compartments with plain SQL. */
 export async function seedWorld(knex: Knex, world: ItemWorld): Promise<void> {
   const now = new Date();
   await knex("users").insert(
@@ -84,10 +103,15 @@ export async function seedWorld(knex: Knex, world: ItemWorld): Promise<void> {
       { id: world.home.householdId, name: "Home", owner_id: world.users.alice.id, created_at: now, updated_at: now },
       { id: world.away.householdId, name: "Away", owner_id: world.users.bob.id, created_at: now, updated_at: now },
     ]);
-    await trx("memberships").insert([
-      { id: `m${world.home.householdId}`.slice(0, 30), household_id: world.home.householdId, user_id: world.users.alice.id, role: "OWNER", joined_at: now },
-      { id: `m${world.away.householdId}`.slice(0, 30), household_id: world.away.householdId, user_id: world.users.bob.id, role: "OWNER", joined_at: now },
-    ]);
+    await trx("memberships").insert(
+      worldMemberships(world).map((m) => ({
+        id: m.id,
+        household_id: m.householdId,
+        user_id: m.userId,
+        role: m.role,
+        joined_at: m.joinedAt,
+      })),
+    );
   });
   await knex("freezers").insert([
     { id: world.home.freezerId, household_id: world.home.householdId, name: "Kitchen", created_at: now, updated_at: now },

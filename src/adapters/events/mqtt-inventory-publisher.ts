@@ -1,4 +1,4 @@
-import type { MqttServiceApi } from "../../application/automation/contracts.js";
+import type { MqttServiceApi } from "../../ports/mqtt-bus.js";
 import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
 import { type Clock, systemClock } from "../../ports/clock.js";
 import type { HouseholdName, HouseholdSummary, InventorySummaries } from "../../ports/inventory-summaries.js";

@@ -1,3 +1,4 @@
+import { parseJsonOr } from "../../domain/shared/parse-json.js";
 import { DomainError } from "../../domain/shared/domain-error.js";
 import type { HttpClient, HttpMethod, HttpRequestOptions, HttpResponse } from "../../ports/http-client.js";
 import type { Logger } from "../../ports/logger.js";
@@ -79,21 +80,13 @@ function parseBody(text: string, contentType: string | null): unknown {
   const saysJson = contentType !== null && /[/+]json\b/i.test(contentType);
   if (saysJson) {
     if (text.trim() === "") return null;
-    try {
-      return JSON.parse(text);
-    } catch {
-      // A server that labels invalid JSON as JSON still gets its text delivered.
-      return text;
-    }
+    // A server that labels invalid JSON as JSON still gets its text delivered.
+    return parseJsonOr(text, text);
   }
   // Many APIs answer JSON with a generic content type; objects and arrays are unambiguous.
   const trimmed = text.trimStart();
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
-    }
+    return parseJsonOr(text, text);
   }
   return text;
 }

@@ -317,10 +317,28 @@ export class KnexItemRepository implements ItemRepository {
     // page at least as fresh as the revision it saw.
     const revision = await this.itemRevision(query.householdId);
     if (revision === undefined) return this.queryList(query);
-    const cached = this.listCache.get(query, revision);
+    return this.cachedList(query, revision);
+  }
+
+  async listForMember(userId: string, query: ItemListQuery): Promise<ItemPage | undefined> {
+    // One statement answers both "is this a member" and "which revision is current".
+    const result = await this.knex.raw<{ rows: { revision: string | number | null }[] }>(
+      `SELECT r.revision FROM memberships m
+         LEFT JOIN household_item_revisions r ON r.household_id = m.household_id
+        WHERE m.household_id = ? AND m.user_id = ?`,
+      [query.householdId, userId],
+    );
+    const row = result.rows[0];
+    if (!row) return undefined;
+    if (!this.listCache || row.revision === null) return this.queryList(query);
+    return this.cachedList(query, String(row.revision));
+  }
+
+  private async cachedList(query: ItemListQuery, revision: string): Promise<ItemPage> {
+    const cached = this.listCache?.get(query, revision);
     if (cached) return cached;
     const page = await this.queryList(query);
-    this.listCache.set(query, revision, page);
+    this.listCache?.set(query, revision, page);
     return page;
   }
 

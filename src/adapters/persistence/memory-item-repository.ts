@@ -1,10 +1,9 @@
 import type { ChangeLogEntry, ChangeLogEntryView } from "../../domain/inventory/change-log-entry.js";
-import {
-  type FreezerItem,
-  type FreezerItemView,
-  type ItemSortField,
-  searchWords,
-  type UserSummary,
+import type {
+  FreezerItem,
+  FreezerItemView,
+  ItemSortField,
+  UserSummary,
 } from "../../domain/inventory/freezer-item.js";
 import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
 import type {
@@ -15,6 +14,8 @@ import type {
   UserSummarySource,
 } from "../../ports/item-repository.js";
 import type { MemoryInventoryOutbox } from "./memory-inventory-outbox.js";
+import { searchWords } from "./memory-search-words.js";
+import type { MembershipSource } from "../../ports/household-repository.js";
 
 type Comparable = string | number | null;
 
@@ -66,6 +67,7 @@ export class MemoryItemRepository implements ItemRepository {
 
   constructor(
     private readonly users: UserSummarySource,
+    private readonly memberships: MembershipSource,
     private readonly outbox?: MemoryInventoryOutbox,
   ) {}
 
@@ -83,6 +85,11 @@ export class MemoryItemRepository implements ItemRepository {
     const item = this.items.get(itemId);
     if (!item || item.householdId !== householdId) return undefined;
     return this.view(item);
+  }
+
+  async listForMember(userId: string, query: ItemListQuery): Promise<ItemPage | undefined> {
+    if (!(await this.memberships.findMembership(query.householdId, userId))) return undefined;
+    return this.list(query);
   }
 
   async list(query: ItemListQuery): Promise<ItemPage> {

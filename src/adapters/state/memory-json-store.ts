@@ -1,14 +1,31 @@
 import type { JsonStore } from "../../ports/json-store.js";
 
-/** Keeps the document in memory (as JSON text, so callers never share references with it). */
+/**
+ * Keeps the document in memory as JSON text, so callers never share references with it;
+ * for the library's in-memory setups and for tests, which read `document` and `movedAside`.
+ */
 export class MemoryJsonStore implements JsonStore {
   private text: string | undefined;
   saves = 0;
-  /** Documents moved aside, oldest first (as JSON text). */
-  readonly movedAside: string[] = [];
+  private readonly asideTexts: string[] = [];
+
+  /** `initial`: a document already stored, as if saved by an earlier run. */
+  constructor(initial?: unknown) {
+    if (initial !== undefined) this.text = JSON.stringify(initial);
+  }
+
+  /** The stored document (a copy), or undefined when nothing is stored. */
+  get document(): unknown {
+    return this.text === undefined ? undefined : JSON.parse(this.text);
+  }
+
+  /** Documents moved aside, oldest first (copies). */
+  get movedAside(): unknown[] {
+    return this.asideTexts.map((text) => JSON.parse(text));
+  }
 
   async load(): Promise<unknown> {
-    return this.text === undefined ? undefined : JSON.parse(this.text);
+    return this.document;
   }
 
   async save(document: unknown): Promise<void> {
@@ -18,8 +35,8 @@ export class MemoryJsonStore implements JsonStore {
 
   async moveAside(): Promise<string | null> {
     if (this.text === undefined) return null;
-    this.movedAside.push(this.text);
+    this.asideTexts.push(this.text);
     this.text = undefined;
-    return `memory:moved-aside-${this.movedAside.length}`;
+    return `memory:moved-aside-${this.asideTexts.length}`;
   }
 }

@@ -12,19 +12,12 @@ import { type Clock, systemClock } from "../../ports/clock.js";
 import type { HttpClient } from "../../ports/http-client.js";
 import type { Logger } from "../../ports/logger.js";
 import type { Scheduler } from "../../ports/scheduler.js";
-import type {
-  AutomationInfo,
-  AutomationManagerApi,
-  AutomationStats,
-  DeviceRegistryApi,
-  InventoryEventSourceApi,
-  MqttServiceApi,
-  ServiceRegistryApi,
-  StateManagerApi,
-  TriggerDescription,
-  TriggerResult,
-  WebhookTarget,
-} from "./contracts.js";
+import type { AutomationInfo, AutomationManagerApi, AutomationStats, TriggerDescription, TriggerResult, WebhookTarget } from "../../ports/automation-catalog.js";
+import type { DeviceRegistryApi } from "../../ports/device-registry.js";
+import type { ServiceRegistryApi } from "../../ports/engine-services.js";
+import type { MqttServiceApi } from "../../ports/mqtt-bus.js";
+import type { StateManagerApi } from "../../ports/state-store.js";
+import type { InventoryEventSourceApi } from "../../ports/inventory-events.js";
 import {
   defaultWebhookHeader,
   handlerFor,

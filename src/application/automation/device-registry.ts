@@ -1,15 +1,11 @@
+import { parseJsonOr } from "../../domain/shared/parse-json.js";
 import type { MqttPayload } from "../../domain/automation/trigger.js";
 import type { DeviceState, ZigbeeDevice } from "../../domain/automation/zigbee-device.js";
 import type { JsonStore } from "../../ports/json-store.js";
 import type { Logger } from "../../ports/logger.js";
 import type { Zigbee2MqttMessages } from "../../ports/zigbee2mqtt-messages.js";
-import type {
-  DeviceEventHandler,
-  DeviceRegistryApi,
-  DeviceStateHandler,
-  MqttHandler,
-  MqttServiceApi,
-} from "./contracts.js";
+import type { DeviceEventHandler, DeviceRegistryApi, DeviceStateHandler } from "../../ports/device-registry.js";
+import type { MqttHandler, MqttServiceApi } from "../../ports/mqtt-bus.js";
 
 /** At most this long between a change and the registry file being written. */
 export const DEVICE_REGISTRY_SAVE_DELAY_MS = 1000;
@@ -84,11 +80,7 @@ function payloadValue(payload: MqttPayload | unknown): unknown {
     const record = payload as Record<string, unknown>;
     const keys = Object.keys(record);
     if (keys.length === 1 && keys[0] === "raw" && typeof record.raw === "string") {
-      try {
-        return JSON.parse(record.raw);
-      } catch {
-        return record.raw;
-      }
+      return parseJsonOr(record.raw, record.raw);
     }
     return record;
   }

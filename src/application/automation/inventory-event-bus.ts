@@ -1,6 +1,6 @@
 import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
 import type { Logger } from "../../ports/logger.js";
-import type { InventoryEventHandler, InventoryEventSourceApi } from "./contracts.js";
+import type { InventoryEventHandler, InventoryEventSourceApi } from "../../ports/inventory-events.js";
 
 /**
  * The engine's end of inventory event delivery: the outbox dispatcher hands each delivered

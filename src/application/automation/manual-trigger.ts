@@ -2,7 +2,8 @@ import type { MqttPayload, TriggerContext } from "../../domain/automation/trigge
 import type { ZigbeeDevice } from "../../domain/automation/zigbee-device.js";
 import type { InventoryEvent, InventoryEventType } from "../../domain/inventory/inventory-event.js";
 import { DomainError } from "../../domain/shared/domain-error.js";
-import type { AutomationInfo, DeviceRegistryApi } from "./contracts.js";
+import type { AutomationInfo } from "../../ports/automation-catalog.js";
+import type { DeviceRegistryApi } from "../../ports/device-registry.js";
 
 /** A device as a manual trigger may give it: a name at least, the rest as the registry would hold it. */
 export type ManualTriggerDevice = { friendly_name: string; ieee_address: string; type: string } & Record<string, unknown>;

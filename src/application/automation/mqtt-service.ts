@@ -1,8 +1,9 @@
+import { parseJsonOr } from "../../domain/shared/parse-json.js";
 import { assertTopicFilter, TopicIndex } from "../../domain/automation/topic-filter.js";
 import type { MqttPayload } from "../../domain/automation/trigger.js";
 import type { Logger } from "../../ports/logger.js";
 import type { MqttClient, QoS } from "../../ports/mqtt-client.js";
-import type { MqttHandler, MqttServiceApi, PublishOptions } from "./contracts.js";
+import type { MqttHandler, MqttServiceApi, PublishOptions } from "../../ports/mqtt-bus.js";
 
 export interface MqttServiceOptions {
   /** Topic prefix of the Zigbee2MQTT bridge (ZIGBEE2MQTT_PREFIX). */
@@ -212,12 +213,9 @@ export function parsePayload(raw: Buffer | string): MqttPayload {
   const text = typeof raw === "string" ? raw : raw.toString("utf8");
   // Only text starting with "{" can be a JSON object; skip the parse attempt otherwise.
   if (text.charCodeAt(0) === 123 || text.trimStart().charCodeAt(0) === 123) {
-    try {
-      const value: unknown = JSON.parse(text);
-      if (value !== null && typeof value === "object" && !Array.isArray(value)) return value as MqttPayload;
-    } catch {
-      // Not JSON: handed over as raw text below.
-    }
+    // Not JSON, or JSON but not an object: handed over as raw text below.
+    const value = parseJsonOr(text, null);
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) return value as MqttPayload;
   }
   return { raw: text };
 }

@@ -2,13 +2,9 @@ import type { NotificationService } from "../../domain/automation/notification.j
 import { DomainError } from "../../domain/shared/domain-error.js";
 import type { HttpClient } from "../../ports/http-client.js";
 import type { Logger } from "../../ports/logger.js";
-import type {
-  CoreContext,
-  DeviceRegistryApi,
-  MqttServiceApi,
-  ServicePlugin,
-  ServiceRegistryApi,
-} from "./contracts.js";
+import type { DeviceRegistryApi } from "../../ports/device-registry.js";
+import type { CoreContext, ServicePlugin, ServiceRegistryApi } from "../../ports/engine-services.js";
+import type { MqttServiceApi } from "../../ports/mqtt-bus.js";
 
 /** `getOrThrow` / `require` on a key nothing was registered under. */
 export class ServiceNotFoundError extends DomainError {

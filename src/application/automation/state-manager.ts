@@ -1,7 +1,7 @@
 import type { JsonStore } from "../../ports/json-store.js";
 import type { Logger } from "../../ports/logger.js";
 import { systemTimer, type Timer, type TimerHandle } from "../../ports/timer.js";
-import type { StateChangeHandler, StateManagerApi } from "./contracts.js";
+import type { StateChangeHandler, StateManagerApi } from "../../ports/state-store.js";
 
 export interface StateManagerOptions {
   /** Keep state on disk. Default false. */

@@ -18,17 +18,10 @@ import type {
 import type { ZigbeeDevice } from "../../domain/automation/zigbee-device.js";
 import type { Logger } from "../../ports/logger.js";
 import type { Scheduler } from "../../ports/scheduler.js";
-import type {
-  DeviceEventHandler,
-  DeviceRegistryApi,
-  DeviceStateHandler,
-  InventoryEventHandler,
-  InventoryEventSourceApi,
-  MqttHandler,
-  MqttServiceApi,
-  StateChangeHandler,
-  StateManagerApi,
-} from "./contracts.js";
+import type { DeviceEventHandler, DeviceRegistryApi, DeviceStateHandler } from "../../ports/device-registry.js";
+import type { MqttHandler, MqttServiceApi } from "../../ports/mqtt-bus.js";
+import type { StateChangeHandler, StateManagerApi } from "../../ports/state-store.js";
+import type { InventoryEventHandler, InventoryEventSourceApi } from "../../ports/inventory-events.js";
 
 /** What a trigger handler needs to wire one trigger of one automation. */
 export interface WiringContext {

@@ -1,9 +1,11 @@
 import { AUTOMATION_ACTOR_PREFIX } from "../../domain/inventory/inventory-event.js";
 import type { FreezerItemView } from "../../domain/inventory/freezer-item.js";
 import { automationActorEmail } from "../../domain/inventory/user.js";
-import { SCOPE_TO_AUTOMATION } from "../automation/contracts.js";
+import { SCOPE_TO_AUTOMATION } from "../../ports/automation-scoped-service.js";
 import type { Clock } from "../../ports/clock.js";
 import type { FreezerCount, HouseholdSummary, InventorySummaries } from "../../ports/inventory-summaries.js";
+import type { MembershipSource } from "../../ports/household-repository.js";
+import type { ItemRepository } from "../../ports/item-repository.js";
 import type { UserRepository } from "../../ports/user-repository.js";
 import type { ItemUseCases } from "./item-use-cases.js";
 
@@ -37,8 +39,24 @@ export interface InventoryService {
   archive(householdId: string, itemId: string): Promise<FreezerItemView>;
 }
 
+/**
+ * Memberships as the automations' item use cases see them: automations are code the
+ * household's owner installed on the server, so an automation actor acts as a member of any
+ * household; users are looked up as usual.
+ */
+export function automationMemberships(source: MembershipSource): MembershipSource {
+  return {
+    async findMembership(householdId, userId) {
+      if (!userId.startsWith(AUTOMATION_ACTOR_PREFIX)) return source.findMembership(householdId, userId);
+      return { id: `${userId}@${householdId}`, householdId, userId, role: "MEMBER", joinedAt: new Date(0) };
+    },
+  };
+}
+
 export interface AutomationInventoryDependencies {
-  items: ItemUseCases;
+  /** Built over {@link automationMemberships}. */
+  useCases: ItemUseCases;
+  items: ItemRepository;
   summaries: InventorySummaries;
   users: UserRepository;
   clock: Clock;
@@ -65,8 +83,9 @@ export class AutomationInventoryService implements InventoryService {
   }
 
   async expiringItems(householdId: string, options: ExpiringItemsOptions = {}): Promise<FreezerItemView[]> {
-    const page = await this.deps.items.listExpiringItems.execute({
+    const page = await this.deps.useCases.listExpiringItems.execute({
       householdId,
+      userId: this.actorIdentity(),
       days: options.days ?? 3,
       page: 1,
       limit: options.limit ?? 100,
@@ -75,8 +94,8 @@ export class AutomationInventoryService implements InventoryService {
   }
 
   async search(householdId: string, text: string, options: { limit?: number } = {}): Promise<FreezerItemView[]> {
-    const page = await this.deps.items.listItems.execute({ householdId, search: text, page: 1, limit: options.limit ?? 50 });
-    return page.data;
+    const page = await this.deps.items.list({ householdId, search: text, page: 1, limit: options.limit ?? 50 });
+    return page.items;
   }
 
   countsByFreezer(householdId: string): Promise<FreezerCount[]> {
@@ -88,17 +107,21 @@ export class AutomationInventoryService implements InventoryService {
   }
 
   async consume(householdId: string, itemId: string, quantity: number): Promise<FreezerItemView> {
-    return this.deps.items.consumeItem.execute({ householdId, itemId, quantity, userId: await this.actor() });
+    return this.deps.useCases.consumeItem.execute({ householdId, itemId, quantity, userId: await this.actor() });
   }
 
   async archive(householdId: string, itemId: string): Promise<FreezerItemView> {
-    return this.deps.items.archiveItem.execute({ householdId, itemId, userId: await this.actor() });
+    return this.deps.useCases.archiveItem.execute({ householdId, itemId, userId: await this.actor() });
+  }
+
+  private actorIdentity(): string {
+    return `${AUTOMATION_ACTOR_PREFIX}${this.automation}`;
   }
 
   /** The account this automation's changes are recorded under; created once. */
   private async actor(): Promise<string> {
     if (this.actorId) return this.actorId;
-    const id = `${AUTOMATION_ACTOR_PREFIX}${this.automation}`;
+    const id = this.actorIdentity();
     if (!(await this.deps.users.findById(id))) {
       const now = this.deps.clock.now();
       // Two first writes at once may both insert: the loser's insert reports false, which is fine.

@@ -1,9 +1,8 @@
 import { applyItemPatch, type FreezerItemView, isArchived } from "../../domain/inventory/freezer-item.js";
 import { eventFactory, eventItem } from "../../domain/inventory/inventory-event.js";
 import { ItemArchivedError, ItemNotFoundError, NotEnoughLeftError } from "../../domain/inventory/item-errors.js";
-import type { Clock } from "../../ports/clock.js";
-import type { IdGenerator } from "../../ports/id-generator.js";
-import type { ItemRepository } from "../../ports/item-repository.js";
+import type { HouseholdAccess } from "./household-access.js";
+import type { ItemPorts } from "./item-use-cases.js";
 
 export interface ConsumeItemInput {
   householdId: string;
@@ -18,19 +17,19 @@ export interface ConsumeItemInput {
  */
 export class ConsumeItem {
   constructor(
-    private readonly items: ItemRepository,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
+    private readonly ports: Pick<ItemPorts, "items" | "clock" | "ids">,
+    private readonly access: HouseholdAccess,
   ) {}
 
   async execute(input: ConsumeItemInput): Promise<FreezerItemView> {
-    const newId = () => this.ids.next();
-    const consumed = await this.items.update(input.householdId, input.itemId, (current) => {
+    await this.access.requireMember(input.householdId, input.userId);
+    const newId = () => this.ports.ids.next();
+    const consumed = await this.ports.items.update(input.householdId, input.itemId, (current) => {
       if (isArchived(current)) throw new ItemArchivedError();
       if (input.quantity > current.quantity) throw new NotEnoughLeftError(current.quantity);
       // Floating-point units (0.3 - 0.1) are rounded so "all of it" really reaches zero.
       const remaining = Math.max(0, Math.round((current.quantity - input.quantity) * 1e9) / 1e9);
-      const update = applyItemPatch(current, { quantity: remaining }, { by: input.userId, now: this.clock.now(), newId });
+      const update = applyItemPatch(current, { quantity: remaining }, { by: input.userId, now: this.ports.clock.now(), newId });
       const usedUp = remaining === 0;
       const item = usedUp ? { ...update.item, deletedAt: update.item.updatedAt } : update.item;
       const event = eventFactory({ householdId: input.householdId, userId: input.userId, at: item.updatedAt, newId });

@@ -1,10 +1,8 @@
 import type { FreezerItem, FreezerItemView } from "../../domain/inventory/freezer-item.js";
 import { eventFactory, eventItem } from "../../domain/inventory/inventory-event.js";
-import type { Clock } from "../../ports/clock.js";
-import type { IdGenerator } from "../../ports/id-generator.js";
-import type { ItemPlacementLookup } from "../../ports/item-placement.js";
-import type { ItemRepository } from "../../ports/item-repository.js";
+import type { HouseholdAccess } from "./household-access.js";
 import { assertValidPlacement } from "./item-placement.js";
+import type { ItemPorts } from "./item-use-cases.js";
 
 export interface CreateItemInput {
   householdId: string;
@@ -22,17 +20,16 @@ export interface CreateItemInput {
 /** Puts a new item into a compartment of one of the household's freezers. */
 export class CreateItem {
   constructor(
-    private readonly items: ItemRepository,
-    private readonly placements: ItemPlacementLookup,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
+    private readonly ports: ItemPorts,
+    private readonly access: HouseholdAccess,
   ) {}
 
   async execute(input: CreateItemInput): Promise<FreezerItemView> {
-    await assertValidPlacement(this.placements, input.householdId, input.freezerId, input.compartmentId);
-    const now = this.clock.now();
+    await this.access.requireMember(input.householdId, input.userId);
+    await assertValidPlacement(this.ports.placements, input.householdId, input.freezerId, input.compartmentId);
+    const now = this.ports.clock.now();
     const item: FreezerItem = {
-      id: this.ids.next(),
+      id: this.ports.ids.next(),
       householdId: input.householdId,
       freezerId: input.freezerId,
       compartmentId: input.compartmentId,
@@ -47,7 +44,7 @@ export class CreateItem {
       createdById: input.userId,
       updatedById: input.userId,
     };
-    const event = eventFactory({ householdId: input.householdId, userId: input.userId, at: now, newId: () => this.ids.next() });
-    return this.items.create(item, [event("item.created", { item: eventItem(item) })]);
+    const event = eventFactory({ householdId: input.householdId, userId: input.userId, at: now, newId: () => this.ports.ids.next() });
+    return this.ports.items.create(item, [event("item.created", { item: eventItem(item) })]);
   }
 }

@@ -1,13 +1,15 @@
 import type { Membership } from "../../domain/inventory/household.js";
 import { NotHouseholdMemberError, NotHouseholdOwnerError } from "../../domain/inventory/errors.js";
-import type { HouseholdRepository } from "../../ports/household-repository.js";
+import type { MembershipSource } from "../../ports/household-repository.js";
 
 /**
- * The membership rules every household route shares. A household that does not exist
- * and one the caller does not belong to look the same (403), so ids reveal nothing.
+ * The one access policy of the inventory: every use case that touches a household asks it
+ * first, so no caller (HTTP, the engine, the CLI) can skip the check, and a request costs
+ * one membership query. A household that does not exist and one the caller does not belong
+ * to look the same (403), so ids reveal nothing.
  */
 export class HouseholdAccess {
-  constructor(private readonly households: Pick<HouseholdRepository, "findMembership">) {}
+  constructor(private readonly households: MembershipSource) {}
 
   async requireMember(householdId: string, userId: string): Promise<Membership> {
     const membership = await this.households.findMembership(householdId, userId);

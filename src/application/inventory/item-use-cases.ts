@@ -8,6 +8,7 @@ import { CreateItem } from "./create-item.js";
 import { DeleteItemPermanently } from "./delete-item-permanently.js";
 import { GetItem } from "./get-item.js";
 import { GetItemHistory } from "./get-item-history.js";
+import type { HouseholdAccess } from "./household-access.js";
 import { ListArchivedItems } from "./list-archived-items.js";
 import { ListExpiringItems } from "./list-expiring-items.js";
 import { ListItems } from "./list-items.js";
@@ -21,20 +22,20 @@ export interface ItemPorts {
   clock: Clock;
 }
 
-/** Every item use case, built over one set of ports. */
-export function createItemUseCases(ports: ItemPorts) {
+/** Every item use case, built over one set of ports and the household access policy. */
+export function createItemUseCases(ports: ItemPorts, access: HouseholdAccess) {
   return {
-    createItem: new CreateItem(ports.items, ports.placements, ports.ids, ports.clock),
-    listItems: new ListItems(ports.items),
-    getItem: new GetItem(ports.items),
-    updateItem: new UpdateItem(ports.items, ports.placements, ports.ids, ports.clock),
-    archiveItem: new ArchiveItem(ports.items, ports.clock, ports.ids),
-    restoreItem: new RestoreItem(ports.items, ports.clock, ports.ids),
-    deleteItemPermanently: new DeleteItemPermanently(ports.items, ports.clock, ports.ids),
-    consumeItem: new ConsumeItem(ports.items, ports.ids, ports.clock),
-    listExpiringItems: new ListExpiringItems(ports.items, ports.clock),
-    listArchivedItems: new ListArchivedItems(ports.items),
-    getItemHistory: new GetItemHistory(ports.items),
+    createItem: new CreateItem(ports, access),
+    listItems: new ListItems(ports),
+    getItem: new GetItem(ports, access),
+    updateItem: new UpdateItem(ports, access),
+    archiveItem: new ArchiveItem(ports, access),
+    restoreItem: new RestoreItem(ports, access),
+    deleteItemPermanently: new DeleteItemPermanently(ports, access),
+    listArchivedItems: new ListArchivedItems(ports, access),
+    getItemHistory: new GetItemHistory(ports, access),
+    consumeItem: new ConsumeItem(ports, access),
+    listExpiringItems: new ListExpiringItems(ports, access),
   };
 }
 

@@ -1,19 +1,29 @@
 import type { FreezerItemView } from "../../domain/inventory/freezer-item.js";
-import type { ItemListQuery, ItemRepository } from "../../ports/item-repository.js";
+import { NotHouseholdMemberError } from "../../domain/inventory/errors.js";
+import type { ItemListQuery } from "../../ports/item-repository.js";
+import type { HouseholdAccess } from "./household-access.js";
+import type { HouseholdInput } from "./inventory-ports.js";
+import type { ItemPorts } from "./item-use-cases.js";
 import type { ItemListPage } from "./list-items.js";
 
-/** The household's archive, most recently archived first. */
+/** The household's archive, most recently archived first, for a member. */
 export class ListArchivedItems {
-  constructor(private readonly items: ItemRepository) {}
+  constructor(
+    private readonly ports: Pick<ItemPorts, "items">,
+    private readonly access: HouseholdAccess,
+  ) {}
 
   /** The whole archive, as the spec's plain array. */
-  execute(input: { householdId: string }): Promise<FreezerItemView[]> {
-    return this.items.listArchived(input.householdId);
+  async execute(input: HouseholdInput): Promise<FreezerItemView[]> {
+    await this.access.requireMember(input.householdId, input.userId);
+    return this.ports.items.listArchived(input.householdId);
   }
 
   /** One page of the archive, searchable like the item list. */
-  async page(query: Omit<ItemListQuery, "archived">): Promise<ItemListPage> {
-    const { items, total } = await this.items.list({ ...query, archived: true });
-    return { data: items, total, page: query.page, limit: query.limit };
+  async page(input: Omit<ItemListQuery, "archived"> & { userId: string }): Promise<ItemListPage> {
+    const { userId, ...query } = input;
+    const found = await this.ports.items.listForMember(userId, { ...query, archived: true });
+    if (!found) throw new NotHouseholdMemberError();
+    return { data: found.items, total: found.total, page: query.page, limit: query.limit };
   }
 }

@@ -1,11 +1,12 @@
-import type { Clock } from "../../ports/clock.js";
-import type { ItemRepository } from "../../ports/item-repository.js";
+import type { HouseholdAccess } from "./household-access.js";
+import type { ItemPorts } from "./item-use-cases.js";
 import type { ItemListPage } from "./list-items.js";
 
 const DAY_MS = 86_400_000;
 
 export interface ListExpiringItemsInput {
   householdId: string;
+  userId: string;
   /** Expiring within this many days from now; already expired items are always included. */
   days: number;
   page: number;
@@ -15,14 +16,15 @@ export interface ListExpiringItemsInput {
 /** Active items that expire within N days or have expired, soonest first, paged like the item list. */
 export class ListExpiringItems {
   constructor(
-    private readonly items: ItemRepository,
-    private readonly clock: Clock,
+    private readonly ports: Pick<ItemPorts, "items" | "clock">,
+    private readonly access: HouseholdAccess,
   ) {}
 
   async execute(input: ListExpiringItemsInput): Promise<ItemListPage> {
-    const { items, total } = await this.items.list({
+    await this.access.requireMember(input.householdId, input.userId);
+    const { items, total } = await this.ports.items.list({
       householdId: input.householdId,
-      expiresBefore: new Date(this.clock.now().getTime() + input.days * DAY_MS),
+      expiresBefore: new Date(this.ports.clock.now().getTime() + input.days * DAY_MS),
       sort: "expiresAt",
       order: "asc",
       page: input.page,

@@ -1,5 +1,7 @@
 import type { FreezerItemView } from "../../domain/inventory/freezer-item.js";
-import type { ItemListQuery, ItemRepository } from "../../ports/item-repository.js";
+import { NotHouseholdMemberError } from "../../domain/inventory/errors.js";
+import type { ItemListQuery } from "../../ports/item-repository.js";
+import type { ItemPorts } from "./item-use-cases.js";
 
 export interface ItemListPage {
   data: FreezerItemView[];
@@ -8,12 +10,18 @@ export interface ItemListPage {
   limit: number;
 }
 
-/** The household's active items, filtered, searched, sorted and paged. */
+/**
+ * The household's active items, filtered, searched, sorted and paged, for a member. The
+ * membership is read with the list's first query rather than through HouseholdAccess, so a
+ * cached page costs one round trip; the rule is the same (403 for non-members).
+ */
 export class ListItems {
-  constructor(private readonly items: ItemRepository) {}
+  constructor(private readonly ports: Pick<ItemPorts, "items">) {}
 
-  async execute(query: ItemListQuery): Promise<ItemListPage> {
-    const { items, total } = await this.items.list(query);
-    return { data: items, total, page: query.page, limit: query.limit };
+  async execute(input: ItemListQuery & { userId: string }): Promise<ItemListPage> {
+    const { userId, ...query } = input;
+    const found = await this.ports.items.listForMember(userId, query);
+    if (!found) throw new NotHouseholdMemberError();
+    return { data: found.items, total: found.total, page: query.page, limit: query.limit };
   }
 }

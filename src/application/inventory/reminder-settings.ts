@@ -1,21 +1,25 @@
 import { defaultReminderSettings, type ReminderSettings } from "../../domain/inventory/reminder.js";
 import type { Clock } from "../../ports/clock.js";
 import type { ReminderRepository } from "../../ports/reminder-repository.js";
+import type { HouseholdAccess } from "./household-access.js";
+import type { HouseholdInput } from "./inventory-ports.js";
 
 /** A household's reminder settings: what it saved, or the defaults. */
 export class GetReminderSettings {
   constructor(
     private readonly reminders: ReminderRepository,
     private readonly clock: Clock,
+    private readonly access: HouseholdAccess,
   ) {}
 
-  async execute(input: { householdId: string }): Promise<ReminderSettings> {
+  /** Any member may read them. */
+  async execute(input: HouseholdInput): Promise<ReminderSettings> {
+    await this.access.requireMember(input.householdId, input.userId);
     return (await this.reminders.find(input.householdId)) ?? defaultReminderSettings(input.householdId, this.clock.now());
   }
 }
 
-export interface UpdateReminderSettingsInput {
-  householdId: string;
+export interface UpdateReminderSettingsInput extends HouseholdInput {
   enabled?: boolean;
   daysAhead?: number;
   timeOfDay?: string;
@@ -27,9 +31,11 @@ export class UpdateReminderSettings {
   constructor(
     private readonly reminders: ReminderRepository,
     private readonly clock: Clock,
+    private readonly access: HouseholdAccess,
   ) {}
 
   async execute(input: UpdateReminderSettingsInput): Promise<ReminderSettings> {
+    await this.access.requireOwner(input.householdId, input.userId);
     const now = this.clock.now();
     const current = (await this.reminders.find(input.householdId)) ?? defaultReminderSettings(input.householdId, now);
     return this.reminders.save({

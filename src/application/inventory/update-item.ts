@@ -1,11 +1,9 @@
 import { type FreezerItemView, type ItemPatch, applyItemPatch, isArchived } from "../../domain/inventory/freezer-item.js";
 import { ItemArchivedError, ItemNotFoundError } from "../../domain/inventory/item-errors.js";
 import { itemChangeEvents } from "./item-events.js";
-import type { Clock } from "../../ports/clock.js";
-import type { IdGenerator } from "../../ports/id-generator.js";
-import type { ItemPlacementLookup } from "../../ports/item-placement.js";
-import type { ItemRepository } from "../../ports/item-repository.js";
+import type { HouseholdAccess } from "./household-access.js";
 import { assertValidPlacement } from "./item-placement.js";
+import type { ItemPorts } from "./item-use-cases.js";
 
 export interface UpdateItemInput {
   householdId: string;
@@ -26,13 +24,12 @@ const MAX_ATTEMPTS = 5;
  */
 export class UpdateItem {
   constructor(
-    private readonly items: ItemRepository,
-    private readonly placements: ItemPlacementLookup,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
+    private readonly ports: ItemPorts,
+    private readonly access: HouseholdAccess,
   ) {}
 
   async execute(input: UpdateItemInput): Promise<FreezerItemView> {
+    await this.access.requireMember(input.householdId, input.userId);
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.attempt(input);
@@ -48,7 +45,7 @@ export class UpdateItem {
     if (movesItem) {
       // The placement check reads freezers, which must not happen inside the item's
       // transaction (PGlite has one connection), so check first and verify under the lock.
-      const before = await this.items.findById(householdId, itemId);
+      const before = await this.ports.items.findById(householdId, itemId);
       if (!before) throw new ItemNotFoundError();
       if (isArchived(before)) throw new ItemArchivedError();
       checked = {
@@ -56,14 +53,14 @@ export class UpdateItem {
         compartmentId: patch.compartmentId ?? before.compartmentId,
       };
       await assertValidPlacement(
-        this.placements,
+        this.ports.placements,
         householdId,
         checked.freezerId,
         checked.compartmentId,
         patch.compartmentId !== undefined,
       );
     }
-    const updated = await this.items.update(householdId, itemId, (current) => {
+    const updated = await this.ports.items.update(householdId, itemId, (current) => {
       if (isArchived(current)) throw new ItemArchivedError();
       if (
         checked &&
@@ -72,8 +69,8 @@ export class UpdateItem {
       ) {
         throw new PlacementMovedMeanwhile();
       }
-      const update = applyItemPatch(current, patch, { by: userId, now: this.clock.now(), newId: () => this.ids.next() });
-      return { ...update, events: itemChangeEvents(current, update, () => this.ids.next()) };
+      const update = applyItemPatch(current, patch, { by: userId, now: this.ports.clock.now(), newId: () => this.ports.ids.next() });
+      return { ...update, events: itemChangeEvents(current, update, () => this.ports.ids.next()) };
     });
     if (!updated) throw new ItemNotFoundError();
     return updated;

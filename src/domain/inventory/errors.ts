@@ -1,9 +1,9 @@
-import { DomainError } from "../shared/domain-error.js";
+import { DomainError, type ErrorDetail } from "../shared/domain-error.js";
 
 /** Input that is well-formed but not acceptable (a field, an id in a body); carries per-field details. */
 export class ValidationError extends DomainError {
   readonly code = "VALIDATION_FAILED";
-  constructor(message: string, details: { path: string; message: string }[] = []) {
+  constructor(message: string, details: ErrorDetail[] = []) {
     super(message, details);
   }
 }

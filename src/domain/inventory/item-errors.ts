@@ -1,4 +1,4 @@
-import { DomainError } from "../shared/domain-error.js";
+import { DomainError, type ErrorDetail } from "../shared/domain-error.js";
 
 /** The item does not exist in this household (ids of other households are "not found" too). */
 export class ItemNotFoundError extends DomainError {
@@ -45,7 +45,7 @@ export class ItemNotInArchiveError extends DomainError {
 /** freezerId is not a freezer of the household, or compartmentId not a compartment of that freezer. */
 export class InvalidItemPlacementError extends DomainError {
   readonly code = "INVALID_ITEM_PLACEMENT";
-  constructor(details: { path: string; message: string }[]) {
+  constructor(details: ErrorDetail[]) {
     super("The freezer or compartment does not exist in this household", details);
   }
 }

@@ -1,6 +1,6 @@
+import { useMigratedDatabase } from "../../support/migrated-database.js";
 import { createId } from "@paralleldrive/cuid2";
 import type { Knex } from "knex";
-import { type Database, openDatabase } from "../../../src/adapters/persistence/database.js";
 import { KnexFreezerRepository } from "../../../src/adapters/persistence/knex-freezer-repository.js";
 import { KnexHouseholdRepository } from "../../../src/adapters/persistence/knex-household-repository.js";
 import { KnexInviteRepository } from "../../../src/adapters/persistence/knex-invite-repository.js";
@@ -12,8 +12,6 @@ import { MemoryInventoryStore } from "../../../src/adapters/persistence/memory-i
 import { MemoryInviteRepository } from "../../../src/adapters/persistence/memory-invite-repository.js";
 import { MemoryRefreshTokenRepository } from "../../../src/adapters/persistence/memory-refresh-token-repository.js";
 import { MemoryUserRepository } from "../../../src/adapters/persistence/memory-user-repository.js";
-import { migrateToLatest } from "../../../src/adapters/persistence/migrator.js";
-import { acquireDatabase, type TestDatabase } from "../../support/test-servers.js";
 import { type AccountRepositoriesFixture, describeAccountRepositoriesContract } from "./account-repositories.contract.js";
 
 describeAccountRepositoriesContract("memory", async () => {
@@ -81,31 +79,13 @@ async function truncate(knex: Knex): Promise<void> {
 }
 
 describe("knex on PGlite", () => {
-  let database: Database;
-  before(async function () {
-    // PGlite compiles and migrates in process: slow on a busy machine.
-    this.timeout(120_000);
-    database = await openDatabase({ dataDir: ":memory:" });
-    await migrateToLatest(database.knex);
-  });
-  after(async () => {
-    await database.close();
-  });
-  describeAccountRepositoriesContract("knex/PGlite", async () => knexFixture(database.knex, () => truncate(database.knex)));
+  const database = useMigratedDatabase("pglite");
+  describeAccountRepositoriesContract("knex/PGlite", async () => knexFixture(database().knex, () => truncate(database().knex)));
 });
 
 describe("knex on PostgreSQL", () => {
-  let server: TestDatabase;
-  let database: Database;
-  before(async function () {
-    this.timeout(120_000);
-    server = await acquireDatabase("account repositories");
-    database = await openDatabase({ dataDir: ":memory:", ...(server.url ? { databaseUrl: server.url } : {}) });
-    await migrateToLatest(database.knex);
-  });
-  after(async () => {
-    await database?.close();
-    await server?.release();
-  });
-  describeAccountRepositoriesContract("knex/PostgreSQL", async () => knexFixture(database.knex, () => truncate(database.knex)));
+  const database = useMigratedDatabase({ acquired: "account repositories" });
+  describeAccountRepositoriesContract("knex/PostgreSQL", async () =>
+    knexFixture(database().knex, () => truncate(database().knex)),
+  );
 });

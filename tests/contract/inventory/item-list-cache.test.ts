@@ -100,6 +100,21 @@ function describeItemListCache(label: string, open: Opener) {
       expect(statements.at(-1)).to.match(/household_item_revisions/);
     });
 
+    it("answers a member's repeated list with one statement that reads membership and revision", async () => {
+      const first = JSON.stringify(await cached.listForMember(world.users.alice.id, query()));
+      const queriesForFirst = statements.length;
+      expect(JSON.stringify(await cached.listForMember(world.users.alice.id, query()))).to.equal(first);
+      expect(statements.length - queriesForFirst).to.equal(1);
+      expect(statements.at(-1)).to.match(/memberships/).and.to.match(/household_item_revisions/);
+    });
+
+    it("answers a non-member with nothing, in one statement, even when the page is cached", async () => {
+      await cached.listForMember(world.users.alice.id, query());
+      const before = statements.length;
+      expect(await cached.listForMember(`stranger-${world.users.alice.id}`, query())).to.equal(undefined);
+      expect(statements.length - before).to.equal(1);
+    });
+
     for (const writer of writers) {
       it(`shows ${writer.what} on the next list`, async () => {
         await snapshot();

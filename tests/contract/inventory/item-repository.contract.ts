@@ -85,6 +85,16 @@ export function describeItemRepositoryContract(label: string, setup: () => Promi
         expect(page.items).to.have.length(1);
       });
 
+      it("lists for a member of the household and for nobody else", async () => {
+        await addAll([itemIn(world, { name: "A" }), itemIn(world, { name: "Gone", deletedAt: new Date() })]);
+        const asMember = await repository.listForMember(world.users.bob.id, query());
+        expect(asMember?.items.map((item) => item.name)).to.deep.equal(["A"]);
+        const archive = await repository.listForMember(world.users.alice.id, query({ archived: true }));
+        expect(archive?.items.map((item) => item.name)).to.deep.equal(["Gone"]);
+        const outsider = await repository.listForMember(world.users.alice.id, query({ householdId: world.away.householdId }));
+        expect(outsider).to.equal(undefined);
+      });
+
       it("pages newest first by default", async () => {
         await addAll(["one", "two", "three", "four", "five"].map((name) => itemIn(world, { name })));
         expect(await names({ limit: 2, page: 1 })).to.deep.equal(["five", "four"]);

@@ -10,7 +10,7 @@ import { readCookie } from "../../../src/adapters/http/engine/engine-auth.js";
 import { createWebUiRouter } from "../../../src/adapters/http/engine/web-ui/web-ui-router.js";
 import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
 import { RingBufferLog } from "../../../src/adapters/logging/ring-buffer.js";
-import type { AutomationInfo } from "../../../src/application/automation/contracts.js";
+import type { AutomationInfo } from "../../../src/ports/automation-catalog.js";
 import type { EngineHarness } from "./harness.js";
 
 interface FakeAutomation {

@@ -1,44 +1,33 @@
+import { useMigratedDatabase } from "../../support/migrated-database.js";
 import { createId } from "@paralleldrive/cuid2";
 import { expect } from "chai";
-import { type Database, openDatabase } from "../../../src/adapters/persistence/database.js";
 import { KnexFreezerRepository } from "../../../src/adapters/persistence/knex-freezer-repository.js";
+import { KnexHouseholdRepository } from "../../../src/adapters/persistence/knex-household-repository.js";
 import { KnexItemRepository } from "../../../src/adapters/persistence/knex-item-repository.js";
-import { migrateToLatest } from "../../../src/adapters/persistence/migrator.js";
-import { CreateItem } from "../../../src/application/inventory/create-item.js";
+import { HouseholdAccess } from "../../../src/application/inventory/household-access.js";
 import { placementsFromFreezers } from "../../../src/application/inventory/item-placement.js";
-import { GetItemHistory } from "../../../src/application/inventory/get-item-history.js";
-import { UpdateItem } from "../../../src/application/inventory/update-item.js";
+import { createItemUseCases } from "../../../src/application/inventory/item-use-cases.js";
 import type { ChangeLogEntryView } from "../../../src/domain/inventory/change-log-entry.js";
 import type { ItemPatch } from "../../../src/domain/inventory/freezer-item.js";
 import { systemClock } from "../../../src/ports/clock.js";
 import { makeWorld, seedWorld } from "../../support/item-fixtures.js";
-import { acquireDatabase, type TestDatabase } from "../../support/test-servers.js";
 
 describe("item updates under concurrency", () => {
-  let server: TestDatabase;
-  let database: Database;
-
-  before(async function () {
-    this.timeout(60_000);
-    server = await acquireDatabase("item concurrency");
-    database = await openDatabase({ databaseUrl: server.url, dataDir: ":memory:", poolMax: 20 });
-    await migrateToLatest(database.knex);
-  });
-
-  after(async () => {
-    await database?.close();
-    await server?.release();
-  });
+  const migrated = useMigratedDatabase({ acquired: "item concurrency" }, { poolMax: 20 });
 
   it("20 parallel PATCHes of one item leave a chained change log", async () => {
+    const database = migrated();
     const world = makeWorld();
     await seedWorld(database.knex, world);
     const items = new KnexItemRepository(database.knex);
     const placements = placementsFromFreezers(new KnexFreezerRepository(database.knex));
     const ids = { next: () => createId() };
-    const createItem = new CreateItem(items, placements, ids, systemClock);
-    const updateItem = new UpdateItem(items, placements, ids, systemClock);
-    const history = new GetItemHistory(items);
+    const access = new HouseholdAccess(new KnexHouseholdRepository(database.knex));
+    const {
+      createItem,
+      updateItem,
+      getItemHistory: history,
+    } = createItemUseCases({ items, placements, ids, clock: systemClock }, access);
     const item = await createItem.execute({
       householdId: world.home.householdId,
       userId: world.users.alice.id,
@@ -64,7 +53,7 @@ describe("item updates under concurrency", () => {
       ),
     );
 
-    const entries = await history.execute({ householdId: world.home.householdId, itemId: item.id });
+    const entries = await history.execute({ householdId: world.home.householdId, itemId: item.id, userId: world.users.alice.id });
     const final = await items.findById(world.home.householdId, item.id);
     expect(entries.filter((entry) => entry.fieldName === "quantity")).to.have.length(20);
     expect(entries.filter((entry) => entry.fieldName === "name")).to.have.length(20);

@@ -6,7 +6,7 @@ import { FileAutomationSource } from "../../../src/adapters/loading/file-automat
 import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
 import { CronScheduler } from "../../../src/adapters/scheduling/cron-scheduler.js";
 import { AutomationManager } from "../../../src/application/automation/automation-manager.js";
-import type { DeviceEventHandler, DeviceRegistryApi, DeviceStateHandler } from "../../../src/application/automation/contracts.js";
+import type { DeviceEventHandler, DeviceRegistryApi, DeviceStateHandler } from "../../../src/ports/device-registry.js";
 import { MqttService } from "../../../src/application/automation/mqtt-service.js";
 import { ServiceRegistry } from "../../../src/application/automation/service-registry.js";
 import { StateManager } from "../../../src/application/automation/state-manager.js";

@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import type { AutomationInfo, DeviceRegistryApi } from "../../../src/application/automation/contracts.js";
+import type { AutomationInfo } from "../../../src/ports/automation-catalog.js";
+import type { DeviceRegistryApi } from "../../../src/ports/device-registry.js";
 import { buildManualTriggerContext, ManualTriggerFieldMissingError } from "../../../src/application/automation/manual-trigger.js";
 import { automationInfo } from "../../support/fake-automation-manager.js";
 

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
-import type { MqttHandler } from "../../../src/application/automation/contracts.js";
+import type { MqttHandler } from "../../../src/ports/mqtt-bus.js";
 import { MqttService, parsePayload } from "../../../src/application/automation/mqtt-service.js";
 import { FakeMqttClient } from "../../support/engine-fakes.js";
 

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { FetchHttpClient } from "../../../src/adapters/http-client/fetch-http-client.js";
 import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
-import type { DeviceRegistryApi } from "../../../src/application/automation/contracts.js";
+import type { DeviceRegistryApi } from "../../../src/ports/device-registry.js";
 import {
   type HomeKitFactoryContext,
   type RelayServiceFactoryContext,

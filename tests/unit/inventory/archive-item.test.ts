@@ -9,8 +9,8 @@ describe("ArchiveItem", () => {
     uc.clock.advance(5000);
     const archived = await uc.archiveItem.execute({ householdId: uc.world.home.householdId, itemId: item.id, userId: uc.world.users.bob.id });
     expect(archived.deletedAt?.toISOString()).to.equal(uc.clock.now().toISOString());
-    expect((await uc.listItems.execute({ householdId: uc.world.home.householdId, page: 1, limit: 20 })).total).to.equal(0);
-    expect(await uc.getItemHistory.execute({ householdId: uc.world.home.householdId, itemId: item.id })).to.deep.equal([]);
+    expect((await uc.listItems.execute({ userId: uc.world.users.alice.id, householdId: uc.world.home.householdId, page: 1, limit: 20 })).total).to.equal(0);
+    expect(await uc.getItemHistory.execute({ userId: uc.world.users.alice.id, householdId: uc.world.home.householdId, itemId: item.id })).to.deep.equal([]);
   });
 
   it("refuses to archive twice and is not found across households", async () => {
@@ -19,8 +19,7 @@ describe("ArchiveItem", () => {
     const key = { householdId: uc.world.home.householdId, itemId: item.id, userId: uc.world.users.alice.id };
     await uc.archiveItem.execute(key);
     expect(await rejection(uc.archiveItem.execute(key))).to.be.instanceOf(ItemAlreadyArchivedError);
-    expect(await rejection(uc.archiveItem.execute({ ...key, householdId: uc.world.away.householdId }))).to.be.instanceOf(
-      ItemNotFoundError,
-    );
+    const away = { ...key, householdId: uc.world.away.householdId, userId: uc.world.users.bob.id };
+    expect(await rejection(uc.archiveItem.execute(away))).to.be.instanceOf(ItemNotFoundError);
   });
 });

@@ -5,8 +5,8 @@ import {
   type FreezerItem,
   nextChangeTime,
   searchTerms,
-  searchWords,
 } from "../../../src/domain/inventory/freezer-item.js";
+import { searchWords } from "../../../src/adapters/persistence/memory-search-words.js";
 
 const base: FreezerItem = {
   id: "i1",

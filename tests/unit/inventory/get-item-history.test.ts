@@ -27,9 +27,9 @@ describe("GetItemHistory", () => {
     const uc = itemUseCases();
     const item = await uc.create();
     await uc.archiveItem.execute({ householdId: uc.world.home.householdId, itemId: item.id, userId: uc.world.users.alice.id });
-    expect(await uc.getItemHistory.execute({ householdId: uc.world.home.householdId, itemId: item.id })).to.deep.equal([]);
+    expect(await uc.getItemHistory.execute({ userId: uc.world.users.alice.id, householdId: uc.world.home.householdId, itemId: item.id })).to.deep.equal([]);
     expect(
-      await rejection(uc.getItemHistory.execute({ householdId: uc.world.away.householdId, itemId: item.id })),
+      await rejection(uc.getItemHistory.execute({ userId: uc.world.users.bob.id, householdId: uc.world.away.householdId, itemId: item.id })),
     ).to.be.instanceOf(ItemNotFoundError);
   });
 });

@@ -1,13 +1,7 @@
 import { MemoryItemRepository } from "../../../src/adapters/persistence/memory-item-repository.js";
-import { ArchiveItem } from "../../../src/application/inventory/archive-item.js";
-import { CreateItem, type CreateItemInput } from "../../../src/application/inventory/create-item.js";
-import { DeleteItemPermanently } from "../../../src/application/inventory/delete-item-permanently.js";
-import { GetItem } from "../../../src/application/inventory/get-item.js";
-import { GetItemHistory } from "../../../src/application/inventory/get-item-history.js";
-import { ListArchivedItems } from "../../../src/application/inventory/list-archived-items.js";
-import { ListItems } from "../../../src/application/inventory/list-items.js";
-import { RestoreItem } from "../../../src/application/inventory/restore-item.js";
-import { UpdateItem } from "../../../src/application/inventory/update-item.js";
+import type { CreateItemInput } from "../../../src/application/inventory/create-item.js";
+import { HouseholdAccess } from "../../../src/application/inventory/household-access.js";
+import { createItemUseCases } from "../../../src/application/inventory/item-use-cases.js";
 import type { Clock } from "../../../src/ports/clock.js";
 import type { IdGenerator } from "../../../src/ports/id-generator.js";
 import { type ItemWorld, MemoryWorld, makeWorld } from "../../support/item-fixtures.js";
@@ -38,22 +32,15 @@ export class SequentialIds implements IdGenerator {
 export function itemUseCases() {
   const world: ItemWorld = makeWorld();
   const memory = new MemoryWorld(world);
-  const items = new MemoryItemRepository(memory);
+  const items = new MemoryItemRepository(memory, memory);
   const clock = new FakeClock();
   const ids = new SequentialIds();
+  const access = new HouseholdAccess(memory);
   const useCases = {
     world,
     items,
     clock,
-    createItem: new CreateItem(items, memory, ids, clock),
-    listItems: new ListItems(items),
-    getItem: new GetItem(items),
-    updateItem: new UpdateItem(items, memory, ids, clock),
-    archiveItem: new ArchiveItem(items, clock, ids),
-    restoreItem: new RestoreItem(items, clock, ids),
-    deleteItemPermanently: new DeleteItemPermanently(items, clock, ids),
-    listArchivedItems: new ListArchivedItems(items),
-    getItemHistory: new GetItemHistory(items),
+    ...createItemUseCases({ items, placements: memory, ids, clock }, access),
     /** Creates an item as Alice in the home household's top compartment. */
     create: (overrides: Partial<CreateItemInput> = {}) =>
       useCases.createItem.execute({

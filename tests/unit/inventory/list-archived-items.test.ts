@@ -9,7 +9,7 @@ describe("ListArchivedItems", () => {
       uc.clock.advance(1000);
       await uc.archiveItem.execute({ householdId: uc.world.home.householdId, itemId: item.id, userId: uc.world.users.alice.id });
     }
-    const archive = await uc.listArchivedItems.execute({ householdId: uc.world.home.householdId });
+    const archive = await uc.listArchivedItems.execute({ userId: uc.world.users.alice.id, householdId: uc.world.home.householdId });
     expect(archive.map((item) => item.name)).to.deep.equal(["A", "B"]);
     expect(archive.map((item) => item.id)).to.not.include(c.id);
   });

@@ -11,7 +11,7 @@ describe("UpdateItem", () => {
     const uc = itemUseCases();
     const item = await uc.create({ name: "Peas", quantity: 1 });
     uc.clock.advance(60_000);
-    const key = { householdId: uc.world.home.householdId, itemId: item.id };
+    const key = { userId: uc.world.users.alice.id, householdId: uc.world.home.householdId, itemId: item.id };
     const updated = await uc.updateItem.execute({
       ...key,
       userId: uc.world.users.bob.id,

@@ -4,7 +4,7 @@ import request from "supertest";
 import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
 import { createMetrics, type Metrics } from "../../../src/adapters/services/metrics/metrics.js";
 import { createMetricsRouter } from "../../../src/adapters/services/metrics/metrics-router.js";
-import type { AutomationInfo } from "../../../src/application/automation/contracts.js";
+import type { AutomationInfo } from "../../../src/ports/automation-catalog.js";
 
 class FakeMqtt {
   isConnected = true;

@@ -1,13 +1,10 @@
 import { INVENTORY_EVENT_TYPES } from "../../../domain/inventory/inventory-event.js";
 import express, { type Request, type RequestHandler, type Response, Router } from "express";
 import { z } from "zod";
-import type {
-  AutomationInfo,
-  AutomationManagerApi,
-  DeviceRegistryApi,
-  MqttServiceApi,
-  StateManagerApi,
-} from "../../../application/automation/contracts.js";
+import type { AutomationInfo, AutomationManagerApi } from "../../../ports/automation-catalog.js";
+import type { DeviceRegistryApi } from "../../../ports/device-registry.js";
+import type { MqttServiceApi } from "../../../ports/mqtt-bus.js";
+import type { StateManagerApi } from "../../../ports/state-store.js";
 import type { TriggerContext } from "../../../domain/automation/trigger.js";
 import type { ZigbeeDevice } from "../../../domain/automation/zigbee-device.js";
 import { LOG_LEVELS, type LogBuffer } from "../../../ports/log-buffer.js";

@@ -1,29 +1,18 @@
+import { STATUS_CODES } from "node:http";
 import type { ErrorRequestHandler, Response } from "express";
 import type { z } from "zod";
+import { DomainError, type ErrorDetail } from "../../../domain/shared/domain-error.js";
 import type { Logger } from "../../../ports/logger.js";
+import { statusOf } from "../error-status.js";
 
 /** Largest request body the engine HTTP server reads. */
 export const ENGINE_BODY_LIMIT = "1mb";
 
-const STATUS_NAMES: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  413: "Payload Too Large",
-  415: "Unsupported Media Type",
-  500: "Internal Server Error",
-  503: "Service Unavailable",
-};
-
-export interface ErrorDetail {
-  path: string;
-  message: string;
-}
+export type { ErrorDetail };
 
 /** Every engine API error body: `{ error, message, details? }`. */
 export function sendError(res: Response, status: number, message: string, details?: ErrorDetail[]): void {
-  res.status(status).json({ error: STATUS_NAMES[status] ?? "Error", message, ...(details ? { details } : {}) });
+  res.status(status).json({ error: STATUS_CODES[status] ?? "Error", message, ...(details ? { details } : {}) });
 }
 
 export function zodDetails(error: z.ZodError): ErrorDetail[] {
@@ -38,7 +27,8 @@ interface BodyParserError {
 
 /**
  * Turns body-parser failures into JSON error bodies (413 too large, 400 malformed with
- * `details`, 415 unsupported charset) and anything else into a 500 without internals.
+ * `details`, 415 unsupported charset), domain errors into the catalogue's status, and
+ * anything else into a 500 without internals.
  */
 export function engineErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
@@ -65,6 +55,10 @@ export function engineErrorHandler(logger: Logger): ErrorRequestHandler {
       case "stream.encoding.set":
         sendError(res, 400, parserError.message ?? "Could not read the request body");
         return;
+    }
+    if (error instanceof DomainError) {
+      sendError(res, statusOf(error.code), error.message, error.details);
+      return;
     }
     logger.error("Engine HTTP request failed", { method: req.method, path: req.path, err: error });
     sendError(res, 500, "Internal error; see the engine log");

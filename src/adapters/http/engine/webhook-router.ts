@@ -1,7 +1,7 @@
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import express, { type NextFunction, type Request, type RequestHandler, type Response, Router } from "express";
-import type { AutomationManagerApi, WebhookTarget } from "../../../application/automation/contracts.js";
+import type { AutomationManagerApi, WebhookTarget } from "../../../ports/automation-catalog.js";
 import { defaultWebhookHeader } from "../../../application/automation/trigger-handlers.js";
 import type { WebhookSecret } from "../../../domain/automation/trigger.js";
 import type { Logger } from "../../../ports/logger.js";

@@ -1,7 +1,6 @@
 import express, { type Router } from "express";
 import type { GetReminderSettings, UpdateReminderSettings } from "../../../application/inventory/reminder-settings.js";
 import { householdParams } from "./household-schemas.js";
-import type { HouseholdGuards } from "./household-guards.js";
 import type { OpenAPIRegistry } from "./openapi.js";
 import { remindersResponse, toRemindersResponse, updateRemindersBody } from "./reminder-schemas.js";
 import { defineRoute, mountRoutes, type RouteDefinition, registerRoutes } from "./routes.js";
@@ -23,10 +22,11 @@ export function householdDataRoutes(useCases: HouseholdDataUseCases): RouteDefin
       summary: "The household's expiry-reminder settings (defaults until the owner saves some)",
       tags: ["Reminders"],
       params: householdParams,
-      guard: "member",
+      access: "member",
       status: 200,
       response: remindersResponse,
-      handler: async ({ params }) => toRemindersResponse(await useCases.getReminderSettings.execute({ householdId: params.hid })),
+      handler: async ({ userId, params }) =>
+        toRemindersResponse(await useCases.getReminderSettings.execute({ userId, householdId: params.hid })),
     }),
     defineRoute({
       method: "put",
@@ -34,19 +34,18 @@ export function householdDataRoutes(useCases: HouseholdDataUseCases): RouteDefin
       summary: "Change the expiry-reminder settings (owner): enabled, days ahead, local time of day, ntfy topic",
       tags: ["Reminders"],
       params: householdParams,
-      guard: "owner",
+      access: "owner",
       body: updateRemindersBody,
       status: 200,
       response: remindersResponse,
-      handler: async ({ params, body }) =>
-        toRemindersResponse(await useCases.updateReminderSettings.execute({ householdId: params.hid, ...body })),
+      handler: async ({ userId, params, body }) =>
+        toRemindersResponse(await useCases.updateReminderSettings.execute({ userId, householdId: params.hid, ...body })),
     }),
   ];
 }
 
 export interface HouseholdDataRouterDependencies {
   useCases: HouseholdDataUseCases;
-  guards: HouseholdGuards;
   authenticate: express.RequestHandler;
   /** Parses JSON bodies (the app's own parser runs after this router). */
   json: express.RequestHandler[];
@@ -61,7 +60,7 @@ export function createHouseholdDataRouter(deps: HouseholdDataRouterDependencies)
   mountRoutes(
     reminders,
     routes.filter((route) => route.path.endsWith("/reminders")),
-    { authenticate: deps.authenticate, guards: deps.guards, stripPrefix: `${HOUSEHOLD_PATH}/reminders` },
+    { authenticate: deps.authenticate, stripPrefix: `${HOUSEHOLD_PATH}/reminders` },
   );
   router.use("/reminders", ...deps.json, reminders);
   return router;

@@ -1,12 +1,11 @@
 import { STATUS_CODES } from "node:http";
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
-import { DomainError } from "../../../domain/shared/domain-error.js";
+import { DomainError, type ErrorDetail } from "../../../domain/shared/domain-error.js";
+import type { ErrorCode } from "../../../domain/shared/error-codes.js";
 import type { Logger } from "../../../ports/logger.js";
+import { statusOf } from "../error-status.js";
 
-export interface ErrorDetail {
-  path: string;
-  message: string;
-}
+export type { ErrorDetail };
 
 /** The one body every inventory error has (ARCHITECTURE.md "Errors"). */
 export interface ErrorBody {
@@ -16,52 +15,15 @@ export interface ErrorBody {
   details?: ErrorDetail[];
 }
 
-/**
- * The single table that turns error codes into HTTP statuses. Domain errors carry a
- * code and know nothing of HTTP. Other routers add their codes with
- * registerErrorStatuses. Codes missing from the table are programming errors and answer 500.
- */
-export const ERROR_STATUS: Record<string, number> = {
-  VALIDATION_FAILED: 400,
-  MALFORMED_JSON: 400,
-  CANNOT_REMOVE_OWNER: 400,
-  OWNER_CANNOT_LEAVE: 400,
-  INVALID_TRANSFER_TARGET: 400,
-  INVALID_CREDENTIALS: 401,
-  INVALID_REFRESH_TOKEN: 401,
-  AUTHENTICATION_REQUIRED: 401,
-  NOT_HOUSEHOLD_MEMBER: 403,
-  NOT_HOUSEHOLD_OWNER: 403,
-  ROUTE_NOT_FOUND: 404,
-  MEMBER_NOT_FOUND: 404,
-  INVITE_NOT_FOUND: 404,
-  FREEZER_NOT_FOUND: 404,
-  COMPARTMENT_NOT_FOUND: 404,
-  EMAIL_TAKEN: 409,
-  USER_OWNS_HOUSEHOLD: 409,
-  ALREADY_MEMBER: 409,
-  FREEZER_NOT_EMPTY: 409,
-  COMPARTMENT_NOT_EMPTY: 409,
-  INVITE_GONE: 410,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  RATE_LIMITED: 429,
-};
-
 /** Failures of the HTTP layer itself (unknown route, body too large, ...), with the same code scheme. */
 export class HttpError extends DomainError {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     details?: ErrorDetail[],
   ) {
     super(message, details);
   }
-}
-
-/** Adds (or overrides) code → status entries; the items router registers its codes through this. */
-export function registerErrorStatuses(entries: Record<string, number>): void {
-  Object.assign(ERROR_STATUS, entries);
 }
 
 export function errorBody(statusCode: number, message: string, details?: ErrorDetail[]): ErrorBody {
@@ -117,9 +79,8 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
     const mapped =
       error instanceof Error ? (fromBodyParser(error as BodyParserError & Error) ?? fromRouter(error)) : null;
     const known = mapped ?? (error instanceof DomainError ? error : null);
-    const status = known ? ERROR_STATUS[known.code] : undefined;
-    if (known && status !== undefined) {
-      sendError(res, status, known.message, known.details);
+    if (known) {
+      sendError(res, statusOf(known.code), known.message, known.details);
       return;
     }
     const clientStatus = (error as BodyParserError | null)?.status;

@@ -10,7 +10,6 @@ import { createApiDocsRouter } from "./api-docs.js";
 import { createAuthenticate } from "./authenticate.js";
 import { freezerRoutes } from "./freezer-routes.js";
 import { householdParams } from "./household-schemas.js";
-import { createHouseholdGuards } from "./household-guards.js";
 import { householdRoutes } from "./household-routes.js";
 import { createErrorHandler, HttpError, routeNotFound } from "./http-errors.js";
 import { createOpenApiRegistry, generateOpenApiDocument, type OpenAPIRegistry } from "./openapi.js";
@@ -79,7 +78,7 @@ export interface InventoryAppDependencies {
   checkDatabase(): Promise<boolean>;
   /**
    * The items router (created with `mergeParams: true`), mounted at
-   * /api/v1/households/:hid/items behind authentication, path-id validation and guards.member.
+   * /api/v1/households/:hid/items behind authentication and path-id validation.
    */
   itemsRouter?: Router;
   /** Adds the items paths and schemas to the OpenAPI document. */
@@ -104,7 +103,6 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
   );
 
   const authenticate = createAuthenticate(deps.tokens);
-  const guards = createHouseholdGuards(deps.access);
   const routes = [
     ...accountRoutes(deps.useCases),
     ...householdRoutes(deps.useCases),
@@ -148,9 +146,9 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
 
   const api = express.Router();
   if (deps.itemsRouter) {
-    api.use("/households/:hid/items", authenticate, validate("params", householdParams), guards.member, deps.itemsRouter);
+    api.use("/households/:hid/items", authenticate, validate("params", householdParams), deps.itemsRouter);
   }
-  mountRoutes(api, routes, { authenticate, guards });
+  mountRoutes(api, routes, { authenticate });
   app.use(API_BASE_PATH, api);
 
   app.use(routeNotFound);

@@ -2,8 +2,6 @@ import express, { type RequestHandler, type Router } from "express";
 import { z } from "zod";
 import type { ItemUseCases } from "../../../application/inventory/item-use-cases.js";
 import { householdParams } from "./household-schemas.js";
-import type { HouseholdGuards } from "./household-guards.js";
-import { registerErrorStatuses } from "./http-errors.js";
 import {
   changeLogEntryResponse,
   consumeItemBody,
@@ -26,17 +24,6 @@ import { defineRoute, mountRoutes, type RouteDefinition, registerRoutes } from "
 export const ITEMS_PATH = "/households/{hid}/items";
 
 /** HTTP statuses of the item error codes, added to the one mapping table. */
-export const ITEM_ERROR_STATUSES: Record<string, number> = {
-  ITEM_NOT_FOUND: 404,
-  ITEM_ARCHIVED: 409,
-  ITEM_ALREADY_ARCHIVED: 409,
-  ITEM_NOT_ARCHIVED: 400,
-  ITEM_NOT_IN_ARCHIVE: 409,
-  INVALID_ITEM_PLACEMENT: 400,
-  NOT_ENOUGH_LEFT: 400,
-  ITEM_USED_UP: 409,
-};
-
 const TAGS = ["Items"];
 
 function compartmentFilter(query: ListItemsQuery): string[] | undefined {
@@ -53,7 +40,7 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
       summary: "Put an item into a compartment of one of the household's freezers",
       tags: TAGS,
       params: householdParams,
-      guard: "member",
+      access: "member",
       body: createItemBody,
       status: 201,
       response: itemResponse,
@@ -66,12 +53,13 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
       summary: "Active items: filters, full-text search, sorting, pages",
       tags: TAGS,
       params: householdParams,
-      guard: "member",
+      access: "member",
       query: listItemsQuery,
       status: 200,
       response: itemPageResponse,
-      handler: async ({ params, query }) => {
+      handler: async ({ userId, params, query }) => {
         const page = await useCases.listItems.execute({
+          userId,
           householdId: params.hid,
           freezerId: query.freezerId,
           compartmentIds: compartmentFilter(query),
@@ -92,15 +80,16 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
         "Archived items, most recently archived first: a plain array of all of them, or, with page, limit or search, one page shaped like the item list",
       tags: TAGS,
       params: householdParams,
-      guard: "member",
+      access: "member",
       query: listArchiveQuery,
       status: 200,
       response: z.union([z.array(itemResponse), itemPageResponse]),
-      handler: async ({ params, query }) => {
+      handler: async ({ userId, params, query }) => {
         if (query.page === undefined && query.limit === undefined && query.search === undefined) {
-          return (await useCases.listArchivedItems.execute({ householdId: params.hid })).map(toItemResponse);
+          return (await useCases.listArchivedItems.execute({ householdId: params.hid, userId })).map(toItemResponse);
         }
         const page = await useCases.listArchivedItems.page({
+          userId,
           householdId: params.hid,
           search: query.search,
           page: query.page ?? 1,
@@ -115,12 +104,12 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
       summary: "Active items expiring within `days` days (default 3) and those already expired, soonest first, paged like the item list",
       tags: TAGS,
       params: householdParams,
-      guard: "member",
+      access: "member",
       query: expiringItemsQuery,
       status: 200,
       response: itemPageResponse,
-      handler: async ({ params, query }) => {
-        const page = await useCases.listExpiringItems.execute({ householdId: params.hid, ...query });
+      handler: async ({ userId, params, query }) => {
+        const page = await useCases.listExpiringItems.execute({ householdId: params.hid, userId, ...query });
         return { data: page.data.map(toItemResponse), total: page.total, page: page.page, limit: page.limit };
       },
     }),
@@ -131,7 +120,7 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
         "Take units out of an active item; the history records the quantity change as a PATCH does, and at zero the item is archived as used up. 400 when fewer are left",
       tags: TAGS,
       params: itemParams,
-      guard: "member",
+      access: "member",
       body: consumeItemBody,
       status: 200,
       response: itemResponse,
@@ -147,12 +136,12 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
       summary: "One item, active or archived",
       tags: TAGS,
       params: itemParams,
-      guard: "member",
+      access: "member",
       status: 200,
       response: itemResponse,
       errors: [404],
-      handler: async ({ params }) =>
-        toItemResponse(await useCases.getItem.execute({ householdId: params.hid, itemId: params.iid })),
+      handler: async ({ userId, params }) =>
+        toItemResponse(await useCases.getItem.execute({ householdId: params.hid, itemId: params.iid, userId })),
     }),
     defineRoute({
       method: "patch",
@@ -160,7 +149,7 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
       summary: "Change any subset of an active item's fields; each changed field goes into its history",
       tags: TAGS,
       params: itemParams,
-      guard: "member",
+      access: "member",
       body: updateItemBody,
       status: 200,
       response: itemResponse,
@@ -176,7 +165,7 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
       summary: "Archive an active item (soft delete)",
       tags: TAGS,
       params: itemParams,
-      guard: "member",
+      access: "member",
       status: 200,
       response: messageResponseSchema,
       errors: [404, 409],
@@ -191,7 +180,7 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
       summary: "Delete an archived item for good (owner); 400 when the item is not archived",
       tags: TAGS,
       params: itemParams,
-      guard: "owner",
+      access: "owner",
       status: 200,
       response: messageResponseSchema,
       errors: [404],
@@ -206,7 +195,7 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
       summary: "Bring an archived item back into the active list",
       tags: TAGS,
       params: itemParams,
-      guard: "member",
+      access: "member",
       status: 200,
       response: itemResponse,
       errors: [404, 409],
@@ -219,12 +208,12 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
       summary: "The item's change log: newest first, one change's fields by name",
       tags: TAGS,
       params: itemParams,
-      guard: "member",
+      access: "member",
       status: 200,
       response: z.array(changeLogEntryResponse),
       errors: [404],
-      handler: async ({ params }) =>
-        (await useCases.getItemHistory.execute({ householdId: params.hid, itemId: params.iid })).map(
+      handler: async ({ userId, params }) =>
+        (await useCases.getItemHistory.execute({ householdId: params.hid, itemId: params.iid, userId })).map(
           toChangeLogEntryResponse,
         ),
     }),
@@ -233,21 +222,18 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
 
 export interface ItemsRouterDependencies {
   useCases: ItemUseCases;
-  guards: HouseholdGuards;
 }
 
 const passThrough: RequestHandler = (_req, _res, next) => next();
 
 /**
  * The items router, for mounting at /api/v1/households/:hid/items behind authentication
- * and guards.member (which the app applies); it adds guards.owner on the permanent delete.
+ * and path-id validation (which the app applies); the use cases check the membership.
  */
 export function createItemsRouter(deps: ItemsRouterDependencies): Router {
-  registerErrorStatuses(ITEM_ERROR_STATUSES);
   const router = express.Router({ mergeParams: true });
   mountRoutes(router, itemRoutes(deps.useCases), {
     authenticate: passThrough,
-    guards: { member: passThrough, owner: deps.guards.owner },
     stripPrefix: ITEMS_PATH,
   });
   return router;

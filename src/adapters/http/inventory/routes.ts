@@ -2,7 +2,6 @@ import { STATUS_CODES } from "node:http";
 import type { RequestHandler, Response, Router } from "express";
 import { z } from "zod";
 import { currentUserId } from "./authenticate.js";
-import type { HouseholdGuards } from "./household-guards.js";
 import { BEARER_AUTH, errorResponseSchema, type OpenAPIRegistry } from "./openapi.js";
 import { validate } from "./validation.js";
 
@@ -20,7 +19,7 @@ export interface RouteContext<P, Q, B> {
 
 /**
  * One route, described once: the same definition mounts the express handler (auth →
- * path ids → household guard → query → body → handler) and registers the OpenAPI path,
+ * path ids → query → body → handler, whose use case checks the membership) and registers the OpenAPI path,
  * so the document cannot drift from what the server validates.
  */
 export interface RouteDefinition<P extends ObjectSchema = ObjectSchema, Q extends ObjectSchema = ObjectSchema, B extends ObjectSchema = ObjectSchema> {
@@ -31,7 +30,11 @@ export interface RouteDefinition<P extends ObjectSchema = ObjectSchema, Q extend
   tags: string[];
   /** Default true: requires a bearer access token. */
   auth?: boolean;
-  guard?: keyof HouseholdGuards;
+  /**
+   * Who the route's use case lets through (the use cases own the access policy); here it
+   * only documents the 403 answer in OpenAPI.
+   */
+  access?: "member" | "owner";
   params?: P;
   /** Absent: the route takes no query parameters and refuses any with 400. */
   query?: Q;
@@ -54,7 +57,6 @@ export function defineRoute<P extends ObjectSchema, Q extends ObjectSchema, B ex
 
 export interface MountContext {
   authenticate: RequestHandler;
-  guards: HouseholdGuards;
   /**
    * Leading part of `path` that the router's mount point already covers, e.g.
    * `/households/{hid}/items` for a router mounted there.
@@ -75,7 +77,6 @@ export function mountRoutes(router: Router, routes: RouteDefinition[], context: 
     const chain: RequestHandler[] = [];
     if (route.auth !== false) chain.push(context.authenticate);
     if (route.params) chain.push(validate("params", route.params));
-    if (route.guard) chain.push(context.guards[route.guard]);
     // Unknown parameters and fields are bad input on every route, not silently ignored.
     chain.push(validate("query", route.query ?? NOTHING));
     chain.push(validate("body", route.body ?? NOTHING));
@@ -109,7 +110,7 @@ export function registerRoutes(registry: OpenAPIRegistry, routes: RouteDefinitio
   for (const route of routes) {
     const statuses = new Set<number>([400, 429, 500, ...(route.errors ?? [])]);
     if (route.auth !== false) statuses.add(401);
-    if (route.guard) statuses.add(403);
+    if (route.access) statuses.add(403);
     // A body over 100 kB, or one that is not JSON.
     if (route.body) for (const status of [413, 415]) statuses.add(status);
     const responses: Record<number, object> = {

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import type { AutomationManagerApi, MqttServiceApi } from "../../../application/automation/contracts.js";
+import type { AutomationManagerApi } from "../../../ports/automation-catalog.js";
+import type { MqttServiceApi } from "../../../ports/mqtt-bus.js";
 import type { Logger } from "../../../ports/logger.js";
 import { trackRouteTemplate } from "./route-template.js";
 

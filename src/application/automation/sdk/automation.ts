@@ -5,14 +5,11 @@ import type { Trigger, TriggerContext } from "../../../domain/automation/trigger
 import { DomainError } from "../../../domain/shared/domain-error.js";
 import type { HttpClient } from "../../../ports/http-client.js";
 import type { Logger } from "../../../ports/logger.js";
-import {
-  type DeviceRegistryApi,
-  isAutomationScoped,
-  type MqttServiceApi,
-  SCOPE_TO_AUTOMATION,
-  type ServiceRegistryApi,
-  type StateManagerApi,
-} from "../contracts.js";
+import type { DeviceRegistryApi } from "../../../ports/device-registry.js";
+import type { ServiceRegistryApi } from "../../../ports/engine-services.js";
+import type { MqttServiceApi } from "../../../ports/mqtt-bus.js";
+import type { StateManagerApi } from "../../../ports/state-store.js";
+import { isAutomationScoped, SCOPE_TO_AUTOMATION } from "../../../ports/automation-scoped-service.js";
 
 /**
  * Marks a class as an automation. A registered global symbol, so a class extending the

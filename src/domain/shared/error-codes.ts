@@ -1,0 +1,64 @@
+/**
+ * Every machine-readable error code Hearth answers with, on both HTTP surfaces, and what
+ * it means. The HTTP adapter maps each code to a status in one table the compiler checks
+ * against this list (adapters/http/error-status.ts); docs/error-codes.md is generated
+ * from both.
+ */
+export const ERROR_CODES = Object.freeze({
+  // Requests that are malformed or not acceptable.
+  VALIDATION_FAILED: "A field, query parameter or path parameter is missing or invalid; `details` names each one.",
+  MALFORMED_JSON: "The request body is not valid JSON.",
+  PAYLOAD_TOO_LARGE: "The request body is larger than the surface accepts.",
+  UNSUPPORTED_MEDIA_TYPE: "The request body's content type or charset is not supported.",
+  ROUTE_NOT_FOUND: "No route matches the method and path.",
+  RATE_LIMITED: "Too many requests; `Retry-After` says when to try again.",
+
+  // Accounts and sessions.
+  EMAIL_TAKEN: "An account with this e-mail address already exists.",
+  INVALID_CREDENTIALS: "The e-mail address or the password is wrong (deliberately not saying which).",
+  INVALID_REFRESH_TOKEN: "The refresh token is unknown, expired, revoked or already used.",
+  AUTHENTICATION_REQUIRED: "The request carries no valid access token.",
+  USER_OWNS_HOUSEHOLD: "The account owns a household; transfer the ownership before deleting it.",
+
+  // Households, members and invites.
+  NOT_HOUSEHOLD_MEMBER: "The caller is not a member of the household.",
+  NOT_HOUSEHOLD_OWNER: "Only the household's owner may do this.",
+  MEMBER_NOT_FOUND: "The user is not a member of the household.",
+  CANNOT_REMOVE_OWNER: "The owner cannot be removed from the household.",
+  OWNER_CANNOT_LEAVE: "The owner cannot leave the household; transfer the ownership first.",
+  INVALID_TRANSFER_TARGET: "Ownership can only pass to another member of the household.",
+  INVITE_NOT_FOUND: "No invite with this code exists.",
+  INVITE_GONE: "The invite has expired, been used or been revoked.",
+  ALREADY_MEMBER: "The user is already a member of the household.",
+
+  // Freezers and compartments.
+  FREEZER_NOT_FOUND: "The freezer does not exist in this household.",
+  COMPARTMENT_NOT_FOUND: "The compartment does not exist in this freezer.",
+  FREEZER_NOT_EMPTY: "The freezer still holds items or archived items.",
+  COMPARTMENT_NOT_EMPTY: "The compartment still holds items or archived items.",
+
+  // Items.
+  ITEM_NOT_FOUND: "The item does not exist in this household.",
+  ITEM_ARCHIVED: "The item is archived; restore it before changing it.",
+  ITEM_ALREADY_ARCHIVED: "The item is already archived.",
+  ITEM_NOT_ARCHIVED: "Only an archived item can be deleted permanently.",
+  ITEM_NOT_IN_ARCHIVE: "The item is not archived, so it cannot be restored.",
+  INVALID_ITEM_PLACEMENT: "The freezer or compartment does not belong to the household.",
+  NOT_ENOUGH_LEFT: "Consuming more units than the item holds; the message says how many are left.",
+  ITEM_USED_UP: "The item was used up (quantity 0) and cannot be restored.",
+  IMPORT_INVALID: "An import file has invalid rows; `details` names each row and what is wrong.",
+
+  // The automation engine.
+  INVALID_TOPIC_FILTER: "An MQTT topic filter is not valid.",
+  INVALID_CRON_EXPRESSION: "A cron expression is not valid.",
+  MANUAL_TRIGGER_FIELD_MISSING: "A manual trigger lacks a field its trigger type needs.",
+  SERVICE_NOT_FOUND: "No service is registered under the key.",
+  SERVICE_NOT_AVAILABLE: "An automation required a service that is not registered.",
+  SERVICE_ALREADY_REGISTERED: "A service is already registered under the key.",
+  SERVICE_CLASS_GIVEN: "A service option holds a class instead of an instance or a factory.",
+  AUTOMATION_NOT_REGISTERED: "An automation's engine members were used before the engine registered it.",
+  HTTP_REQUEST_FAILED: "An outgoing HTTP request failed after its retries.",
+} as const satisfies Record<string, string>);
+
+/** A stable, machine-readable error code (see ERROR_CODES for the list). */
+export type ErrorCode = keyof typeof ERROR_CODES;
