@@ -40,7 +40,49 @@ export type {
   WebhookTriggerContext,
 } from "./domain/automation/trigger.js";
 export type { DeviceState, ZigbeeDevice } from "./domain/automation/zigbee-device.js";
-export type { NotificationOptions, NotificationService } from "./domain/automation/notification.js";
+export type {
+  NotificationAction,
+  NotificationOptions,
+  NotificationPriorityName,
+  NotificationResult,
+  NotificationService,
+} from "./domain/automation/notification.js";
+export { ServiceCallError, type ServiceErrorCode } from "./domain/automation/service-errors.js";
+export type {
+  CoverState,
+  CoverStatus,
+  RelayDeviceInfo,
+  RelayService,
+  RelayStatusChange,
+  RelayStatusListener,
+  RelayTransport,
+  SwitchStatus,
+} from "./ports/relay-service.js";
+export type {
+  DailyForecast,
+  HourlyForecast,
+  WeatherConditions,
+  WeatherReport,
+  WeatherService,
+  WeatherUnitLabels,
+  WeatherUnits,
+} from "./ports/weather-service.js";
+export type { LightPanelInfo, LightPanelService, LightPanelState } from "./ports/light-panel-service.js";
+export type { ServiceHealth, ServiceHealthReport, ServiceHealthReporter } from "./ports/service-health.js";
+// The built-in services, for createEngine({ services }) callers who build them in code.
+export { NtfyNotificationService, type NtfySettings } from "./adapters/services/ntfy/ntfy-notification-service.js";
+export { CachedWeatherService, type CachedWeatherOptions } from "./adapters/services/weather/cached-weather-service.js";
+export { OpenMeteoProvider, type OpenMeteoSettings } from "./adapters/services/weather/open-meteo-provider.js";
+export {
+  OpenWeatherMapProvider,
+  type OpenWeatherMapSettings,
+} from "./adapters/services/weather/openweathermap-provider.js";
+export {
+  type ShellyDeviceConfig,
+  type ShellyRelayOptions,
+  ShellyRelayService,
+} from "./adapters/services/shelly/shelly-relay-service.js";
+export { NanoleafLightPanels, type NanoleafSettings } from "./adapters/services/nanoleaf/nanoleaf-light-panels.js";
 export { topicMatches } from "./domain/automation/topic-filter.js";
 export type { AutomationInfo, AutomationManagerApi, AutomationStats, TriggerDescription } from "./ports/automation-catalog.js";
 export type { DeviceEventHandler, DeviceRegistryApi, DeviceStateHandler } from "./ports/device-registry.js";

@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import { join as joinPath } from "node:path";
 import { z } from "zod";
+import { serviceConfigProblems, serviceEnvShape } from "./service-config.js";
 
 /** Whether `zone` is a time zone this Node.js knows (IANA names like Europe/Berlin, or UTC). */
 function isTimeZone(zone: string): boolean {
@@ -188,6 +189,9 @@ const envSchema = z
     HA_DISCOVERY_PREFIX: z.string().trim().min(1).regex(/^[^#+]+$/, "expected a topic prefix without wildcards").default("homeassistant"),
     /** Check for due expiry reminders this often (seconds). */
     REMINDER_CHECK_INTERVAL: duration.default(60),
+
+    // Engine services (ntfy, weather, Shelly, Nanoleaf): see service-config.ts.
+    ...serviceEnvShape,
   });
 
 type ParsedEnvironment = z.output<typeof envSchema>;
@@ -233,6 +237,8 @@ export function loadConfig(env: Environment = process.env, options: LoadConfigOp
     );
   }
   const parsed = result.data;
+  const crossProblems = serviceConfigProblems(parsed);
+  if (crossProblems.length > 0) throw new ConfigError(crossProblems);
   const service = (options.surface ?? "service") === "service";
   const config: Config = {
     ...parsed,

@@ -35,6 +35,8 @@ import type { Timer } from "../ports/timer.js";
 import type { Clock } from "../ports/clock.js";
 import { type Config, loadConfig } from "./config.js";
 import { engineRoutes } from "./engine-routes.js";
+import { buildServicesFromConfig } from "./env-services.js";
+import { mirrorRelayStatus } from "./relay-state.js";
 import { createStatusRouter } from "./status-surfaces.js";
 import { HEARTH_VERSION } from "./version.js";
 import { stopOnSignals, UndoStack } from "./lifecycle.js";
@@ -73,8 +75,14 @@ export interface EngineOptions {
   state?: StateManagerOptions;
   /** Default DEVICE_REGISTRY_PERSIST / DEVICE_REGISTRY_FILE_PATH; enabled by DEVICE_REGISTRY_ENABLED. */
   deviceRegistry?: DeviceRegistryEngineOptions;
-  /** Service instances or factories by key (notifications, weather, relays, lightPanels, homekit, custom). */
+  /**
+   * Service instances or factories by key (notifications, weather, relay, lightPanels,
+   * homekit, custom). A well-known key left out is built from its environment variables
+   * (NTFY_*, WEATHER_*, SHELLY_*, NANOLEAF_*) when they are set.
+   */
   services?: EngineServices;
+  /** Build services the `services` option leaves out from environment variables. Default true. */
+  servicesFromEnvironment?: boolean;
   /** HTTP port overriding HTTP_PORT; here 0 means "any free port" (tests), not "disabled". */
   httpPort?: number;
   /** Interface to bind the HTTP server to (default: all). */
@@ -183,7 +191,11 @@ export function createEngine(options: EngineOptions): Engine {
       })
     : null;
 
-  const services: ServiceRegistry = resolveServices(options.services, { http, mqtt, logger, deviceRegistry });
+  const fromEnvironment = options.servicesFromEnvironment === false ? {} : buildServicesFromConfig(config, options.services);
+  const services: ServiceRegistry = resolveServices(
+    { ...fromEnvironment, ...options.services },
+    { http, mqtt, logger, deviceRegistry },
+  );
 
   const scheduler = new CronScheduler({
     timeZone: config.TZ,
@@ -223,6 +235,7 @@ export function createEngine(options: EngineOptions): Engine {
   const undo = new UndoStack();
 
   let releaseSignals = () => {};
+  let stopRelayMirror = () => {};
   const holdSignals = () => {
     if (options.handleSignals === false) return;
     releaseSignals = stopOnSignals(() => engine.stop(), { logger: engineLogger });
@@ -296,6 +309,7 @@ export function createEngine(options: EngineOptions): Engine {
 
         await services.startAll({ http, logger });
         undo.push("services", () => services.stopAll());
+        stopRelayMirror = mirrorRelayStatus(services.get("relay"), state);
 
         startedAt = options.clock?.now() ?? new Date();
         phase = "started";
@@ -331,6 +345,7 @@ export function createEngine(options: EngineOptions): Engine {
       startedAt = null;
       await step("automations onStop", () => manager.stopAll());
       scheduler.stopAll();
+      stopRelayMirror();
       await step("services onStop", () => services.stopAll());
       if (statePersist) await step("save state", () => state.save());
       if (deviceRegistry) await step("device registry", () => deviceRegistry.stop());

@@ -33,6 +33,7 @@ export function engineRoutes(options: EngineRoutesOptions): EngineRoute[] {
           logs: engine.logBuffer,
           mqtt: engine.mqtt,
           deviceRegistry: engine.deviceRegistry,
+          services: engine.services,
           readiness: () => ({ mqtt: engine.mqtt.isConnected, engine: engine.startedAt !== null }),
           startedAt: () => engine.startedAt,
           version: options.version,

@@ -53,6 +53,14 @@ export const ERROR_STATUS = Object.freeze({
   SERVICE_CLASS_GIVEN: 500,
   AUTOMATION_NOT_REGISTERED: 500,
   HTTP_REQUEST_FAILED: 502,
+
+  SERVICE_UNREACHABLE: 504,
+  SERVICE_AUTH_FAILED: 502,
+  SERVICE_REQUEST_FAILED: 502,
+  SERVICE_BAD_RESPONSE: 502,
+  SERVICE_UNKNOWN_DEVICE: 404,
+  SERVICE_INVALID_ARGUMENT: 400,
+  SERVICE_NOT_READY: 409,
 } as const satisfies Record<ErrorCode, number>);
 
 /** The status of a code; a compile-time total function, so there is no "unknown code" case. */

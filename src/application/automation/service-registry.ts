@@ -5,6 +5,7 @@ import type { Logger } from "../../ports/logger.js";
 import type { DeviceRegistryApi } from "../../ports/device-registry.js";
 import type { CoreContext, ServicePlugin, ServiceRegistryApi } from "../../ports/engine-services.js";
 import type { MqttServiceApi } from "../../ports/mqtt-bus.js";
+import type { RelayService } from "../../ports/relay-service.js";
 
 /** `getOrThrow` / `require` on a key nothing was registered under. */
 export class ServiceNotFoundError extends DomainError {
@@ -28,6 +29,23 @@ export class DuplicateServiceError extends DomainError {
   constructor(readonly key: string) {
     super(`A service is already registered under "${key}"; service keys must be unique.`);
   }
+}
+
+/**
+ * Spellings that name the same service: `get("relays")` finds a service registered as
+ * `relay` and the other way round, and registering two spellings is a duplicate.
+ */
+const KEY_ALIASES: Record<string, readonly string[]> = {
+  relay: ["relays", "relayService"],
+  relays: ["relay", "relayService"],
+  relayService: ["relay", "relays"],
+  homekit: ["homeKit"],
+  homeKit: ["homekit"],
+};
+
+/** `key` and every other spelling of the same service (`relay`, `relays`, `relayService`). */
+export function serviceKeySpellings(key: string): string[] {
+  return [key, ...(KEY_ALIASES[key] ?? [])];
 }
 
 /** The router type plugins mount their routes on (express's Router, kept out of this layer). */
@@ -59,8 +77,14 @@ export class ServiceRegistry implements ServiceRegistryApi {
 
   constructor(private readonly logger: Logger) {}
 
+  /** The key `key` is stored under: itself, or a registered alias of it. */
+  private resolve(key: string): string | null {
+    if (this.services.has(key)) return key;
+    return KEY_ALIASES[key]?.find((alias) => this.services.has(alias)) ?? null;
+  }
+
   register(key: string, service: unknown): void {
-    if (this.services.has(key)) throw new DuplicateServiceError(key);
+    if (this.resolve(key) !== null) throw new DuplicateServiceError(key);
     if (isServicePlugin(service) && service.serviceKey !== key) {
       this.logger.warn("Service registered under a key other than its serviceKey", {
         key,
@@ -71,21 +95,29 @@ export class ServiceRegistry implements ServiceRegistryApi {
   }
 
   get<T = unknown>(key: string): T | null {
-    return this.services.has(key) ? (this.services.get(key) as T) : null;
+    const stored = this.resolve(key);
+    return stored === null ? null : (this.services.get(stored) as T);
   }
 
   getOrThrow<T = unknown>(key: string): T {
-    if (!this.services.has(key)) throw new ServiceNotFoundError(key, this.keys());
-    return this.services.get(key) as T;
+    const stored = this.resolve(key);
+    if (stored === null) throw new ServiceNotFoundError(key, this.keys());
+    return this.services.get(stored) as T;
   }
 
   use<T = unknown, R = void>(key: string, fn: (service: T) => R): R | undefined {
-    if (!this.services.has(key)) return undefined;
-    return fn(this.services.get(key) as T);
+    const stored = this.resolve(key);
+    if (stored === null) return undefined;
+    return fn(this.services.get(stored) as T);
   }
 
   has(key: string): boolean {
-    return this.services.has(key);
+    return this.resolve(key) !== null;
+  }
+
+  /** Every registered service with its key, in registration order (for /api/services). */
+  entries(): [string, unknown][] {
+    return [...this.services];
   }
 
   keys(): string[] {
@@ -157,23 +189,29 @@ export interface HomeKitFactoryContext {
   logger: Logger;
   mqtt: MqttServiceApi;
   deviceRegistry: DeviceRegistryApi | null;
-  relayService: unknown | null;
+  /** The relay service registered under `relay` (or an alias), or null. */
+  relay: RelayService | null;
+  /** The same service as `relay`, under its earlier name. */
+  relayService: RelayService | null;
 }
 export type HomeKitFactory<T = unknown> = (context: HomeKitFactoryContext) => T;
 
 /**
  * The `services` option of createEngine: each value is a ready instance or a factory.
- * `relays` and `homekit` factories take a context object; every other key's factory
+ * `relay` and `homekit` factories take a context object; every other key's factory
  * takes `(http, logger)`. The factory types give unannotated factory parameters their
- * types (`relays: ({ http, mqtt, logger }) => new RelayService(http, mqtt, logger)`).
+ * types (`relay: ({ http, mqtt, logger }) => new ShellyRelayService(http, mqtt, logger, …)`).
+ * Under `npm start`, keys the caller leaves out are built from environment variables.
  */
 export interface EngineServices {
   /** Push notifications; `notify()` of automations uses it. */
   notifications?: NotificationService | ServiceFactory<NotificationService>;
   weather?: object | ServiceFactory<object>;
   /** The relay service; its factory takes `{ http, mqtt, logger }`. */
+  relay?: object | RelayServiceFactory<object>;
+  /** Another spelling of `relay`. */
   relays?: object | RelayServiceFactory<object>;
-  /** Another spelling of `relays`. */
+  /** Another spelling of `relay`. */
   relayService?: object | RelayServiceFactory<object>;
   lightPanels?: object | ServiceFactory<object>;
   /** The HomeKit bridge; its factory takes `{ http, logger, mqtt, deviceRegistry, relayService }`. */
@@ -194,9 +232,9 @@ export interface ResolveServicesDeps {
 }
 
 /** Order in which well-known keys are built: HomeKit needs the relay service. */
-const WELL_KNOWN_ORDER = ["notifications", "weather", "relays", "relayService", "lightPanels", "homekit", "homeKit"];
+const WELL_KNOWN_ORDER = ["notifications", "weather", "relay", "relays", "relayService", "lightPanels", "homekit", "homeKit"];
 /** Keys whose factories take a context object instead of (http, logger); spellings users reach for. */
-const RELAY_KEYS = new Set(["relays", "relayService"]);
+const RELAY_KEYS = new Set(["relay", "relays", "relayService"]);
 const HOMEKIT_KEYS = new Set(["homekit", "homeKit"]);
 
 /** A class passed where an instance or factory belongs: calling it would throw an unhelpful TypeError. */
@@ -236,12 +274,14 @@ export function resolveServices(services: EngineServices | undefined, deps: Reso
     if (RELAY_KEYS.has(key)) {
       service = (entry as RelayServiceFactory)({ http: deps.http, mqtt: deps.mqtt, logger });
     } else if (HOMEKIT_KEYS.has(key)) {
+      const relay = registry.get<RelayService>("relay");
       service = (entry as HomeKitFactory)({
         http: deps.http,
         logger,
         mqtt: deps.mqtt,
         deviceRegistry: deps.deviceRegistry,
-        relayService: registry.get("relays") ?? registry.get("relayService"),
+        relay,
+        relayService: relay,
       });
     } else {
       service = (entry as ServiceFactory)(deps.http, logger);

@@ -62,12 +62,16 @@ export class SendDueReminders {
     }
     if (!(await this.deps.reminders.claim(settings.householdId, today))) return false;
     try {
-      await service.send({
+      const result: unknown = await service.send({
         title: reminderTitle(items, total, now),
         message: reminderMessage(items, total, now, this.deps.timeZone),
-        tags: ["freezer", "hourglass"],
+        tags: ["hourglass_flowing_sand"],
         ...(settings.channel ? { channel: settings.channel } : {}),
       });
+      // Hearth's ntfy service reports a failed send as { ok: false } instead of throwing.
+      if (typeof result === "object" && result !== null && (result as { ok?: unknown }).ok === false) {
+        throw new Error(String((result as { error?: unknown }).error ?? "the notification service refused the message"));
+      }
       this.deps.logger.info("Sent the expiry reminder", { householdId: settings.householdId, items: total });
       return true;
     } catch (error) {

@@ -58,6 +58,15 @@ export const ERROR_CODES = Object.freeze({
   SERVICE_CLASS_GIVEN: "A service option holds a class instead of an instance or a factory.",
   AUTOMATION_NOT_REGISTERED: "An automation's engine members were used before the engine registered it.",
   HTTP_REQUEST_FAILED: "An outgoing HTTP request failed after its retries.",
+
+  // Engine services (notifications, weather, relays, light panels).
+  SERVICE_UNREACHABLE: "A service's device or API did not answer (connection refused, timeout, DNS).",
+  SERVICE_AUTH_FAILED: "A service's device or API refused the configured credentials.",
+  SERVICE_REQUEST_FAILED: "A service's device or API answered the request with an error.",
+  SERVICE_BAD_RESPONSE: "A service's device or API answered something other than its documented shape.",
+  SERVICE_UNKNOWN_DEVICE: "No device or panel of that name is configured for the service.",
+  SERVICE_INVALID_ARGUMENT: "A value given to a service method is out of range or of the wrong type.",
+  SERVICE_NOT_READY: "The service needs a step first, such as pairing a Nanoleaf panel.",
 } as const satisfies Record<string, string>);
 
 /** A stable, machine-readable error code (see ERROR_CODES for the list). */

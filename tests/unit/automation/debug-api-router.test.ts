@@ -90,6 +90,7 @@ describe("debug API router", () => {
         startedAt: "2026-01-01T10:00:00.000Z",
         uptimeSeconds: 90,
         automations: { registered: 2, failed: 1 },
+        services: { registered: 0, reachable: 0, unreachable: 0, unknown: 0 },
         version: "0.1.0",
       });
     });

@@ -3,6 +3,7 @@ import { FetchHttpClient } from "../../../src/adapters/http-client/fetch-http-cl
 import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
 import type { DeviceRegistryApi } from "../../../src/ports/device-registry.js";
 import {
+  DuplicateServiceError,
   type HomeKitFactoryContext,
   type RelayServiceFactoryContext,
   resolveServices,
@@ -101,5 +102,49 @@ describe("resolveServices input mistakes", () => {
         { http: new FetchHttpClient(logger), mqtt: new FakeMqttService(), logger, deviceRegistry: null },
       ),
     ).to.throw(/services\.weather is a class/);
+  });
+});
+
+describe("service key spellings", () => {
+  const logger = new MemoryLogger();
+
+  it("finds the relay service under relay, relays and relayService, whichever it was registered as", () => {
+    for (const registeredAs of ["relay", "relays", "relayService"]) {
+      const registry = new ServiceRegistry(logger);
+      const relay = { kind: registeredAs };
+      registry.register(registeredAs, relay);
+      for (const asked of ["relay", "relays", "relayService"]) {
+        expect(registry.get(asked), `${registeredAs} asked as ${asked}`).to.equal(relay);
+        expect(registry.has(asked)).to.equal(true);
+        expect(registry.getOrThrow(asked)).to.equal(relay);
+        expect(registry.use(asked, (service) => service)).to.equal(relay);
+      }
+      expect(registry.keys()).to.deep.equal([registeredAs]);
+    }
+  });
+
+  it("refuses a second spelling of a service already registered", () => {
+    const registry = new ServiceRegistry(logger);
+    registry.register("relays", {});
+    expect(() => registry.register("relay", {})).to.throw(DuplicateServiceError);
+    registry.register("homeKit", {});
+    expect(() => registry.register("homekit", {})).to.throw(DuplicateServiceError);
+  });
+
+  it("gives the HomeKit factory the relay service as relay and relayService, from the relay key", () => {
+    const relay = { kind: "relay" };
+    let context: HomeKitFactoryContext | null = null;
+    resolveServices(
+      {
+        homekit: (received: HomeKitFactoryContext) => {
+          context = received;
+          return {};
+        },
+        relay: () => relay,
+      },
+      { http: new FetchHttpClient(logger), mqtt: new FakeMqttService(), logger, deviceRegistry: null },
+    );
+    expect(context!.relay).to.equal(relay);
+    expect(context!.relayService).to.equal(relay);
   });
 });

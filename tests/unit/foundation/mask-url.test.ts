@@ -23,4 +23,12 @@ describe("maskSecrets", () => {
     expect(maskSecrets("http://h/?token=")).to.equal("http://h/?token=***");
     expect(maskSecrets("no url here, token=abc")).to.equal("no url here, token=abc");
   });
+
+  it("masks a token carried in the path, as Nanoleaf's OpenAPI does, and leaves /api/v1/new", () => {
+    expect(maskSecrets("PUT http://10.0.0.40:16021/api/v1/AbCdEf0123456789XyZ0123456789abcd/state")).to.equal(
+      "PUT http://10.0.0.40:16021/api/v1/***/state",
+    );
+    expect(maskSecrets("http://p:16021/api/v1/AbCdEf0123456789XyZ0123456789abcd")).to.equal("http://p:16021/api/v1/***");
+    expect(maskSecrets("POST http://p:16021/api/v1/new")).to.equal("POST http://p:16021/api/v1/new");
+  });
 });

@@ -3,7 +3,9 @@ import express, { type Request, type RequestHandler, type Response, Router } fro
 import { z } from "zod";
 import type { AutomationInfo, AutomationManagerApi } from "../../../ports/automation-catalog.js";
 import type { DeviceRegistryApi } from "../../../ports/device-registry.js";
+import type { ServiceRegistryApi } from "../../../ports/engine-services.js";
 import type { MqttServiceApi } from "../../../ports/mqtt-bus.js";
+import { describeServiceHealth, type ServiceHealth, summariseServiceHealth } from "../../../ports/service-health.js";
 import type { StateManagerApi } from "../../../ports/state-store.js";
 import type { TriggerContext } from "../../../domain/automation/trigger.js";
 import type { ZigbeeDevice } from "../../../domain/automation/zigbee-device.js";
@@ -23,6 +25,8 @@ export interface DebugApiDeps {
   logs: LogBuffer;
   mqtt: MqttServiceApi;
   deviceRegistry: DeviceRegistryApi | null;
+  /** The engine's services, for /api/services and the summary in /api/status; none when omitted. */
+  services?: ServiceRegistryApi;
   readiness: () => { mqtt: boolean; engine: boolean };
   /** When the engine finished starting; a getter when the router is built before that. */
   startedAt: Date | null | (() => Date | null);
@@ -168,6 +172,37 @@ export function createDebugApiRouter(deps: DebugApiDeps): Router {
   // shape it wants instead of the parser's "Unexpected token".
   router.use(express.json({ limit: ENGINE_BODY_LIMIT, strict: false }));
 
+  const servicesHealth = (): ServiceHealth[] =>
+    (deps.services?.keys() ?? []).map((key) => describeServiceHealth(key, deps.services?.get(key)));
+
+  router.get("/services", (_req, res) => {
+    const services = servicesHealth();
+    res.json({ services, count: services.length });
+  });
+
+  router.get("/services/:key", (req, res) => {
+    const key = pathParam(req.params.key);
+    if (!deps.services?.has(key)) {
+      sendError(res, 404, `No service registered under "${key}"`);
+      return;
+    }
+    res.json(describeServiceHealth(key, deps.services.get(key)));
+  });
+
+  // Pairing needs the panel in pairing mode and a person next to it: a button in the web UI
+  // or one curl is easier than an automation. Failures (not in pairing mode: 409) go
+  // through the error catalogue.
+  router.post("/services/lightPanels/:panel/pair", async (req, res) => {
+    const panels = deps.services?.get<{ pair?: (name: string) => Promise<void> }>("lightPanels");
+    if (typeof panels?.pair !== "function") {
+      sendError(res, 404, "No light-panel service that pairs is registered; set NANOLEAF_PANELS");
+      return;
+    }
+    const panel = pathParam(req.params.panel);
+    await panels.pair(panel);
+    res.json({ panel, paired: true });
+  });
+
   router.get("/status", (_req, res) => {
     const checks = deps.readiness();
     const automations = deps.manager.listAutomations();
@@ -180,6 +215,7 @@ export function createDebugApiRouter(deps: DebugApiDeps): Router {
       startedAt: startedAt ? startedAt.toISOString() : null,
       uptimeSeconds: startedAt ? Math.max(0, Math.floor((now() - startedAt.getTime()) / 1000)) : 0,
       automations: { registered: automations.length - failed, failed },
+      services: summariseServiceHealth(servicesHealth()),
       version: deps.version,
     });
   });

@@ -1,6 +1,10 @@
 // The SDK automation authors extend: it belongs to the application layer (its members are
 // typed by the engine's contracts and ports), not to the domain, which stays pure data and rules.
-import type { NotificationOptions, NotificationService } from "../../../domain/automation/notification.js";
+import type {
+  NotificationOptions,
+  NotificationResult,
+  NotificationService,
+} from "../../../domain/automation/notification.js";
 import type { Trigger, TriggerContext } from "../../../domain/automation/trigger.js";
 import { DomainError } from "../../../domain/shared/domain-error.js";
 import type { HttpClient } from "../../../ports/http-client.js";
@@ -140,17 +144,24 @@ export abstract class Automation {
 
   /**
    * Sends a push notification through the `notifications` service. Without one, logs a
-   * warning and does nothing.
+   * warning and does nothing (resolves undefined). With Hearth's ntfy service it never
+   * rejects: it resolves `{ ok: false, code, error }` when the message could not be sent.
+   *
+   * @example
+   * ```ts
+   * const sent = await this.notify({ channel: "alarm", title: "Freezer", message: "Door open", priority: "urgent" });
+   * if (sent && !sent.ok) this.logger.warn("Could not warn anyone", { error: sent.error });
+   * ```
    */
-  async notify(options: NotificationOptions): Promise<void> {
+  async notify(options: NotificationOptions): Promise<NotificationResult | undefined> {
     const service = this.runtime.services.get<NotificationService>("notifications");
     if (!service) {
       this.runtime.logger.warn("notify() called but no notifications service is registered; nothing sent", {
         title: options.title,
       });
-      return;
+      return undefined;
     }
-    await service.send(options);
+    return (await service.send(options)) ?? undefined;
   }
 
   /** The service registered under `key`; throws ServiceNotAvailableError when absent. */

@@ -203,21 +203,25 @@ const overview = {
     this.stats = h("div", { className: "stats", id: "overview-stats" });
     this.errors = h("div", { id: "overview-errors" });
     this.automations = h("div", { id: "overview-automations" });
+    this.services = h("div", { id: "overview-services" });
     append(panel, [
       this.stats,
       h("div", { className: "card" }, h("h3", {}, "Automations"), this.automations),
+      h("div", { className: "card" }, h("h3", {}, "Services"), this.services),
       h("div", { className: "card" }, h("h3", {}, "Recent errors"), this.errors),
     ]);
     this.root = panel;
   },
   async refresh(status) {
     if (!this.root) this.build();
-    const [automations, errors] = await Promise.all([
+    const [automations, errors, services] = await Promise.all([
       api("/automations"),
       api("/logs?level=50&limit=10"),
+      api("/services"),
     ]);
     this.renderStats(status, automations.ok ? automations.body : null);
     this.renderAutomations(automations.ok ? automations.body.automations : null);
+    this.renderServices(services.ok ? services.body.services : null);
     this.renderErrors(errors.ok ? errors.body.entries : null);
   },
   renderStats(status, automations) {
@@ -270,6 +274,49 @@ const overview = {
           "table",
           {},
           h("thead", {}, h("tr", {}, h("th", {}, "Name"), h("th", {}, "Status"), h("th", {}, "Runs"), h("th", {}, "Errors"), h("th", { className: "hide-narrow" }, "Last run"))),
+          h("tbody", {}, rows),
+        ),
+      ),
+    );
+  },
+  renderServices(list) {
+    if (!list) {
+      replaceChildren(this.services, h("p", { className: "muted" }, "Could not load the services."));
+      return;
+    }
+    if (list.length === 0) {
+      replaceChildren(
+        this.services,
+        h("p", { className: "empty" }, "No services configured. Set NTFY_TOPIC, WEATHER_LATITUDE/LONGITUDE, SHELLY_DEVICES or NANOLEAF_PANELS."),
+      );
+      return;
+    }
+    const health = (item) => {
+      if (!item.configured) return badge("not configured", "warn");
+      if (item.reachable === true) return badge("reachable", "ok");
+      if (item.reachable === false) return badge("unreachable", "bad");
+      return badge("not used yet", "warn");
+    };
+    const rows = list.map((item) =>
+      h(
+        "tr",
+        { "data-service": item.key },
+        h("td", {}, h("span", { className: "mono" }, item.key)),
+        h("td", {}, item.provider),
+        h("td", {}, health(item)),
+        h("td", { className: "hide-narrow", title: formatTime(item.lastSuccessAt) }, relativeTime(item.lastSuccessAt)),
+        h("td", { className: "service-error", title: formatTime(item.lastErrorAt) }, item.lastError ?? "—"),
+      ),
+    );
+    replaceChildren(
+      this.services,
+      h(
+        "div",
+        { className: "table-wrap" },
+        h(
+          "table",
+          {},
+          h("thead", {}, h("tr", {}, h("th", {}, "Key"), h("th", {}, "Provider"), h("th", {}, "Status"), h("th", { className: "hide-narrow" }, "Last success"), h("th", {}, "Last error"))),
           h("tbody", {}, rows),
         ),
       ),

@@ -1,0 +1,82 @@
+/**
+ * The web UI overview's Services card in Chromium: an engine with the ntfy service (its
+ * fake server answered), a Shelly relay that could not be reached, and a custom service.
+ */
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import path from "node:path";
+import { expect } from "chai";
+import type { Browser } from "playwright-core";
+import { MemoryLogger } from "../../src/adapters/logging/memory-logger.js";
+import { NtfyNotificationService } from "../../src/adapters/services/ntfy/ntfy-notification-service.js";
+import { ShellyRelayService } from "../../src/adapters/services/shelly/shelly-relay-service.js";
+import { createEngine, type Engine } from "../../src/composition/create-engine.js";
+import { launchChromium } from "../support/browser.js";
+import { FakeMqttClient } from "../support/engine-fakes.js";
+import { FakeNtfy } from "../support/fake-ntfy.js";
+import { freePort } from "../support/network.js";
+
+describe("web UI overview: services", function () {
+  this.timeout(90_000);
+  let browser: Browser | undefined;
+  let ntfy: FakeNtfy;
+  let engine: Engine;
+  let dir: string;
+
+  before(async function () {
+    browser = (await launchChromium("web UI services")) ?? undefined;
+    if (!browser) this.skip();
+    ntfy = await FakeNtfy.start({ token: "tk_overview" });
+    await mkdir("tmp", { recursive: true });
+    dir = await mkdtemp(path.resolve("tmp", "services-ui-"));
+    const deadPort = await freePort();
+    const logger = new MemoryLogger();
+    engine = createEngine({
+      automationsDir: dir,
+      logger,
+      mqttClient: new FakeMqttClient(),
+      httpPort: 0,
+      httpHost: "127.0.0.1",
+      handleSignals: false,
+      servicesFromEnvironment: false,
+      config: { HTTP_TOKEN: undefined, DEVICE_REGISTRY_ENABLED: false, WEB_UI_ENABLED: true },
+      services: {
+        notifications: (http, serviceLogger) => new NtfyNotificationService(http, serviceLogger, { url: ntfy.url, defaultTopic: "hearth", token: "tk_overview" }),
+        relay: ({ http, mqtt, logger: relayLogger }) =>
+          new ShellyRelayService(http, mqtt, relayLogger, { devices: { garage: { transport: "http", address: `http://127.0.0.1:${deadPort}` } } }),
+        custom: { hello: "world" },
+      },
+    });
+    await engine.start();
+    await engine.notifications?.send({ message: "hello" });
+    await engine.services
+      .getOrThrow<ShellyRelayService>("relay")
+      .switchOn("garage")
+      .catch(() => undefined);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await engine?.stop();
+    await ntfy?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("lists each service with its provider, reachability and last error, and no secret", async () => {
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 860 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`http://127.0.0.1:${engine.httpPort}/status#overview`);
+      const ntfyRow = page.locator('#overview-services tr[data-service="notifications"]');
+      await ntfyRow.locator(".badge", { hasText: "reachable" }).waitFor();
+      expect(await ntfyRow.textContent()).to.include("ntfy");
+      const relayRow = page.locator('#overview-services tr[data-service="relay"]');
+      await relayRow.locator(".badge", { hasText: "unreachable" }).waitFor();
+      expect(await relayRow.locator(".service-error").textContent()).to.match(/garage: .*unreachable/);
+      const customRow = page.locator('#overview-services tr[data-service="custom"]');
+      expect(await customRow.locator(".badge").textContent()).to.equal("not used yet");
+      expect(await page.content()).not.to.contain("tk_overview");
+    } finally {
+      await context.close();
+    }
+  });
+});
