@@ -71,7 +71,12 @@ export class KnexInventoryOutbox implements InventoryOutbox {
   }
 
   async prune(before: Date): Promise<number> {
-    return this.knex("inventory_outbox").whereNotNull("delivered_at").andWhere("delivered_at", "<", before).delete();
+    // RETURNING rather than the affected-row count, which knex-pglite does not report for deletes.
+    const result = await this.knex.raw<{ rows: unknown[] }>(
+      "DELETE FROM inventory_outbox WHERE delivered_at IS NOT NULL AND delivered_at < ? RETURNING seq",
+      [before],
+    );
+    return result.rows.length;
   }
 
   async pendingCount(): Promise<number> {

@@ -59,11 +59,12 @@ export class KnexReminderRepository implements ReminderRepository {
 
   async claim(householdId: string, date: string): Promise<boolean> {
     // One conditional UPDATE: the row lock makes a second process wait, then see the date set.
-    const updated = await this.knex("household_reminders")
-      .where({ household_id: householdId })
-      .andWhere((query) => query.whereNull("last_sent_on").orWhere("last_sent_on", "<>", date))
-      .update({ last_sent_on: date });
-    return updated === 1;
+    const result = await this.knex.raw<{ rows: unknown[] }>(
+      `UPDATE household_reminders SET last_sent_on = ?
+       WHERE household_id = ? AND (last_sent_on IS NULL OR last_sent_on <> ?) RETURNING household_id`,
+      [date, householdId, date],
+    );
+    return result.rows.length === 1;
   }
 
   async release(householdId: string, date: string, previous: string | null): Promise<void> {
