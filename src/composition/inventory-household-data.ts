@@ -9,6 +9,12 @@ import { KnexReminderRepository } from "../adapters/persistence/knex-reminder-re
 import type { MemoryInventoryStore } from "../adapters/persistence/memory-inventory-store.js";
 import { MemoryReminderRepository } from "../adapters/persistence/memory-reminder-repository.js";
 import { GetReminderSettings, UpdateReminderSettings } from "../application/inventory/reminder-settings.js";
+import { ExportHousehold } from "../application/inventory/export-household.js";
+import { ImportHousehold } from "../application/inventory/import-household.js";
+import { KnexHouseholdTransferStore } from "../adapters/persistence/knex-household-transfer-store.js";
+import { MemoryHouseholdTransferStore } from "../adapters/persistence/memory-household-transfer-store.js";
+import { MemoryItemRepository } from "../adapters/persistence/memory-item-repository.js";
+import type { HouseholdTransferStore } from "../ports/household-transfer-store.js";
 import type { ReminderRepository } from "../ports/reminder-repository.js";
 import type { InventoryAreaContext } from "./inventory-api.js";
 import type { OpenAPIRegistry } from "../adapters/http/inventory/openapi.js";
@@ -19,10 +25,16 @@ export interface HouseholdDataArea {
   registerOpenApi: (registry: OpenAPIRegistry) => void;
 }
 
-function householdDataArea(context: InventoryAreaContext, reminders: ReminderRepository): HouseholdDataArea {
+function householdDataArea(
+  context: InventoryAreaContext,
+  reminders: ReminderRepository,
+  transfers: HouseholdTransferStore,
+): HouseholdDataArea {
   const useCases: HouseholdDataUseCases = {
     getReminderSettings: new GetReminderSettings(reminders, context.ports.clock, context.access),
     updateReminderSettings: new UpdateReminderSettings(reminders, context.ports.clock, context.access),
+    exportHousehold: new ExportHousehold(transfers, context.access),
+    importHousehold: new ImportHousehold(transfers, context.access, context.ports.ids, context.ports.clock),
   };
   return {
     router: (http) => createHouseholdDataRouter({ useCases, ...http }),
@@ -32,12 +44,14 @@ function householdDataArea(context: InventoryAreaContext, reminders: ReminderRep
 
 /** Over knex (PostgreSQL or PGlite), for buildInventoryApi. */
 export function knexHouseholdDataArea(knex: Knex): (context: InventoryAreaContext) => HouseholdDataArea {
-  return (context) => householdDataArea(context, new KnexReminderRepository(knex));
+  return (context) => householdDataArea(context, new KnexReminderRepository(knex), new KnexHouseholdTransferStore(knex));
 }
 
 /** Over memory, for buildMemoryInventoryApi; household deletes drop the settings. */
 export function memoryHouseholdDataArea(context: InventoryAreaContext & { store: MemoryInventoryStore }): HouseholdDataArea {
   const reminders = new MemoryReminderRepository();
   context.store.householdCascades.push((householdId) => reminders.deleteHousehold(householdId));
-  return householdDataArea(context, reminders);
+  // The items area plugs its repository into the store first; one of its own stands in without it.
+  const items = context.store.items ?? new MemoryItemRepository(context.ports.users, context.ports.households);
+  return householdDataArea(context, reminders, new MemoryHouseholdTransferStore(context.store, items));
 }

@@ -40,6 +40,7 @@ export function knexItemsArea(
  */
 export function memoryItemsArea(context: InventoryAreaContext & { store: MemoryInventoryStore }): InventoryItemsArea {
   const items = new MemoryItemRepository(context.ports.users, context.ports.households, context.store.outbox);
+  context.store.items = items;
   context.store.itemsIn = (where) => items.hasItemsIn(where);
   context.store.householdCascades.push((householdId) => items.deleteHousehold(householdId));
   return itemsArea(context, items);

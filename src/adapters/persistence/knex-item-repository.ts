@@ -8,7 +8,7 @@ import type { ItemListCache } from "./item-list-cache.js";
 import { writeOutboxEvents } from "./knex-inventory-outbox.js";
 import { isForeignKeyViolation } from "./knex-rows.js";
 
-interface ItemRow {
+export interface ItemRow {
   id: string;
   household_id: string;
   freezer_id: string;
@@ -75,7 +75,7 @@ function toNullableDate(value: Date | string | null): Date | null {
   return value === null ? null : toDate(value);
 }
 
-function toItem(row: ItemRow): FreezerItem {
+export function toItem(row: ItemRow): FreezerItem {
   return {
     id: row.id,
     householdId: row.household_id,
@@ -102,7 +102,7 @@ function toView(row: ItemViewRow): FreezerItemView {
   };
 }
 
-function toRow(item: FreezerItem): ItemRow {
+export function toRow(item: FreezerItem): ItemRow {
   return {
     id: item.id,
     household_id: item.householdId,

@@ -183,6 +183,27 @@ export class MemoryItemRepository implements ItemRepository {
     return Promise.all(entries.map(async (entry) => ({ ...entry, changedBy: await this.user(entry.changedById) })));
   }
 
+  /** Every item of the household, active and archived, by id (export). */
+  householdItems(householdId: string): FreezerItem[] {
+    return [...this.items.values()]
+      .filter((item) => item.householdId === householdId)
+      .sort((a, b) => compareValues(a.id, b.id))
+      .map((item) => ({ ...item }));
+  }
+
+  /** The change log of the household's items, by id (export). */
+  householdHistory(householdId: string): ChangeLogEntry[] {
+    return this.changes
+      .filter((change) => this.items.get(change.itemId)?.householdId === householdId)
+      .sort((a, b) => compareValues(a.id, b.id))
+      .map((change) => ({ ...change }));
+  }
+
+  /** Whether any household holds an item with this id. */
+  holds(itemId: string): FreezerItem | undefined {
+    return this.items.get(itemId);
+  }
+
   /** Removes every item of a household (the household's cascade delete). */
   deleteHousehold(householdId: string): void {
     for (const [id, item] of this.items) {

@@ -25,6 +25,7 @@ export default class NewItems extends Automation {
 
 interface Api {
   token: string;
+  // biome-ignore lint/suspicious/noExplicitAny: response bodies of several shapes, checked by the assertions
   call(method: string, route: string, body?: unknown): Promise<{ status: number; body: any }>;
 }
 

@@ -25,7 +25,7 @@ describe("inventory trigger", () => {
     const bus = new InventoryEventBus(new MemoryLogger());
     const fired: TriggerContext[] = [];
     const logger = new MemoryLogger();
-    const unwire = handler.wire(trigger, { fire: (context) => fired.push(context), logger, inventoryEvents: bus } as unknown as WiringContext);
+    const unwire = handler.wire(trigger, { fire: (context: TriggerContext) => fired.push(context), logger, inventoryEvents: bus } as unknown as WiringContext);
     return { bus, fired, unwire, logger };
   };
 
