@@ -144,6 +144,26 @@ export const itemAccessRows: AccessRow[] = [
     body: () => ({ enabled: true, daysAhead: 5, timeOfDay: "07:30", channel: "freezer" }),
     expect: ownerOnly(200),
   },
+  {
+    method: "get",
+    route: "GET /households/:hid/export",
+    path: (w) => `/api/v1/households/${w.householdId}/export?format=csv`,
+    expect: members(200),
+  },
+  {
+    method: "post",
+    route: "POST /households/:hid/import",
+    path: (w) => `/api/v1/households/${w.householdId}/import`,
+    body: () => ({ freezers: [], items: [] }),
+    expect: ownerOnly(200),
+  },
+  {
+    method: "post",
+    route: "POST /households/:hid/import (invalid row)",
+    path: (w) => `/api/v1/households/${w.householdId}/import`,
+    body: () => ({ items: [{ id: "nothing" }] }),
+    expect: ownerOnly(400),
+  },
 ];
 
 const long = (n: number) => "x".repeat(n);
