@@ -147,7 +147,7 @@ export const itemAccessRows: AccessRow[] = [
   {
     method: "get",
     route: "GET /households/:hid/export",
-    path: (w) => `/api/v1/households/${w.householdId}/export?format=csv`,
+    path: (w) => `/api/v1/households/${w.householdId}/export?format=json`,
     expect: members(200),
   },
   {
