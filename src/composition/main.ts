@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from "./config.js";
 import { startHearth } from "./hearth.js";
 import { stopOnSignals } from "./lifecycle.js";
 import { HEARTH_VERSION } from "./version.js";
+import { runHouseholdTransfer } from "./household-transfer-cli.js";
 
 /** Prints a start failure once: a configuration problem as its message, anything else with its reason. */
 function reportStartFailure(error: unknown): void {
@@ -67,6 +68,14 @@ async function main(): Promise<void> {
     commands: {
       start: { summary: "run the inventory API and the automation engine until SIGINT/SIGTERM", run: start },
       migrate: { summary: "apply pending database migrations, then exit", run: migrate },
+      export: {
+        summary: "export a household to a file: --household <id> [--format json|csv] <file>",
+        run: (args) => runHouseholdTransfer("export", args),
+      },
+      import: {
+        summary: "import a household file (validated first, one transaction): --household <id> [--format json|csv] <file>",
+        run: (args) => runHouseholdTransfer("import", args),
+      },
     },
   });
   if (outcome !== "running") process.exit(outcome);

@@ -178,7 +178,7 @@ const itemRow = z
     updatedAt: z.unknown().optional(),
   })
   .strict()
-  .refine((row) => row.quantity > 0 || row.archivedAt !== null, { path: ["quantity"], message: "must be above 0 (0 only for an archived, used-up item)" });
+  .refine((row) => row.quantity !== 0 || row.archivedAt !== null, { path: ["quantity"], message: "must be above 0 (0 only for an archived, used-up item)" });
 
 function problemText(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.join(".") || "row"}: ${issue.message}`).join("; ");
