@@ -1,4 +1,4 @@
-import { Automation, type RelayService, type Trigger, type TriggerContext, type WeatherService } from "hearth";
+import { Automation, type Trigger, type TriggerContext } from "hearth";
 
 /** The Zigbee contact sensor on the freezer door (Zigbee2MQTT friendly name). */
 const DOOR_TOPIC = "zigbee2mqtt/freezer_door";
@@ -42,7 +42,7 @@ export default class FreezerDoorAlarm extends Automation {
     this.state.delete("freezer.door.open-since");
     this.state.delete("freezer.door.alarmed");
     if (!alarmed) return;
-    await this.services.use<RelayService, Promise<void>>("relay", (relay) =>
+    await this.services.use("relay", (relay) =>
       relay.switchOff(ALARM_RELAY).catch((error: Error) => this.logger.warn("Could not switch the alarm off", { error: error.message })),
     );
     await this.notify({ title: "Freezer", message: "The freezer door is closed again.", priority: "default", tags: ["white_check_mark"] });
@@ -68,7 +68,7 @@ export default class FreezerDoorAlarm extends Automation {
     if (sent && !sent.ok) this.logger.error("The freezer alarm notification was not sent", { error: sent.error });
 
     // services.use does nothing when no relay service is configured.
-    await this.services.use<RelayService, Promise<void>>("relay", async (relay) => {
+    await this.services.use("relay", async (relay) => {
       try {
         await relay.switchOn(ALARM_RELAY);
       } catch (error) {
@@ -79,7 +79,7 @@ export default class FreezerDoorAlarm extends Automation {
   }
 
   private async morningForecast(): Promise<void> {
-    const weather = this.services.get<WeatherService>("weather");
+    const weather = this.services.get("weather");
     if (!weather) {
       this.logger.info("No weather service configured; no morning forecast");
       return;

@@ -82,7 +82,7 @@ const COMMON_WORD = "chicken";
 
 function itemName(index: number): string {
   if (index % RARE_EVERY === 1) return `${RARE_WORD} gratin`;
-  const food = FOODS[(index * 7919) % FOODS.length];
+  const food = FOODS[(index * 7919) % FOODS.length]!;
   const prefix = PREFIXES[(index * 104729) % PREFIXES.length];
   return prefix ? `${prefix} ${food.charAt(0).toLowerCase()}${food.slice(1)}` : food;
 }
@@ -104,27 +104,30 @@ interface Scenario {
   errors: number;
 }
 
-async function json(url: string, method: string, token: string | undefined, body?: unknown): Promise<Record<string, string>> {
+/** The fields the bench reads from API answers. */
+type Answer = { id: string; accessToken: string } & Record<string, string>;
+
+async function json(url: string, method: string, token: string | undefined, body?: unknown): Promise<Answer> {
   const response = await fetch(url, {
     method,
     headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  const parsed = (await response.json()) as Record<string, string>;
+  const parsed = (await response.json()) as Answer;
   if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(parsed)}`);
   return parsed;
 }
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
 async function runHttp(
   base: string,
   token: string,
   path: string,
-  options: { method?: "GET" | "PATCH"; body?: () => string; seconds?: number } = {},
+  options: { method?: "GET" | "PATCH" | undefined; body?: (() => string) | undefined; seconds?: number } = {},
 ) {
   const run = (duration: number) =>
     autocannon({
@@ -133,9 +136,7 @@ async function runHttp(
       duration,
       method: options.method ?? "GET",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      requests: options.body
-        ? [{ setupRequest: (request) => ({ ...request, body: options.body?.() }) }]
-        : undefined,
+      ...(options.body ? { requests: [{ setupRequest: (request) => ({ ...request, body: options.body?.() }) }] } : {}),
     });
   await run(WARMUP_SECONDS);
   const result = await run(options.seconds ?? DURATION);
@@ -269,8 +270,8 @@ async function main(): Promise<void> {
         batch.push({
           id: createId(),
           householdId: hid,
-          freezerId: placement.freezerId,
-          compartmentId: placement.compartmentId,
+          freezerId: placement!.freezerId,
+          compartmentId: placement!.compartmentId,
           name: itemName(index),
           quantity: 1 + (index % 6),
           notes: index % 10 === 0 ? "Label on the lid" : null,
@@ -292,10 +293,10 @@ async function main(): Promise<void> {
       const listPage = await json(`${base}/households/${hid}/items?limit=2`, "GET", token);
       const [patchItem, historyItem] = (listPage as unknown as { data: { id: string }[] }).data;
       for (let change = 1; change <= 20; change++) {
-        await json(`${base}/households/${hid}/items/${historyItem.id}`, "PATCH", token, { quantity: change + 10 });
+        await json(`${base}/households/${hid}/items/${historyItem!.id}`, "PATCH", token, { quantity: change + 10 });
       }
 
-      const [a, b] = [placements[0].compartmentId, placements[5].compartmentId];
+      const [a, b] = [placements[0]!.compartmentId, placements[5]!.compartmentId];
       const expiresBefore = new Date(Date.now() + 60 * 86_400_000).toISOString();
       const listQueries: { name: string; path: string; query: ItemListQuery }[] = [
         { name: "list: default page", path: "", query: { householdId: hid, page: 1, limit: 20 } },
@@ -331,14 +332,14 @@ async function main(): Promise<void> {
         report(`  ${scenario.name}: ${api.rps.toFixed(0)} req/s (cache off ${uncached.rps.toFixed(0)}, raw ${raw.rps.toFixed(0)})`);
       }
       const single: { name: string; path: string; method?: "GET" | "PATCH"; body?: () => string }[] = [
-        { name: "get one item", path: `/households/${hid}/items/${patchItem.id}` },
+        { name: "get one item", path: `/households/${hid}/items/${patchItem!.id}` },
         {
           name: "PATCH one item",
-          path: `/households/${hid}/items/${patchItem.id}`,
+          path: `/households/${hid}/items/${patchItem!.id}`,
           method: "PATCH",
           body: () => JSON.stringify({ quantity: 1 + Math.floor(Math.random() * 1000) }),
         },
-        { name: "history (20 entries)", path: `/households/${hid}/items/${historyItem.id}/history` },
+        { name: "history (20 entries)", path: `/households/${hid}/items/${historyItem!.id}/history` },
       ];
       for (const scenario of single) {
         const api = await runHttp(base, token, scenario.path, { method: scenario.method, body: scenario.body });

@@ -106,7 +106,7 @@ export { NanoleafLightPanels, type NanoleafSettings } from "./adapters/services/
 export { topicMatches } from "./domain/automation/topic-filter.js";
 export type { AutomationInfo, AutomationManagerApi, AutomationStats, TriggerDescription } from "./ports/automation-catalog.js";
 export type { DeviceEventHandler, DeviceRegistryApi, DeviceStateHandler } from "./ports/device-registry.js";
-export type { CoreContext, ServicePlugin, ServiceRegistryApi } from "./ports/engine-services.js";
+export type { CoreContext, KnownServices, ServicePlugin, ServiceRegistryApi } from "./ports/engine-services.js";
 export type { MqttHandler, MqttServiceApi, PublishOptions } from "./ports/mqtt-bus.js";
 export type { StateChangeHandler, StateManagerApi } from "./ports/state-store.js";
 export {

@@ -1,13 +1,13 @@
+import type { Clock } from "../ports/clock.js";
 import "reflect-metadata";
 import { container, type DependencyContainer, instanceCachingFactory } from "tsyringe";
 import { SessionStore } from "../adapters/http/engine/session-store.js";
-import { Cuid2IdGenerator } from "../adapters/ids/cuid2-id-generator.js";
 import type { RingBufferLog } from "../adapters/logging/ring-buffer.js";
 import type { Database } from "../adapters/persistence/database.js";
+import { registerInventory } from "./inventory-api.js";
+import { DATABASE, databaseModule } from "./inventory-modules.js";
 import { countInventory } from "../adapters/persistence/knex-inventory-counts.js";
 import { createMetrics, type Metrics } from "../adapters/services/metrics/metrics.js";
-import { CLOCK, systemClock } from "../ports/clock.js";
-import { ID_GENERATOR } from "../ports/id-generator.js";
 import { LOG_BUFFER } from "../ports/log-buffer.js";
 import { LOGGER, type Logger } from "../ports/logger.js";
 import type { Config } from "./config.js";
@@ -17,7 +17,6 @@ import { HEARTH_VERSION } from "./version.js";
 
 // Tokens for what only composition knows; ports carry their own tokens beside them.
 export const CONFIG = Symbol("Config");
-export const DATABASE = Symbol("Database");
 export const SESSION_STORE = Symbol("SessionStore");
 export const ENGINE = Symbol("Engine");
 export const METRICS = Symbol("Metrics");
@@ -27,8 +26,12 @@ export interface HearthCore {
   logger: Logger;
   logBuffer: RingBufferLog;
   database: Database;
+  /** The signing secret of the inventory's access tokens (resolveJwtSecret). */
+  jwtSecret: string;
   /** Engine HTTP port override (0 = any free port); see StartHearthOptions.httpPort. */
   httpPort?: number;
+  /** The inventory's clock (tests pass a fake one); the system clock by default. */
+  clock?: Clock | undefined;
 }
 
 /**
@@ -40,9 +43,11 @@ export function createHearthContainer(core: HearthCore): DependencyContainer {
   scope.register(CONFIG, { useValue: core.config });
   scope.register(LOGGER, { useValue: core.logger });
   scope.register(LOG_BUFFER, { useValue: core.logBuffer });
-  scope.register(DATABASE, { useValue: core.database });
-  scope.register(CLOCK, { useValue: systemClock });
-  scope.register(ID_GENERATOR, { useValue: new Cuid2IdGenerator() });
+  registerInventory(scope, databaseModule(core.database, { listCacheSize: core.config.ITEM_LIST_CACHE_SIZE }), {
+    jwtSecret: core.jwtSecret,
+    config: core.config,
+    ...(core.clock ? { clock: core.clock } : {}),
+  });
   scope.register(SESSION_STORE, { useFactory: instanceCachingFactory(() => new SessionStore()) });
   scope.register(ENGINE, {
     useFactory: instanceCachingFactory<Engine>((resolver) => {

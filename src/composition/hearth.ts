@@ -14,7 +14,7 @@ import { createHearthContainer, ENGINE, METRICS, SESSION_STORE } from "./contain
 import type { Engine } from "./create-engine.js";
 import { mountStatusSurfaces } from "./status-surfaces.js";
 import { HEARTH_VERSION } from "./version.js";
-import { buildInventoryApi } from "./inventory-api.js";
+import { buildInventoryApi, resolveJwtSecret } from "./inventory-api.js";
 import { type InventoryLink, linkInventory } from "./inventory-link.js";
 import type { Clock } from "../ports/clock.js";
 import type { Timer } from "../ports/timer.js";
@@ -88,6 +88,8 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
       logger,
       logBuffer: buffer,
       database,
+      jwtSecret: await resolveJwtSecret(config, logger.child({ module: "inventory" })),
+      clock: options.clock,
       ...(typeof options.httpPort === "number" ? { httpPort: options.httpPort } : {}),
     });
     const engine = graph.resolve<Engine>(ENGINE);
@@ -96,6 +98,7 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
     mountStatusSurfaces(engine, { sessions: graph.resolve<SessionStore>(SESSION_STORE), metrics });
 
     const inventory = await buildInventoryApi({
+      container: graph,
       config,
       database,
       logger: logger.child({ module: "inventory" }),

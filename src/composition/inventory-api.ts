@@ -1,95 +1,140 @@
-import path from "node:path";
-import type { Express, RequestHandler, Router } from "express";
+import {
+  createHouseholdDataRouter,
+  type HouseholdDataUseCases,
+  registerHouseholdDataOpenApi,
+} from "../adapters/http/inventory/household-data-routes.js";
+import { ExportHousehold } from "../application/inventory/export-household.js";
 import type { HouseholdAccess } from "../application/inventory/household-access.js";
-import type { AuthSettings, InventoryPorts } from "../application/inventory/inventory-ports.js";
-import { createInventoryUseCases, type InventoryUseCases } from "../application/inventory/inventory-use-cases.js";
+import { ImportHousehold } from "../application/inventory/import-household.js";
+import { GetReminderSettings, UpdateReminderSettings } from "../application/inventory/reminder-settings.js";
+import { HOUSEHOLD_TRANSFER_STORE, type HouseholdTransferStore } from "../ports/household-transfer-store.js";
+import { REMINDER_REPOSITORY, type ReminderRepository } from "../ports/reminder-repository.js";
+import "reflect-metadata";
+import path from "node:path";
+import type { Express, RequestHandler } from "express";
+import { container, type DependencyContainer } from "tsyringe";
 import { createInventoryApp, type InventoryAppOptions } from "../adapters/http/inventory/inventory-app.js";
-import type { OpenAPIRegistry } from "../adapters/http/inventory/openapi.js";
+import { createItemsRouter, registerItemsOpenApi } from "../adapters/http/inventory/items-router.js";
 import { connectRedisRateLimitStores } from "../adapters/http/inventory/redis-rate-limit-store.js";
 import { Cuid2IdGenerator } from "../adapters/ids/cuid2-id-generator.js";
-import { type Database, isDatabaseUp } from "../adapters/persistence/database.js";
-import { KnexFreezerRepository } from "../adapters/persistence/knex-freezer-repository.js";
-import { KnexHouseholdRepository } from "../adapters/persistence/knex-household-repository.js";
-import { KnexInviteRepository } from "../adapters/persistence/knex-invite-repository.js";
-import { KnexRefreshTokenRepository } from "../adapters/persistence/knex-refresh-token-repository.js";
-import { KnexUserRepository } from "../adapters/persistence/knex-user-repository.js";
-import { MemoryFreezerRepository } from "../adapters/persistence/memory-freezer-repository.js";
-import { MemoryHouseholdRepository } from "../adapters/persistence/memory-household-repository.js";
-import { MemoryInventoryStore } from "../adapters/persistence/memory-inventory-store.js";
-import { MemoryInviteRepository } from "../adapters/persistence/memory-invite-repository.js";
-import { MemoryRefreshTokenRepository } from "../adapters/persistence/memory-refresh-token-repository.js";
-import { MemoryUserRepository } from "../adapters/persistence/memory-user-repository.js";
+import type { Database } from "../adapters/persistence/database.js";
 import { CryptoSecretGenerator } from "../adapters/security/crypto-secret-generator.js";
-import { loadOrCreateSecret } from "../adapters/security/stored-secret.js";
 import { JwtTokenService } from "../adapters/security/jwt-token-service.js";
 import { ScryptPasswordHasher } from "../adapters/security/scrypt-password-hasher.js";
-import { type Clock, systemClock } from "../ports/clock.js";
+import { loadOrCreateSecret } from "../adapters/security/stored-secret.js";
+import type { AuthSettings, InventoryPorts } from "../application/inventory/inventory-ports.js";
+import { createInventoryUseCases, type InventoryUseCases } from "../application/inventory/inventory-use-cases.js";
+import { createItemUseCases, type ItemUseCases } from "../application/inventory/item-use-cases.js";
+import { CLOCK, type Clock, systemClock } from "../ports/clock.js";
+import { FREEZER_REPOSITORY, type FreezerRepository } from "../ports/freezer-repository.js";
+import { HOUSEHOLD_REPOSITORY, type HouseholdRepository } from "../ports/household-repository.js";
+import { ID_GENERATOR, type IdGenerator } from "../ports/id-generator.js";
+import { INVITE_REPOSITORY, type InviteRepository } from "../ports/invite-repository.js";
+import { ITEM_PLACEMENT_LOOKUP, type ItemPlacementLookup } from "../ports/item-placement.js";
+import { ITEM_REPOSITORY, type ItemRepository } from "../ports/item-repository.js";
 import type { Logger } from "../ports/logger.js";
-import { HEARTH_VERSION } from "./version.js";
-import type { PasswordHasher } from "../ports/password-hasher.js";
+import { PASSWORD_HASHER, type PasswordHasher } from "../ports/password-hasher.js";
+import { REFRESH_TOKEN_REPOSITORY, type RefreshTokenRepository } from "../ports/refresh-token-repository.js";
+import { SECRET_GENERATOR, type SecretGenerator } from "../ports/secret-generator.js";
+import { TOKEN_SERVICE, type TokenService } from "../ports/token-service.js";
+import { USER_REPOSITORY, type UserRepository } from "../ports/user-repository.js";
 import type { Config } from "./config.js";
-import { knexItemsArea, memoryItemsArea } from "./inventory-items.js";
-import { type HouseholdDataArea, knexHouseholdDataArea, memoryHouseholdDataArea } from "./inventory-household-data.js";
-
-type Repositories = Pick<InventoryPorts, "users" | "refreshTokens" | "households" | "invites" | "freezers">;
-
-/** What a router of another inventory area (items) gets to build itself. */
-export interface InventoryAreaContext {
-  ports: InventoryPorts;
-  access: HouseholdAccess;
-}
-
-/** Another inventory area's HTTP contribution, mounted at /api/v1/households/:hid/items. */
-export interface InventoryItemsArea {
-  router: Router;
-  registerOpenApi?: (registry: OpenAPIRegistry) => void;
-}
+import { databaseModule, type InventoryModule, STORAGE_CHECK } from "./inventory-modules.js";
+import { HEARTH_VERSION } from "./version.js";
 
 export interface InventoryAssembly {
   app: Express;
   ports: InventoryPorts;
   useCases: InventoryUseCases;
+  itemUseCases: ItemUseCases;
 }
 
-interface AssembleOptions {
-  repositories: Repositories;
-  tokens: JwtTokenService;
-  passwords: PasswordHasher;
-  clock: Clock;
-  logger: Logger;
-  settings: AuthSettings;
-  app: InventoryAppOptions;
-  checkDatabase(): Promise<boolean>;
-  items?: (context: InventoryAreaContext) => InventoryItemsArea;
-  householdData?: (context: InventoryAreaContext) => HouseholdDataArea;
+export interface InventoryContainerOptions {
+  /** The signing secret of access tokens (see resolveJwtSecret). */
+  jwtSecret: string;
+  config: Pick<Config, "JWT_ACCESS_TTL">;
+  clock?: Clock;
+  /** Defaults to scrypt with its production cost. */
+  passwords?: PasswordHasher;
 }
 
-function assemble(options: AssembleOptions): InventoryAssembly {
-  const ports: InventoryPorts = {
-    ...options.repositories,
-    passwords: options.passwords,
-    tokens: options.tokens,
-    secrets: new CryptoSecretGenerator(),
-    ids: new Cuid2IdGenerator(),
-    clock: options.clock,
+/**
+ * The inventory's container: the repositories of one adapter family (`module`) plus the
+ * security, id and time adapters every family shares.
+ */
+export function createInventoryContainer(module: InventoryModule, options: InventoryContainerOptions): DependencyContainer {
+  const scope = container.createChildContainer();
+  registerInventory(scope, module, options);
+  return scope;
+}
+
+/** Registers the inventory's adapters into an existing container (the process's one). */
+export function registerInventory(scope: DependencyContainer, module: InventoryModule, options: InventoryContainerOptions): void {
+  module(scope);
+  scope.register(CLOCK, { useValue: options.clock ?? systemClock });
+  scope.register(ID_GENERATOR, { useValue: new Cuid2IdGenerator() });
+  scope.register(SECRET_GENERATOR, { useValue: new CryptoSecretGenerator() });
+  scope.register(PASSWORD_HASHER, { useValue: options.passwords ?? new ScryptPasswordHasher() });
+  scope.register(TOKEN_SERVICE, { useValue: new JwtTokenService(options.jwtSecret, options.config.JWT_ACCESS_TTL) });
+}
+
+/** The ports the use cases draw from, resolved from an inventory container. */
+export function resolveInventoryPorts(scope: DependencyContainer): InventoryPorts {
+  return {
+    users: scope.resolve<UserRepository>(USER_REPOSITORY),
+    refreshTokens: scope.resolve<RefreshTokenRepository>(REFRESH_TOKEN_REPOSITORY),
+    households: scope.resolve<HouseholdRepository>(HOUSEHOLD_REPOSITORY),
+    invites: scope.resolve<InviteRepository>(INVITE_REPOSITORY),
+    freezers: scope.resolve<FreezerRepository>(FREEZER_REPOSITORY),
+    passwords: scope.resolve<PasswordHasher>(PASSWORD_HASHER),
+    tokens: scope.resolve<TokenService>(TOKEN_SERVICE),
+    secrets: scope.resolve<SecretGenerator>(SECRET_GENERATOR),
+    ids: scope.resolve<IdGenerator>(ID_GENERATOR),
+    clock: scope.resolve<Clock>(CLOCK),
   };
+}
+
+/** The use cases and the HTTP app over what `scope` holds. */
+export function assembleInventory(
+  scope: DependencyContainer,
+  options: { logger: Logger; settings: AuthSettings; app: InventoryAppOptions },
+): InventoryAssembly {
+  const ports = resolveInventoryPorts(scope);
   const useCases = createInventoryUseCases(ports, options.settings);
-  const areaContext = { ports, access: useCases.access };
-  const items = options.items?.(areaContext);
-  const householdData = options.householdData?.(areaContext);
+  const itemUseCases = createItemUseCases(
+    {
+      items: scope.resolve<ItemRepository>(ITEM_REPOSITORY),
+      placements: scope.resolve<ItemPlacementLookup>(ITEM_PLACEMENT_LOOKUP),
+      ids: ports.ids,
+      clock: ports.clock,
+    },
+    useCases.access,
+  );
   const app = createInventoryApp({
     useCases,
     access: useCases.access,
-    tokens: options.tokens,
+    tokens: ports.tokens,
     logger: options.logger,
     options: options.app,
-    checkDatabase: options.checkDatabase,
-    ...(items ? { itemsRouter: items.router, registerItemsOpenApi: items.registerOpenApi } : {}),
-    ...(householdData
-      ? { householdDataRouter: householdData.router, registerHouseholdDataOpenApi: householdData.registerOpenApi }
-      : {}),
+    checkDatabase: scope.resolve<() => Promise<boolean>>(STORAGE_CHECK),
+    itemsRouter: createItemsRouter({ useCases: itemUseCases }),
+    registerItemsOpenApi,
+    householdDataRouter: (http) => createHouseholdDataRouter({ useCases: householdDataUseCases(scope, ports, useCases.access), ...http }),
+    registerHouseholdDataOpenApi,
   });
-  return { app, ports, useCases };
+  return { app, ports, useCases, itemUseCases };
+}
+
+/** Reminder settings, export and import over what `scope` holds. */
+function householdDataUseCases(scope: DependencyContainer, ports: InventoryPorts, access: HouseholdAccess): HouseholdDataUseCases {
+  const reminders = scope.resolve<ReminderRepository>(REMINDER_REPOSITORY);
+  const transfers = scope.resolve<HouseholdTransferStore>(HOUSEHOLD_TRANSFER_STORE);
+  return {
+    getReminderSettings: new GetReminderSettings(reminders, ports.clock, access),
+    updateReminderSettings: new UpdateReminderSettings(reminders, ports.clock, access),
+    exportHousehold: new ExportHousehold(transfers, access),
+    importHousehold: new ImportHousehold(transfers, access, ports.ids, ports.clock),
+  };
 }
 
 /**
@@ -103,7 +148,8 @@ export async function resolveJwtSecret(config: Pick<Config, "JWT_SECRET" | "DATA
   return stored.secret;
 }
 
-function appOptions(config: Config, createStore?: InventoryAppOptions["rateLimits"]["createStore"]): InventoryAppOptions {
+/** The HTTP options of the inventory app from the configuration. */
+export function appOptions(config: Config, createStore?: InventoryAppOptions["rateLimits"]["createStore"]): InventoryAppOptions {
   return {
     corsOrigins: config.CORS_ORIGINS,
     trustProxy: config.TRUST_PROXY,
@@ -121,10 +167,13 @@ export interface BuildInventoryApiDeps {
   database: Database;
   logger: Logger;
   clock?: Clock;
-  /** Builds the items area (its repository, use cases and router): knexItemsArea or memoryItemsArea. */
-  items?: (context: InventoryAreaContext) => InventoryItemsArea;
   /** Request metrics middleware (METRICS_ENABLED), installed before every other handler. */
   observe?: RequestHandler;
+  /**
+   * A container the inventory is already registered in (startHearth's); without one, a
+   * container is built here over `database`.
+   */
+  container?: DependencyContainer;
 }
 
 /**
@@ -132,84 +181,24 @@ export interface BuildInventoryApiDeps {
  * database to be migrated. `close()` releases what this opened (the Redis client), not
  * the database, which the caller owns.
  */
-export async function buildInventoryApi(
-  deps: BuildInventoryApiDeps,
-): Promise<{ app: Express; close(): Promise<void> }> {
+export async function buildInventoryApi(deps: BuildInventoryApiDeps): Promise<InventoryAssembly & { close(): Promise<void> }> {
   const { config, database, logger } = deps;
-  const knex = database.knex;
   const redis = config.REDIS_URL ? await connectRedisRateLimitStores(config.REDIS_URL, logger) : undefined;
   if (redis) logger.info("Inventory API rate limits are shared through Redis");
-  const assembly = assemble({
-    repositories: {
-      users: new KnexUserRepository(knex),
-      refreshTokens: new KnexRefreshTokenRepository(knex),
-      households: new KnexHouseholdRepository(knex),
-      invites: new KnexInviteRepository(knex),
-      freezers: new KnexFreezerRepository(knex),
-    },
-    tokens: new JwtTokenService(await resolveJwtSecret(config, logger), config.JWT_ACCESS_TTL),
-    passwords: new ScryptPasswordHasher(),
-    clock: deps.clock ?? systemClock,
+  const scope =
+    deps.container ??
+    createInventoryContainer(databaseModule(database, { listCacheSize: config.ITEM_LIST_CACHE_SIZE }), {
+      jwtSecret: await resolveJwtSecret(config, logger),
+      config,
+      ...(deps.clock ? { clock: deps.clock } : {}),
+    });
+  const assembly = assembleInventory(scope, {
     logger,
     settings: { refreshTokenTtlSeconds: config.JWT_REFRESH_TTL },
     app: { ...appOptions(config, redis?.createStore), ...(deps.observe ? { observe: deps.observe } : {}) },
-    checkDatabase: () => isDatabaseUp(knex),
-    items: deps.items ?? knexItemsArea(knex, { listCacheSize: config.ITEM_LIST_CACHE_SIZE }),
-    householdData: knexHouseholdDataArea(knex),
-  });
-  return {
-    app: assembly.app,
-    close: async () => {
-      await redis?.close();
-    },
-  };
-}
-
-export interface MemoryInventoryApiOptions {
-  config: Config;
-  logger: Logger;
-  clock?: Clock;
-  /** Defaults to scrypt with low cost, so tests stay fast. */
-  passwords?: PasswordHasher;
-  /** Shared rows; pass one to seed or inspect data. */
-  store?: MemoryInventoryStore;
-  items?: (context: InventoryAreaContext & { store: MemoryInventoryStore }) => InventoryItemsArea;
-  /** Health answer; default "up". */
-  checkDatabase?: () => Promise<boolean>;
-}
-
-/** The same app over the in-memory repositories, for HTTP contract tests. */
-export async function buildMemoryInventoryApi(
-  options: MemoryInventoryApiOptions,
-): Promise<InventoryAssembly & { store: MemoryInventoryStore; close(): Promise<void> }> {
-  const store = options.store ?? new MemoryInventoryStore();
-  const redis = options.config.REDIS_URL
-    ? await connectRedisRateLimitStores(options.config.REDIS_URL, options.logger)
-    : undefined;
-  const assembly = assemble({
-    repositories: {
-      users: new MemoryUserRepository(store),
-      refreshTokens: new MemoryRefreshTokenRepository(store),
-      households: new MemoryHouseholdRepository(store),
-      invites: new MemoryInviteRepository(store),
-      freezers: new MemoryFreezerRepository(store),
-    },
-    tokens: new JwtTokenService(
-      options.config.JWT_SECRET ?? "memory-inventory-api-test-secret-0123456789",
-      options.config.JWT_ACCESS_TTL,
-    ),
-    passwords: options.passwords ?? new ScryptPasswordHasher({ cost: 1024, blockSize: 8, parallelization: 1 }),
-    clock: options.clock ?? systemClock,
-    logger: options.logger,
-    settings: { refreshTokenTtlSeconds: options.config.JWT_REFRESH_TTL },
-    app: appOptions(options.config, redis?.createStore),
-    checkDatabase: options.checkDatabase ?? (async () => true),
-    items: (context: InventoryAreaContext) => (options.items ?? memoryItemsArea)({ ...context, store }),
-    householdData: (context: InventoryAreaContext) => memoryHouseholdDataArea({ ...context, store }),
   });
   return {
     ...assembly,
-    store,
     close: async () => {
       await redis?.close();
     },

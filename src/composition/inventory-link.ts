@@ -29,8 +29,8 @@ export interface InventoryLinkOptions {
   database: Database;
   engine: Engine;
   logger: Logger;
-  clock?: Clock;
-  timer?: Timer;
+  clock?: Clock | undefined;
+  timer?: Timer | undefined;
 }
 
 /** What joins the inventory and the engine in one process; see {@link linkInventory}. */

@@ -2,9 +2,13 @@
  * The registry of optional services (notifications, weather, relays, ..., custom) and the
  * lifecycle hooks a service plugin may have.
  */
+import type { NotificationService } from "../domain/automation/notification.js";
 import type { HttpClient } from "./http-client.js";
+import type { LightPanelService } from "./light-panel-service.js";
 import type { Logger } from "./logger.js";
+import type { RelayService } from "./relay-service.js";
 import type { RouteRegistrar } from "./route-registrar.js";
+import type { WeatherService } from "./weather-service.js";
 
 /** What every service plugin receives at start. */
 export interface CoreContext {
@@ -26,11 +30,28 @@ export interface ServicePlugin {
   registerRoutes?(app: RouteRegistrar): void;
 }
 
+/**
+ * The well-known service keys and their types, so `services.get("weather")` and
+ * `services.use("relay", (relay) => …)` are typed without a type argument. Other keys take
+ * one (`services.get<MyService>("mine")`). Open for declaration merging.
+ */
+export interface KnownServices {
+  notifications: NotificationService;
+  weather: WeatherService;
+  relay: RelayService;
+  relays: RelayService;
+  relayService: RelayService;
+  lightPanels: LightPanelService;
+}
+
 export interface ServiceRegistryApi {
   register(key: string, service: unknown): void;
+  get<K extends keyof KnownServices>(key: K): KnownServices[K] | null;
   get<T = unknown>(key: string): T | null;
+  getOrThrow<K extends keyof KnownServices>(key: K): KnownServices[K];
   getOrThrow<T = unknown>(key: string): T;
   /** Runs fn with the service when present; does nothing when absent. */
+  use<K extends keyof KnownServices, R = void>(key: K, fn: (service: KnownServices[K]) => R): R | undefined;
   use<T = unknown, R = void>(key: string, fn: (service: T) => R): R | undefined;
   has(key: string): boolean;
   keys(): string[];

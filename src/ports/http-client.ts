@@ -2,15 +2,15 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 export interface HttpRequestOptions {
   /** Default GET. */
-  method?: HttpMethod;
+  method?: HttpMethod | undefined;
   /** Default {}. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Serialised as JSON. */
-  body?: unknown;
+  body?: unknown | undefined;
   /** Milliseconds, default 30000. */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Extra attempts after a network error or 5xx, default 0; backoff 500 ms doubling, capped at 10 s. */
-  retries?: number;
+  retries?: number | undefined;
 }
 
 export interface HttpResponse<T = unknown> {

@@ -13,17 +13,17 @@ import type {
 export interface ItemListQuery {
   householdId: string;
   /** List the archive (soft-deleted items) instead; then unsorted pages come most recently archived first. */
-  archived?: boolean;
-  freezerId?: string;
-  compartmentIds?: string[];
+  archived?: boolean | undefined;
+  freezerId?: string | undefined;
+  compartmentIds?: string[] | undefined;
   /** Free text; matched word-prefix-wise, case- and accent-insensitively, all words required. */
-  search?: string;
+  search?: string | undefined;
   /** Only items with an expiry strictly before this moment. */
-  expiresBefore?: Date;
+  expiresBefore?: Date | undefined;
   /** Absent: by relevance then name when searching, else by createdAt. */
-  sort?: ItemSortField;
+  sort?: ItemSortField | undefined;
   /** Default desc. */
-  order?: SortOrder;
+  order?: SortOrder | undefined;
   /** 1-indexed. */
   page: number;
   limit: number;

@@ -10,11 +10,11 @@ export interface LogEntry {
 }
 
 export interface LogQuery {
-  automation?: string;
+  automation?: string | undefined;
   /** Minimum numeric level. */
-  level?: number;
+  level?: number | undefined;
   /** Default 50. */
-  limit?: number;
+  limit?: number | undefined;
 }
 
 /** Read side of the ring buffer of recent log entries (newest last in storage, newest first in results). */

@@ -4,7 +4,7 @@ import { expect } from "chai";
 import type { Browser } from "playwright-core";
 import { MemoryLogger } from "../../src/adapters/logging/memory-logger.js";
 import { loadConfig } from "../../src/composition/config.js";
-import { buildMemoryInventoryApi } from "../../src/composition/inventory-api.js";
+import { buildMemoryInventoryApi } from "../support/memory-inventory-api.js";
 import { launchChromium } from "../support/browser.js";
 
 describe("inventory API docs in a browser (Swagger UI)", () => {

@@ -7,11 +7,13 @@ import path from "node:path";
 import { expect } from "chai";
 import type { Browser } from "playwright-core";
 import { MemoryLogger } from "../../src/adapters/logging/memory-logger.js";
+import { NanoleafLightPanels } from "../../src/adapters/services/nanoleaf/nanoleaf-light-panels.js";
 import { NtfyNotificationService } from "../../src/adapters/services/ntfy/ntfy-notification-service.js";
 import { ShellyRelayService } from "../../src/adapters/services/shelly/shelly-relay-service.js";
 import { createEngine, type Engine } from "../../src/composition/create-engine.js";
 import { launchChromium } from "../support/browser.js";
-import { FakeMqttClient } from "../support/engine-fakes.js";
+import { FakeMqttClient, waitFor } from "../support/engine-fakes.js";
+import { FakeNanoleaf } from "../support/fake-nanoleaf.js";
 import { FakeNtfy } from "../support/fake-ntfy.js";
 import { freePort } from "../support/network.js";
 
@@ -19,6 +21,7 @@ describe("web UI overview: services", function () {
   this.timeout(90_000);
   let browser: Browser | undefined;
   let ntfy: FakeNtfy;
+  let panel: FakeNanoleaf;
   let engine: Engine;
   let dir: string;
 
@@ -26,6 +29,7 @@ describe("web UI overview: services", function () {
     browser = (await launchChromium("web UI services")) ?? undefined;
     if (!browser) this.skip();
     ntfy = await FakeNtfy.start({ token: "tk_overview" });
+    panel = await FakeNanoleaf.start();
     await mkdir("tmp", { recursive: true });
     dir = await mkdtemp(path.resolve("tmp", "services-ui-"));
     const deadPort = await freePort();
@@ -44,6 +48,7 @@ describe("web UI overview: services", function () {
         relay: ({ http, mqtt, logger: relayLogger }) =>
           new ShellyRelayService(http, mqtt, relayLogger, { devices: { garage: { transport: "http", address: `http://127.0.0.1:${deadPort}` } } }),
         custom: { hello: "world" },
+        lightPanels: (http, panelLogger) => new NanoleafLightPanels(http, panelLogger, { panels: { living: panel.url } }),
       },
     });
     await engine.start();
@@ -58,10 +63,11 @@ describe("web UI overview: services", function () {
     await browser?.close();
     await engine?.stop();
     await ntfy?.close();
+    await panel?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it("lists each service with its provider, reachability and last error, and no secret", async () => {
+  it("lists each service with its provider, reachability and last error, no secret, and pairs a Nanoleaf panel", async () => {
     const context = await browser!.newContext({ viewport: { width: 1280, height: 860 } });
     try {
       const page = await context.newPage();
@@ -75,6 +81,18 @@ describe("web UI overview: services", function () {
       const customRow = page.locator('#overview-services tr[data-service="custom"]');
       expect(await customRow.locator(".badge").textContent()).to.equal("not used yet");
       expect(await page.content()).not.to.contain("tk_overview");
+
+      // An unpaired Nanoleaf panel gets a Pair button; the panel must be in pairing mode.
+      const pair = page.getByRole("button", { name: "Pair living" });
+      await pair.click();
+      await page.locator("#overview-pair-note", { hasText: /Not paired: .*pairing mode/ }).waitFor();
+      expect(panel.tokens.size).to.equal(0);
+      panel.pairingMode = true;
+      await page.getByRole("button", { name: "Pair living" }).click();
+      await waitFor(() => panel.tokens.size === 1, 10_000, "the panel to hand out a token");
+      await page.locator("#overview-pair-note", { hasText: "living paired." }).waitFor();
+      await page.getByRole("button", { name: "Pair living" }).waitFor({ state: "detached" });
+      expect(await page.content()).not.to.contain([...panel.tokens][0]);
     } finally {
       await context.close();
     }

@@ -92,11 +92,11 @@ describe("DeviceRegistry over a real broker (Zigbee2MQTT-shaped traffic)", () =>
 
     await publish(bridge, `${prefix}/bridge/devices`, [coordinator, bulb("sofa_lamp"), plug], true);
     await until(() => removed.length === 1 && registry.hasDevice("sofa_lamp"), "the leave and the rename");
-    expect(removed[0].friendly_name).to.equal("hallway_motion");
+    expect(removed[0]!.friendly_name).to.equal("hallway_motion");
     expect(registry.getDeviceState("sofa_lamp")).to.deep.equal({ state: "ON", brightness: 12, linkquality: 90 });
     await publish(bridge, `${prefix}/sofa_lamp`, { state: "OFF" });
     await until(() => states.length === 3, "a state update under the new name");
-    expect(states[2].state).to.equal("OFF");
+    expect(states[2]!.state).to.equal("OFF");
     expect(added).to.have.length(1);
   });
 

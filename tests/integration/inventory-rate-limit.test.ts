@@ -6,7 +6,7 @@ import { connectRedisRateLimitStores } from "../../src/adapters/http/inventory/r
 import { MemoryLogger } from "../../src/adapters/logging/memory-logger.js";
 import { MemoryInventoryStore } from "../../src/adapters/persistence/memory-inventory-store.js";
 import { loadConfig } from "../../src/composition/config.js";
-import { buildMemoryInventoryApi } from "../../src/composition/inventory-api.js";
+import { buildMemoryInventoryApi } from "../support/memory-inventory-api.js";
 import { acquireRedis, type TestRedis } from "../support/test-servers.js";
 
 /**

@@ -40,7 +40,7 @@ export class FakeMqttService implements MqttServiceApi {
 
   publish(topic: string, payload: Record<string, unknown> | string, options?: PublishOptions): void {
     this.stats.published++;
-    this.published.push({ topic, payload, options });
+    this.published.push({ topic, payload, ...(options ? { options } : {}) });
   }
 
   publishToDevice(friendlyName: string, payload: Record<string, unknown>, options?: PublishOptions): void {

@@ -4,7 +4,8 @@ import { MemoryLogger } from "../../src/adapters/logging/memory-logger.js";
 import { type Database, openDatabase } from "../../src/adapters/persistence/database.js";
 import { migrateToLatest } from "../../src/adapters/persistence/migrator.js";
 import { loadConfig } from "../../src/composition/config.js";
-import { buildInventoryApi, buildMemoryInventoryApi } from "../../src/composition/inventory-api.js";
+import { buildInventoryApi } from "../../src/composition/inventory-api.js";
+import { buildMemoryInventoryApi } from "./memory-inventory-api.js";
 
 export interface Caller {
   id: string;

@@ -126,7 +126,12 @@ export class FetchHttpClient implements HttpClient {
       let text: string;
       try {
         this.logger.debug("HTTP request", { method, url: masked, attempt: attempt + 1 });
-        response = await this.fetchImpl(url, { method, headers, body, signal: AbortSignal.timeout(timeout) });
+        response = await this.fetchImpl(url, {
+          method,
+          headers,
+          ...(body === undefined ? {} : { body }),
+          signal: AbortSignal.timeout(timeout),
+        });
         text = await response.text();
       } catch (error) {
         const reason = describeFailure(error);

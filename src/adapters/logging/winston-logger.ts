@@ -16,9 +16,9 @@ export interface LoggerOptions {
   /** Newline-delimited JSON (production) instead of readable text. */
   json: boolean;
   /** Receives every entry at or above `level`; created when omitted. */
-  buffer?: RingBufferLog;
+  buffer?: RingBufferLog | undefined;
   /** Where text/JSON goes; stdout when omitted. Tests pass a sink to keep output quiet. */
-  stream?: NodeJS.WritableStream;
+  stream?: NodeJS.WritableStream | undefined;
 }
 
 class RingBufferTransport extends Transport {

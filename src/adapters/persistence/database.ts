@@ -13,11 +13,11 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number.parseIn
 
 export interface DatabaseOptions {
   /** postgres:// URL; when absent an embedded PGlite database is used. */
-  databaseUrl?: string;
+  databaseUrl?: string | undefined;
   /** Where PGlite keeps its files (`<dataDir>/pglite`). `:memory:` keeps it in memory. */
   dataDir: string;
   /** node-postgres pool size for PostgreSQL. */
-  poolMax?: number;
+  poolMax?: number | undefined;
 }
 
 export interface Database {
@@ -39,7 +39,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const dataPath = options.dataDir === ":memory:" ? undefined : path.resolve(options.dataDir, "pglite");
   if (dataPath) await mkdir(dataPath, { recursive: true });
-  const pglite = await PGlite.create({ dataDir: dataPath, extensions: { unaccent, pg_trgm } });
+  const pglite = await PGlite.create({ ...(dataPath ? { dataDir: dataPath } : {}), extensions: { unaccent, pg_trgm } });
   const knex = knexFactory({
     client: ClientPgLite,
     dialect: "postgres",

@@ -353,7 +353,7 @@ export class KnexItemRepository implements ItemRepository {
   private async queryList(query: ItemListQuery): Promise<ItemPage> {
     const sql = buildItemListSql(query);
     const countTotal = async () =>
-      Number((await this.knex.raw<{ rows: { total: number | string }[] }>(sql.count.text, sql.count.bindings)).rows[0].total);
+      Number((await this.knex.raw<{ rows: { total: number | string }[] }>(sql.count.text, sql.count.bindings)).rows[0]?.total ?? 0);
     if (sql.countInPage) {
       const page = await this.knex.raw<{ rows: (ItemViewRow & { total: number | string })[] }>(sql.page.text, sql.page.bindings);
       // Past the last page no row carries the total, so ask for it separately.

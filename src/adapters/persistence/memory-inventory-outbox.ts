@@ -34,7 +34,7 @@ export class MemoryInventoryOutbox implements InventoryOutbox {
   async prune(before: Date): Promise<number> {
     let removed = 0;
     for (let index = this.rows.length - 1; index >= 0; index--) {
-      const deliveredAt = this.rows[index].deliveredAt;
+      const deliveredAt = this.rows[index]?.deliveredAt ?? null;
       if (deliveredAt !== null && deliveredAt < before) {
         this.rows.splice(index, 1);
         removed++;

@@ -166,7 +166,7 @@ export class MemoryItemRepository implements ItemRepository {
     this.outbox?.append(events || undefined);
     this.items.delete(itemId);
     for (let index = this.changes.length - 1; index >= 0; index--) {
-      if (this.changes[index].itemId === itemId) this.changes.splice(index, 1);
+      if (this.changes[index]?.itemId === itemId) this.changes.splice(index, 1);
     }
     return true;
   }
@@ -210,7 +210,7 @@ export class MemoryItemRepository implements ItemRepository {
       if (item.householdId !== householdId) continue;
       this.items.delete(id);
       for (let index = this.changes.length - 1; index >= 0; index--) {
-        if (this.changes[index].itemId === id) this.changes.splice(index, 1);
+        if (this.changes[index]?.itemId === id) this.changes.splice(index, 1);
       }
     }
   }

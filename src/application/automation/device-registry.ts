@@ -54,13 +54,13 @@ export interface DeviceRegistryOptions {
   prefix: string;
   logger: Logger;
   /** Nice names by friendly name or IEEE address. */
-  names?: Record<string, string>;
+  names?: Record<string, string> | undefined;
   /** Persistence; null or omitted keeps the registry in memory only. */
-  store?: JsonStore | null;
+  store?: JsonStore | null | undefined;
   /** Debounce of persistence writes, default 1 s. */
-  saveDelayMs?: number;
+  saveDelayMs?: number | undefined;
   /** Injectable for tests; the global timers by default. */
-  timers?: DeviceRegistryTimers;
+  timers?: DeviceRegistryTimers | undefined;
 }
 
 const realTimers: DeviceRegistryTimers = {

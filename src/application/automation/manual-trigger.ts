@@ -15,20 +15,20 @@ export type ManualTriggerDevice = { friendly_name: string; ieee_address: string;
  */
 export type ManualTrigger =
   | { type: "mqtt"; topic: string; payload?: unknown }
-  | { type: "cron"; expression?: string; firedAt?: string }
+  | { type: "cron"; expression?: string | undefined; firedAt?: string | undefined }
   | { type: "state"; key: string; newValue?: unknown; oldValue?: unknown }
-  | { type: "webhook"; path?: string; method: string; headers: Record<string, string>; query: Record<string, string>; body?: unknown }
-  | { type: "device_state"; friendlyName?: string; state: Record<string, unknown>; device?: ManualTriggerDevice }
-  | { type: "device_joined" | "device_left"; friendlyName?: string; device?: ManualTriggerDevice }
+  | { type: "webhook"; path?: string | undefined; method: string; headers: Record<string, string>; query: Record<string, string>; body?: unknown }
+  | { type: "device_state"; friendlyName?: string | undefined; state: Record<string, unknown>; device?: ManualTriggerDevice | undefined }
+  | { type: "device_joined" | "device_left"; friendlyName?: string | undefined; device?: ManualTriggerDevice | undefined }
   | { type: "inventory"; event: ManualInventoryEvent };
 
 /** An inventory event as a manual trigger gives it; what it leaves out comes from the automation's trigger. */
 export interface ManualInventoryEvent {
-  type?: InventoryEventType;
-  householdId?: string;
-  id?: string;
-  occurredAt?: string;
-  data?: Record<string, unknown>;
+  type?: InventoryEventType | undefined;
+  householdId?: string | undefined;
+  id?: string | undefined;
+  occurredAt?: string | undefined;
+  data?: Record<string, unknown> | undefined;
 }
 
 /** Something a manual trigger left out that the automation's own triggers cannot supply. */

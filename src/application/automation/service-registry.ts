@@ -115,10 +115,6 @@ export class ServiceRegistry implements ServiceRegistryApi {
     return this.resolve(key) !== null;
   }
 
-  /** Every registered service with its key, in registration order (for /api/services). */
-  entries(): [string, unknown][] {
-    return [...this.services];
-  }
 
   keys(): string[] {
     return [...this.services.keys()];
@@ -205,19 +201,19 @@ export type HomeKitFactory<T = unknown> = (context: HomeKitFactoryContext) => T;
  */
 export interface EngineServices {
   /** Push notifications; `notify()` of automations uses it. */
-  notifications?: NotificationService | ServiceFactory<NotificationService>;
-  weather?: object | ServiceFactory<object>;
+  notifications?: NotificationService | ServiceFactory<NotificationService> | undefined;
+  weather?: object | ServiceFactory<object> | undefined;
   /** The relay service; its factory takes `{ http, mqtt, logger }`. */
-  relay?: object | RelayServiceFactory<object>;
+  relay?: object | RelayServiceFactory<object> | undefined;
   /** Another spelling of `relay`. */
-  relays?: object | RelayServiceFactory<object>;
+  relays?: object | RelayServiceFactory<object> | undefined;
   /** Another spelling of `relay`. */
-  relayService?: object | RelayServiceFactory<object>;
-  lightPanels?: object | ServiceFactory<object>;
+  relayService?: object | RelayServiceFactory<object> | undefined;
+  lightPanels?: object | ServiceFactory<object> | undefined;
   /** The HomeKit bridge; its factory takes `{ http, logger, mqtt, deviceRegistry, relayService }`. */
-  homekit?: object | HomeKitFactory<object>;
+  homekit?: object | HomeKitFactory<object> | undefined;
   /** Another spelling of `homekit`. */
-  homeKit?: object | HomeKitFactory<object>;
+  homeKit?: object | HomeKitFactory<object> | undefined;
   /** Custom services: instances, or factories of `(http, logger)`. */
   [key: string]: object | ServiceFactory<object> | undefined;
 }

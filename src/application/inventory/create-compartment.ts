@@ -8,7 +8,7 @@ import type { InventoryPorts } from "./inventory-ports.js";
 export interface CreateCompartmentInput extends FreezerInput {
   name: string;
   /** Defaults to 0. */
-  position?: number;
+  position?: number | undefined;
 }
 
 export class CreateCompartment {

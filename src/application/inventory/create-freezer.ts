@@ -5,7 +5,7 @@ import type { HouseholdInput, InventoryPorts } from "./inventory-ports.js";
 
 export interface CreateFreezerInput extends HouseholdInput {
   name: string;
-  description?: string | null;
+  description?: string | null | undefined;
 }
 
 export class CreateFreezer {

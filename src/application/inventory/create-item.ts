@@ -11,10 +11,10 @@ export interface CreateItemInput {
   quantity: number;
   freezerId: string;
   compartmentId: string;
-  notes?: string | null;
+  notes?: string | null | undefined;
   /** Defaults to now. */
-  storedAt?: Date | null;
-  expiresAt?: Date | null;
+  storedAt?: Date | null | undefined;
+  expiresAt?: Date | null | undefined;
 }
 
 /** Puts a new item into a compartment of one of the household's freezers. */

@@ -30,13 +30,13 @@ export class ExportHousehold {
       const items = await this.store.itemsAfter(householdId, after, PAGE);
       for (const item of items) yield { kind: "item", item };
       if (items.length < PAGE) break;
-      after = items[items.length - 1].id;
+      after = items[items.length - 1]?.id ?? null;
     }
     for (let after: string | null = null; ; ) {
       const entries = await this.store.historyAfter(householdId, after, PAGE);
       for (const entry of entries) yield { kind: "history", entry };
       if (entries.length < PAGE) break;
-      after = entries[entries.length - 1].id;
+      after = entries[entries.length - 1]?.id ?? null;
     }
   }
 }

@@ -20,10 +20,10 @@ export class GetReminderSettings {
 }
 
 export interface UpdateReminderSettingsInput extends HouseholdInput {
-  enabled?: boolean;
-  daysAhead?: number;
-  timeOfDay?: string;
-  channel?: string | null;
+  enabled?: boolean | undefined;
+  daysAhead?: number | undefined;
+  timeOfDay?: string | undefined;
+  channel?: string | null | undefined;
 }
 
 /** Changes any of the settings (the owner's call); what is left out keeps its value. */

@@ -5,8 +5,8 @@ import { type CompartmentView, viewCompartment } from "./freezer-views.js";
 import type { InventoryPorts } from "./inventory-ports.js";
 
 export interface UpdateCompartmentInput extends CompartmentInput {
-  name?: string;
-  position?: number;
+  name?: string | undefined;
+  position?: number | undefined;
 }
 
 export class UpdateCompartment {

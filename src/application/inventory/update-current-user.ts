@@ -5,7 +5,7 @@ import type { InventoryPorts } from "./inventory-ports.js";
 
 export interface UpdateCurrentUserInput {
   userId: string;
-  name?: string;
+  name?: string | undefined;
 }
 
 export class UpdateCurrentUser {

@@ -5,9 +5,9 @@ import type { FreezerInput } from "./get-freezer.js";
 import type { InventoryPorts } from "./inventory-ports.js";
 
 export interface UpdateFreezerInput extends FreezerInput {
-  name?: string;
+  name?: string | undefined;
   /** null clears the description. */
-  description?: string | null;
+  description?: string | null | undefined;
 }
 
 export class UpdateFreezer {

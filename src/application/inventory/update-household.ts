@@ -6,7 +6,7 @@ import type { InventoryPorts } from "./inventory-ports.js";
 export interface UpdateHouseholdInput {
   userId: string;
   householdId: string;
-  name?: string;
+  name?: string | undefined;
 }
 
 export class UpdateHousehold {

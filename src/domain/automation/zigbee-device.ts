@@ -6,20 +6,20 @@ export interface ZigbeeDevice {
   ieee_address: string;
   friendly_name: string;
   type: "Coordinator" | "Router" | "EndDevice" | (string & {});
-  network_address?: number;
-  supported?: boolean;
-  disabled?: boolean;
-  interview_completed?: boolean;
-  manufacturer?: string | null;
-  model_id?: string | null;
-  power_source?: string | null;
+  network_address?: number | undefined;
+  supported?: boolean | undefined;
+  disabled?: boolean | undefined;
+  interview_completed?: boolean | undefined;
+  manufacturer?: string | null | undefined;
+  model_id?: string | null | undefined;
+  power_source?: string | null | undefined;
   definition?: {
     model?: string;
     vendor?: string;
     description?: string;
     exposes?: unknown[];
     [field: string]: unknown;
-  } | null;
+  } | null | undefined;
   [field: string]: unknown;
 }
 

@@ -19,10 +19,10 @@ export interface ChangeLogEntryView extends ChangeLogEntry {
 function plainDecimal(value: number): string {
   const text = String(value);
   if (!/e/i.test(text)) return text;
-  const [mantissa, exponentText] = text.toLowerCase().split("e");
+  const [mantissa = "", exponentText] = text.toLowerCase().split("e");
   const exponent = Number(exponentText);
   const negative = mantissa.startsWith("-");
-  const [whole, fraction = ""] = mantissa.replace("-", "").split(".");
+  const [whole = "", fraction = ""] = mantissa.replace("-", "").split(".");
   const digits = whole + fraction;
   const pointAt = whole.length + exponent;
   let result: string;

@@ -41,7 +41,7 @@ export interface ItemFields {
   expiresAt: Date | null;
 }
 
-export type ItemPatch = Partial<ItemFields>;
+export type ItemPatch = { [K in keyof ItemFields]?: ItemFields[K] | undefined };
 
 /** Tracked fields in alphabetical order, which is also the order of one PATCH's history entries. */
 export const TRACKED_ITEM_FIELDS = [

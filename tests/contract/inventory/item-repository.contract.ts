@@ -278,7 +278,7 @@ export function describeItemRepositoryContract(label: string, setup: () => Promi
         expect(updated?.updatedAt.toISOString()).to.equal(at.toISOString());
         const history = await repository.history(item.id);
         expect(history.map((entry) => entry.fieldName)).to.deep.equal(["name", "quantity"]);
-        expect(history[0].changedBy).to.deep.equal(world.users.bob);
+        expect(history[0]!.changedBy).to.deep.equal(world.users.bob);
         expect(history[1]).to.deep.include({ oldValue: "1", newValue: "3", changedById: world.users.bob.id });
       });
 
@@ -333,7 +333,7 @@ export function describeItemRepositoryContract(label: string, setup: () => Promi
         }));
         const history = await repository.history(item.id);
         expect(history.map((e) => e.fieldName)).to.deep.equal(["expiresAt", "storedAt", "name", "quantity"]);
-        expect(history[0].changedAt.toISOString()).to.equal(second.toISOString());
+        expect(history[0]!.changedAt.toISOString()).to.equal(second.toISOString());
       });
     });
 
@@ -347,7 +347,7 @@ export function describeItemRepositoryContract(label: string, setup: () => Promi
         ]);
         const archived = await repository.listArchived(world.home.householdId);
         expect(archived.map((item) => item.name)).to.deep.equal(["new", "mid", "old"]);
-        expect(archived[0].createdBy).to.deep.equal(world.users.alice);
+        expect(archived[0]!.createdBy).to.deep.equal(world.users.alice);
         expect(await repository.listArchived(world.away.householdId)).to.deep.equal([]);
       });
 

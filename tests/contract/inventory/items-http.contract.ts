@@ -166,7 +166,7 @@ export function describeItemsHttpContract(label: string, build: () => Promise<It
           ["/households/{hid}/items/{iid}/history", "get"],
         ];
         for (const [path, method] of expected) expect(paths[path]?.[method], `${method} ${path}`).to.be.an("object");
-        const listParameters = (paths["/households/{hid}/items"].get.parameters as { name: string; in: string }[])
+        const listParameters = (paths["/households/{hid}/items"]!.get!.parameters as { name: string; in: string }[])
           .filter((parameter) => parameter.in === "query")
           .map((parameter) => parameter.name);
         expect(listParameters).to.include.members([

@@ -149,6 +149,7 @@ export async function startFakeEngine(token: string): Promise<EngineHarness> {
     });
     res.json({ entries, count: entries.length });
   });
+  api.get("/services", (_req, res) => res.json({ services: [], count: 0 }));
   api.get("/devices", (_req, res) => {
     const devices = [
       {

@@ -166,7 +166,7 @@ for (const kind of ["PGlite", "PostgreSQL"] as const) {
       }
       await waitFor(() => ntfy.published.length === 1, 15_000, "the reminder");
       expect(ntfy.published[0]).to.include({ topic: "freezer-alerts" });
-      expect(ntfy.published[0].message).to.include("Lasagne");
+      expect(ntfy.published[0]?.message).to.include("Lasagne");
       for (let step = 0; step < 3; step++) {
         time.advance(600_000);
         await hearth.inventoryLink.reminders.settled();

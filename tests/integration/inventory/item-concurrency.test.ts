@@ -64,10 +64,10 @@ describe("item updates under concurrency", () => {
     }
     const initial: Record<string, string> = { quantity: "1", name: "Soup 0", compartmentId: world.home.compartmentIds[0] };
     for (const [field, chain] of chains) {
-      expect(chain[0].oldValue, `${field} starts from the created value`).to.equal(initial[field]);
+      expect(chain[0]!.oldValue, `${field} starts from the created value`).to.equal(initial[field]);
       for (let index = 1; index < chain.length; index++) {
-        expect(chain[index].oldValue, `${field} entry ${index}`).to.equal(chain[index - 1].newValue);
-        expect(chain[index].changedAt.getTime()).to.be.greaterThan(chain[index - 1].changedAt.getTime());
+        expect(chain[index]!.oldValue, `${field} entry ${index}`).to.equal(chain[index - 1]!.newValue);
+        expect(chain[index]!.changedAt.getTime()).to.be.greaterThan(chain[index - 1]!.changedAt.getTime());
       }
     }
     expect(String(final?.quantity)).to.equal(chains.get("quantity")?.at(-1)?.newValue);

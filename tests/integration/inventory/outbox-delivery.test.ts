@@ -109,7 +109,7 @@ describe("inventory events survive crashes and are delivered once across process
       await waitFor("the marker", () => observer.events.some((event) => event.data.item?.name === "Marker"), 30_000);
       const created = observer.events.filter((event) => event.type === "item.created" && event.data.item?.name === "Stock");
       expect(created, "delivered once").to.have.length(1);
-      expect(created[0].data.item).to.include({ name: "Stock" });
+      expect(created[0]?.data.item).to.include({ name: "Stock" });
       expect(item.name).to.equal("Stock");
     } finally {
       await observer.close();

@@ -231,6 +231,24 @@ describe("Shelly relays", () => {
       expect(mqtt.subscriptions.size).to.equal(0);
     });
 
+    it("subscribes to the answer topic on first use when onStart was never called", async () => {
+      const mqtt = new FakeMqttService();
+      const time = new FakeTime();
+      const service = new ShellyRelayService(new FetchHttpClient(logger), mqtt, logger, {
+        devices: { garage: { transport: "mqtt", address: "shellyplus1-abc" } },
+        clientId: "hearth-lazy",
+        timer: time,
+      });
+      const call = service.switchOn("garage");
+      expect(mqtt.subscriptions.has("hearth-lazy/rpc")).to.equal(true);
+      const request = mqtt.published[0]?.payload as { id: number };
+      await mqtt.emit("hearth-lazy/rpc", { id: request.id, src: "shellyplus1-abc", dst: "hearth-lazy", result: { was_on: false } });
+      await call;
+      expect(service.lastKnownSwitch("garage")?.on).to.equal(true);
+      service.onStop();
+      expect(mqtt.subscriptions.size).to.equal(0);
+    });
+
     it("takes status from <prefix>/status/<component> messages", async () => {
       const mqtt = new FakeMqttService();
       const service = new ShellyRelayService(new FetchHttpClient(logger), mqtt, logger, {

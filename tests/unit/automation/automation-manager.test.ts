@@ -375,7 +375,7 @@ export default class Two extends FakeBase { name = "two"; triggers = []; async e
     it("loads the shipped examples in ./automations, which import \"hearth\" by name", async () => {
       const { manager, client, state } = setup();
       await client.connect();
-      expect(await manager.discoverAndRegister(path.resolve("automations"))).to.deep.equal({ registered: 4, failed: 0 });
+      expect(await manager.discoverAndRegister(path.resolve("automations"))).to.deep.equal({ registered: 5, failed: 0 });
       const webhook = { type: "webhook", path: "away-mode", method: "POST", headers: {}, query: {} } as const;
       expect(await manager.runAutomation("away-mode-webhook", { ...webhook, body: { away: true } })).to.deep.equal({ status: "ok" });
       await flush();
@@ -390,6 +390,7 @@ export default class Two extends FakeBase { name = "two"; triggers = []; async e
         "away-lights-off",
         "away-mode-webhook",
         "door-reminder",
+        "freezer-door-alarm",
         "motion-light",
       ]);
       await manager.stopAll();

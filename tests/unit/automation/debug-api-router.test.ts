@@ -141,7 +141,7 @@ describe("debug API router", () => {
       await trigger({ type: "mqtt", topic: "zigbee2mqtt/porch_motion", payload: { occupancy: true } }).expect(200, {
         status: "triggered",
       });
-      expect(manager.runs[0].context as MqttTriggerContext).to.deep.equal({
+      expect(manager.runs[0]!.context as MqttTriggerContext).to.deep.equal({
         type: "mqtt",
         topic: "zigbee2mqtt/porch_motion",
         payload: { occupancy: true },
@@ -152,22 +152,22 @@ describe("debug API router", () => {
       await trigger({ type: "cron", expression: "*/5 * * * *", firedAt: "2026-02-03T04:05:06.000Z" }).expect(200);
       await trigger({ type: "cron" }).expect(200);
       const [explicit, defaulted] = manager.runs.map((run) => run.context as CronTriggerContext);
-      expect(explicit.firedAt).to.be.instanceOf(Date);
-      expect(explicit.firedAt.toISOString()).to.equal("2026-02-03T04:05:06.000Z");
-      expect(defaulted.expression).to.equal("0 8 * * *");
-      expect(defaulted.firedAt).to.be.instanceOf(Date);
+      expect(explicit!.firedAt).to.be.instanceOf(Date);
+      expect(explicit!.firedAt.toISOString()).to.equal("2026-02-03T04:05:06.000Z");
+      expect(defaulted!.expression).to.equal("0 8 * * *");
+      expect(defaulted!.firedAt).to.be.instanceOf(Date);
     });
 
     it("runs state and webhook triggers", async () => {
       await trigger({ type: "state", key: "door", newValue: "open", oldValue: "closed" }).expect(200);
       await trigger({ type: "webhook", path: "porch", method: "put", query: { a: "1" }, body: { x: 1 } }).expect(200);
-      expect(manager.runs[0].context as StateTriggerContext).to.deep.equal({
+      expect(manager.runs[0]!.context as StateTriggerContext).to.deep.equal({
         type: "state",
         key: "door",
         newValue: "open",
         oldValue: "closed",
       });
-      expect(manager.runs[1].context as WebhookTriggerContext).to.deep.equal({
+      expect(manager.runs[1]!.context as WebhookTriggerContext).to.deep.equal({
         type: "webhook",
         path: "porch",
         method: "PUT",
@@ -184,13 +184,13 @@ describe("debug API router", () => {
         type: "device_left",
         device: { friendly_name: "old_plug", ieee_address: "0x1234", type: "Router" },
       }).expect(200);
-      const deviceState = manager.runs[0].context as DeviceStateTriggerContext;
+      const deviceState = manager.runs[0]!.context as DeviceStateTriggerContext;
       expect(deviceState.friendlyName).to.equal("living_room_lamp");
       expect(deviceState.state).to.deep.equal({ state: "ON", brightness: 10 });
       expect(deviceState.device.ieee_address).to.equal("0x0017880108f1e2d3");
-      const joined = manager.runs[1].context as DeviceJoinedTriggerContext;
+      const joined = manager.runs[1]!.context as DeviceJoinedTriggerContext;
       expect(joined.device.definition?.model).to.equal("RTCGQ11LM");
-      expect(manager.runs[2].context).to.deep.equal({
+      expect(manager.runs[2]!.context).to.deep.equal({
         type: "device_left",
         device: { friendly_name: "old_plug", ieee_address: "0x1234", type: "Router" },
       });

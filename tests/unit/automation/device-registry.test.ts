@@ -161,8 +161,8 @@ describe("DeviceRegistry", () => {
     await mqtt.emit(`${PREFIX}/living_room_lamp`, { state: "ON", brightness: 200, linkquality: 120 });
     await mqtt.emit(`${PREFIX}/living_room_lamp`, { brightness: 80 });
     expect(seen).to.have.length(2);
-    expect(seen[1][0]).to.deep.equal({ state: "ON", brightness: 80, linkquality: 120 });
-    expect(seen[1][1].ieee_address).to.equal("0x0017880108f1e2d3");
+    expect(seen[1]![0]).to.deep.equal({ state: "ON", brightness: 80, linkquality: 120 });
+    expect(seen[1]![1].ieee_address).to.equal("0x0017880108f1e2d3");
     expect(registry.getDeviceState("living_room_lamp")).to.deep.equal({ state: "ON", brightness: 80, linkquality: 120 });
   });
 
@@ -386,7 +386,7 @@ describe("DeviceRegistry", () => {
       expect(withState).to.have.length(MAX_PENDING_DEVICE_STATES);
       expect(withState).to.not.include.members(names.slice(1, 11));
       expect(registry.getDeviceState("sensor_0")).to.deep.equal({ battery: 50, temperature: 21 });
-      expect(registry.getDeviceState(names[total - 1])).to.deep.equal({ battery: 50, temperature: 19 });
+      expect(registry.getDeviceState(names[total - 1]!)).to.deep.equal({ battery: 50, temperature: 19 });
     });
 
     it("merges state held under a new name over the carried state when the list renames the device", async () => {

@@ -72,15 +72,15 @@ describe("FetchHttpClient", () => {
 
   it("serialises bodies as JSON and sets the content type", async () => {
     await client.post(`${base}/items`, { name: "peas", count: 2 }, { "x-extra": "1" });
-    expect(requests[0].method).to.equal("POST");
-    expect(requests[0].headers["content-type"]).to.equal("application/json");
-    expect(requests[0].headers["x-extra"]).to.equal("1");
-    expect(JSON.parse(requests[0].body)).to.deep.equal({ name: "peas", count: 2 });
+    expect(requests[0]!.method).to.equal("POST");
+    expect(requests[0]!.headers["content-type"]).to.equal("application/json");
+    expect(requests[0]!.headers["x-extra"]).to.equal("1");
+    expect(JSON.parse(requests[0]!.body)).to.deep.equal({ name: "peas", count: 2 });
   });
 
   it("keeps a caller's own content type", async () => {
     await client.request(`${base}/x`, { method: "PUT", body: { a: 1 }, headers: { "Content-Type": "application/merge-patch+json" } });
-    expect(requests[0].headers["content-type"]).to.equal("application/merge-patch+json");
+    expect(requests[0]!.headers["content-type"]).to.equal("application/merge-patch+json");
   });
 
   it("sends PUT, PATCH and DELETE through the shorthands", async () => {
@@ -89,7 +89,7 @@ describe("FetchHttpClient", () => {
     await client.del(`${base}/c`);
     await client.get(`${base}/d`, { accept: "text/plain" });
     expect(requests.map((r) => r.method)).to.deep.equal(["PUT", "PATCH", "DELETE", "GET"]);
-    expect(requests[3].headers.accept).to.equal("text/plain");
+    expect(requests[3]!.headers.accept).to.equal("text/plain");
   });
 
   it("returns text for non-JSON responses and JSON-looking text as parsed JSON", async () => {

@@ -103,3 +103,16 @@ describe("services in the debug API", () => {
     await request(protectedApp).get("/api/services").set("Authorization", "Bearer tok").expect(200);
   });
 });
+
+describe("describeServiceHealth", () => {
+  it("reports a service whose serviceHealth() throws instead of failing the whole list", async () => {
+    const { describeServiceHealth } = await import("../../../src/ports/service-health.js");
+    const health = describeServiceHealth("broken", {
+      serviceHealth() {
+        throw new Error("boom");
+      },
+    });
+    expect(health).to.deep.include({ key: "broken", provider: "custom", configured: true, reachable: null });
+    expect(health.lastError).to.equal("serviceHealth() threw: boom");
+  });
+});

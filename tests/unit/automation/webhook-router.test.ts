@@ -44,7 +44,7 @@ describe("webhook router", () => {
       .send({ pressed: true })
       .expect(200, { status: "ok" });
     expect(finished).to.equal(true);
-    const context = manager.runs[0].context as WebhookTriggerContext;
+    const context = manager.runs[0]!.context as WebhookTriggerContext;
     expect(context).to.deep.include({ type: "webhook", path: "slow", method: "POST", body: { pressed: true } });
     expect(context.headers["x-token"]).to.equal("abc");
     expect(context.query).to.deep.equal({ room: "hall, porch", x: "1" });
@@ -53,14 +53,14 @@ describe("webhook router", () => {
   it("parses form and text bodies by content type", async () => {
     await request(app).post("/webhook/doorbell").type("form").send("who=postman&count=2").expect(200);
     await request(app).post("/webhook/doorbell").type("text/plain").send("ding dong").expect(200);
-    expect(received[0].body).to.deep.equal({ who: "postman", count: "2" });
-    expect(received[1].body).to.equal("ding dong");
+    expect(received[0]!.body).to.deep.equal({ who: "postman", count: "2" });
+    expect(received[1]!.body).to.equal("ding dong");
   });
 
   it("dispatches to every automation whose path and method match", async () => {
     await request(app).get("/webhook/garage/open").expect(200, { status: "ok" });
     expect(manager.runs.map((run) => run.name).sort()).to.deep.equal(["garage", "garage-log"]);
-    expect(received[0].body).to.equal(undefined);
+    expect(received[0]!.body).to.equal(undefined);
     manager.runs.length = 0;
     await request(app).put("/webhook/garage/open").send({}).expect(200);
     expect(manager.runs.map((run) => run.name)).to.deep.equal(["garage"]);

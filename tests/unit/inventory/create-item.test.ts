@@ -30,7 +30,7 @@ describe("CreateItem", () => {
       uc.create({ freezerId: uc.world.away.freezerId, compartmentId: uc.world.away.compartmentId }),
     );
     expect(error).to.be.instanceOf(InvalidItemPlacementError);
-    expect((error as InvalidItemPlacementError).details?.[0].path).to.equal("freezerId");
+    expect((error as InvalidItemPlacementError).details?.[0]?.path).to.equal("freezerId");
     expect((await uc.listItems.execute({ userId: uc.world.users.alice.id, householdId: uc.world.home.householdId, page: 1, limit: 20 })).total).to.equal(0);
   });
 
@@ -38,6 +38,6 @@ describe("CreateItem", () => {
     const uc = itemUseCases();
     const error = await rejection(uc.create({ compartmentId: uc.world.home.otherCompartmentId }));
     expect(error).to.be.instanceOf(InvalidItemPlacementError);
-    expect((error as InvalidItemPlacementError).details?.[0].path).to.equal("compartmentId");
+    expect((error as InvalidItemPlacementError).details?.[0]?.path).to.equal("compartmentId");
   });
 });

@@ -18,8 +18,8 @@ describe("GetItemHistory", () => {
       ["name", "Peas", "Beans"],
       ["quantity", "1", "2"],
     ]);
-    expect(history[0].changedAt.getTime()).to.equal(history[1].changedAt.getTime());
-    expect(history[0].changedAt.getTime()).to.be.greaterThan(history[2].changedAt.getTime());
+    expect(history[0]!.changedAt.getTime()).to.equal(history[1]!.changedAt.getTime());
+    expect(history[0]!.changedAt.getTime()).to.be.greaterThan(history[2]!.changedAt.getTime());
     expect(history.every((e) => e.itemId === item.id)).to.equal(true);
   });
 

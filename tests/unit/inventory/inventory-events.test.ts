@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { NotHouseholdMemberError } from "../../../src/domain/inventory/errors.js";
 import { ItemArchivedError, ItemUsedUpError, NotEnoughLeftError } from "../../../src/domain/inventory/item-errors.js";
+import type { InventoryEvent } from "../../../src/domain/inventory/inventory-event.js";
 import { itemUseCases, rejection } from "./item-harness.js";
 
 describe("inventory events of the item use cases", () => {
@@ -35,10 +36,10 @@ describe("inventory events of the item use cases", () => {
       expect(event.actor).to.deep.equal({ kind: "user", id: alice });
       expect(JSON.stringify(event)).not.to.include("@");
     }
-    expect(events[0].occurredAt.toISOString()).to.equal("2026-05-01T08:00:00.000Z");
-    expect(events[1].data).to.deep.include({ changes: ["name", "quantity"] });
-    expect(events[3].data).to.deep.include({ from: { freezerId: uc.world.home.freezerId, compartmentId: uc.world.home.compartmentIds[0] } });
-    expect(events[7].data).to.deep.equal({ itemId: item.id, name: "Garden peas" });
+    expect(events[0]?.occurredAt.toISOString()).to.equal("2026-05-01T08:00:00.000Z");
+    expect(events[1]?.data).to.deep.include({ changes: ["name", "quantity"] });
+    expect(events[3]?.data).to.deep.include({ from: { freezerId: uc.world.home.freezerId, compartmentId: uc.world.home.compartmentIds[0] } });
+    expect(events[7]?.data).to.deep.equal({ itemId: item.id, name: "Garden peas" });
   });
 
   it("a patch that changes nothing and a refused change write no event", async () => {
@@ -79,7 +80,7 @@ describe("ConsumeItem", () => {
     const gone = await uc.consumeItem.execute({ householdId, itemId: item.id, userId: alice, quantity: 0.2 });
     expect(gone.quantity).to.equal(0);
     expect(gone.deletedAt).to.not.equal(null);
-    const [consumed, archived] = uc.outbox.all().slice(-2);
+    const [consumed, archived] = uc.outbox.all().slice(-2) as [InventoryEvent, InventoryEvent];
     expect([consumed.type, archived.type]).to.deep.equal(["item.consumed", "item.archived"]);
     expect(consumed.data).to.deep.include({ quantity: 0.2, remaining: 0 });
     expect(archived.data).to.deep.include({ reason: "used_up" });

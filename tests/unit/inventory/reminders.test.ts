@@ -79,7 +79,7 @@ describe("SendDueReminders", () => {
     expect(await reminder.execute()).to.deep.equal([]);
     expect(sent).to.have.length(1);
     expect(sent[0]).to.include({ channel: "freezer", title: "2 freezer items to use soon" });
-    expect(sent[0].message).to.equal("Old stew (1): expired on 30 May\nFish (1): expires on 3 Jun");
+    expect(sent[0]?.message).to.equal("Old stew (1): expired on 30 May\nFish (1): expires on 3 Jun");
     expect((await reminders.find(householdId))?.lastSentOn).to.equal("2026-06-01");
     uc.clock.set(new Date("2026-06-02T18:05:00Z"));
     expect(await reminder.execute()).to.deep.equal([householdId]);

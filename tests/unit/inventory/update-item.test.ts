@@ -26,7 +26,7 @@ describe("UpdateItem", () => {
       ["name", "Peas", "Garden peas"],
       ["notes", null, "from the garden"],
     ]);
-    expect(history[0].changedBy).to.deep.equal(uc.world.users.bob);
+    expect(history[0]!.changedBy).to.deep.equal(uc.world.users.bob);
   });
 
   it("moves an item to a compartment of another freezer of the household", async () => {
@@ -84,10 +84,10 @@ describe("UpdateItem", () => {
     const history = await uc.getItemHistory.execute(key);
     expect(history).to.have.length(4);
     const oldestFirst = [...history].reverse();
-    expect(oldestFirst[0].oldValue).to.equal("1");
+    expect(oldestFirst[0]!.oldValue).to.equal("1");
     for (let index = 1; index < oldestFirst.length; index++) {
-      expect(oldestFirst[index].oldValue).to.equal(oldestFirst[index - 1].newValue);
-      expect(oldestFirst[index].changedAt.getTime()).to.be.greaterThan(oldestFirst[index - 1].changedAt.getTime());
+      expect(oldestFirst[index]!.oldValue).to.equal(oldestFirst[index - 1]!.newValue);
+      expect(oldestFirst[index]!.changedAt.getTime()).to.be.greaterThan(oldestFirst[index - 1]!.changedAt.getTime());
     }
   });
 });

@@ -66,3 +66,19 @@ describe("relay status mirrored into state", () => {
     expect(() => mirrorRelayStatus(null, state)()).not.to.throw();
   });
 });
+
+describe("well-known service keys are typed", () => {
+  it("types get, use and getOrThrow of notifications, weather, relay and lightPanels without a type argument", async () => {
+    const { ServiceRegistry } = await import("../../../src/application/automation/service-registry.js");
+    const registry: import("../../../src/ports/engine-services.js").ServiceRegistryApi = new ServiceRegistry(new MemoryLogger());
+    const relay = { devices: () => [{ name: "garage" }] };
+    registry.register("relays", relay);
+    // These lines only compile when the keys carry their service types.
+    const names = registry.use("relay", (service) => service.devices().map((device) => device.name));
+    const weather = registry.get("weather");
+    const hasCurrent: boolean = weather === null || typeof weather.current === "function";
+    expect(names).to.deep.equal(["garage"]);
+    expect(hasCurrent).to.equal(true);
+    expect(registry.getOrThrow("relayService").hasDevice).to.equal(undefined);
+  });
+});

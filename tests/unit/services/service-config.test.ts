@@ -87,3 +87,23 @@ describe("service configuration (environment variables)", () => {
     if (keys.includes("homekit")) expect(keys.indexOf("homekit")).to.be.greaterThan(keys.indexOf("relay"));
   });
 });
+
+describe("service variables in .env.example and docs/configuration.md", () => {
+  it("lists every service variable in both, and .env.example loads as it is", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { serviceEnvShape } = await import("../../../src/composition/service-config.js");
+    const example = readFileSync(".env.example", "utf8");
+    const docs = readFileSync("docs/configuration.md", "utf8");
+    for (const variable of Object.keys(serviceEnvShape)) {
+      expect(example, `.env.example lacks ${variable}`).to.match(new RegExp(`^${variable}=`, "m"));
+      expect(docs, `docs/configuration.md lacks ${variable}`).to.contain(`\`${variable}\``);
+    }
+    const env = Object.fromEntries(
+      example
+        .split("\n")
+        .filter((line) => /^[A-Z0-9_]+=/.test(line))
+        .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+    );
+    expect(() => loadConfig(env)).not.to.throw();
+  });
+});

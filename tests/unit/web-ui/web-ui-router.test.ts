@@ -17,11 +17,11 @@ function build(overrides: Partial<WebUiRouterDeps> = {}) {
 function cookieOf(response: request.Response): string {
   const header = response.headers["set-cookie"] as unknown as string[] | undefined;
   expect(header, "Set-Cookie header").to.be.an("array").with.length(1);
-  return header![0];
+  return header![0]!;
 }
 
 function sessionIdOf(cookie: string): string {
-  return cookie.split(";")[0].slice(`${SESSION_COOKIE}=`.length);
+  return cookie.split(";")[0]!.slice(`${SESSION_COOKIE}=`.length);
 }
 
 describe("web UI router", () => {
@@ -182,7 +182,7 @@ describe("web UI router", () => {
       expect(urls).to.have.length.greaterThanOrEqual(3);
       let total = Buffer.byteLength(page.text);
       for (const url of new Set(urls)) {
-        const asset = await request(app).get(url.replaceAll("&amp;", "&"));
+        const asset = await request(app).get(url!.replaceAll("&amp;", "&"));
         expect(asset.status, url).to.equal(200);
         expect(asset.headers["cache-control"]).to.include("immutable");
         total += Number(asset.headers["content-length"]);

@@ -44,7 +44,7 @@ export function readCookie(header: string | undefined, name: string): string | u
 function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const match = /^Bearer\s+(.+)$/i.exec(header.trim());
-  return match ? match[1].trim() : undefined;
+  return match?.[1]?.trim();
 }
 
 /**

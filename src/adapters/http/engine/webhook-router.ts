@@ -15,7 +15,7 @@ export interface WebhookRouterDeps {
 const DEFAULT_WEBHOOK_METHODS = ["POST"];
 
 function mediaType(req: IncomingMessage): string {
-  return (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+  return (req.headers["content-type"] ?? "").split(";", 1)[0]?.trim().toLowerCase() ?? "";
 }
 const isJson = (req: IncomingMessage) => {
   const type = mediaType(req);

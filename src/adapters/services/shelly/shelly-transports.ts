@@ -159,6 +159,8 @@ export class ShellyMqttRpc {
   }
 
   private call(device: string, prefix: string, method: string, params: Record<string, unknown>): Promise<unknown> {
+    // A service used outside the engine (no onStart) still needs the answer topic.
+    this.start();
     if (!this.mqtt.isConnected) {
       return Promise.reject(
         new ServiceCallError("relay", "SERVICE_UNREACHABLE", `Shelly "${device}": the MQTT broker is not connected, ${method} not sent`),

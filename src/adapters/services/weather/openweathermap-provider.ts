@@ -141,7 +141,7 @@ export class OpenWeatherMapProvider implements WeatherProvider {
     const [now] = current.weather;
     const isDay =
       current.sunrise && current.sunset ? current.dt >= current.sunrise && current.dt < current.sunset : null;
-    const hourPrecipitation = (entry: { rain?: { "1h"?: number } | undefined; snow?: { "1h"?: number } | undefined }) =>
+    const hourPrecipitation = (entry: { rain?: { "1h"?: number | undefined } | undefined; snow?: { "1h"?: number | undefined } | undefined }) =>
       entry.rain?.["1h"] === undefined && entry.snow?.["1h"] === undefined
         ? 0
         : (entry.rain?.["1h"] ?? 0) + (entry.snow?.["1h"] ?? 0);

@@ -10,7 +10,7 @@ import { DomainError } from "../../../domain/shared/domain-error.js";
 import type { HttpClient } from "../../../ports/http-client.js";
 import type { Logger } from "../../../ports/logger.js";
 import type { DeviceRegistryApi } from "../../../ports/device-registry.js";
-import type { ServiceRegistryApi } from "../../../ports/engine-services.js";
+import type { KnownServices, ServiceRegistryApi } from "../../../ports/engine-services.js";
 import type { MqttServiceApi } from "../../../ports/mqtt-bus.js";
 import type { StateManagerApi } from "../../../ports/state-store.js";
 import { isAutomationScoped, SCOPE_TO_AUTOMATION } from "../../../ports/automation-scoped-service.js";
@@ -164,7 +164,12 @@ export abstract class Automation {
     return (await service.send(options)) ?? undefined;
   }
 
-  /** The service registered under `key`; throws ServiceNotAvailableError when absent. */
+  /**
+   * The service registered under `key`; throws ServiceNotAvailableError when absent. The
+   * well-known keys are typed without a type argument (`this.require("weather").daily(1)`).
+   */
+  require<K extends keyof KnownServices>(key: K): KnownServices[K];
+  require<T>(key: string): T;
   require<T>(key: string): T {
     const service = this.runtime.services.get<T>(key);
     if (service === null || service === undefined) {

@@ -7,7 +7,7 @@ import { seedItems } from "./items-rows.js";
 /** "GET /households/:hid/items/:iid (archived)" → "get /households/{hid}/items/{iid}". */
 function documentedRoute(route: string): string {
   const [method, path] = route.replace(/\s*\(.*\)$/, "").split(" ");
-  return `${method.toLowerCase()} ${path.replace(/:(\w+)/g, "{$1}")}`;
+  return `${method!.toLowerCase()} ${path!.replace(/:(\w+)/g, "{$1}")}`;
 }
 
 describe("inventory HTTP: route × caller → status", () => {

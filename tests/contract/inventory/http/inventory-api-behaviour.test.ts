@@ -4,7 +4,7 @@ import jwt from "jsonwebtoken";
 import request from "supertest";
 import { MemoryLogger } from "../../../../src/adapters/logging/memory-logger.js";
 import { loadConfig } from "../../../../src/composition/config.js";
-import { buildMemoryInventoryApi } from "../../../../src/composition/inventory-api.js";
+import { buildMemoryInventoryApi } from "../../../support/memory-inventory-api.js";
 import { buildWorld, type InventoryWorld, PASSWORD } from "./inventory-http-world.js";
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

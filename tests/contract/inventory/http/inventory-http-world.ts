@@ -2,7 +2,7 @@ import type { Express } from "express";
 import { MemoryLogger } from "../../../../src/adapters/logging/memory-logger.js";
 import type { MemoryInventoryStore } from "../../../../src/adapters/persistence/memory-inventory-store.js";
 import { loadConfig } from "../../../../src/composition/config.js";
-import { buildMemoryInventoryApi } from "../../../../src/composition/inventory-api.js";
+import { buildMemoryInventoryApi } from "../../../support/memory-inventory-api.js";
 
 export type Caller = "anonymous" | "outsider" | "member" | "owner";
 export const CALLERS: Caller[] = ["anonymous", "outsider", "member", "owner"];

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import request from "supertest";
 import { MemoryLogger } from "../../../../src/adapters/logging/memory-logger.js";
 import { loadConfig } from "../../../../src/composition/config.js";
-import { buildMemoryInventoryApi } from "../../../../src/composition/inventory-api.js";
+import { buildMemoryInventoryApi } from "../../../support/memory-inventory-api.js";
 
 async function appWith(env: Record<string, string>) {
   const { app } = await buildMemoryInventoryApi({

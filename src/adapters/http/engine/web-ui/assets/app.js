@@ -204,10 +204,12 @@ const overview = {
     this.errors = h("div", { id: "overview-errors" });
     this.automations = h("div", { id: "overview-automations" });
     this.services = h("div", { id: "overview-services" });
+    // Outside the table the poll redraws, so a pairing result stays readable.
+    this.pairNote = h("p", { id: "overview-pair-note", className: "muted", "aria-live": "polite" });
     append(panel, [
       this.stats,
       h("div", { className: "card" }, h("h3", {}, "Automations"), this.automations),
-      h("div", { className: "card" }, h("h3", {}, "Services"), this.services),
+      h("div", { className: "card" }, h("h3", {}, "Services"), this.services, this.pairNote),
       h("div", { className: "card" }, h("h3", {}, "Recent errors"), this.errors),
     ]);
     this.root = panel;
@@ -305,7 +307,7 @@ const overview = {
         h("td", {}, item.provider),
         h("td", {}, health(item)),
         h("td", { className: "hide-narrow", title: formatTime(item.lastSuccessAt) }, relativeTime(item.lastSuccessAt)),
-        h("td", { className: "service-error", title: formatTime(item.lastErrorAt) }, item.lastError ?? "—"),
+        h("td", { className: "service-error", title: formatTime(item.lastErrorAt) }, item.lastError ?? "—", this.pairButtons(item)),
       ),
     );
     replaceChildren(
@@ -321,6 +323,31 @@ const overview = {
         ),
       ),
     );
+  },
+  /** Nanoleaf panels without a token get a button that pairs them (the panel must be in pairing mode). */
+  pairButtons(item) {
+    if (item.key !== "lightPanels" || !Array.isArray(item.config?.panels)) return null;
+    const unpaired = item.config.panels.filter((panel) => panel && panel.paired === false);
+    if (unpaired.length === 0) return null;
+    const result = this.pairNote;
+    const buttons = unpaired.map((panel) =>
+      h(
+        "button",
+        {
+          type: "button",
+          title: "Hold the panel's power button 5–7 s until it flashes, then press this within 30 s",
+          onclick: async () => {
+            result.className = "muted";
+            result.textContent = `Pairing ${panel.name}…`;
+            const response = await api(`/services/lightPanels/${encodeURIComponent(panel.name)}/pair`, { method: "POST" });
+            result.className = response.ok ? "form-ok" : "form-error";
+            result.textContent = response.ok ? `${panel.name} paired.` : `Not paired: ${errorMessage(response)}`;
+          },
+        },
+        `Pair ${panel.name}`,
+      ),
+    );
+    return h("div", { className: "row pair-panels" }, buttons);
   },
   renderErrors(entries) {
     if (!entries) {
