@@ -126,4 +126,17 @@ describe("inventory HTTP: export and import", () => {
     const badFormat = await request(w.app).get(`${base(w)}/export?format=xml`).set(w.auth("owner"));
     expect(badFormat.status).to.equal(400);
   });
+
+  it("refuses bad expiring queries and reminder bodies with 400 and details", async () => {
+    const w = await buildWorld();
+    for (const query of ["days=-1", "days=abc", "days=4000", "limit=0", "colour=red"]) {
+      const response = await request(w.app).get(`${base(w)}/items/expiring?${query}`).set(w.auth("member"));
+      expect(response.status, query).to.equal(400);
+      expect(response.body.details, query).to.be.an("array").that.is.not.empty;
+    }
+    const bad = await request(w.app).put(`${base(w)}/reminders`).set(w.auth("owner")).set("Content-Type", "text/plain").send("enabled");
+    expect(bad.status).to.equal(415);
+    const settings = await request(w.app).get(`${base(w)}/reminders`).set(w.auth("member"));
+    expect(settings.body).to.include({ enabled: false, daysAhead: 3, timeOfDay: "18:00", channel: null, lastSentOn: null });
+  });
 });
