@@ -143,3 +143,16 @@ export {
 } from "./composition/create-engine.js";
 export { engineRoutes, type EngineRoutesOptions } from "./composition/engine-routes.js";
 export { type Config, ConfigError } from "./composition/config.js";
+/**
+ * The HomeKit bridge (service key `homekit`): Zigbee2MQTT devices and relays as HomeKit
+ * accessories over hap-nodejs. `npm start` builds it from HOMEKIT_*; library users pass
+ * `services: { homekit: (context) => new HomeKitBridge({ ...context, dataDir }) }`.
+ */
+export {
+  HomeKitBridge,
+  type HomeKitBridgeOptions,
+  HomeKitPortInUseError,
+  type HomeKitStatus,
+} from "./adapters/services/homekit/homekit-bridge.js";
+export { HOMEKIT_ADVERTISERS, HOMEKIT_DEFAULT_PORT, type HomeKitAdvertiser } from "./adapters/services/homekit/homekit-defaults.js";
+export type { HomeKitBridgeApi, HomeKitBridgeInfo, HomeKitReport } from "./ports/homekit-bridge.js";

@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import { join as joinPath } from "node:path";
 import { z } from "zod";
 import { serviceConfigProblems, serviceEnvShape } from "./service-config.js";
+import { homeKitEnvShape } from "./homekit-config.js";
 
 /** Whether `zone` is a time zone this Node.js knows (IANA names like Europe/Berlin, or UTC). */
 function isTimeZone(zone: string): boolean {
@@ -192,6 +193,8 @@ const envSchema = z
 
     // Engine services (ntfy, weather, Shelly, Nanoleaf): see service-config.ts.
     ...serviceEnvShape,
+    // The HomeKit bridge: see homekit-config.ts.
+    ...homeKitEnvShape,
   });
 
 type ParsedEnvironment = z.output<typeof envSchema>;

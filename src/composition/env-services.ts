@@ -24,6 +24,7 @@ import type { LightPanelService } from "../ports/light-panel-service.js";
 import type { RelayService } from "../ports/relay-service.js";
 import type { WeatherService } from "../ports/weather-service.js";
 import type { Config } from "./config.js";
+import { homeKitFromConfig } from "./homekit-from-config.js";
 
 /** What a builder gets: the parsed configuration (DATA_DIR for files it keeps). */
 export interface EnvServiceContext {
@@ -93,7 +94,7 @@ export const ENV_SERVICE_BUILDERS: readonly { key: string; build: EnvServiceBuil
   { key: "weather", build: weatherFromConfig },
   { key: "relay", build: shellyFromConfig },
   { key: "lightPanels", build: nanoleafFromConfig },
-  // HOMEKIT HOOK: { key: "homekit", build: homeKitFromConfig },
+  { key: "homekit", build: homeKitFromConfig },
 ];
 
 /**

@@ -320,9 +320,10 @@ describe("web UI in Chromium", function () {
       await page.locator("#tab-overview").focus();
       await page.keyboard.press("ArrowRight");
       await page.waitForURL(/#automations$/);
+      // The hash changes first; the tab list follows in the hashchange handler.
+      await page.locator('#tab-automations[aria-selected="true"]').waitFor();
       expect(await page.evaluate(() => document.activeElement?.id)).to.equal("tab-automations");
-      expect(await page.locator("#tab-automations").getAttribute("aria-selected")).to.equal("true");
-      expect(await page.locator("#section-automations").isVisible()).to.equal(true);
+      await page.locator("#section-automations").waitFor({ state: "visible" });
       await page.keyboard.press("End");
       await page.waitForURL(/#logs$/);
       await page.keyboard.press("ArrowRight");

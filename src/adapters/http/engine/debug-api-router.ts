@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { AutomationInfo, AutomationManagerApi } from "../../../ports/automation-catalog.js";
 import type { DeviceRegistryApi } from "../../../ports/device-registry.js";
 import type { ServiceRegistryApi } from "../../../ports/engine-services.js";
+import { HOMEKIT_SERVICE_KEY, isHomeKitBridge } from "../../../ports/homekit-bridge.js";
 import type { MqttServiceApi } from "../../../ports/mqtt-bus.js";
 import { describeServiceHealth, type ServiceHealth, summariseServiceHealth } from "../../../ports/service-health.js";
 import type { StateManagerApi } from "../../../ports/state-store.js";
@@ -16,6 +17,7 @@ import {
   type ManualTrigger,
   ManualTriggerFieldMissingError,
 } from "../../../application/automation/manual-trigger.js";
+import { isAuthenticated } from "./engine-auth.js";
 import { ENGINE_BODY_LIMIT, engineErrorHandler, sendError, zodDetails } from "./engine-errors.js";
 import { isReady } from "./engine-http-server.js";
 
@@ -187,6 +189,20 @@ export function createDebugApiRouter(deps: DebugApiDeps): Router {
       return;
     }
     res.json(describeServiceHealth(key, deps.services.get(key)));
+  });
+
+  router.get("/homekit", (_req, res) => {
+    const bridge = deps.services?.get(HOMEKIT_SERVICE_KEY);
+    if (!isHomeKitBridge(bridge)) {
+      sendError(res, 404, "No HomeKit bridge is running; set HOMEKIT_ENABLED=true (or pass services.homekit)");
+      return;
+    }
+    // The setup code lets anyone nearby pair while the bridge is unpaired: only to a caller who logged in.
+    const authenticated = isAuthenticated(res);
+    res.json({
+      ...bridge.describe(authenticated),
+      ...(authenticated ? {} : { setupCodeHidden: "Log in (HTTP_TOKEN) to see the setup code" }),
+    });
   });
 
   // Pairing needs the panel in pairing mode and a person next to it: a button in the web UI

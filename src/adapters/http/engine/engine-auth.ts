@@ -48,6 +48,18 @@ function bearerToken(header: string | undefined): string | undefined {
 }
 
 /**
+ * Set on `res.locals` when the caller proved who they are (token or session). Routes that
+ * hold secrets (the HomeKit setup code) check it: without HTTP_TOKEN every request passes
+ * the middleware, yet none is authenticated.
+ */
+export const AUTHENTICATED_LOCAL = "hearthAuthenticated";
+
+/** Whether the request passed {@link createEngineAuth} by proving the token or a session. */
+export function isAuthenticated(res: { locals: Record<string, unknown> }): boolean {
+  return res.locals[AUTHENTICATED_LOCAL] === true;
+}
+
+/**
  * Protects the debug API: with HTTP_TOKEN set, a request needs `Authorization: Bearer
  * <token>` or a valid web UI session cookie; otherwise 401 with `WWW-Authenticate`.
  * Without a token every request passes.
@@ -58,11 +70,13 @@ export function createEngineAuth(options: EngineAuthOptions): RequestHandler {
   return (req, res, next) => {
     const given = bearerToken(req.headers.authorization);
     if (given !== undefined && tokensMatch(given, token)) {
+      res.locals[AUTHENTICATED_LOCAL] = true;
       next();
       return;
     }
     const sessionId = readCookie(req.headers.cookie, SESSION_COOKIE);
     if (sessionId && options.sessions?.isValid(sessionId)) {
+      res.locals[AUTHENTICATED_LOCAL] = true;
       next();
       return;
     }

@@ -17,6 +17,17 @@ import { z } from "zod";
 
 /** /households, members, ownership and invites. */
 export function householdRoutes(useCases: InventoryUseCases): RouteDefinition[] {
+  // One invite acceptance under two paths; the household id of the longer one is ignored.
+  const acceptInvite = {
+    method: "post" as const,
+    tags: ["Invites"],
+    body: acceptInviteBody,
+    status: 200,
+    response: householdResponse,
+    errors: [404, 409, 410],
+    handler: ({ userId, body }: { userId: string; body: z.infer<typeof acceptInviteBody> }) =>
+      useCases.acceptInvite.execute({ userId, code: body.code }),
+  };
   return [
     defineRoute({
       method: "post",
@@ -40,28 +51,12 @@ export function householdRoutes(useCases: InventoryUseCases): RouteDefinition[] 
     // Before /households/{hid}/...: the household id in this path is ignored, and the
     // caller is by definition not yet a member, so no household guard applies.
     defineRoute({
-      method: "post",
+      ...acceptInvite,
       path: "/households/{hid}/invites/accept",
       summary: "Accept an invite (the household id in the path is ignored)",
-      tags: ["Invites"],
       params: z.object({ hid: z.string() }),
-      body: acceptInviteBody,
-      status: 200,
-      response: householdResponse,
-      errors: [404, 409, 410],
-      handler: ({ userId, body }) => useCases.acceptInvite.execute({ userId, code: body.code }),
     }),
-    defineRoute({
-      method: "post",
-      path: "/invites/accept",
-      summary: "Accept an invite and join its household",
-      tags: ["Invites"],
-      body: acceptInviteBody,
-      status: 200,
-      response: householdResponse,
-      errors: [404, 409, 410],
-      handler: ({ userId, body }) => useCases.acceptInvite.execute({ userId, code: body.code }),
-    }),
+    defineRoute({ ...acceptInvite, path: "/invites/accept", summary: "Accept an invite and join its household" }),
     defineRoute({
       method: "get",
       path: "/households/{hid}",

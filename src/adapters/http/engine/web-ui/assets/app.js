@@ -212,6 +212,7 @@ const overview = {
       h("div", { className: "card" }, h("h3", {}, "Services"), this.services, this.pairNote),
       h("div", { className: "card" }, h("h3", {}, "Recent errors"), this.errors),
     ]);
+    homeKit.build(panel);
     this.root = panel;
   },
   async refresh(status) {
@@ -225,6 +226,7 @@ const overview = {
     this.renderAutomations(automations.ok ? automations.body.automations : null);
     this.renderServices(services.ok ? services.body.services : null);
     this.renderErrors(errors.ok ? errors.body.entries : null);
+    await homeKit.refresh();
   },
   renderStats(status, automations) {
     const list = automations?.automations || [];
@@ -359,6 +361,71 @@ const overview = {
       return;
     }
     replaceChildren(this.errors, h("ul", { className: "log-list" }, entries.map(logLine)));
+  },
+};
+
+// HomeKit bridge: bridges, ports, accessory counts; the setup code and its QR code once logged in.
+const homeKit = {
+  card: null,
+  body: null,
+  build(panel) {
+    this.body = h("div", { id: "overview-homekit" });
+    this.card = h("div", { className: "card", id: "homekit-card", hidden: true }, h("h3", {}, "HomeKit"), this.body);
+    append(panel, [this.card]);
+  },
+  async refresh() {
+    const result = await api("/homekit");
+    // 404: no bridge configured, so the card stays hidden.
+    this.card.hidden = result.status === 404;
+    if (result.status === 404) return;
+    if (!result.ok) {
+      replaceChildren(this.body, h("p", { className: "muted" }, `Could not load the HomeKit bridge: ${errorMessage(result)}`));
+      return;
+    }
+    this.render(result.body);
+  },
+  render(report) {
+    const code = report.setupCode
+      ? h("p", {}, "Setup code ", h("strong", { className: "mono", id: "homekit-setup-code" }, report.setupCode))
+      : h("p", { className: "muted", id: "homekit-setup-code-hidden" }, report.setupCodeHidden || "Setup code hidden.");
+    const bridges = (report.bridges || []).map((bridge) =>
+      h(
+        "div",
+        { className: "homekit-bridge" },
+        h(
+          "p",
+          {},
+          h("strong", {}, bridge.name),
+          " ",
+          badge(bridge.port === null ? "not listening" : `port ${bridge.port}`, bridge.port === null ? "bad" : "ok"),
+          " ",
+          badge(bridge.paired ? "paired" : "not paired", bridge.paired ? "ok" : "warn"),
+          ` · ${bridge.accessories} accessories · `,
+          h("span", { className: "mono" }, bridge.username),
+        ),
+        bridge.setupQr
+          ? h(
+              "figure",
+              { className: "homekit-qr" },
+              h("img", { src: bridge.setupQr, alt: `HomeKit setup QR code for ${bridge.name}`, width: 160, height: 160 }),
+              h("figcaption", { className: "mono" }, bridge.setupUri),
+            )
+          : null,
+      ),
+    );
+    replaceChildren(
+      this.body,
+      h(
+        "p",
+        {},
+        badge(report.reachable ? "listening" : "not listening", report.reachable ? "ok" : "bad"),
+        ` ${report.accessories} accessories on ${report.bridges.length} bridge${report.bridges.length === 1 ? "" : "s"}`,
+      ),
+      report.lastError ? h("p", { className: "muted" }, `Last error: ${report.lastError}`) : null,
+      code,
+      bridges,
+      report.setupCode ? h("p", { className: "muted" }, "In the Home app: Add Accessory, then scan a bridge's QR code or enter the setup code.") : null,
+    );
   },
 };
 
