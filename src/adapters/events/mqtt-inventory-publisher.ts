@@ -110,6 +110,9 @@ export class MqttInventoryPublisher implements InventoryEventSink {
   private async refreshAll(): Promise<void> {
     try {
       const households = await this.options.summaries.listHouseholds();
+      const current = new Set(households.map((household) => household.id));
+      // Households deleted since the last refresh: their retained summary and sensors go.
+      for (const id of [...this.announced]) if (!current.has(id)) this.forget(id);
       for (const household of households) await this.publishSummary(household);
     } catch (error) {
       this.options.logger.error("Could not publish the inventory summaries", { err: error });

@@ -198,3 +198,43 @@ describe("MqttInventoryPublisher", () => {
     await instance.stop();
   });
 });
+
+describe("MqttInventoryPublisher refresh", () => {
+  it("publishes every household's summary at start and hourly, clearing households deleted meanwhile", async () => {
+    let households = [
+      { id: "h1", name: "Home" },
+      { id: "h2", name: "Cabin" },
+    ];
+    const mqtt = new FakeMqttService();
+    const time = new FakeTime("2026-06-01T10:00:00Z");
+    const publisher = new MqttInventoryPublisher({
+      mqtt,
+      summaries: {
+        listHouseholds: async () => households,
+        summarize: async (householdId) => ({ householdId, itemCount: 1, expiringSoon: 0, expired: 0 }),
+        countsByFreezer: async () => [],
+      },
+      logger: new MemoryLogger(),
+      prefix: "p",
+      discoveryPrefix: "ha",
+      clock: time,
+      timer: time,
+    });
+    await publisher.start();
+    expect(mqtt.published.filter((message) => message.topic.endsWith("/summary")).map((message) => message.topic)).to.deep.equal([
+      "p/h1/summary",
+      "p/h2/summary",
+    ]);
+    households = [{ id: "h1", name: "Home" }];
+    mqtt.published.length = 0;
+    time.advance(3_600_000);
+    await publisher.settled();
+    expect(mqtt.published.filter((message) => message.payload === "").map((message) => message.topic)).to.include.members([
+      "p/h2/summary",
+      "ha/sensor/hearth_h2/item_count/config",
+    ]);
+    expect(mqtt.published.some((message) => message.topic === "p/h1/summary" && message.payload !== "")).to.equal(true);
+    await publisher.stop();
+    expect(time.pendingCount).to.equal(0);
+  });
+});
