@@ -16,7 +16,7 @@ export default class DoorReminder extends Automation {
   async execute(context: TriggerContext): Promise<void> {
     if (context.type === "mqtt") {
       if (context.payload.contact === false) {
-        if (!this.state.has("front-door.open-since")) this.state.set("front-door.open-since", Date.now());
+        if (!this.state.has("front-door.open-since")) this.state.set("front-door.open-since", this.now().getTime());
       } else {
         this.state.delete("front-door.open-since");
         this.state.delete("front-door.reminded");

@@ -1,4 +1,4 @@
-import { Automation, type Trigger, type TriggerContext } from "hearth";
+import { Automation, type ScheduledTimer, type Trigger, type TriggerContext } from "hearth";
 
 /**
  * Turns the hallway light on when the hallway motion sensor reports occupancy, and off
@@ -17,22 +17,22 @@ export default class MotionLight extends Automation {
     },
   ];
 
-  private offTimer: NodeJS.Timeout | undefined;
+  // As Home Assistant's motion-light blueprint: new motion replaces a run in progress.
+  override readonly mode = "restart";
+
+  private offTimer: ScheduledTimer | undefined;
 
   async execute(context: TriggerContext): Promise<void> {
     if (context.type !== "mqtt") return;
     if (context.payload.occupancy !== true) return;
-    clearTimeout(this.offTimer);
+    this.offTimer?.cancel();
     this.mqtt.publishToDevice("hallway_light", { state: "ON", brightness: 200 });
     this.logger.info("Motion in the hallway: light on");
-    this.offTimer = setTimeout(() => {
+    // this.after(), not setTimeout: the engine clears it when the automation stops or is
+    // reloaded, and the test kit's fake clock drives it.
+    this.offTimer = this.after(120_000, () => {
       this.mqtt.publishToDevice("hallway_light", { state: "OFF" });
       this.logger.info("No motion for two minutes: light off");
-    }, 120_000);
-    this.offTimer.unref();
-  }
-
-  override async onStop(): Promise<void> {
-    clearTimeout(this.offTimer);
+    });
   }
 }

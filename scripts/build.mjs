@@ -40,6 +40,20 @@ function assetFiles(dir) {
     .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
 }
 
+// The web app first: it needs only esbuild and preact (runtime dependencies), so production
+// installs without TypeScript get it too. Built in place (web/dist) for the real build only;
+// --out-dir builds (tests) leave the checkout's web app alone.
+if (outIndex < 0) {
+  const { buildWebApp } = await import("./build-web.mjs");
+  try {
+    const built = await buildWebApp();
+    console.log(`hearth: web app built in ${path.relative(root, built.outDir)} (${built.shell.length} shell files).`);
+  } catch (error) {
+    console.error(`hearth: the web app build failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+}
+
 const tsc = findTypeScriptCompiler();
 if (tsc === null) {
   if (prepare) {

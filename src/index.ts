@@ -15,8 +15,10 @@ export {
   type AutomationConfig,
   AutomationNotRegisteredError,
   isAutomationClass,
+  type RunMode,
   ServiceNotAvailableError,
 } from "./application/automation/sdk/automation.js";
+export type { ScheduledTimer } from "./application/automation/automation-timers.js";
 export type {
   CronTrigger,
   CronTriggerContext,
@@ -29,6 +31,7 @@ export type {
   MqttPayload,
   MqttTrigger,
   MqttTriggerContext,
+  RunSignal,
   StateTrigger,
   StateTriggerContext,
   Trigger,
@@ -104,7 +107,15 @@ export {
 } from "./adapters/services/shelly/shelly-relay-service.js";
 export { NanoleafLightPanels, type NanoleafSettings } from "./adapters/services/nanoleaf/nanoleaf-light-panels.js";
 export { topicMatches } from "./domain/automation/topic-filter.js";
-export type { AutomationInfo, AutomationManagerApi, AutomationStats, TriggerDescription } from "./ports/automation-catalog.js";
+export type {
+  AutomationInfo,
+  AutomationManagerApi,
+  AutomationStats,
+  RunTrace,
+  TriggerDescription,
+  TriggerRejection,
+  TypeDiagnostic,
+} from "./ports/automation-catalog.js";
 export type { DeviceEventHandler, DeviceRegistryApi, DeviceStateHandler } from "./ports/device-registry.js";
 export type { CoreContext, KnownServices, ServicePlugin, ServiceRegistryApi } from "./ports/engine-services.js";
 export type { MqttHandler, MqttServiceApi, PublishOptions } from "./ports/mqtt-bus.js";

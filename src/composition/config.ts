@@ -113,6 +113,8 @@ const envSchema = z
       .min(0, "expected 0 or more")
       .max(100_000, "expected at most 100000")
       .default(500),
+    /** The built web app served at `/` on API_PORT; unset = the package's own web/dist. */
+    WEB_APP_DIR: optionalText,
     REDIS_URL: optionalText.pipe(z.string().regex(/^rediss?:\/\//, "expected a redis:// or rediss:// URL").optional()),
     CORS_ORIGINS: optionalText.transform((value) =>
       value === undefined
@@ -195,12 +197,33 @@ const envSchema = z
     ...serviceEnvShape,
     // The HomeKit bridge: see homekit-config.ts.
     ...homeKitEnvShape,
+    // Unset, these two follow the surface (see loadConfig): on for `hearth start`, off for the library.
+    AUTOMATIONS_WATCH: optionalText.pipe(booleanFlag.optional()),
+    AUTOMATIONS_TYPECHECK: optionalText.pipe(booleanFlag.optional()),
+    /** Runs kept per automation in its trace; 0 keeps none. */
+    AUTOMATION_TRACE_RUNS: z.coerce
+      .number({ message: "expected a number" })
+      .int("expected a whole number")
+      .min(0, "expected 0 or more")
+      .max(1000, "expected at most 1000")
+      .default(20),
+    /** Payloads in traces (trigger contexts, publishes, log fields) are cut to this many characters. */
+    AUTOMATION_TRACE_PAYLOAD_BYTES: z.coerce
+      .number({ message: "expected a number" })
+      .int("expected a whole number")
+      .min(64, "expected at least 64")
+      .max(1_000_000, "expected at most 1000000")
+      .default(2048),
   });
 
 type ParsedEnvironment = z.output<typeof envSchema>;
-export type Config = Omit<ParsedEnvironment, "STATE_PERSIST" | "STATE_FILE_PATH"> & {
+export type Config = Omit<ParsedEnvironment, "STATE_PERSIST" | "STATE_FILE_PATH" | "AUTOMATIONS_WATCH" | "AUTOMATIONS_TYPECHECK"> & {
   STATE_PERSIST: boolean;
   STATE_FILE_PATH: string;
+  /** Reload changed automation files without a restart. */
+  AUTOMATIONS_WATCH: boolean;
+  /** Type-check automations in the background at load and reload (warnings only). */
+  AUTOMATIONS_TYPECHECK: boolean;
 };
 export type Environment = Record<string, string | undefined>;
 
@@ -247,6 +270,8 @@ export function loadConfig(env: Environment = process.env, options: LoadConfigOp
     ...parsed,
     STATE_PERSIST: parsed.STATE_PERSIST ?? service,
     STATE_FILE_PATH: parsed.STATE_FILE_PATH ?? (service ? joinPath(parsed.DATA_DIR, "state.json") : "./state.json"),
+    AUTOMATIONS_WATCH: parsed.AUTOMATIONS_WATCH ?? service,
+    AUTOMATIONS_TYPECHECK: parsed.AUTOMATIONS_TYPECHECK ?? service,
   };
   if ((options.inventory ?? true) && config.NODE_ENV === "production" && config.JWT_SECRET === undefined) {
     throw new ConfigError([

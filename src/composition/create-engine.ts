@@ -10,6 +10,9 @@ import { FetchHttpClient } from "../adapters/http-client/fetch-http-client.js";
 import { EngineHttpServer, redirectRoot } from "../adapters/http/engine/engine-http-server.js";
 import { SessionStore } from "../adapters/http/engine/session-store.js";
 import { FileAutomationSource } from "../adapters/loading/file-automation-source.js";
+import { AutomationWatcher, type WatchDirectory } from "../adapters/loading/automation-watcher.js";
+import { WorkerTypeChecker } from "../adapters/typecheck/worker-type-checker.js";
+import type { TypeChecker, TypeDiagnostic } from "../ports/type-checker.js";
 import { BufferedLogger } from "../adapters/logging/buffered-logger.js";
 import { RingBufferLog } from "../adapters/logging/ring-buffer.js";
 import { createLogger } from "../adapters/logging/winston-logger.js";
@@ -101,7 +104,19 @@ export interface EngineOptions {
    * itself (Hearth's own `npm start` does, to stop the inventory API too).
    */
   handleSignals?: boolean;
+  /**
+   * Reload changed, added and removed automation files without a restart. Default
+   * AUTOMATIONS_WATCH (on for `hearth start`, off for the library).
+   */
+  watch?: boolean;
+  /**
+   * Type-check the automations in the background at start and after each reload, showing
+   * errors as warnings in the log, the debug API and the web UI. `true` uses a worker thread
+   * with the TypeScript compiler; a TypeChecker replaces it. Default AUTOMATIONS_TYPECHECK.
+   */
+  typeCheck?: boolean | TypeChecker;
   /** Test seams. */
+  watchDirectory?: WatchDirectory;
   mqttClient?: MqttClient;
   clock?: Clock;
   timer?: Timer;
@@ -138,6 +153,8 @@ export interface Engine {
   readonly isReady: boolean;
   /** When start() finished, or null. */
   readonly startedAt: Date | null;
+  /** The latest background type check, or null when type checks are off or none ran yet. */
+  readonly lastTypeCheck: Promise<TypeDiagnostic[]> | null;
 }
 
 /** Builds an engine; nothing connects or listens until `start()`. */
@@ -217,9 +234,38 @@ export function createEngine(options: EngineOptions): Engine {
     scheduler,
     source: new FileAutomationSource(),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.timer ? { timer: options.timer } : {}),
     httpEnabled: httpPort !== null,
     inventoryEvents,
+    traces: { runs: config.AUTOMATION_TRACE_RUNS, payloadBytes: config.AUTOMATION_TRACE_PAYLOAD_BYTES },
   });
+
+  const typeCheckOption = options.typeCheck ?? config.AUTOMATIONS_TYPECHECK;
+  let typeChecker: TypeChecker | null = null;
+  let lastTypeCheck: Promise<TypeDiagnostic[]> | null = null;
+  const typeLogger = logger.child({ module: "type-check" });
+  /** Never awaited by start() or a reload: warnings arrive when the check is done. */
+  const checkTypes = () => {
+    if (typeCheckOption === false) return;
+    const files = manager.files().filter((file) => /\.m?ts$/.test(file));
+    if (files.length === 0) return;
+    typeChecker ??= typeCheckOption === true ? new WorkerTypeChecker() : typeCheckOption;
+    const check = typeChecker.check(files).then(
+      (diagnostics) => {
+        manager.setTypeWarnings(files, diagnostics);
+        for (const diagnostic of diagnostics) {
+          typeLogger.warn(`Type error: ${diagnostic.message}`, { file: diagnostic.file, line: diagnostic.line, column: diagnostic.column, code: diagnostic.code });
+        }
+        return diagnostics;
+      },
+      (error: unknown) => {
+        typeLogger.warn("Type check could not run", { err: error });
+        return [];
+      },
+    );
+    lastTypeCheck = check;
+  };
+  let watcher: AutomationWatcher | null = null;
 
   let startedAt: Date | null = null;
   let boundPort: number | null = null;
@@ -266,6 +312,9 @@ export function createEngine(options: EngineOptions): Engine {
     get startedAt() {
       return startedAt;
     },
+    get lastTypeCheck() {
+      return lastTypeCheck;
+    },
 
     async start() {
       if (phase !== "idle") throw new Error(`Engine cannot start while ${phase}`);
@@ -287,8 +336,28 @@ export function createEngine(options: EngineOptions): Engine {
         undo.push("automations", () => manager.stopAll());
         undo.push("scheduler", () => scheduler.stopAll());
         const automationsDir = path.resolve(options.automationsDir);
+        const recursive = options.recursive ?? config.AUTOMATIONS_RECURSIVE;
         if (existsSync(automationsDir)) {
-          await manager.discoverAndRegister(automationsDir, options.recursive ?? config.AUTOMATIONS_RECURSIVE);
+          await manager.discoverAndRegister(automationsDir, recursive);
+          undo.push("type checker", () => typeChecker?.close?.());
+          if (options.watch ?? config.AUTOMATIONS_WATCH) {
+            watcher = new AutomationWatcher({
+              dir: automationsDir,
+              recursive,
+              logger: logger.child({ module: "automation-watcher" }),
+              ...(options.timer ? { timer: options.timer } : {}),
+              ...(options.watchDirectory ? { watch: options.watchDirectory } : {}),
+              onChange: async (changes) => {
+                for (const change of changes) {
+                  if (change.exists) await manager.loadFile(change.file);
+                  else await manager.removeFile(change.file);
+                }
+                checkTypes();
+              },
+            });
+            watcher.start();
+            undo.push("automation watcher", () => watcher?.stop());
+          }
         } else {
           // A fresh install may not have written any automation yet; the rest of the engine still serves.
           engineLogger.warn(`Automations directory ${automationsDir} does not exist; no automations loaded`, {
@@ -311,6 +380,8 @@ export function createEngine(options: EngineOptions): Engine {
         undo.push("services", () => services.stopAll());
         stopRelayMirror = mirrorRelayStatus(services.get("relay"), state);
 
+        // Only once everything else is up: the check competes for the CPU, never for start-up.
+        checkTypes();
         startedAt = options.clock?.now() ?? new Date();
         phase = "started";
         holdSignals();
@@ -343,7 +414,11 @@ export function createEngine(options: EngineOptions): Engine {
         }
       };
       startedAt = null;
+      await step("automation watcher", () => watcher?.stop());
+      watcher = null;
       await step("automations onStop", () => manager.stopAll());
+      await step("type checker", () => typeChecker?.close?.());
+      typeChecker = null;
       scheduler.stopAll();
       stopRelayMirror();
       await step("services onStop", () => services.stopAll());

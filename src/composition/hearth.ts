@@ -164,7 +164,10 @@ function warnAboutTrustProxy(config: Config, log: Logger): void {
 
 /** The addresses a person opens once Hearth is up (localhost; the same ports answer on the LAN). */
 function startupUrls(config: Config, apiPort: number, httpPort: number | null, metrics: boolean): string[] {
-  const lines = [`Inventory API docs: http://localhost:${apiPort}/api/docs`];
+  const lines = [
+    `Household web app: http://localhost:${apiPort}/`,
+    `Inventory API docs: http://localhost:${apiPort}/api/docs`,
+  ];
   if (httpPort !== null && config.WEB_UI_ENABLED) lines.push(`Engine web UI: http://localhost:${httpPort}/status`);
   if (httpPort !== null && metrics) lines.push(`Metrics: http://localhost:${httpPort}/metrics`);
   return lines;

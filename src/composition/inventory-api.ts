@@ -11,6 +11,7 @@ import { HOUSEHOLD_TRANSFER_STORE, type HouseholdTransferStore } from "../ports/
 import { REMINDER_REPOSITORY, type ReminderRepository } from "../ports/reminder-repository.js";
 import "reflect-metadata";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Express, RequestHandler } from "express";
 import { container, type DependencyContainer } from "tsyringe";
 import { createInventoryApp, type InventoryAppOptions } from "../adapters/http/inventory/inventory-app.js";
@@ -148,10 +149,18 @@ export async function resolveJwtSecret(config: Pick<Config, "JWT_SECRET" | "DATA
   return stored.secret;
 }
 
+/**
+ * The web app's build output (scripts/build-web.mjs writes it to web/dist at the package
+ * root); src/composition and dist/composition sit at the same depth, so one path fits both.
+ */
+export const WEB_APP_DIR = fileURLToPath(new URL("../../web/dist/", import.meta.url));
+
 /** The HTTP options of the inventory app from the configuration. */
 export function appOptions(config: Config, createStore?: InventoryAppOptions["rateLimits"]["createStore"]): InventoryAppOptions {
   return {
     corsOrigins: config.CORS_ORIGINS,
+    webAppDir: config.WEB_APP_DIR ? path.resolve(config.WEB_APP_DIR) : WEB_APP_DIR,
+    refreshTokenTtlSeconds: config.JWT_REFRESH_TTL,
     trustProxy: config.TRUST_PROXY,
     version: HEARTH_VERSION,
     rateLimits: {

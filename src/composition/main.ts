@@ -1,6 +1,8 @@
 import "reflect-metadata";
 import { existsSync } from "node:fs";
 import { runCli } from "../adapters/cli/cli.js";
+import { FileAutomationSource } from "../adapters/loading/file-automation-source.js";
+import { formatDiagnostic, TypeScriptChecker } from "../adapters/typecheck/typescript-checker.js";
 import { createLogger } from "../adapters/logging/winston-logger.js";
 import { openDatabase } from "../adapters/persistence/database.js";
 import { migrateToLatest } from "../adapters/persistence/migrator.js";
@@ -57,6 +59,35 @@ async function migrate(): Promise<number> {
   }
 }
 
+/**
+ * `hearth check [dir]`: type-checks the automations (AUTOMATIONS_DIR by default) against
+ * Hearth's types with the TypeScript compiler; prints file:line:col diagnostics and exits 1
+ * when there are errors, 2 when the check could not run.
+ */
+async function check(args: string[], out = (line: string) => console.log(line), err = (line: string) => console.error(line)): Promise<number> {
+  try {
+    const config = loadConfig(process.env, { inventory: false });
+    const dir = args.find((arg) => !arg.startsWith("-")) ?? config.AUTOMATIONS_DIR;
+    const files = (await new FileAutomationSource().listFiles(dir, config.AUTOMATIONS_RECURSIVE)).filter((file) => /\.m?ts$/.test(file));
+    if (files.length === 0) {
+      out(`No TypeScript automations in ${dir}; nothing to check.`);
+      return 0;
+    }
+    const diagnostics = await new TypeScriptChecker().check(files);
+    for (const diagnostic of diagnostics) err(formatDiagnostic(diagnostic));
+    const failing = new Set(diagnostics.map((diagnostic) => diagnostic.file)).size;
+    out(
+      diagnostics.length === 0
+        ? `Checked ${files.length} automation file(s): no type errors.`
+        : `Found ${diagnostics.length} type error(s) in ${failing} of ${files.length} automation file(s).`,
+    );
+    return diagnostics.length === 0 ? 0 : 1;
+  } catch (error) {
+    err(error instanceof ConfigError ? error.message : `hearth check failed: ${error instanceof Error ? error.message : String(error)}`);
+    return 2;
+  }
+}
+
 /** Entry point of the `hearth` command and of `npm start`. */
 async function main(): Promise<void> {
   // A .env file (or ENV_FILE) fills in variables the environment does not already set.
@@ -68,6 +99,7 @@ async function main(): Promise<void> {
     commands: {
       start: { summary: "run the inventory API and the automation engine until SIGINT/SIGTERM", run: start },
       migrate: { summary: "apply pending database migrations, then exit", run: migrate },
+      check: { summary: "type-check the automations directory ([dir], default AUTOMATIONS_DIR); exit 1 on errors", run: (args) => check(args) },
       export: {
         summary: "export a household to a file: --household <id> [--format json|csv] <file>",
         run: (args) => runHouseholdTransfer("export", args),

@@ -3,10 +3,15 @@
  * running, how it went, and how to run one by hand (the AutomationManager implements it).
  */
 import type { Trigger, TriggerContext, WebhookSecret } from "../domain/automation/trigger.js";
+import type { TypeDiagnostic } from "./type-checker.js";
+
+export type { TypeDiagnostic };
 
 export interface AutomationStats {
   runs: number;
   errors: number;
+  /** Firings turned away by the run mode (`single` while running, `max` reached). */
+  dropped?: number;
   /** ISO-8601 or null. */
   lastRunAt: string | null;
   lastError: string | null;
@@ -24,10 +29,63 @@ export interface AutomationInfo {
   error?: string;
   triggers: TriggerDescription[];
   stats: AutomationStats;
+  /** Run mode and its limit (see the Automation's `mode` and `max`). */
+  mode?: "parallel" | "single" | "restart" | "queued";
+  max?: number | null;
+  /** Runs in progress and waiting (queued mode). */
+  active?: number;
+  queued?: number;
+  /** Trigger events a filter rejected, by trigger position (answers "why didn't it fire?"). */
+  rejected?: TriggerRejection[];
+  /** Why the last reload of its file failed; the previous version kept running. */
+  reloadError?: { message: string; at: string } | null;
+  /** How often it was reloaded since start, and when it was last loaded. */
+  reloads?: number;
+  loadedAt?: string | null;
+  /** Type errors of its file, from the background type check (warnings: it runs anyway). */
+  typeWarnings?: TypeDiagnostic[];
 }
 
 /** Outcome of a manual trigger. */
-export type TriggerResult = { status: "not_found" } | { status: "ok" } | { status: "error"; error: string };
+export type TriggerResult =
+  | { status: "not_found" }
+  | { status: "ok" }
+  | { status: "error"; error: string }
+  | { status: "dropped"; reason: string };
+
+/** How many runs each automation's trace keeps, and how big a payload may be before it is truncated. */
+export interface TraceSettings {
+  runs: number;
+  payloadBytes: number;
+}
+
+/** Trigger events a filter turned away. */
+export interface TriggerRejection {
+  /** Position of the trigger in the automation's `triggers` (0-based). */
+  trigger: number;
+  count: number;
+  lastAt: string | null;
+  /** The last rejected payload (truncated like trace payloads). */
+  lastPayload: unknown;
+}
+
+/** One run of an automation, as its trace keeps it. Payloads are truncated to `TraceSettings.payloadBytes`. */
+export interface RunTrace {
+  id: number;
+  automation: string;
+  /** The trigger context the run got (without its signal). */
+  trigger: Record<string, unknown>;
+  startedAt: string;
+  durationMs: number | null;
+  status: "running" | "ok" | "error" | "aborted";
+  error?: { message: string; stack?: string };
+  logs: { time: string; level: string; msg: string; fields?: unknown }[];
+  published: { topic: string; payload: unknown; retain?: boolean }[];
+  stateChanges: { key: string; newValue: unknown; deleted?: boolean }[];
+  serviceCalls: { service: string; method: string; args: unknown }[];
+  /** How many entries of each list did not fit (50 per list). */
+  omitted: Partial<Record<"logs" | "published" | "stateChanges" | "serviceCalls", number>>;
+}
 
 /** One automation a webhook path reaches: the methods it accepts, and each trigger's secret. */
 export interface WebhookTarget {
@@ -45,6 +103,8 @@ export interface AutomationManagerApi {
   runAutomation(name: string, context: TriggerContext): Promise<TriggerResult>;
   /** Automations whose webhook triggers match `path`, with the methods each accepts. */
   findWebhookTargets(path: string): WebhookTarget[];
+  /** The automation's recent runs (newest first) and filter rejections, or null when it is unknown. */
+  getTraces(name: string): { traces: RunTrace[]; rejected: TriggerRejection[] } | null;
   /** Called for every run (metrics); returns an unsubscribe function. */
   onRun(listener: (event: { automation: string; durationMs: number; error?: unknown }) => void): () => void;
 }

@@ -10,6 +10,8 @@ export interface RefreshTokenRepository {
   markRotated(id: string, at: Date): Promise<boolean>;
   /** Revokes every token of the family that is not revoked yet. */
   revokeFamily(familyId: string, at: Date): Promise<void>;
+  /** Revokes every unrevoked token of the user ("sign out everywhere"). */
+  revokeAllForUser(userId: string, at: Date): Promise<void>;
 }
 
 export const REFRESH_TOKEN_REPOSITORY = Symbol("RefreshTokenRepository");

@@ -10,6 +10,9 @@ export interface UserRepository {
   /** Looks up by normalised email, deleted accounts included. */
   findByEmail(email: string): Promise<User | null>;
   updateName(id: string, name: string, at: Date): Promise<User | null>;
+  /** Changes the (normalised) email; "taken" when another account has it, null for an unknown id. */
+  updateEmail(id: string, email: string, at: Date): Promise<User | null | "taken">;
+  updatePasswordHash(id: string, passwordHash: string, at: Date): Promise<User | null>;
   /**
    * Anonymises the account (name, email, password hash replaced, deletedAt set) and
    * removes its memberships and refresh tokens, all in one transaction. The memberships are

@@ -41,6 +41,13 @@ describe("pages under a home-network host name over plain HTTP", function () {
     expect(page.url()).to.match(/^http:\/\//);
   });
 
+  it("renders the household web app at http://hearth.test:<port>/ (no service worker without HTTPS)", async () => {
+    const { page, failures } = await open(`http://${HOST}:${running!.hearth.apiPort}/`);
+    await page.getByRole("heading", { name: "Sign in" }).waitFor({ timeout: 30_000 });
+    expect(failures).to.deep.equal([]);
+    expect(page.url()).to.match(/^http:\/\//);
+  });
+
   it("renders the engine web UI at http://hearth.test:<port>/status", async () => {
     const { page, failures } = await open(`http://${HOST}:${running!.hearth.httpPort}/status`);
     await page.waitForSelector("#overview-stats", { timeout: 30_000 });

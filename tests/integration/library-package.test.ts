@@ -17,7 +17,7 @@ import { acquireBroker, type TestBroker, uniqueTopicPrefix } from "../support/te
 
 const REPO = path.resolve(".");
 const manifest = JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as {
-  exports: { ".": Record<string, string> };
+  exports: { ".": Record<string, string>; "./testing": Record<string, string> };
   types: string;
   files: string[];
   dependencies: Record<string, string>;
@@ -95,7 +95,13 @@ describe("hearth as a library in another project", function () {
 
   it("ships the built entry points that package.json names, and the web UI assets", () => {
     expect(manifest.files).to.include("dist");
-    for (const target of [manifest.exports["."]?.default, manifest.exports["."]?.types, manifest.types]) {
+    for (const target of [
+      manifest.exports["."]?.default,
+      manifest.exports["."]?.types,
+      manifest.types,
+      manifest.exports["./testing"]?.default,
+      manifest.exports["./testing"]?.types,
+    ]) {
       expect(target, "package.json export target").to.match(/^\.\/dist\//);
       expect(existsSync(path.join(packageDir, target as string)), `${target} is built`).to.equal(true);
     }
@@ -108,11 +114,17 @@ describe("hearth as a library in another project", function () {
 
   it("declares every package its built code and typings import as a dependency, not a devDependency", () => {
     const dist = path.join(packageDir, "dist");
-    const runtime = reachableBareImports(path.join(dist, "index.js"), (from, specifier) =>
-      path.resolve(path.dirname(from), specifier),
+    const runtime = new Set(
+      ["index.js", "testing.js"].flatMap((entry) => [
+        ...reachableBareImports(path.join(dist, entry), (from, specifier) => path.resolve(path.dirname(from), specifier)),
+      ]),
     );
-    const typings = reachableBareImports(path.join(dist, "index.d.ts"), (from, specifier) =>
-      path.resolve(path.dirname(from), specifier.replace(/\.js$/, ".d.ts")),
+    const typings = new Set(
+      ["index.d.ts", "testing.d.ts"].flatMap((entry) => [
+        ...reachableBareImports(path.join(dist, entry), (from, specifier) =>
+          path.resolve(path.dirname(from), specifier.replace(/\.js$/, ".d.ts")),
+        ),
+      ]),
     );
     const missing: string[] = [];
     for (const name of [...runtime].map(packageName)) {
@@ -154,6 +166,7 @@ describe("hearth as a library in another project", function () {
     await writeFile(
       path.join(consumerDir, "typed", "porch-light.ts"),
       `import { Automation, createEngine, type Engine, type Trigger, type TriggerContext } from "hearth";
+import { createTestEngine, type TestEngine } from "hearth/testing";
 
 export default class PorchLight extends Automation {
   readonly name = "porch-light";
@@ -185,11 +198,47 @@ export const engine: Engine = createEngine({
   },
 });
 void [wrong, incomplete, engine.deviceRegistry?.getDevices(), engine.services.has("weather")];
+
+// The test kit's typings: "hearth/testing".
+export async function kit(): Promise<string> {
+  const t: TestEngine = await createTestEngine({ automations: [PorchLight], now: "2026-01-01T20:00:00Z" });
+  await t.publish("zigbee2mqtt/porch_motion", { occupancy: true });
+  await t.advance("15m");
+  // @ts-expect-error advance takes a duration, not a Date
+  await t.advance(new Date());
+  return t.expectPublished("zigbee2mqtt/porch_light/set", { state: "ON" }).topic;
+}
 `,
     );
     const compiler = createRequire(path.join(REPO, "package.json")).resolve("typescript/bin/tsc");
     const checked = run(process.execPath, [compiler, "-p", consumerDir], consumerDir);
     expect(checked.status, checked.output).to.equal(0);
+  });
+
+  it("runs the test kit on plain Node: hearth/testing with a fake bus and clock", async () => {
+    await writeFile(
+      path.join(consumerDir, "kit.mjs"),
+      `import { Automation } from "hearth";
+import { createTestEngine } from "hearth/testing";
+
+class Blink extends Automation {
+  name = "blink";
+  triggers = [{ type: "cron", expression: "*/5 * * * *" }];
+  execute(context) {
+    this.mqtt.publish("home/blink", { at: context.firedAt.toISOString() });
+  }
+}
+const t = await createTestEngine({ automations: [Blink], now: "2026-01-01T00:00:00Z" });
+await t.advance("15m");
+console.log("published " + JSON.stringify(t.publishedTo("home/blink").map((message) => message.payload.at)));
+await t.stop();
+`,
+    );
+    const result = run(process.execPath, ["kit.mjs"], consumerDir);
+    expect(result.status, result.output).to.equal(0);
+    expect(result.output).to.include(
+      'published ["2026-01-01T00:05:00.000Z","2026-01-01T00:10:00.000Z","2026-01-01T00:15:00.000Z"]',
+    );
   });
 
   it("runs on plain Node: loads the project's TypeScript automations, fires them, and stops on SIGTERM", async () => {

@@ -1,4 +1,11 @@
-import type { AutomationInfo, AutomationManagerApi, TriggerResult, WebhookTarget } from "../../src/ports/automation-catalog.js";
+import type {
+  AutomationInfo,
+  AutomationManagerApi,
+  RunTrace,
+  TriggerRejection,
+  TriggerResult,
+  WebhookTarget,
+} from "../../src/ports/automation-catalog.js";
 import type { TriggerContext, WebhookSecret } from "../../src/domain/automation/trigger.js";
 
 export interface FakeAutomation {
@@ -67,6 +74,14 @@ export class FakeAutomationManager implements AutomationManagerApi {
       }
     }
     return targets;
+  }
+
+  /** Traces a test sets for an automation with `traces.set(name, ...)`. */
+  readonly traces = new Map<string, { traces: RunTrace[]; rejected: TriggerRejection[] }>();
+
+  getTraces(name: string): { traces: RunTrace[]; rejected: TriggerRejection[] } | null {
+    if (!this.automations.has(name)) return null;
+    return this.traces.get(name) ?? { traces: [], rejected: [] };
   }
 
   onRun(listener: (event: { automation: string; durationMs: number; error?: unknown }) => void): () => void {

@@ -24,12 +24,16 @@ export class FileAutomationSource implements AutomationSource {
       .sort();
   }
 
-  async loadDefaultExport(file: string): Promise<unknown> {
-    const url = pathToFileURL(file).href;
+  async loadDefaultExport(file: string, options: { fresh?: boolean } = {}): Promise<unknown> {
+    // ES modules cannot be evicted from Node's cache: a reload imports the file under a new
+    // URL. Each version's code stays in memory (small: the file itself, its imports are shared).
+    const url = options.fresh ? `${pathToFileURL(file).href}?hearth-reload=${++reloadSequence}` : pathToFileURL(file).href;
     const module = /\.m?ts$/.test(file) ? await importTypeScript(url) : await import(url);
     return (module as { default?: unknown }).default;
   }
 }
+
+let reloadSequence = 0;
 
 /** Import failures that mean "this Node cannot run this TypeScript file by itself". */
 const TSX_NEEDED = new Set(["ERR_UNKNOWN_FILE_EXTENSION", "ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX"]);
@@ -59,7 +63,7 @@ async function importTypeScript(url: string): Promise<unknown> {
     });
     await tsxRegistration;
     // Node caches the failed attempt under this URL; a distinct URL loads the file afresh.
-    return import(`${url}?hearth-load=typescript`);
+    return import(`${url}${url.includes("?") ? "&" : "?"}hearth-load=typescript`);
   }
   await tsxRegistration;
   return import(url);

@@ -61,4 +61,8 @@ export class KnexRefreshTokenRepository implements RefreshTokenRepository {
   async revokeFamily(familyId: string, at: Date): Promise<void> {
     await this.knex("refresh_tokens").where({ family_id: familyId }).whereNull("revoked_at").update({ revoked_at: at });
   }
+
+  async revokeAllForUser(userId: string, at: Date): Promise<void> {
+    await this.knex("refresh_tokens").where({ user_id: userId }).whereNull("revoked_at").update({ revoked_at: at });
+  }
 }

@@ -68,6 +68,24 @@ export class KnexUserRepository implements UserRepository {
     return row ? toUser(row as UserRow) : null;
   }
 
+  async updateEmail(id: string, email: string, at: Date): Promise<User | null | "taken"> {
+    try {
+      const [row] = await this.knex<UserRow>("users").where({ id }).update({ email, updated_at: at }).returning("*");
+      return row ? toUser(row as UserRow) : null;
+    } catch (error) {
+      if (isUniqueViolation(error)) return "taken";
+      throw error;
+    }
+  }
+
+  async updatePasswordHash(id: string, passwordHash: string, at: Date): Promise<User | null> {
+    const [row] = await this.knex<UserRow>("users")
+      .where({ id })
+      .update({ password_hash: passwordHash, updated_at: at })
+      .returning("*");
+    return row ? toUser(row as UserRow) : null;
+  }
+
   async anonymise(
     id: string,
     replacement: { name: string; email: string; passwordHash: string },

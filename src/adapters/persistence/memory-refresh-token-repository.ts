@@ -26,4 +26,10 @@ export class MemoryRefreshTokenRepository implements RefreshTokenRepository {
       if (token.familyId === familyId && !token.revokedAt) this.store.refreshTokens.set(id, { ...token, revokedAt: at });
     }
   }
+
+  async revokeAllForUser(userId: string, at: Date): Promise<void> {
+    for (const [id, token] of this.store.refreshTokens) {
+      if (token.userId === userId && !token.revokedAt) this.store.refreshTokens.set(id, { ...token, revokedAt: at });
+    }
+  }
 }

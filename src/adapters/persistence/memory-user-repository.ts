@@ -37,6 +37,23 @@ export class MemoryUserRepository implements UserRepository {
     return copy(updated);
   }
 
+  async updateEmail(id: string, email: string, at: Date): Promise<User | null | "taken"> {
+    const user = this.store.users.get(id);
+    if (!user) return null;
+    for (const existing of this.store.users.values()) if (existing.id !== id && existing.email === email) return "taken";
+    const updated = { ...user, email, updatedAt: at };
+    this.store.users.set(id, updated);
+    return copy(updated);
+  }
+
+  async updatePasswordHash(id: string, passwordHash: string, at: Date): Promise<User | null> {
+    const user = this.store.users.get(id);
+    if (!user) return null;
+    const updated = { ...user, passwordHash, updatedAt: at };
+    this.store.users.set(id, updated);
+    return copy(updated);
+  }
+
   async anonymise(
     id: string,
     replacement: { name: string; email: string; passwordHash: string },

@@ -5,14 +5,30 @@ import {
   isAutomationClass,
   isAutomationInstance,
   isKebabCase,
+  type RunMode,
 } from "./sdk/automation.js";
+import { AutomationTimers } from "./automation-timers.js";
+import { AutomationTraces, DEFAULT_TRACE_SETTINGS, runInTrace, runOutsideTraces, type TraceRecord } from "./run-traces.js";
+import { tracedLogger, tracedMqtt, tracedServices, tracedState } from "./traced-runtime.js";
+import { systemTimer, type Timer } from "../../ports/timer.js";
 import type { Trigger, TriggerContext } from "../../domain/automation/trigger.js";
 import type { AutomationSource } from "../../ports/automation-source.js";
 import { type Clock, systemClock } from "../../ports/clock.js";
 import type { HttpClient } from "../../ports/http-client.js";
 import type { Logger } from "../../ports/logger.js";
 import type { Scheduler } from "../../ports/scheduler.js";
-import type { AutomationInfo, AutomationManagerApi, AutomationStats, TriggerDescription, TriggerResult, WebhookTarget } from "../../ports/automation-catalog.js";
+import type {
+  AutomationInfo,
+  AutomationManagerApi,
+  AutomationStats,
+  RunTrace,
+  TraceSettings,
+  TriggerDescription,
+  TriggerRejection,
+  TriggerResult,
+  TypeDiagnostic,
+  WebhookTarget,
+} from "../../ports/automation-catalog.js";
 import type { DeviceRegistryApi } from "../../ports/device-registry.js";
 import type { ServiceRegistryApi } from "../../ports/engine-services.js";
 import type { MqttServiceApi } from "../../ports/mqtt-bus.js";
@@ -43,9 +59,66 @@ export interface AutomationManagerDependencies {
   httpEnabled?: boolean;
   /** Delivered inventory events for `inventory` triggers; absent when the inventory does not run here. */
   inventoryEvents?: InventoryEventSourceApi | null;
+  /** Timers behind the automations' after()/every() helpers. Default: Node's. */
+  timer?: Timer;
+  /** Runs kept per automation and payload truncation. Default 20 runs, 2048 bytes. */
+  traces?: TraceSettings;
 }
 
+/** How a load or reload of one file ended (the file watcher logs it). */
+export type FileLoadOutcome =
+  | { status: "registered" | "reloaded"; name: string }
+  | { status: "failed"; error: string }
+  /** The new version failed; the previous one is still running. */
+  | { status: "kept_previous"; name: string; error: string };
+
 type RunListener = (event: { automation: string; durationMs: number; error?: unknown }) => void;
+
+/**
+ * A run in progress. Its AbortController is made only when the run's code reads
+ * `context.signal`: most runs never do, and the MQTT hot path should not pay for one.
+ */
+interface ActiveRun {
+  controller: AbortController | undefined;
+  aborted: boolean;
+  reason: unknown;
+}
+
+function abortRun(run: ActiveRun, reason: Error): void {
+  if (run.aborted) return;
+  run.aborted = true;
+  run.reason = reason;
+  run.controller?.abort(reason);
+}
+
+/**
+ * What execute() receives: the trigger context's fields copied onto an instance whose
+ * `signal` is a getter of the class, not an own property, so the context stays the plain
+ * data it was (JSON, deep equality). A per-run own getter (Object.defineProperty) made every
+ * run several times slower: it forces V8's slow dictionary objects.
+ */
+class RunContext {
+  readonly #run: ActiveRun;
+
+  constructor(run: ActiveRun) {
+    this.#run = run;
+  }
+
+  get signal(): AbortSignal {
+    return signalOf(this.#run);
+  }
+}
+
+function signalOf(run: ActiveRun): AbortSignal {
+  run.controller ??= new AbortController();
+  if (run.aborted && !run.controller.signal.aborted) run.controller.abort(run.reason);
+  return run.controller.signal;
+}
+
+interface QueuedRun {
+  context: TriggerContext;
+  resolve: (result: TriggerResult) => void;
+}
 
 interface RunningAutomation {
   name: string;
@@ -53,9 +126,32 @@ interface RunningAutomation {
   automation: Automation;
   triggers: Trigger[];
   unwire: Unwire[];
-  stats: { runs: number; errors: number; lastRunAtMs: number | null; lastError: string | null; lastDurationMs: number | null };
+  stats: {
+    runs: number;
+    errors: number;
+    dropped: number;
+    lastRunAtMs: number | null;
+    lastError: string | null;
+    lastDurationMs: number | null;
+  };
   logger: Logger;
+  mode: RunMode;
+  /** null: unlimited. */
+  max: number | null;
+  active: Set<ActiveRun>;
+  queue: QueuedRun[];
+  timers: AutomationTimers;
+  traces: AutomationTraces;
+  reloads: number;
+  loadedAtMs: number;
+  reloadError: { message: string; at: string } | null;
+  /** Whether runs need AsyncLocalStorage to stay traced after an await (async execute). */
+  tracesAcrossAwaits: boolean;
 }
+
+const RUN_MODES: readonly RunMode[] = ["parallel", "single", "restart", "queued"];
+const DEFAULT_QUEUED_MAX = 10;
+const OK: TriggerResult = Object.freeze({ status: "ok" });
 
 interface FailedAutomation {
   name: string;
@@ -67,6 +163,11 @@ interface FailedAutomation {
 /** Why an automation was not registered; becomes its `status: "failed"` reason. */
 class RegistrationFailure extends Error {}
 
+/** The reason a run's signal aborts with: a newer firing (restart mode), a stop or a reload. */
+export class RunAbortedError extends Error {
+  override readonly name = "AbortError";
+}
+
 /**
  * Loads automations, wires their triggers through the trigger-handler table, runs them
  * with error isolation and keeps per-automation statistics. A broken automation is
@@ -77,9 +178,16 @@ export class AutomationManager implements AutomationManagerApi {
   private readonly failed: FailedAutomation[] = [];
   private readonly runListeners = new Set<RunListener>();
   private readonly clock: Clock;
+  private readonly timer: Timer;
+  private readonly traceSettings: TraceSettings;
+  /** Runs still executing, so tests and the test kit can wait until everything settled. */
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly typeWarnings = new Map<string, TypeDiagnostic[]>();
 
   constructor(private readonly dependencies: AutomationManagerDependencies) {
     this.clock = dependencies.clock ?? systemClock;
+    this.timer = dependencies.timer ?? systemTimer;
+    this.traceSettings = dependencies.traces ?? DEFAULT_TRACE_SETTINGS;
   }
 
   /**
@@ -102,25 +210,16 @@ export class AutomationManager implements AutomationManagerApi {
   }
 
   /**
-   * Registers one automation: checks its name, required services and triggers, wires
-   * every trigger (all or nothing), then calls onStart. Returns false when it failed; the
-   * reason is logged and listed.
+   * Registers one automation: checks its name, required services, run mode and triggers,
+   * wires every trigger (all or nothing), then calls onStart. Returns false when it failed;
+   * the reason is logged and listed.
    */
   async register(automation: Automation, file: string | null = null): Promise<boolean> {
     const name = typeof automation?.name === "string" && automation.name !== "" ? automation.name : fileLabel(file);
     const triggers = Array.isArray(automation?.triggers) ? [...automation.triggers] : [];
     try {
       this.checkRegistrable(automation);
-      const entry = this.createEntry(automation, file, triggers);
-      this.wireAll(entry);
-      this.running.set(entry.name, entry);
-      try {
-        await automation.onStart();
-      } catch (error) {
-        this.running.delete(entry.name);
-        unwireAll(entry.unwire);
-        throw new RegistrationFailure(`onStart() failed: ${errorMessage(error)}`);
-      }
+      await this.activate(automation, file, triggers);
       this.dependencies.logger.info("Automation registered", { automation: name, file, triggers: triggers.length });
       return true;
     } catch (error) {
@@ -129,24 +228,120 @@ export class AutomationManager implements AutomationManagerApi {
     }
   }
 
+  /**
+   * Loads `file` afresh (a changed or added file): a new automation registers; one that
+   * replaces a running version stops it (onStop, triggers, subscriptions and timers
+   * removed) and registers. When the new version fails to load or register, the previous
+   * one keeps running and the error is kept as its `reloadError`.
+   */
+  async loadFile(file: string): Promise<FileLoadOutcome> {
+    const source = this.dependencies.source;
+    if (!source) throw new TypeError("AutomationManager: loadFile needs an AutomationSource");
+    const previous = [...this.running.values()].find((entry) => entry.file === file);
+    let automation: Automation;
+    try {
+      automation = instantiate(await source.loadDefaultExport(file, { fresh: true }));
+      if (previous) this.checkRegistrable(automation, previous.name);
+    } catch (error) {
+      const message = isRegistrationFailure(error) ? errorMessage(error) : `failed to load: ${errorMessage(error)}`;
+      return this.reloadFailed(previous, file, message);
+    }
+    if (!previous) {
+      this.forgetFailures(file);
+      const ok = await this.register(automation, file);
+      const failure = this.failed.find((entry) => entry.file === file);
+      return ok ? { status: "registered", name: automation.name } : { status: "failed", error: failure?.error ?? "not registered" };
+    }
+    const release = this.holdSubscriptions(previous);
+    try {
+      await this.unregister(previous, "reloaded");
+      try {
+        await this.activate(automation, file, [...automation.triggers], previous);
+      } catch (error) {
+        await this.restore(previous);
+        return this.reloadFailed(previous, file, errorMessage(error));
+      }
+    } finally {
+      release();
+    }
+    this.dependencies.logger.info("Automation reloaded", { automation: automation.name, file, reloads: previous.reloads + 1 });
+    return { status: "reloaded", name: automation.name };
+  }
+
+  /**
+   * Keeps the broker subscriptions of an automation being replaced while it is swapped: a
+   * topic the new version subscribes too is never unsubscribed and subscribed again at the
+   * broker, so no message slips through the gap between the two and the broker sees no churn.
+   */
+  private holdSubscriptions(entry: RunningAutomation): () => void {
+    const mqtt = this.dependencies.mqtt;
+    const hold = () => {};
+    const topics = [...new Set(entry.triggers.flatMap((trigger) => (trigger.type === "mqtt" ? [trigger.topic] : [])))];
+    for (const topic of topics) mqtt.subscribe(topic, hold);
+    return () => {
+      for (const topic of topics) mqtt.unsubscribe(topic, hold);
+    };
+  }
+
+  /** A deleted file: its automation stops and is forgotten, as is a failure recorded for it. */
+  async removeFile(file: string): Promise<string[]> {
+    const removed: string[] = [];
+    for (const entry of [...this.running.values()].filter((candidate) => candidate.file === file)) {
+      await this.unregister(entry, "its file was removed");
+      removed.push(entry.name);
+      this.dependencies.logger.info("Automation removed", { automation: entry.name, file });
+    }
+    this.forgetFailures(file);
+    return removed;
+  }
+
   /** Calls every automation's onStop (newest first), unwires its triggers and forgets it. */
   async stopAll(): Promise<void> {
-    for (const entry of [...this.running.values()].reverse()) {
-      try {
-        await entry.automation.onStop();
-      } catch (error) {
-        entry.logger.error("onStop() failed", { err: error });
-      }
-      unwireAll(entry.unwire);
-      this.running.delete(entry.name);
-    }
+    for (const entry of [...this.running.values()].reverse()) await this.unregister(entry, "the engine is stopping");
     this.failed.length = 0;
+  }
+
+  /** Replaces the type-check warnings of the `files` that were checked. */
+  setTypeWarnings(files: readonly string[], diagnostics: readonly TypeDiagnostic[]): void {
+    for (const file of files) this.typeWarnings.delete(file);
+    for (const diagnostic of diagnostics) {
+      const list = this.typeWarnings.get(diagnostic.file) ?? [];
+      list.push(diagnostic);
+      this.typeWarnings.set(diagnostic.file, list);
+    }
+  }
+
+  /** Resolves once no run is in progress or queued (tests, the test kit). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Whether a run is in progress or queued. */
+  get busy(): boolean {
+    return this.inFlight.size > 0;
+  }
+
+  /** Files automations came from, running or failed (the file watcher). */
+  files(): string[] {
+    const files = [...this.running.values()].map((entry) => entry.file);
+    return [...new Set([...files, ...this.failed.map((entry) => entry.file)].filter((file): file is string => file !== null))];
+  }
+
+  getTraces(name: string): { traces: RunTrace[]; rejected: TriggerRejection[] } | null {
+    const entry = this.running.get(name);
+    if (!entry) return this.failed.some((failed) => failed.name === name) ? { traces: [], rejected: [] } : null;
+    return { traces: entry.traces.list(), rejected: [...entry.traces.rejections.values()] };
+  }
+
+  /** Pending after()/every() timers of one automation (tests). */
+  pendingTimers(name: string): number {
+    return this.running.get(name)?.timers.pending ?? 0;
   }
 
   listAutomations(): AutomationInfo[] {
     return [
       ...[...this.running.values()].map((entry) => this.describeRunning(entry)),
-      ...this.failed.map((entry) => describeFailed(entry)),
+      ...this.failed.map((entry) => this.describeFailed(entry)),
     ];
   }
 
@@ -154,7 +349,7 @@ export class AutomationManager implements AutomationManagerApi {
     const entry = this.running.get(name);
     if (entry) return this.describeRunning(entry);
     const failed = this.failed.find((candidate) => candidate.name === name);
-    return failed ? describeFailed(failed) : null;
+    return failed ? this.describeFailed(failed) : null;
   }
 
   /** The spec's manual trigger: false when no running automation has that name. */
@@ -163,11 +358,11 @@ export class AutomationManager implements AutomationManagerApi {
     return result.status !== "not_found";
   }
 
+  /** Runs the automation as a firing of `context` would, through its run mode; resolves when the run ended. */
   async runAutomation(name: string, context: TriggerContext): Promise<TriggerResult> {
     const entry = this.running.get(name);
     if (!entry) return { status: "not_found" };
-    const error = await this.execute(entry, context);
-    return error === undefined ? { status: "ok" } : { status: "error", error: errorMessage(error) };
+    return (await this.fire(entry, context)) ?? OK;
   }
 
   findWebhookTargets(requestPath: string): WebhookTarget[] {
@@ -201,6 +396,67 @@ export class AutomationManager implements AutomationManagerApi {
     return this.failed.length;
   }
 
+  /** Wires and starts a checked automation; throws RegistrationFailure and leaves nothing behind. */
+  private async activate(automation: Automation, file: string | null, triggers: Trigger[], previous?: RunningAutomation): Promise<RunningAutomation> {
+    const entry = this.createEntry(automation, file, triggers, previous);
+    this.wireAll(entry);
+    this.running.set(entry.name, entry);
+    try {
+      await runOutsideTraces(() => automation.onStart());
+    } catch (error) {
+      this.running.delete(entry.name);
+      unwireAll(entry.unwire);
+      entry.timers.clearAll();
+      throw new RegistrationFailure(`onStart() failed: ${errorMessage(error)}`);
+    }
+    return entry;
+  }
+
+  /**
+   * Stops one automation: runs in progress see their signal abort, queued firings are
+   * dropped, onStop runs, then its triggers, subscriptions and timers are removed.
+   */
+  private async unregister(entry: RunningAutomation, reason: string): Promise<void> {
+    for (const run of entry.active) abortRun(run, new RunAbortedError(`Run aborted: ${reason}`));
+    for (const queued of entry.queue.splice(0)) queued.resolve({ status: "dropped", reason });
+    try {
+      await runOutsideTraces(() => entry.automation.onStop());
+    } catch (error) {
+      entry.logger.error("onStop() failed", { err: error });
+    }
+    unwireAll(entry.unwire);
+    entry.timers.clearAll();
+    if (this.running.get(entry.name) === entry) this.running.delete(entry.name);
+  }
+
+  /** Puts a version back after its replacement failed to register. */
+  private async restore(entry: RunningAutomation): Promise<void> {
+    try {
+      this.wireAll(entry);
+      this.running.set(entry.name, entry);
+      await runOutsideTraces(() => entry.automation.onStart());
+    } catch (error) {
+      entry.logger.error("The previous version could not be restarted after a failed reload", { err: error });
+    }
+  }
+
+  private reloadFailed(previous: RunningAutomation | undefined, file: string, message: string): FileLoadOutcome {
+    if (!previous) {
+      this.recordFailure(fileLabel(file), file, [], message);
+      return { status: "failed", error: message };
+    }
+    const current = this.running.get(previous.name) ?? previous;
+    current.reloadError = { message, at: this.clock.now().toISOString() };
+    current.logger.error("Reload failed; the previous version keeps running", { file, reason: message });
+    return { status: "kept_previous", name: previous.name, error: message };
+  }
+
+  private forgetFailures(file: string): void {
+    for (let index = this.failed.length - 1; index >= 0; index--) {
+      if (this.failed[index]?.file === file) this.failed.splice(index, 1);
+    }
+  }
+
   private async registerFile(source: AutomationSource, file: string): Promise<boolean> {
     let exported: unknown;
     try {
@@ -220,14 +476,20 @@ export class AutomationManager implements AutomationManagerApi {
   }
 
   /** Collects every problem at once, so a user fixes an automation in one edit, not one per restart. */
-  private checkRegistrable(automation: Automation): void {
+  private checkRegistrable(automation: Automation, replacing?: string): void {
     if (!isAutomationInstance(automation)) throw new RegistrationFailure("not an instance of a class extending Automation");
     const problems: string[] = [];
     if (!isKebabCase(automation.name)) {
       problems.push(`name ${JSON.stringify(automation.name)} is not kebab-case (e.g. "porch-light")`);
     }
+    if (automation.mode !== undefined && !RUN_MODES.includes(automation.mode)) {
+      problems.push(`mode ${JSON.stringify(automation.mode)} is not one of ${RUN_MODES.join(", ")}`);
+    }
+    if (automation.max !== undefined && !(Number.isInteger(automation.max) && automation.max > 0)) {
+      problems.push(`max must be a whole number above 0, got ${JSON.stringify(automation.max)}`);
+    }
     const existing = this.running.get(automation.name);
-    if (existing) {
+    if (existing && existing.name !== replacing) {
       problems.push(`duplicate name "${automation.name}" (already registered from ${existing.file ?? "code"})`);
     }
     const missing = (automation.requiredServices ?? []).filter((key) => !this.dependencies.services.has(key));
@@ -249,26 +511,43 @@ export class AutomationManager implements AutomationManagerApi {
     }
   }
 
-  private createEntry(automation: Automation, file: string | null, triggers: Trigger[]): RunningAutomation {
+  private createEntry(automation: Automation, file: string | null, triggers: Trigger[], previous?: RunningAutomation): RunningAutomation {
     const { dependencies } = this;
-    const logger = dependencies.logger.child({ automation: automation.name });
+    const name = automation.name;
+    const settings = this.traceSettings;
+    const logger = dependencies.logger.child({ automation: name });
+    const timers = new AutomationTimers(this.timer, logger, (callback) => runOutsideTraces(callback));
     automation[ATTACH_RUNTIME]({
-      mqtt: dependencies.mqtt,
+      mqtt: tracedMqtt(dependencies.mqtt, name, settings),
       http: dependencies.http,
-      state: dependencies.state,
-      logger,
+      state: tracedState(dependencies.state, name, settings),
+      logger: tracedLogger(logger, name, settings, () => this.clock.now()),
       config: dependencies.config,
-      services: dependencies.services,
+      services: tracedServices(dependencies.services, name, settings),
       deviceRegistry: dependencies.deviceRegistry,
+      clock: this.clock,
+      timers,
     });
+    const mode = automation.mode ?? "parallel";
     return {
-      name: automation.name,
+      name,
       file,
       automation,
       triggers,
       unwire: [],
-      stats: { runs: 0, errors: 0, lastRunAtMs: null, lastError: null, lastDurationMs: null },
+      stats: { runs: 0, errors: 0, dropped: 0, lastRunAtMs: null, lastError: null, lastDurationMs: null },
       logger,
+      mode,
+      max: automation.max ?? (mode === "queued" ? DEFAULT_QUEUED_MAX : null),
+      active: new Set(),
+      queue: [],
+      timers,
+      // A reload keeps the automation's history: "why did it (not) fire" spans edits.
+      traces: previous?.name === name ? previous.traces : new AutomationTraces(name, settings),
+      reloads: previous ? previous.reloads + 1 : 0,
+      loadedAtMs: this.clock.now().getTime(),
+      reloadError: null,
+      tracesAcrossAwaits: isAsyncFunction(automation.execute),
     };
   }
 
@@ -280,8 +559,9 @@ export class AutomationManager implements AutomationManagerApi {
         automation: entry.name,
         triggerId: `${entry.name}#${position}`,
         fire: (triggerContext) => {
-          this.execute(entry, triggerContext);
+          this.fire(entry, triggerContext);
         },
+        rejected: (payload) => entry.traces.rejected(position, payload, this.clock.now()),
         mqtt: dependencies.mqtt,
         state: dependencies.state,
         scheduler: dependencies.scheduler,
@@ -300,40 +580,117 @@ export class AutomationManager implements AutomationManagerApi {
   }
 
   /**
-   * Runs execute(); resolves with the error it threw, or undefined. Never rejects. A
-   * synchronous execute() finishes without allocating a promise (the MQTT hot path).
+   * A firing, through the automation's run mode. Returns undefined when a synchronous
+   * execute() succeeded (the MQTT hot path allocates no promise), else how the run ended.
    */
-  private execute(entry: RunningAutomation, context: TriggerContext): Promise<unknown> | undefined {
+  private fire(entry: RunningAutomation, context: TriggerContext): TriggerResult | Promise<TriggerResult> | undefined {
+    const busy = entry.active.size > 0;
+    switch (entry.mode) {
+      case "single":
+        if (busy) return this.drop(entry, context, "a run is in progress (mode single)");
+        break;
+      case "parallel":
+        if (entry.max !== null && entry.active.size >= entry.max) return this.drop(entry, context, `${entry.max} runs in progress (max)`);
+        break;
+      case "restart":
+        for (const run of entry.active) abortRun(run, new RunAbortedError("Run aborted: a newer firing restarted the automation"));
+        break;
+      case "queued":
+        if (!busy && entry.queue.length === 0) break;
+        if (entry.active.size + entry.queue.length >= (entry.max ?? DEFAULT_QUEUED_MAX)) {
+          return this.drop(entry, context, `${entry.max} runs in progress or waiting (max)`);
+        }
+        return this.track(new Promise<TriggerResult>((resolve) => entry.queue.push({ context, resolve })));
+    }
+    return this.start(entry, context);
+  }
+
+  private drop(entry: RunningAutomation, context: TriggerContext, reason: string): TriggerResult {
+    entry.stats.dropped++;
+    entry.logger.debug("Firing dropped", { trigger: context?.type, reason });
+    return { status: "dropped", reason };
+  }
+
+  /** Starts one run: its own AbortSignal, trace and stats. */
+  private start(entry: RunningAutomation, context: TriggerContext): TriggerResult | Promise<TriggerResult> | undefined {
+    const run: ActiveRun = { controller: undefined, aborted: false, reason: undefined };
+    entry.active.add(run);
     const startedAt = performance.now();
+    const now = this.clock === systemClock ? new Date() : this.clock.now();
     entry.stats.runs++;
-    entry.stats.lastRunAtMs = this.clock === systemClock ? Date.now() : this.clock.now().getTime();
+    entry.stats.lastRunAtMs = now.getTime();
+    const trace = entry.traces.begin(context, now);
+    const runContext = Object.assign(new RunContext(run), context) as unknown as TriggerContext;
     let result: unknown;
     try {
-      result = entry.automation.execute(context);
+      result = runInTrace(trace, () => entry.automation.execute(runContext), entry.tracesAcrossAwaits);
     } catch (error) {
-      return Promise.resolve(this.finish(entry, context, startedAt, error ?? new Error("execute() threw without a reason")));
+      return this.finish(entry, run, trace, context, startedAt, error ?? new Error("execute() threw without a reason"));
     }
     if (result === null || typeof result !== "object" || typeof (result as Promise<void>).then !== "function") {
-      this.finish(entry, context, startedAt, undefined);
-      return undefined;
+      const outcome = this.finish(entry, run, trace, context, startedAt, undefined);
+      return outcome === OK ? undefined : outcome;
     }
-    return (result as Promise<void>).then(
-      () => this.finish(entry, context, startedAt, undefined),
-      (error: unknown) => this.finish(entry, context, startedAt, error ?? new Error("execute() rejected without a reason")),
+    // A plain function that returned a promise: its next runs are traced across awaits too.
+    entry.tracesAcrossAwaits = true;
+    return this.track(
+      (result as Promise<void>).then(
+        () => this.finish(entry, run, trace, context, startedAt, undefined),
+        (error: unknown) => this.finish(entry, run, trace, context, startedAt, error ?? new Error("execute() rejected without a reason")),
+      ),
     );
   }
 
-  /** Records a finished run; returns its failure (undefined when it succeeded). */
-  private finish(entry: RunningAutomation, context: TriggerContext, startedAt: number, failure: unknown): unknown {
+  private track<T>(promise: Promise<T>): Promise<T> {
+    this.inFlight.add(promise);
+    const forget = () => this.inFlight.delete(promise);
+    promise.then(forget, forget);
+    return promise;
+  }
+
+  /** Records a finished run, starts the next queued one, and says how it ended. */
+  private finish(
+    entry: RunningAutomation,
+    run: ActiveRun,
+    trace: TraceRecord,
+    context: TriggerContext,
+    startedAt: number,
+    failure: unknown,
+  ): TriggerResult {
+    entry.active.delete(run);
     const stats = entry.stats;
     const durationMs = performance.now() - startedAt;
     stats.lastDurationMs = durationMs;
-    if (failure !== undefined) {
+    trace.durationMs = durationMs;
+    const aborted = failure !== undefined && run.aborted;
+    if (failure === undefined) {
+      trace.status = "ok";
+    } else if (aborted) {
+      trace.status = "aborted";
+      trace.error = { message: errorMessage(failure) };
+      entry.logger.debug("Run ended after its signal aborted", { trigger: context?.type });
+    } else {
+      trace.status = "error";
+      trace.error = failure instanceof Error && failure.stack ? { message: errorMessage(failure), stack: authorStack(failure.stack) } : { message: errorMessage(failure) };
       stats.errors++;
       stats.lastError = errorMessage(failure);
       entry.logger.error("Automation failed", { trigger: context?.type, err: failure });
     }
-    if (this.runListeners.size === 0) return failure;
+    this.startNextQueued(entry);
+    this.notifyRunListeners(entry, durationMs, aborted ? undefined : failure);
+    if (failure === undefined) return OK;
+    return aborted ? { status: "dropped", reason: errorMessage(failure) } : { status: "error", error: errorMessage(failure) };
+  }
+
+  private startNextQueued(entry: RunningAutomation): void {
+    if (entry.mode !== "queued" || entry.active.size > 0) return;
+    const next = entry.queue.shift();
+    if (!next) return;
+    Promise.resolve(this.start(entry, next.context) ?? OK).then(next.resolve);
+  }
+
+  private notifyRunListeners(entry: RunningAutomation, durationMs: number, failure: unknown): void {
+    if (this.runListeners.size === 0) return;
     const event =
       failure === undefined
         ? { automation: entry.name, durationMs }
@@ -345,10 +702,10 @@ export class AutomationManager implements AutomationManagerApi {
         this.dependencies.logger.error("Run listener failed", { err: error });
       }
     }
-    return failure;
   }
 
   private recordFailure(name: string, file: string | null, triggers: Trigger[], reason: string): void {
+    if (file !== null) this.forgetFailures(file);
     this.failed.push({ name, file, error: reason, triggers });
     this.dependencies.logger.error("Automation not registered", { automation: name, file, reason });
   }
@@ -357,23 +714,56 @@ export class AutomationManager implements AutomationManagerApi {
     const stats: AutomationStats = {
       runs: entry.stats.runs,
       errors: entry.stats.errors,
+      dropped: entry.stats.dropped,
       lastRunAt: entry.stats.lastRunAtMs === null ? null : new Date(entry.stats.lastRunAtMs).toISOString(),
       lastError: entry.stats.lastError,
       lastDurationMs: entry.stats.lastDurationMs,
     };
-    return { name: entry.name, file: entry.file, status: "running", triggers: entry.triggers.map(describeTrigger), stats };
+    return {
+      name: entry.name,
+      file: entry.file,
+      status: "running",
+      triggers: entry.triggers.map(describeTrigger),
+      stats,
+      mode: entry.mode,
+      max: entry.max,
+      active: entry.active.size,
+      queued: entry.queue.length,
+      rejected: [...entry.traces.rejections.values()],
+      reloadError: entry.reloadError,
+      reloads: entry.reloads,
+      loadedAt: new Date(entry.loadedAtMs).toISOString(),
+      typeWarnings: entry.file === null ? [] : (this.typeWarnings.get(entry.file) ?? []),
+    };
+  }
+
+  private describeFailed(entry: FailedAutomation): AutomationInfo {
+    return {
+      name: entry.name,
+      file: entry.file,
+      status: "failed",
+      error: entry.error,
+      triggers: entry.triggers.map(describeTrigger),
+      stats: { runs: 0, errors: 0, dropped: 0, lastRunAt: null, lastError: null, lastDurationMs: null },
+      typeWarnings: entry.file === null ? [] : (this.typeWarnings.get(entry.file) ?? []),
+    };
   }
 }
 
-function describeFailed(entry: FailedAutomation): AutomationInfo {
-  return {
-    name: entry.name,
-    file: entry.file,
-    status: "failed",
-    error: entry.error,
-    triggers: entry.triggers.map(describeTrigger),
-    stats: { runs: 0, errors: 0, lastRunAt: null, lastError: null, lastDurationMs: null },
-  };
+/** A stack without the engine's own frames below the automation's code: what the author needs to read. */
+function authorStack(stack: string): string {
+  return stack
+    .split("\n")
+    .filter((line) => !/application[\\/]automation[\\/](automation-manager|run-traces)\.[jt]s|node:async_hooks|node:internal\//.test(line))
+    .join("\n");
+}
+
+function isAsyncFunction(fn: unknown): boolean {
+  return Object.prototype.toString.call(fn) === "[object AsyncFunction]";
+}
+
+function isRegistrationFailure(error: unknown): boolean {
+  return error instanceof RegistrationFailure;
 }
 
 /** A trigger as JSON: its plain fields, and `hasFilter` instead of the filter function. */

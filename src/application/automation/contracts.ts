@@ -4,7 +4,18 @@
  * re-exports them so that code written against the old path keeps compiling.
  */
 export type { NotificationOptions } from "../../domain/automation/notification.js";
-export type { AutomationInfo, AutomationManagerApi, AutomationStats, TriggerDescription, TriggerResult, WebhookTarget } from "../../ports/automation-catalog.js";
+export type {
+  AutomationInfo,
+  AutomationManagerApi,
+  AutomationStats,
+  RunTrace,
+  TraceSettings,
+  TriggerDescription,
+  TriggerRejection,
+  TriggerResult,
+  TypeDiagnostic,
+  WebhookTarget,
+} from "../../ports/automation-catalog.js";
 export type { DeviceEventHandler, DeviceRegistryApi, DeviceStateHandler } from "../../ports/device-registry.js";
 export type { CoreContext, ServicePlugin, ServiceRegistryApi } from "../../ports/engine-services.js";
 export type { MqttHandler, MqttServiceApi, PublishOptions } from "../../ports/mqtt-bus.js";

@@ -30,6 +30,8 @@ export interface WiringContext {
   triggerId: string;
   /** Runs the automation with `context` (stats, error isolation and logging included). */
   fire(context: TriggerContext): void;
+  /** Counts an event the trigger's filter turned away, keeping its payload (traces). */
+  rejected?(payload: unknown): void;
   mqtt: MqttServiceApi;
   state: StateManagerApi;
   scheduler: Scheduler;
@@ -96,6 +98,7 @@ const mqttHandler: TriggerHandler<MqttTrigger> = {
     const handler: MqttHandler = filter
       ? (topic, payload) => {
           if (passes(context.logger, trigger, () => filter(payload))) context.fire({ type: "mqtt", topic, payload });
+          else context.rejected?.({ topic, payload });
         }
       : (topic, payload) => context.fire({ type: "mqtt", topic, payload });
     context.mqtt.subscribe(trigger.topic, handler);
@@ -118,7 +121,10 @@ const stateHandler: TriggerHandler<StateTrigger> = {
   wire(trigger, context) {
     const filter = trigger.filter;
     const handler: StateChangeHandler = (key, newValue, oldValue) => {
-      if (filter && !passes(context.logger, trigger, () => filter(newValue, oldValue))) return;
+      if (filter && !passes(context.logger, trigger, () => filter(newValue, oldValue))) {
+        context.rejected?.({ key, newValue, oldValue });
+        return;
+      }
       context.fire({ type: "state", key, newValue, oldValue });
     };
     context.state.onChange(trigger.key, handler);
@@ -188,7 +194,10 @@ const deviceStateHandler: TriggerHandler<DeviceStateTrigger> = {
     if (!registry) return registryMissing(context, trigger);
     const filter = trigger.filter;
     const handler: DeviceStateHandler = (state, device) => {
-      if (filter && !passes(context.logger, trigger, () => filter(state, device))) return;
+      if (filter && !passes(context.logger, trigger, () => filter(state, device))) {
+        context.rejected?.({ friendlyName: device.friendly_name ?? trigger.friendlyName, state });
+        return;
+      }
       context.fire({ type: "device_state", friendlyName: device.friendly_name ?? trigger.friendlyName, state, device });
     };
     registry.onDeviceStateChange(trigger.friendlyName, handler);

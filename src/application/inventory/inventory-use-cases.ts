@@ -1,4 +1,5 @@
 import { AcceptInvite } from "./accept-invite.js";
+import { ChangePassword } from "./change-password.js";
 import { CreateCompartment } from "./create-compartment.js";
 import { CreateFreezer } from "./create-freezer.js";
 import { CreateHousehold } from "./create-household.js";
@@ -20,6 +21,7 @@ import { ListHouseholds } from "./list-households.js";
 import { ListInvites } from "./list-invites.js";
 import { Login } from "./login.js";
 import { Logout } from "./logout.js";
+import { LogoutEverywhere } from "./logout-everywhere.js";
 import { RefreshTokens } from "./refresh-tokens.js";
 import { Register } from "./register.js";
 import { RemoveMember } from "./remove-member.js";
@@ -64,6 +66,8 @@ export function createInventoryUseCases(ports: InventoryPorts, settings: AuthSet
     getCompartment: new GetCompartment(ports, access),
     updateCompartment: new UpdateCompartment(ports, access),
     deleteCompartment: new DeleteCompartment(ports, access),
+    logoutEverywhere: new LogoutEverywhere(ports),
+    changePassword: new ChangePassword(ports),
   };
 }
 

@@ -144,8 +144,17 @@ export interface InventoryTriggerContext {
   event: InventoryEvent;
 }
 
+/**
+ * What the engine adds to every run's context. `signal` aborts when the run should give up:
+ * a newer firing replaced it (`mode: "restart"`), or the automation is being stopped or
+ * reloaded. Contexts built by hand (tests, manual triggers) may leave it out.
+ */
+export interface RunSignal {
+  signal?: AbortSignal;
+}
+
 /** What execute() receives: which trigger fired and its data, discriminated on `type`. */
-export type TriggerContext =
+export type TriggerContext = RunSignal & (
   | MqttTriggerContext
   | CronTriggerContext
   | StateTriggerContext
@@ -153,4 +162,5 @@ export type TriggerContext =
   | DeviceStateTriggerContext
   | DeviceJoinedTriggerContext
   | DeviceLeftTriggerContext
-  | InventoryTriggerContext;
+  | InventoryTriggerContext
+);

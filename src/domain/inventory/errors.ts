@@ -31,6 +31,13 @@ export class InvalidRefreshTokenError extends DomainError {
 }
 
 /** No, an invalid or an expired access token, or one of a deleted account. */
+export class WrongPasswordError extends DomainError {
+  readonly code = "WRONG_PASSWORD";
+  constructor() {
+    super("The current password is not correct", [{ path: "currentPassword", message: "is not correct" }]);
+  }
+}
+
 export class AuthenticationRequiredError extends DomainError {
   readonly code = "AUTHENTICATION_REQUIRED";
   constructor(message = "Sign in to continue: a valid access token is required") {

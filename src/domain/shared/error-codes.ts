@@ -19,6 +19,8 @@ export const ERROR_CODES = Object.freeze({
   INVALID_REFRESH_TOKEN: "The refresh token is unknown, expired, revoked or already used.",
   AUTHENTICATION_REQUIRED: "The request carries no valid access token.",
   USER_OWNS_HOUSEHOLD: "The account owns a household; transfer the ownership before deleting it.",
+  WRONG_PASSWORD: "The current password given to change the password is wrong.",
+  CSRF_REJECTED: "A cookie session route was called without the web app's header, or from another site's page.",
 
   // Households, members and invites.
   NOT_HOUSEHOLD_MEMBER: "The caller is not a member of the household.",

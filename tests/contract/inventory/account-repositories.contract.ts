@@ -159,6 +159,23 @@ export function describeAccountRepositoriesContract(name: string, create: () => 
         expect((await repos.refreshTokens.findByHash("c"))?.revokedAt).to.equal(null);
         expect(await repos.refreshTokens.markRotated(first.id, at(6))).to.equal(false);
       });
+
+      it("revokes every token of one user and nobody else's", async () => {
+        const alice = user();
+        const bob = user();
+        await repos.users.insert(alice);
+        await repos.users.insert(bob);
+        for (const t of [
+          token(alice.id, { tokenHash: "a1", familyId: "f1" }),
+          token(alice.id, { tokenHash: "a2", familyId: "f2" }),
+          token(bob.id, { tokenHash: "b1", familyId: "f3" }),
+        ])
+          await repos.refreshTokens.insert(t);
+        await repos.refreshTokens.revokeAllForUser(alice.id, at(7));
+        expect((await repos.refreshTokens.findByHash("a1"))?.revokedAt?.toISOString()).to.equal(at(7).toISOString());
+        expect((await repos.refreshTokens.findByHash("a2"))?.revokedAt?.toISOString()).to.equal(at(7).toISOString());
+        expect((await repos.refreshTokens.findByHash("b1"))?.revokedAt).to.equal(null);
+      });
     });
 
     describe("households and memberships", () => {

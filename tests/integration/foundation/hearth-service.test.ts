@@ -49,7 +49,7 @@ describe("Hearth as a service (integration, real processes and signals)", functi
     const tokenFile = path.join(dataDir, "http-token");
     const token = (await readFile(tokenFile, "utf8")).trim();
     expect(run.output()).to.include(tokenFile).and.not.to.include(token);
-    expect(run.output()).to.include(`http://localhost:${apiPort}/api/docs`).and.to.include(`http://localhost:${httpPort}/status`);
+    expect(run.output()).to.include(`Household web app: http://localhost:${apiPort}/`).and.to.include(`http://localhost:${apiPort}/api/docs`).and.to.include(`http://localhost:${httpPort}/status`);
     const put = await fetch(`http://127.0.0.1:${httpPort}/api/state/away`, {
       method: "PUT",
       headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
@@ -137,15 +137,17 @@ describe("Hearth as a service (integration, real processes and signals)", functi
       expect(login.headers.get("set-cookie")).to.match(/hearth_session|session/);
     });
 
-    it("keeps the probes open, and GET / leads to the web UI and to the API docs", async () => {
+    it("keeps the probes open; GET / leads to the web UI, and is the household web app on the API port", async () => {
       expect((await fetch(`${base}/healthz`)).status).to.equal(200);
       expect((await fetch(`${base}/readyz`)).status).to.equal(200);
       const engineRoot = await fetch(`${base}/`, { redirect: "manual" });
       expect(engineRoot.status).to.equal(302);
       expect(engineRoot.headers.get("location")).to.equal("/status");
+      // npm install/ci builds the app into web/dist (the prepare script).
       const apiRoot = await fetch(`http://127.0.0.1:${hearth.hearth.apiPort}/`, { redirect: "manual" });
-      expect(apiRoot.status).to.equal(302);
-      expect(apiRoot.headers.get("location")).to.equal("/api/docs");
+      expect(apiRoot.status).to.equal(200);
+      expect(apiRoot.headers.get("content-type")).to.match(/text\/html/);
+      expect(await apiRoot.text()).to.include('<link rel="manifest" href="/manifest.webmanifest">');
     });
 
     it("HTTP_AUTH=false serves the engine API without a token, as asked", async () => {

@@ -253,6 +253,14 @@ export function createDebugApiRouter(deps: DebugApiDeps): Router {
     if (info) res.json(info);
   });
 
+  // Why did it (not) fire: the last runs (newest first) and what the trigger filters turned away.
+  router.get("/automations/:name/traces", (req, res) => {
+    const info = findAutomation(req, res);
+    if (!info) return;
+    const traces = deps.manager.getTraces(info.name) ?? { traces: [], rejected: [] };
+    res.json({ automation: info.name, status: info.status, ...traces, count: traces.traces.length });
+  });
+
   router.post("/automations/:name/trigger", async (req, res) => {
     const info = findAutomation(req, res);
     if (!info) return;
@@ -277,6 +285,8 @@ export function createDebugApiRouter(deps: DebugApiDeps): Router {
     const result = await deps.manager.runAutomation(info.name, context);
     if (result.status === "not_found") {
       sendError(res, 404, `No automation named "${info.name}"`);
+    } else if (result.status === "dropped") {
+      sendError(res, 409, `Automation "${info.name}" did not run: ${result.reason}`);
     } else if (result.status === "error") {
       res.status(500).json({ error: result.error, message: result.error });
     } else {

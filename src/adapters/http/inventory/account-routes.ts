@@ -1,5 +1,6 @@
 import type { InventoryUseCases } from "../../../application/inventory/inventory-use-cases.js";
 import {
+  changePasswordBody,
   loginBody,
   refreshBody,
   registerBody,
@@ -62,6 +63,25 @@ export function accountRoutes(useCases: InventoryUseCases): RouteDefinition[] {
       handler: ({ body }) => useCases.logout.execute(body),
     }),
     defineRoute({
+      method: "post",
+      path: "/auth/logout-all",
+      summary: "Sign out on every device (revokes all of the caller's refresh tokens)",
+      tags: ["Auth"],
+      status: 200,
+      response: messageResponseSchema,
+      handler: ({ userId }) => useCases.logoutEverywhere.execute({ userId }),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/users/me/password",
+      summary: "Change the signed-in user's password (needs the current one)",
+      tags: ["Users"],
+      body: changePasswordBody,
+      status: 200,
+      response: messageResponseSchema,
+      handler: ({ userId, body }) => useCases.changePassword.execute({ userId, ...body }),
+    }),
+    defineRoute({
       method: "get",
       path: "/users/me",
       summary: "The signed-in user",
@@ -73,11 +93,12 @@ export function accountRoutes(useCases: InventoryUseCases): RouteDefinition[] {
     defineRoute({
       method: "patch",
       path: "/users/me",
-      summary: "Rename the signed-in user",
+      summary: "Change the signed-in user's name and/or email",
       tags: ["Users"],
       body: updateUserBody,
       status: 200,
       response: userResponse,
+      errors: [409],
       handler: ({ userId, body }) => useCases.updateCurrentUser.execute({ userId, ...body }),
     }),
     defineRoute({

@@ -28,7 +28,19 @@ export const loginBody = z
 
 export const refreshBody = z.object({ refreshToken: opaqueToken }).strict().openapi("RefreshRequest");
 
-export const updateUserBody = z.object({ name: personName.optional() }).strict().openapi("UpdateUserRequest");
+export const updateUserBody = z
+  .object({ name: personName.optional(), email: email.optional() })
+  .strict()
+  .openapi("UpdateUserRequest");
+
+export const changePasswordBody = z
+  .object({
+    currentPassword: z.string().min(1, "must not be empty").max(128, "must be at most 128 characters"),
+    newPassword: password,
+  })
+  .strict()
+  .openapi("ChangePasswordRequest");
+
 
 export const userResponse = z.object({ id: z.string(), email: z.string(), name: z.string() }).openapi("UserResponse");
 
@@ -37,3 +49,8 @@ export const tokenPairResponse = z.object({ accessToken: z.string(), refreshToke
 export const sessionResponse = z
   .object({ accessToken: z.string(), refreshToken: z.string(), user: userResponse })
   .openapi("AuthResponse");
+
+/** What the web app's cookie session routes answer: the refresh token travels only in the cookie. */
+export const webSessionResponse = z
+  .object({ accessToken: z.string(), user: userResponse })
+  .openapi("WebSessionResponse");

@@ -16,6 +16,8 @@ import { createOpenApiRegistry, generateOpenApiDocument, type OpenAPIRegistry } 
 import { createRateLimiters, type RateLimitOptions } from "./rate-limits.js";
 import { mountRoutes, registerRoutes } from "./routes.js";
 import { validate } from "./validation.js";
+import { createWebAppRouter } from "./web-app-router.js";
+import { registerWebSessionOpenApi, requireWebAppRequest, WEB_SESSION_PATH, webSessionRoutes } from "./web-session-routes.js";
 
 export const API_BASE_PATH = "/api/v1";
 const JSON_BODY_LIMIT = "100kb";
@@ -66,6 +68,10 @@ export interface InventoryAppOptions {
   version: string;
   /** Runs before everything else (request metrics), so every response is observed. */
   observe?: RequestHandler;
+  /** The built web app (web/dist) served at `/`; absent or unbuilt: `/` says how to build it. */
+  webAppDir?: string;
+  /** Lifetime of the web app's refresh cookie (JWT_REFRESH_TTL); default 30 days. */
+  refreshTokenTtlSeconds?: number;
 }
 
 export interface InventoryAppDependencies {
@@ -103,22 +109,27 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
   );
 
   const authenticate = createAuthenticate(deps.tokens);
+  const webSession = {
+    apiBasePath: API_BASE_PATH,
+    refreshTokenTtlSeconds: deps.options.refreshTokenTtlSeconds ?? 30 * 86400,
+    corsOrigins: deps.options.corsOrigins,
+  };
   const routes = [
     ...accountRoutes(deps.useCases),
+    ...webSessionRoutes(deps.useCases, deps.tokens, webSession),
     ...householdRoutes(deps.useCases),
     ...freezerRoutes(deps.useCases),
   ];
 
   const registry = createOpenApiRegistry();
   registerRoutes(registry, routes);
+  registerWebSessionOpenApi(registry);
   deps.registerItemsOpenApi?.(registry);
   deps.registerHouseholdDataOpenApi?.(registry);
   const openApiDocument = generateOpenApiDocument(registry, deps.options.version);
 
   // Probes and documentation stay outside the rate limits: load balancers poll health
   // often, and Swagger UI loads a dozen assets at once.
-  // Someone opening the bare address gets the API's documentation.
-  app.get("/", (_req, res) => res.redirect(302, "/api/docs"));
   app.get(`${API_BASE_PATH}/health`, async (_req, res) => {
     const up = await deps.checkDatabase();
     res
@@ -129,6 +140,8 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
     res.json(openApiDocument);
   });
   app.use("/api/docs", createApiDocsRouter());
+  // The household web app: a page load fetches several files at once, like Swagger UI.
+  app.use(createWebAppRouter(deps.options.webAppDir));
 
   const limiters = createRateLimiters(deps.options.rateLimits, deps.tokens);
   app.use(...limiters.general);
@@ -143,6 +156,8 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
     );
   }
   app.use(express.json({ limit: JSON_BODY_LIMIT, type: ["application/json", "application/*+json"] }), requireJsonBody);
+
+  app.use(`${API_BASE_PATH}${WEB_SESSION_PATH}`, requireWebAppRequest(webSession));
 
   const api = express.Router();
   if (deps.itemsRouter) {

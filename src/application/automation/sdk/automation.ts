@@ -7,8 +7,10 @@ import type {
 } from "../../../domain/automation/notification.js";
 import type { Trigger, TriggerContext } from "../../../domain/automation/trigger.js";
 import { DomainError } from "../../../domain/shared/domain-error.js";
+import type { Clock } from "../../../ports/clock.js";
 import type { HttpClient } from "../../../ports/http-client.js";
 import type { Logger } from "../../../ports/logger.js";
+import type { AutomationTimers, ScheduledTimer } from "../automation-timers.js";
 import type { DeviceRegistryApi } from "../../../ports/device-registry.js";
 import type { KnownServices, ServiceRegistryApi } from "../../../ports/engine-services.js";
 import type { MqttServiceApi } from "../../../ports/mqtt-bus.js";
@@ -43,7 +45,21 @@ export interface AutomationRuntime {
   config: AutomationConfig;
   services: ServiceRegistryApi;
   deviceRegistry: DeviceRegistryApi | null;
+  /** The engine's clock (a fake one under the test kit). */
+  clock: Clock;
+  /** The automation's own timers, cleared when it stops or reloads. */
+  timers: AutomationTimers;
 }
+
+/**
+ * What happens when a trigger fires while a run of the same automation is in progress (as
+ * Home Assistant's automation modes):
+ * - `"parallel"` (default): the new run starts beside it;
+ * - `"single"`: the new firing is dropped (and counted in the automation's stats);
+ * - `"restart"`: the running one's `context.signal` aborts and the new run starts;
+ * - `"queued"`: the new run waits until the earlier ones have finished, in order.
+ */
+export type RunMode = "parallel" | "single" | "restart" | "queued";
 
 /** Raised by `require()` when the requested service is not registered. */
 export class ServiceNotAvailableError extends DomainError {
@@ -91,6 +107,15 @@ export abstract class Automation {
    * automation's registration (the engine keeps running).
    */
   readonly requiredServices?: readonly string[];
+
+  /** What a firing does while a run is in progress; default `"parallel"`. See {@link RunMode}. */
+  readonly mode?: RunMode | undefined;
+
+  /**
+   * For `"parallel"`: most runs in progress at once (unlimited by default). For `"queued"`:
+   * most runs in progress and waiting together (default 10). Firings beyond it are dropped and counted.
+   */
+  readonly max?: number | undefined;
 
   #runtime: AutomationRuntime | undefined;
 
@@ -140,6 +165,28 @@ export abstract class Automation {
   /** The Zigbee device registry, or null when DEVICE_REGISTRY_ENABLED is off. */
   get deviceRegistry(): DeviceRegistryApi | null {
     return this.runtime.deviceRegistry;
+  }
+
+  /**
+   * The current time from the engine's clock. Use it instead of `Date.now()`, so that the
+   * test kit's `advance()` moves it along with cron triggers and timers.
+   */
+  now(): Date {
+    return this.runtime.clock.now();
+  }
+
+  /**
+   * Calls `callback` once, `ms` milliseconds from now, unless cancelled first. Unlike a raw
+   * `setTimeout`, the engine clears it when the automation stops or is reloaded, and it runs
+   * on the test kit's fake time. Errors thrown by `callback` are logged.
+   */
+  after(ms: number, callback: () => unknown): ScheduledTimer {
+    return this.runtime.timers.after(ms, callback);
+  }
+
+  /** Calls `callback` every `ms` milliseconds until cancelled, stopped or reloaded (see {@link Automation.after}). */
+  every(ms: number, callback: () => unknown): ScheduledTimer {
+    return this.runtime.timers.every(ms, callback);
   }
 
   /**

@@ -17,7 +17,7 @@ describe("inventory HTTP: route × caller → status", () => {
         it(`${caller} → ${row.expect[caller]}`, async () => {
           const world = await buildWorld();
           await seedItems(world);
-          let call = request(world.app)[row.method](row.path(world)).set(world.auth(caller));
+          let call = request(world.app)[row.method](row.path(world)).set(world.auth(caller)).set(row.headers ?? {});
           if (row.body) call = call.send(row.body(world, caller) as object);
           const response = await call;
           expect(response.status, JSON.stringify(response.body)).to.equal(row.expect[caller]);

@@ -16,6 +16,8 @@ export interface AccessRow {
   route: string;
   path(world: InventoryWorld): string;
   body?(world: InventoryWorld, caller: Caller): unknown;
+  /** Extra request headers (the web app's cookie routes need X-Hearth-Client). */
+  headers?: Record<string, string>;
   expect: Expectation;
 }
 
@@ -28,6 +30,8 @@ const members = (status: number): Expectation => ({ anonymous: 401, outsider: 40
 const ownerOnly = (status: number): Expectation => ({ anonymous: 401, outsider: 403, member: 403, owner: status });
 
 const h = (w: InventoryWorld) => `/api/v1/households/${w.householdId}`;
+/** The header the web app's cookie routes require (CSRF protection). */
+const WEB_APP = { "X-Hearth-Client": "web" };
 const f = (w: InventoryWorld) => `${h(w)}/freezers/${w.freezerId}`;
 const c = (w: InventoryWorld) => `${f(w)}/compartments/${w.compartmentId}`;
 
@@ -63,6 +67,33 @@ export const accessTable: AccessRow[] = [
     path: () => "/api/v1/auth/logout",
     body: (w) => ({ refreshToken: w.users.member.refreshToken }),
     expect: all(200),
+  },
+  {
+    method: "post",
+    route: "POST /auth/web/register",
+    path: () => "/api/v1/auth/web/register",
+    headers: WEB_APP,
+    body: (_w, caller) => ({ email: `web-${caller}@example.com`, password: "password123", name: "New" }),
+    expect: all(201),
+  },
+  {
+    method: "post",
+    route: "POST /auth/web/login",
+    path: () => "/api/v1/auth/web/login",
+    headers: WEB_APP,
+    body: (w) => ({ email: w.users.member.email, password: "correct horse battery" }),
+    expect: all(200),
+  },
+  // Without the refresh cookie there is no session to refresh.
+  { method: "post", route: "POST /auth/web/refresh", path: () => "/api/v1/auth/web/refresh", headers: WEB_APP, expect: all(401) },
+  { method: "post", route: "POST /auth/web/logout", path: () => "/api/v1/auth/web/logout", headers: WEB_APP, expect: all(200) },
+  { method: "post", route: "POST /auth/logout-all", path: () => "/api/v1/auth/logout-all", expect: signedIn(200) },
+  {
+    method: "post",
+    route: "POST /users/me/password",
+    path: () => "/api/v1/users/me/password",
+    body: () => ({ currentPassword: "correct horse battery", newPassword: "a new passphrase" }),
+    expect: signedIn(200),
   },
   { method: "get", route: "GET /users/me", path: () => "/api/v1/users/me", expect: signedIn(200) },
   { method: "patch", route: "PATCH /users/me", path: () => "/api/v1/users/me", body: () => ({ name: "Renamed" }), expect: signedIn(200) },

@@ -7,6 +7,8 @@ export interface BodyRoute {
   path(world: InventoryWorld): string;
   /** Bodies that must each be refused with 400 and details. */
   bad: Record<string, unknown>;
+  /** Extra request headers (the web app's cookie routes need X-Hearth-Client). */
+  headers?: Record<string, string>;
 }
 
 const long = (n: number) => "x".repeat(n);
@@ -61,7 +63,44 @@ export const badBodies: BodyRoute[] = [
     method: "patch",
     route: "PATCH /users/me",
     path: () => "/api/v1/users/me",
-    bad: { "wrong type": { name: 1 }, "overlong": { name: long(101) }, "unknown field": { email: "x@example.com" } },
+    bad: {
+      "wrong type": { name: 1 },
+      "overlong": { name: long(101) },
+      "unknown field": { role: "admin" },
+      "invalid email": { email: "not-an-email" },
+      "email of the domain kept for deleted accounts": { email: "deleted+abcdefghij@deleted.invalid" },
+    },
+  },
+  {
+    method: "post",
+    route: "POST /users/me/password",
+    path: () => "/api/v1/users/me/password",
+    bad: {
+      "missing fields": {},
+      "wrong types": { currentPassword: 1, newPassword: false },
+      "short new password": { currentPassword: "correct horse battery", newPassword: "short" },
+      "overlong new password": { currentPassword: "correct horse battery", newPassword: long(129) },
+      "unknown field": { currentPassword: "correct horse battery", newPassword: "password123", admin: true },
+      "wrong current password": { currentPassword: "not the password", newPassword: "password123" },
+    },
+  },
+  {
+    method: "post",
+    route: "POST /auth/web/register",
+    path: () => "/api/v1/auth/web/register",
+    headers: { "X-Hearth-Client": "web" },
+    bad: {
+      "missing fields": {},
+      "short password": { email: "a@example.com", password: "short", name: "A" },
+      "unknown field": { email: "a@example.com", password: "password123", name: "A", admin: true },
+    },
+  },
+  {
+    method: "post",
+    route: "POST /auth/web/login",
+    path: () => "/api/v1/auth/web/login",
+    headers: { "X-Hearth-Client": "web" },
+    bad: { "missing fields": {}, "wrong types": { email: 5, password: 5 }, "unknown field": { email: "a@example.com", password: "x", remember: true } },
   },
   {
     method: "post",

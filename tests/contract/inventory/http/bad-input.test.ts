@@ -25,12 +25,12 @@ describe("inventory HTTP: bad input is refused with 400 and details, data unchan
     describe(route.route, () => {
       for (const [problem, body] of Object.entries(route.bad)) {
         it(problem, async () => {
-          await expectRefused(world, route.method, route.path(world), (r) => r.send(body as object));
+          await expectRefused(world, route.method, route.path(world), (r) => r.set(route.headers ?? {}).send(body as object));
         });
       }
       it("malformed JSON", async () => {
         await expectRefused(world, route.method, route.path(world), (r) =>
-          r.set("Content-Type", "application/json").send('{"name": "unterminated'),
+          r.set(route.headers ?? {}).set("Content-Type", "application/json").send('{"name": "unterminated'),
         );
       });
     });
@@ -101,7 +101,7 @@ describe("inventory HTTP: bad input is refused with 400 and details, data unchan
   describe("routes without a body refuse one with fields", () => {
     for (const row of definedRoutes.filter((candidate) => !candidate.body)) {
       it(row.route, async () => {
-        const response = await expectRefused(world, row.method, row.path(world), (r) => r.send({ unexpected: true }));
+        const response = await expectRefused(world, row.method, row.path(world), (r) => r.set(row.headers ?? {}).send({ unexpected: true }));
         expect(response.body.details.map((d: { path: string }) => d.path)).to.deep.equal(["unexpected"]);
       });
     }
@@ -111,7 +111,7 @@ describe("inventory HTTP: bad input is refused with 400 and details, data unchan
     for (const row of definedRoutes) {
       it(row.route, async () => {
         const response = await expectRefused(world, row.method, `${row.path(world)}?unexpected=1`, (r) =>
-          row.body ? r.send(row.body(world, "owner") as object) : r,
+          row.body ? r.set(row.headers ?? {}).send(row.body(world, "owner") as object) : r.set(row.headers ?? {}),
         );
         expect(response.body.details.map((d: { path: string }) => d.path)).to.deep.equal(["unexpected"]);
       });

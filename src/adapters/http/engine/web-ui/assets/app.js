@@ -572,7 +572,10 @@ const automations = {
     card.triggers = h("ul", { className: "triggers", "aria-label": "Triggers" });
     card.kv = h("dl", { className: "kv" });
     card.error = h("p", { className: "error-text", hidden: true });
+    card.reloadError = h("p", { className: "error-text reload-error", hidden: true });
+    card.warnings = h("div", { className: "type-warnings", hidden: true });
     card.form = this.createTriggerForm(item, id);
+    card.traces = this.createTraceView(item, id);
     card.root = h(
       "article",
       { className: "card automation", id, "data-name": item.name, "data-status": item.status },
@@ -580,6 +583,9 @@ const automations = {
       card.triggers,
       card.kv,
       card.error,
+      card.reloadError,
+      card.warnings,
+      card.traces.root,
       card.form.root,
     );
     return card;
@@ -600,12 +606,50 @@ const automations = {
       pair("Last run", relativeTime(stats.lastRunAt), formatTime(stats.lastRunAt)),
       pair("Last duration", stats.lastDurationMs === null || stats.lastDurationMs === undefined ? "—" : `${Math.round(stats.lastDurationMs * 10) / 10} ms`),
       pair("Last error", stats.lastError ? h("span", { className: "error-text" }, stats.lastError) : "none"),
+      item.mode ? pair("Mode", item.max ? `${item.mode} (max ${item.max})` : item.mode) : [],
+      stats.dropped ? pair("Dropped", String(stats.dropped), "Firings the run mode turned away") : [],
+      rejectedTotal(item) ? pair("Filtered out", String(rejectedTotal(item)), "Trigger events a filter rejected; see Recent runs") : [],
     );
+    const reloadError = item.reloadError?.message;
+    card.reloadError.hidden = !reloadError;
+    card.reloadError.textContent = reloadError ? `Reload failed ${relativeTime(item.reloadError.at)}; the previous version keeps running: ${reloadError}` : "";
+    const warnings = item.typeWarnings || [];
+    card.warnings.hidden = warnings.length === 0;
+    replaceChildren(
+      card.warnings,
+      warnings.length ? h("p", {}, badge(`${warnings.length} type warning${warnings.length === 1 ? "" : "s"}`, "warn")) : null,
+      h(
+        "ul",
+        { "aria-label": "Type warnings" },
+        warnings.map((warning) =>
+          h("li", { className: "type-warning" }, h("span", { className: "mono" }, `${fileName(warning.file)}:${warning.line}:${warning.column}`), ` TS${warning.code}: ${warning.message}`),
+        ),
+      ),
+    );
+    card.traces.root.hidden = item.status !== "running";
+    if (card.traces.root.open) card.traces.load();
     const loadError = item.status === "failed" ? item.error || "failed to load" : null;
     card.error.hidden = !loadError;
     card.error.textContent = loadError ? `Not registered: ${loadError}` : "";
     card.form.setDisabled(item.status !== "running");
     card.form.root.hidden = item.status !== "running";
+  },
+  /** "Recent runs": loaded when opened, refreshed with the page while open. */
+  createTraceView(item, id) {
+    const body = h("div", { className: "traces", id: `${id}-traces` }, h("p", { className: "muted" }, "Loading…"));
+    const root = h("details", { className: "trace-view" }, h("summary", {}, "Recent runs"), body);
+    const load = async () => {
+      const result = await api(`/automations/${encodeURIComponent(item.name)}/traces`);
+      if (!result.ok) {
+        replaceChildren(body, h("p", { className: "error-text" }, `Could not load runs: ${errorMessage(result)}`));
+        return;
+      }
+      renderTraces(body, result.body);
+    };
+    root.addEventListener("toggle", () => {
+      if (root.open) load();
+    });
+    return { root, load };
   },
   createTriggerForm(item, id) {
     const typeSelect = h(
@@ -677,6 +721,52 @@ const automations = {
     };
   },
 };
+
+function fileName(file) {
+  return file ? file.split(/[\\/]/).slice(-2).join("/") : "";
+}
+
+function rejectedTotal(item) {
+  return (item.rejected || []).reduce((total, entry) => total + entry.count, 0);
+}
+
+function traceSection(title, items, render) {
+  if (!items || items.length === 0) return null;
+  return h("div", { className: "trace-section" }, h("h4", {}, title), h("ul", {}, items.map((item) => h("li", { className: "mono" }, render(item)))));
+}
+
+function renderTraces(container, data) {
+  const rejected = (data.rejected || []).map((entry) =>
+    h(
+      "p",
+      { className: "rejected" },
+      badge(`${entry.count} filtered out`, "warn"),
+      ` by trigger ${entry.trigger + 1}, last ${relativeTime(entry.lastAt)}: `,
+      h("code", {}, compactJson(entry.lastPayload)),
+    ),
+  );
+  const traces = data.traces || [];
+  const runs = traces.map((trace) => {
+    const tone = trace.status === "ok" ? "ok" : trace.status === "error" ? "bad" : trace.status === "aborted" ? "warn" : "info";
+    const duration = trace.durationMs === null ? "running" : `${Math.round(trace.durationMs * 10) / 10} ms`;
+    return h(
+      "details",
+      { className: "trace", "data-status": trace.status },
+      h("summary", {}, badge(trace.status, tone), ` ${trace.trigger?.type ?? "?"} · ${relativeTime(trace.startedAt)} · ${duration}`),
+      h("div", { className: "trace-section" }, h("h4", {}, "Trigger"), h("pre", {}, json(trace.trigger))),
+      trace.error ? h("div", { className: "trace-section" }, h("h4", {}, "Error"), h("pre", { className: "error-text" }, trace.error.stack || trace.error.message)) : null,
+      traceSection("Log", trace.logs, (line) => `${line.level} ${line.msg}${line.fields === undefined ? "" : ` ${compactJson(line.fields)}`}`),
+      traceSection("Published", trace.published, (message) => `${message.topic} ${compactJson(message.payload)}`),
+      traceSection("State changed", trace.stateChanges, (change) => (change.deleted ? `${change.key} deleted` : `${change.key} = ${compactJson(change.newValue)}`)),
+      traceSection("Service calls", trace.serviceCalls, (call) => `${call.service}.${call.method}(${compactJson(call.args).slice(1, -1)})`),
+    );
+  });
+  replaceChildren(
+    container,
+    rejected,
+    runs.length ? runs : h("p", { className: "empty" }, "No runs yet."),
+  );
+}
 
 // ---------------------------------------------------------------------------
 // Devices

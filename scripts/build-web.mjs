@@ -1,0 +1,190 @@
+#!/usr/bin/env node
+/**
+ * Builds the household web app (web/) into web/dist, which the inventory API serves at `/`:
+ *
+ *   web/dist/index.html             the page, naming the hashed bundles (served no-cache)
+ *   web/dist/assets/*-<hash>.js|css  the bundles (served immutable for a year)
+ *   web/dist/sw.js                  the service worker, with the shell's file list baked in
+ *   web/dist/manifest.webmanifest   the PWA manifest; icons/ the PNG icons drawn here
+ *
+ * Uses esbuild and preact, both runtime dependencies, so a production install
+ * (npm ci --omit=dev) builds the app too; nothing is fetched but npm packages.
+ *
+ *   node scripts/build-web.mjs                 build into web/dist
+ *   node scripts/build-web.mjs --out-dir <dir> build somewhere else (tests)
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { deflateSync } from "node:zlib";
+import { build } from "esbuild";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const webDir = path.join(root, "web");
+
+/** Theme colours shared by the manifest, the icons and the page's theme-color. */
+const THEME = { background: [0x1f, 0x4e, 0x79], foreground: [0xff, 0xff, 0xff], hex: "#1f4e79" };
+
+// ---- PNG icons: a snowflake-ish mark drawn into pixels, encoded with zlib (no image library).
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(buffer) {
+  let crc = 0xffffffff;
+  for (const byte of buffer) crc = CRC_TABLE[(crc ^ byte) & 0xff] ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+function chunk(type, data) {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** Whether the point (x, y) in the unit square [-1, 1]² is part of the mark. */
+function inMark(x, y, padding) {
+  const r = Math.hypot(x, y) / (1 - padding);
+  if (r > 0.78) return false;
+  if (r < 0.16) return true;
+  // Six arms: the distance from the nearest arm's axis must be small.
+  const angle = Math.atan2(y, x);
+  const sector = Math.PI / 3;
+  const nearest = Math.round(angle / sector) * sector;
+  const offAxis = Math.abs(Math.sin(angle - nearest)) * r;
+  if (offAxis < 0.07) return true;
+  // A chevron on each arm, two thirds of the way out.
+  const along = Math.cos(angle - nearest) * r;
+  return along > 0.45 && along < 0.62 && Math.abs(offAxis - (along - 0.45) * 1.4) < 0.06;
+}
+
+function iconPng(size, padding) {
+  const raw = Buffer.alloc((size * 4 + 1) * size);
+  for (let y = 0; y < size; y++) {
+    raw[y * (size * 4 + 1)] = 0;
+    for (let x = 0; x < size; x++) {
+      const u = ((x + 0.5) / size) * 2 - 1;
+      const v = ((y + 0.5) / size) * 2 - 1;
+      const colour = inMark(u, v, padding) ? THEME.foreground : THEME.background;
+      const offset = y * (size * 4 + 1) + 1 + x * 4;
+      raw[offset] = colour[0];
+      raw[offset + 1] = colour[1];
+      raw[offset + 2] = colour[2];
+      raw[offset + 3] = 255;
+    }
+  }
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header[8] = 8; // bit depth
+  header[9] = 6; // RGBA
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(raw, { level: 9 })),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+// ---- The build.
+
+export async function buildWebApp(outDir = path.join(webDir, "dist")) {
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(path.join(outDir, "icons"), { recursive: true });
+
+  const result = await build({
+    entryPoints: { app: path.join(webDir, "src", "main.tsx") },
+    outdir: path.join(outDir, "assets"),
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    minify: true,
+    sourcemap: false,
+    target: ["es2020"],
+    jsx: "automatic",
+    jsxImportSource: "preact",
+    entryNames: "[name]-[hash]",
+    chunkNames: "[name]-[hash]",
+    assetNames: "[name]-[hash]",
+    metafile: true,
+    logLevel: "warning",
+    legalComments: "none",
+  });
+
+  const outputs = Object.keys(result.metafile.outputs).map((file) => path.relative(outDir, path.resolve(root, file)));
+  const entry = Object.entries(result.metafile.outputs).find(([, output]) => output.entryPoint);
+  if (!entry) throw new Error("esbuild produced no entry bundle");
+  const script = path.relative(outDir, path.resolve(root, entry[0])).split(path.sep).join("/");
+  const style = entry[1].cssBundle ? path.relative(outDir, path.resolve(root, entry[1].cssBundle)).split(path.sep).join("/") : null;
+
+  const icons = [
+    { file: "icons/icon-192.png", size: 192, padding: 0, purpose: "any" },
+    { file: "icons/icon-512.png", size: 512, padding: 0, purpose: "any" },
+    { file: "icons/maskable-512.png", size: 512, padding: 0.2, purpose: "maskable" },
+    { file: "icons/apple-touch-icon.png", size: 180, padding: 0.1, purpose: null },
+  ];
+  for (const icon of icons) writeFileSync(path.join(outDir, icon.file), iconPng(icon.size, icon.padding));
+
+  const manifest = {
+    name: "Hearth freezer",
+    short_name: "Freezer",
+    description: "What is in the household's freezers",
+    start_url: "/",
+    scope: "/",
+    display: "standalone",
+    background_color: THEME.hex,
+    theme_color: THEME.hex,
+    icons: icons
+      .filter((icon) => icon.purpose)
+      .map((icon) => ({ src: `/${icon.file}`, sizes: `${icon.size}x${icon.size}`, type: "image/png", purpose: icon.purpose })),
+  };
+  writeFileSync(path.join(outDir, "manifest.webmanifest"), `${JSON.stringify(manifest, null, 2)}\n`);
+
+  const template = readFileSync(path.join(webDir, "index.html"), "utf8");
+  const page = template
+    .replaceAll("%THEME%", THEME.hex)
+    .replace("%STYLE%", style ? `<link rel="stylesheet" href="/${style}">` : "")
+    .replace("%SCRIPT%", `<script type="module" src="/${script}"></script>`);
+  writeFileSync(path.join(outDir, "index.html"), page);
+
+  // The shell the service worker keeps: the page, every bundle (lazy chunks too), the icons.
+  const shell = [
+    "/",
+    "/manifest.webmanifest",
+    ...icons.map((icon) => `/${icon.file}`),
+    ...outputs.map((file) => `/${file.split(path.sep).join("/")}`),
+  ];
+  const version = createHash("sha256").update(page).update(JSON.stringify(shell)).digest("hex").slice(0, 12);
+  await build({
+    entryPoints: [path.join(webDir, "src", "sw.ts")],
+    outfile: path.join(outDir, "sw.js"),
+    bundle: true,
+    minify: true,
+    format: "iife",
+    target: ["es2020"],
+    define: { __SHELL_FILES__: JSON.stringify(shell), __SHELL_VERSION__: JSON.stringify(version) },
+    logLevel: "warning",
+  });
+  return { outDir, script, style, shell, version };
+}
+
+const invokedDirectly = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (invokedDirectly) {
+  const args = process.argv.slice(2);
+  const outIndex = args.indexOf("--out-dir");
+  const outDir = outIndex >= 0 ? path.resolve(args[outIndex + 1] ?? "") : undefined;
+  buildWebApp(outDir).then(
+    (built) => console.log(`hearth: web app built in ${path.relative(root, built.outDir)} (${built.shell.length} shell files).`),
+    (error) => {
+      console.error(`hearth: the web app build failed: ${error.message}`);
+      process.exit(1);
+    },
+  );
+}

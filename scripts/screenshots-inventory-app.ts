@@ -1,0 +1,143 @@
+// Regenerates the web app's screenshots in docs/images/ (phone and desktop, light and dark):
+//
+//   npm run docs:screenshots
+//
+// Starts Hearth in this process on free ports with a scratch PGlite database, builds the web
+// app from web/, fills a household through the API, and photographs it in headless Chromium
+// (CHROMIUM_PATH, default /usr/bin/chromium).
+import { execFileSync } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { startHearth } from "../src/composition/hearth.js";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const imagesDir = path.join(root, "docs", "images");
+const PASSWORD = "frozen peas 2026";
+
+async function call<T>(baseUrl: string, method: string, route: string, token: string | null, body?: unknown): Promise<T> {
+  const response = await fetch(`${baseUrl}/api/v1${route}`, {
+    method,
+    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+function day(offset: number): string {
+  return new Date(Date.now() + offset * 86400000).toISOString().slice(0, 10);
+}
+
+/** A household with two members, a freezer with three drawers and a dozen items. */
+async function seed(baseUrl: string): Promise<void> {
+  type Session = { accessToken: string; user: { id: string } };
+  const anna = await call<Session>(baseUrl, "POST", "/auth/register", null, { email: "anna@example.com", password: PASSWORD, name: "Anna" });
+  const ben = await call<Session>(baseUrl, "POST", "/auth/register", null, { email: "ben@example.com", password: PASSWORD, name: "Ben" });
+  const home = await call<{ id: string }>(baseUrl, "POST", "/households", anna.accessToken, { name: "The Smiths" });
+  const invite = await call<{ code: string }>(baseUrl, "POST", `/households/${home.id}/invites`, anna.accessToken);
+  await call(baseUrl, "POST", "/invites/accept", ben.accessToken, { code: invite.code });
+  const chest = await call<{ id: string }>(baseUrl, "POST", `/households/${home.id}/freezers`, anna.accessToken, { name: "Chest freezer" });
+  const drawers: string[] = [];
+  for (const [position, name] of ["Drawer 1", "Drawer 2", "Drawer 3"].entries()) {
+    const drawer = await call<{ id: string }>(baseUrl, "POST", `/households/${home.id}/freezers/${chest.id}/compartments`, anna.accessToken, {
+      name,
+      position,
+    });
+    drawers.push(drawer.id);
+  }
+  const items: [string, number, number, number | null, string][] = [
+    ["Garden peas", 2, 0, 3, "anna"],
+    ["Fish fingers", 10, 1, 1, "ben"],
+    ["Bolognese sauce", 3, 2, 20, "anna"],
+    ["Raspberries", 1, 0, -1, "ben"],
+    ["Chicken thighs", 6, 1, 45, "anna"],
+    ["Vanilla ice cream", 1, 2, 120, "ben"],
+    ["Sourdough bread", 2, 0, 30, "anna"],
+    ["Spinach", 4, 1, null, "ben"],
+  ];
+  let peas = "";
+  for (const [name, quantity, drawer, expires, who] of items) {
+    const item = await call<{ id: string }>(baseUrl, "POST", `/households/${home.id}/items`, who === "anna" ? anna.accessToken : ben.accessToken, {
+      name,
+      quantity,
+      freezerId: chest.id,
+      compartmentId: drawers[drawer],
+      ...(expires === null ? {} : { expiresAt: day(expires) }),
+    });
+    if (name === "Garden peas") peas = item.id;
+  }
+  // Some history for the item screenshot: Ben moves the peas and takes one bag out.
+  await call(baseUrl, "PATCH", `/households/${home.id}/items/${peas}`, ben.accessToken, { compartmentId: drawers[2] });
+  await call(baseUrl, "PATCH", `/households/${home.id}/items/${peas}`, ben.accessToken, { quantity: 1 });
+}
+
+async function main(): Promise<void> {
+  const scratch = await mkdtemp(path.join(tmpdir(), "hearth-screenshots-"));
+  const webDir = path.join(scratch, "web");
+  execFileSync(process.execPath, [path.join(root, "scripts", "build-web.mjs"), "--out-dir", webDir], { stdio: "inherit" });
+  const hearth = await startHearth({
+    env: {
+      DATA_DIR: path.join(scratch, "data"),
+      AUTOMATIONS_DIR: path.join(scratch, "automations"),
+      WEB_APP_DIR: webDir,
+      HTTP_PORT: "0",
+      LOG_LEVEL: "warn",
+      AUTH_RATE_LIMIT_PER_MINUTE: "1000",
+    },
+    apiPort: 0,
+    logStream: new Writable({ write: (_chunk, _encoding, done) => done() }),
+  });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
+  try {
+    const baseUrl = `http://localhost:${hearth.apiPort}`;
+    await seed(baseUrl);
+    const shots = [
+      { file: "inventory-app-phone-light.png", viewport: { width: 360, height: 780 }, colorScheme: "light" as const, isMobile: true },
+      { file: "inventory-app-phone-dark.png", viewport: { width: 360, height: 780 }, colorScheme: "dark" as const, isMobile: true },
+      { file: "inventory-app-desktop-light.png", viewport: { width: 1280, height: 860 }, colorScheme: "light" as const, isMobile: false },
+      { file: "inventory-app-desktop-dark.png", viewport: { width: 1280, height: 860 }, colorScheme: "dark" as const, isMobile: false },
+    ];
+    for (const shot of shots) {
+      const context = await browser.newContext({
+        viewport: shot.viewport,
+        colorScheme: shot.colorScheme,
+        isMobile: shot.isMobile,
+        deviceScaleFactor: 1,
+        locale: "en-GB",
+        timezoneId: "UTC",
+      });
+      const page = await context.newPage();
+      await page.goto(`${baseUrl}/`);
+      await page.getByLabel("E-mail").fill("anna@example.com");
+      await page.getByLabel("Password").fill(PASSWORD);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.locator("#list-title ~ ul.items li").nth(7).waitFor();
+      await page.screenshot({ path: path.join(imagesDir, shot.file), fullPage: false });
+      console.log(`wrote docs/images/${shot.file}`);
+      if (shot.file === "inventory-app-phone-light.png") {
+        await page.locator("#list-title ~ ul.items .item-link", { hasText: "Garden peas" }).click();
+        await page.locator("ol.history li").nth(1).waitFor();
+        await page.locator("#history-title").scrollIntoViewIfNeeded();
+        await page.screenshot({ path: path.join(imagesDir, "inventory-app-item-history.png"), fullPage: false });
+        console.log("wrote docs/images/inventory-app-item-history.png");
+      }
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+    await hearth.stop();
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

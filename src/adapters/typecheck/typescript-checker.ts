@@ -1,0 +1,95 @@
+import path from "node:path";
+import type { TypeDiagnostic } from "../../ports/type-checker.js";
+
+type TypeScript = typeof import("typescript");
+
+/** Raised when the `typescript` package cannot be loaded. */
+export class TypeScriptUnavailableError extends Error {
+  override readonly name = "TypeScriptUnavailableError";
+}
+
+let typescript: Promise<TypeScript> | undefined;
+
+/** TypeScript is big (its compiler loads in about a second): only `hearth check` and the background check load it. */
+async function loadTypeScript(): Promise<TypeScript> {
+  typescript ??= import("typescript").then(
+    (module) => ((module as { default?: TypeScript }).default ?? module) as TypeScript,
+    (error: unknown) => {
+      typescript = undefined;
+      throw new TypeScriptUnavailableError(
+        `Type checks need the typescript package (npm install typescript): ${error instanceof Error ? error.message : String(error)}`,
+      );
+    },
+  );
+  return typescript;
+}
+
+/** Used when no tsconfig.json is found above the automations: what `npm init` + Hearth's docs recommend. */
+const DEFAULT_OPTIONS = {
+  strict: true,
+  noEmit: true,
+  skipLibCheck: true,
+  esModuleInterop: true,
+} as const;
+
+/**
+ * Type-checks automation files with the TypeScript compiler API, under the tsconfig.json
+ * found above them (its compiler options, not its file list), else strict defaults.
+ * Reports only diagnostics located in `files` (or global ones): errors in Hearth's own code
+ * or in libraries are not the author's to fix. A program kept from the previous call is
+ * reused, so a re-check after one file changed is fast.
+ */
+export class TypeScriptChecker {
+  private previous: import("typescript").Program | undefined;
+
+  async check(files: readonly string[]): Promise<TypeDiagnostic[]> {
+    if (files.length === 0) return [];
+    const ts = await loadTypeScript();
+    const options = this.compilerOptions(ts, files[0] as string);
+    const program = ts.createProgram({ rootNames: [...files], options, ...(this.previous ? { oldProgram: this.previous } : {}) });
+    this.previous = program;
+    const wanted = new Set(files.map((file) => path.resolve(file)));
+    const diagnostics = [
+      ...program.getOptionsDiagnostics(),
+      ...program.getGlobalDiagnostics(),
+      ...files.flatMap((file) => {
+        const source = program.getSourceFile(file);
+        return source ? [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)] : [];
+      }),
+    ];
+    return diagnostics
+      .filter((diagnostic) => diagnostic.category === ts.DiagnosticCategory.Error)
+      .filter((diagnostic) => !diagnostic.file || wanted.has(path.resolve(diagnostic.file.fileName)))
+      .map((diagnostic) => toTypeDiagnostic(ts, diagnostic));
+  }
+
+  private compilerOptions(ts: TypeScript, firstFile: string): import("typescript").CompilerOptions {
+    const configFile = ts.findConfigFile(path.dirname(path.resolve(firstFile)), ts.sys.fileExists, "tsconfig.json");
+    const fallback: import("typescript").CompilerOptions = {
+      ...DEFAULT_OPTIONS,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    };
+    if (!configFile) return fallback;
+    const parsed = ts.getParsedCommandLineOfConfigFile(configFile, {}, {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: () => undefined,
+    });
+    if (!parsed) return fallback;
+    return { ...parsed.options, noEmit: true, incremental: false, composite: false };
+  }
+}
+
+function toTypeDiagnostic(ts: TypeScript, diagnostic: import("typescript").Diagnostic): TypeDiagnostic {
+  const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
+  if (!diagnostic.file || diagnostic.start === undefined) return { file: "", line: 0, column: 0, code: diagnostic.code, message };
+  const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
+  return { file: path.resolve(diagnostic.file.fileName), line: line + 1, column: character + 1, code: diagnostic.code, message };
+}
+
+/** `file:line:col - error TS2322: message`, the format editors and CI annotate. */
+export function formatDiagnostic(diagnostic: TypeDiagnostic, cwd = process.cwd()): string {
+  const where = diagnostic.file ? `${path.relative(cwd, diagnostic.file)}:${diagnostic.line}:${diagnostic.column}` : "(project)";
+  return `${where} - error TS${diagnostic.code}: ${diagnostic.message}`;
+}

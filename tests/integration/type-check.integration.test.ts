@@ -1,0 +1,123 @@
+/**
+ * Type checks of automations with the real TypeScript compiler: `hearth check` (exit codes,
+ * file:line:col) and the engine's background check (warnings in the debug API, start-up
+ * not waiting for it).
+ */
+import { spawnSync } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { expect } from "chai";
+import { MemoryLogger } from "../../src/adapters/logging/memory-logger.js";
+import { TypeScriptChecker } from "../../src/adapters/typecheck/typescript-checker.js";
+import { createEngine, type Engine } from "../../src/index.js";
+import { FakeMqttClient } from "../support/engine-fakes.js";
+
+const WRONG = `import { Automation, type Trigger } from "hearth";
+export default class Wrong extends Automation {
+  readonly name = "wrong";
+  readonly triggers: Trigger[] = [{ type: "state", key: "x" }];
+  async execute(): Promise<void> {
+    const n: number = "x";
+    this.state.set("n", n);
+  }
+}
+`;
+
+const RIGHT = `import { Automation, type Trigger } from "hearth";
+export default class Right extends Automation {
+  readonly name = "right";
+  readonly triggers: Trigger[] = [{ type: "state", key: "y" }];
+  async execute(): Promise<void> {}
+}
+`;
+
+function hearthCheck(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, ["bin/hearth.js", "check", ...args], {
+    encoding: "utf8",
+    env: { PATH: process.env.PATH, HOME: process.env.HOME },
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe("type checks of automations", function () {
+  this.timeout(120_000);
+  let dir: string;
+  let engine: Engine | undefined;
+
+  beforeEach(async () => {
+    // Inside the checkout, so `import "hearth"` resolves to this checkout's types.
+    await mkdir("tmp", { recursive: true });
+    dir = await mkdtemp(path.resolve("tmp", "type-check-"));
+  });
+  afterEach(async () => {
+    await engine?.stop();
+    engine = undefined;
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("hearth check reports file:line:col and exits 1 on a type error", async () => {
+    await writeFile(path.join(dir, "wrong.ts"), WRONG);
+    await writeFile(path.join(dir, "right.ts"), RIGHT);
+    const result = hearthCheck([dir]);
+    expect(result.status, result.stdout + result.stderr).to.equal(1);
+    expect(result.stderr).to.include(`${path.relative(".", path.join(dir, "wrong.ts"))}:6:11 - error TS2322: Type 'string' is not assignable to type 'number'.`);
+    expect(result.stdout).to.include("Found 1 type error(s) in 1 of 2 automation file(s).");
+  });
+
+  it("hearth check exits 0 when the automations type-check, and for a folder without any", async () => {
+    await writeFile(path.join(dir, "right.ts"), RIGHT);
+    expect(hearthCheck([dir]).status).to.equal(0);
+    const empty = path.join(dir, "empty");
+    await mkdir(empty);
+    const result = hearthCheck([empty]);
+    expect(result.status).to.equal(0);
+    expect(result.stdout).to.include("nothing to check");
+  });
+
+  it("hearth check exits 2 naming the problem when the folder does not exist", () => {
+    const result = hearthCheck([path.join(dir, "missing")]);
+    expect(result.status).to.equal(2);
+    expect(result.stderr).to.match(/does not exist/);
+  });
+
+  it("checks a file outside any tsconfig with strict defaults", async () => {
+    const outside = await mkdtemp(path.join((await import("node:os")).tmpdir(), "hearth-tc-"));
+    try {
+      await writeFile(path.join(outside, "plain.ts"), "export const n: number = 'x';\nexport function f(a) { return a; }\n");
+      const diagnostics = await new TypeScriptChecker().check([path.join(outside, "plain.ts")]);
+      expect(diagnostics.map((diagnostic) => [diagnostic.line, diagnostic.column, diagnostic.code])).to.deep.equal([
+        [1, 14, 2322],
+        [2, 19, 7006],
+      ]);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it("the engine starts without waiting for the check, then shows the errors as warnings next to the automation", async () => {
+    await writeFile(path.join(dir, "wrong.ts"), WRONG);
+    await writeFile(path.join(dir, "right.ts"), RIGHT);
+    const logger = new MemoryLogger();
+    engine = createEngine({
+      automationsDir: dir,
+      logger,
+      httpPort: 0,
+      httpHost: "127.0.0.1",
+      typeCheck: true,
+      mqttClient: new FakeMqttClient(),
+      config: { DEVICE_REGISTRY_ENABLED: false },
+    });
+    await engine.start();
+    // It runs anyway: type errors are warnings.
+    expect(engine.manager.getAutomation("wrong")?.status).to.equal("running");
+    expect(engine.manager.getAutomation("wrong")?.typeWarnings).to.deep.equal([]);
+    await engine.lastTypeCheck;
+
+    const response = await fetch(`http://127.0.0.1:${engine.httpPort}/api/automations/wrong`);
+    const info = (await response.json()) as { typeWarnings: { line: number; column: number; code: number; message: string }[] };
+    expect(info.typeWarnings).to.have.length(1);
+    expect(info.typeWarnings[0]).to.include({ line: 6, column: 11, code: 2322 });
+    expect(engine.manager.getAutomation("right")?.typeWarnings).to.deep.equal([]);
+    expect(logger.entries.some((entry) => entry.level === "warn" && entry.msg.startsWith("Type error: Type 'string'"))).to.equal(true);
+  });
+});

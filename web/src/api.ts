@@ -1,0 +1,290 @@
+/**
+ * The inventory API as the web app uses it. The access token lives only in this module's
+ * memory; the refresh token is an HttpOnly cookie the browser sends to /api/v1/auth/web/*
+ * alone, so a script on the page can never read it. A 401 triggers one silent refresh.
+ */
+
+export interface User {
+  id: string;
+  email: string;
+  name: string;
+}
+
+export interface Household {
+  id: string;
+  name: string;
+  ownerId: string;
+  createdAt: string;
+}
+
+export interface Member {
+  id: string;
+  userId: string;
+  name: string;
+  email: string;
+  role: "OWNER" | "MEMBER";
+  joinedAt: string;
+}
+
+export interface HouseholdDetail extends Household {
+  members: Member[];
+}
+
+export interface Invite {
+  id: string;
+  householdId: string;
+  code: string;
+  expiresAt: string;
+  createdAt: string;
+}
+
+export interface Compartment {
+  id: string;
+  freezerId: string;
+  name: string;
+  position: number;
+}
+
+export interface Freezer {
+  id: string;
+  householdId: string;
+  name: string;
+  description: string | null;
+  createdAt: string;
+}
+
+export interface FreezerDetail extends Freezer {
+  compartments: Compartment[];
+}
+
+export interface Item {
+  id: string;
+  householdId: string;
+  freezerId: string;
+  compartmentId: string;
+  name: string;
+  quantity: number;
+  notes: string | null;
+  storedAt: string | null;
+  expiresAt: string | null;
+  deletedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: User;
+  updatedBy: User;
+}
+
+export interface Page<T> {
+  data: T[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+export interface ChangeLogEntry {
+  id: string;
+  itemId: string;
+  fieldName: string;
+  oldValue: string | null;
+  newValue: string | null;
+  changedAt: string;
+  changedBy: User;
+}
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** An answer of the API that is not a success, or no answer at all (status 0: offline). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly details: ErrorDetail[] = [],
+    /** Seconds to wait, from Retry-After on a 429. */
+    readonly retryAfter: number | null = null,
+  ) {
+    super(message);
+  }
+}
+
+const BASE = "/api/v1";
+const REQUEST_TIMEOUT_MS = 20_000;
+
+let accessToken: string | null = null;
+let refreshing: Promise<boolean> | null = null;
+let onSignedOut: () => void = () => undefined;
+
+/** Called when the session ends without the user asking (refresh refused). */
+export function whenSignedOut(listener: () => void): void {
+  onSignedOut = listener;
+}
+
+async function send(method: string, path: string, body?: unknown, cookieRoute = false): Promise<Response> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (cookieRoute) headers["X-Hearth-Client"] = "web";
+  else if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
+  // A browser that knows it is offline gets the offline answer at once, not after a timeout.
+  if (navigator.onLine === false) throw new ApiError(0, "offline");
+  try {
+    return await fetch(`${BASE}${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      credentials: "same-origin",
+      cache: "no-store",
+      // A phone on a dying Wi-Fi can leave a request hanging for minutes; treat that as offline.
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+  } catch {
+    throw new ApiError(0, "offline");
+  }
+}
+
+async function failure(response: Response): Promise<ApiError> {
+  let message = response.statusText;
+  let details: ErrorDetail[] = [];
+  try {
+    const body = (await response.json()) as { message?: unknown; details?: unknown };
+    if (typeof body.message === "string") message = body.message;
+    if (Array.isArray(body.details)) details = body.details as ErrorDetail[];
+  } catch {
+    // Not JSON (a proxy's error page): the status alone tells the user enough.
+  }
+  const retry = Number(response.headers.get("Retry-After"));
+  return new ApiError(response.status, message, details, Number.isFinite(retry) && retry > 0 ? retry : null);
+}
+
+async function parse<T>(response: Response): Promise<T> {
+  if (!response.ok) throw await failure(response);
+  return (await response.json()) as T;
+}
+
+/** Gets a new access token from the refresh cookie; false when there is no session. */
+export function refreshSession(): Promise<boolean> {
+  refreshing ??= (async () => {
+    try {
+      const session = await parse<{ accessToken: string; user: User }>(await send("POST", "/auth/web/refresh", undefined, true));
+      accessToken = session.accessToken;
+      currentUser = session.user;
+      return true;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) accessToken = null;
+      if (error instanceof ApiError && (error.status === 0 || error.status >= 500 || error.status === 429)) throw error;
+      return false;
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
+}
+
+let currentUser: User | null = null;
+
+/** The user the last sign-in or refresh named. */
+export function sessionUser(): User | null {
+  return currentUser;
+}
+
+async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  let response = await send(method, path, body);
+  if (response.status === 401 && (await refreshSession().catch(() => false))) response = await send(method, path, body);
+  if (response.status === 401) {
+    accessToken = null;
+    currentUser = null;
+    onSignedOut();
+  }
+  return parse<T>(response);
+}
+
+function query(params: Record<string, string | number | string[] | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === "") continue;
+    if (Array.isArray(value)) for (const entry of value) search.append(`${key}[]`, entry);
+    else search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : "";
+}
+
+export interface ItemQuery {
+  search?: string;
+  freezerId?: string;
+  compartmentIds?: string[];
+  expiresBefore?: string;
+  sort?: "createdAt" | "name" | "expiresAt" | "storedAt" | "quantity";
+  order?: "asc" | "desc";
+  page?: number;
+  limit?: number;
+}
+
+export type ItemFields = Partial<Pick<Item, "name" | "quantity" | "freezerId" | "compartmentId" | "notes" | "storedAt" | "expiresAt">>;
+
+async function startSession(path: string, body: unknown): Promise<User> {
+  const session = await parse<{ accessToken: string; user: User }>(await send("POST", path, body, true));
+  accessToken = session.accessToken;
+  currentUser = session.user;
+  return session.user;
+}
+
+export const api = {
+  register: (body: { email: string; password: string; name: string }) => startSession("/auth/web/register", body),
+  login: (body: { email: string; password: string }) => startSession("/auth/web/login", body),
+  async logout(): Promise<void> {
+    try {
+      await parse(await send("POST", "/auth/web/logout", undefined, true));
+    } finally {
+      accessToken = null;
+      currentUser = null;
+    }
+  },
+  async logoutEverywhere(): Promise<void> {
+    await request("POST", "/auth/logout-all");
+    await api.logout();
+  },
+  me: () => request<User>("GET", "/users/me"),
+  updateMe: (body: { name?: string; email?: string }) => request<User>("PATCH", "/users/me", body),
+  changePassword: (body: { currentPassword: string; newPassword: string }) => request("POST", "/users/me/password", body),
+  deleteMe: () => request("DELETE", "/users/me"),
+
+  households: () => request<Household[]>("GET", "/households"),
+  createHousehold: (name: string) => request<Household>("POST", "/households", { name }),
+  household: (hid: string) => request<HouseholdDetail>("GET", `/households/${hid}`),
+  renameHousehold: (hid: string, name: string) => request<Household>("PATCH", `/households/${hid}`, { name }),
+  removeMember: (hid: string, uid: string) => request("DELETE", `/households/${hid}/members/${uid}`),
+  leave: (hid: string) => request("POST", `/households/${hid}/leave`),
+  transfer: (hid: string, newOwnerId: string) => request<Household>("PATCH", `/households/${hid}/transfer`, { newOwnerId }),
+  invites: (hid: string) => request<Invite[]>("GET", `/households/${hid}/invites`),
+  createInvite: (hid: string) => request<Invite>("POST", `/households/${hid}/invites`),
+  revokeInvite: (hid: string, id: string) => request("DELETE", `/households/${hid}/invites/${id}`),
+  acceptInvite: (code: string) => request<Household>("POST", "/invites/accept", { code }),
+
+  freezers: (hid: string) => request<Freezer[]>("GET", `/households/${hid}/freezers`),
+  freezer: (hid: string, fid: string) => request<FreezerDetail>("GET", `/households/${hid}/freezers/${fid}`),
+  createFreezer: (hid: string, name: string) => request<Freezer>("POST", `/households/${hid}/freezers`, { name }),
+  renameFreezer: (hid: string, fid: string, name: string) => request<Freezer>("PATCH", `/households/${hid}/freezers/${fid}`, { name }),
+  deleteFreezer: (hid: string, fid: string) => request("DELETE", `/households/${hid}/freezers/${fid}`),
+  createCompartment: (hid: string, fid: string, name: string, position: number) =>
+    request<Compartment>("POST", `/households/${hid}/freezers/${fid}/compartments`, { name, position }),
+  updateCompartment: (hid: string, fid: string, cid: string, body: { name?: string; position?: number }) =>
+    request<Compartment>("PATCH", `/households/${hid}/freezers/${fid}/compartments/${cid}`, body),
+  deleteCompartment: (hid: string, fid: string, cid: string) =>
+    request("DELETE", `/households/${hid}/freezers/${fid}/compartments/${cid}`),
+
+  items: (hid: string, q: ItemQuery) => request<Page<Item>>("GET", `/households/${hid}/items${query({ ...q })}`),
+  item: (hid: string, iid: string) => request<Item>("GET", `/households/${hid}/items/${iid}`),
+  createItem: (hid: string, body: ItemFields) => request<Item>("POST", `/households/${hid}/items`, body),
+  updateItem: (hid: string, iid: string, body: ItemFields) => request<Item>("PATCH", `/households/${hid}/items/${iid}`, body),
+  consumeItem: (hid: string, iid: string, quantity: number) =>
+    request<Item>("POST", `/households/${hid}/items/${iid}/consume`, { quantity }),
+  archiveItem: (hid: string, iid: string) => request("DELETE", `/households/${hid}/items/${iid}`),
+  restoreItem: (hid: string, iid: string) => request<Item>("POST", `/households/${hid}/items/${iid}/restore`),
+  deleteItem: (hid: string, iid: string) => request("DELETE", `/households/${hid}/items/${iid}/permanent`),
+  archive: (hid: string) => request<Item[]>("GET", `/households/${hid}/items/archive`),
+  searchArchive: (hid: string, search: string, limit: number) =>
+    request<Page<Item>>("GET", `/households/${hid}/items/archive${query({ search, limit, page: 1 })}`),
+  history: (hid: string, iid: string) => request<ChangeLogEntry[]>("GET", `/households/${hid}/items/${iid}/history`),
+};

@@ -1,0 +1,128 @@
+import type { ComponentChildren, InputHTMLAttributes, SelectHTMLAttributes } from "preact";
+import { useState } from "preact/hooks";
+import { describeError, type ErrorOverrides } from "./errors.js";
+import { t } from "./i18n/index.js";
+import { navigate } from "./router.js";
+
+/** An in-app link: a real <a href> (keyboard, open in new tab) that navigates without a reload. */
+export function Link(props: { href: string; children: ComponentChildren; class?: string; current?: boolean }) {
+  const onClick = (event: MouseEvent) => {
+    if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    navigate(props.href);
+  };
+  return (
+    <a href={props.href} class={props.class} onClick={onClick} aria-current={props.current ? "page" : undefined}>
+      {props.children}
+    </a>
+  );
+}
+
+/** The sentence for a failure, next to what failed; announced to screen readers. */
+export function ErrorText(props: { error: unknown; overrides?: ErrorOverrides }) {
+  if (props.error === null || props.error === undefined) return null;
+  return (
+    <p class="error" role="alert">
+      {describeError(props.error, props.overrides)}
+    </p>
+  );
+}
+
+/**
+ * Runs an async action, tracking whether it is busy and what it failed with, so a button can
+ * be disabled while it runs and the error can be shown beside it.
+ */
+export function useAction<A extends unknown[]>(action: (...args: A) => Promise<unknown>) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const run = async (...args: A): Promise<boolean> => {
+    setBusy(true);
+    setError(null);
+    try {
+      await action(...args);
+      return true;
+    } catch (failure) {
+      setError(failure);
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run, setError };
+}
+
+/** A labelled input; the label is a real <label for>, so every field has an accessible name. */
+export function Field(
+  props: { label: string; id: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>,
+) {
+  const { label, id, hint, ...rest } = props;
+  // The rest type of a union of input variants confuses the compiler; it is the input's attributes.
+  const input = rest as InputHTMLAttributes<HTMLInputElement>;
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <input id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
+      {hint ? (
+        <small id={`${id}-hint`} class="hint">
+          {hint}
+        </small>
+      ) : null}
+    </div>
+  );
+}
+
+export function Select(
+  props: { label: string; id: string; children: ComponentChildren } & SelectHTMLAttributes<HTMLSelectElement>,
+) {
+  const { label, id, children, ...rest } = props;
+  const select = rest as SelectHTMLAttributes<HTMLSelectElement>;
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select id={id} {...select}>
+        {children}
+      </select>
+    </div>
+  );
+}
+
+/**
+ * A destructive button that asks once more in place (no modal): the first press shows the
+ * question with a confirm and a cancel button, keyboard focus moving to the confirm button.
+ */
+export function ConfirmButton(props: {
+  label: string;
+  question: string;
+  confirmLabel: string;
+  disabled?: boolean;
+  onConfirm: () => unknown;
+}) {
+  const [asking, setAsking] = useState(false);
+  if (!asking) {
+    return (
+      <button type="button" class="danger" disabled={props.disabled} onClick={() => setAsking(true)}>
+        {props.label}
+      </button>
+    );
+  }
+  return (
+    <fieldset class="confirm">
+      <legend>{props.question}</legend>
+      <button
+        type="button"
+        class="danger"
+        ref={(button) => button?.focus()}
+        disabled={props.disabled}
+        onClick={async () => {
+          setAsking(false);
+          await props.onConfirm();
+        }}
+      >
+        {props.confirmLabel}
+      </button>
+      <button type="button" onClick={() => setAsking(false)}>
+        {t("action.cancel")}
+      </button>
+    </fieldset>
+  );
+}

@@ -1,0 +1,98 @@
+import { useLayoutEffect, useState } from "preact/hooks";
+import type { FreezerDetail, Household, User } from "./api.js";
+
+/** What every screen needs: who is signed in, which household is open, whether we are online. */
+export interface AppState {
+  /** undefined while the app starts and asks for a session. */
+  user: User | null | undefined;
+  households: Household[];
+  householdId: string | null;
+  freezers: FreezerDetail[];
+  online: boolean;
+  /** An invite code from /invite/<code>, kept until the user is signed in and it is accepted. */
+  pendingInvite: string | null;
+  /** Why the session could not be resumed at start (a rate limit, a server error), if it failed. */
+  bootError: unknown;
+}
+
+const listeners = new Set<() => void>();
+let state: AppState = {
+  user: undefined,
+  households: [],
+  householdId: null,
+  freezers: [],
+  online: typeof navigator === "undefined" ? true : navigator.onLine,
+  pendingInvite: null,
+  bootError: null,
+};
+
+export function getState(): AppState {
+  return state;
+}
+
+export function setState(changes: Partial<AppState>): void {
+  state = { ...state, ...changes };
+  for (const listener of listeners) listener();
+}
+
+/** The current state, re-rendering the component whenever it changes. */
+export function useAppState(): AppState {
+  const [, setVersion] = useState(0);
+  const rendered = state;
+  useLayoutEffect(() => {
+    const listener = () => setVersion((version) => version + 1);
+    listeners.add(listener);
+    // A change between this render and the subscription (offline, the boot fails at once)
+    // would otherwise never reach the component.
+    if (state !== rendered) listener();
+    return () => {
+      listeners.delete(listener);
+    };
+  }, []);
+  return state;
+}
+
+// ---- The offline copy: the last loaded lists, read back when the API cannot be reached.
+
+const PREFIX = "hearth.";
+
+export function remember(key: string, value: unknown): void {
+  try {
+    localStorage.setItem(PREFIX + key, JSON.stringify(value));
+  } catch {
+    // Storage full or disabled (private mode): the app works, only without an offline copy.
+  }
+}
+
+export function recall<T>(key: string): T | null {
+  try {
+    const text = localStorage.getItem(PREFIX + key);
+    return text === null ? null : (JSON.parse(text) as T);
+  } catch {
+    return null;
+  }
+}
+
+export function forgetAll(): void {
+  try {
+    for (const key of Object.keys(localStorage)) if (key.startsWith(PREFIX)) localStorage.removeItem(key);
+  } catch {
+    // Nothing stored, nothing to forget.
+  }
+}
+
+export function currentHousehold(): Household | null {
+  return state.households.find((household) => household.id === state.householdId) ?? null;
+}
+
+export function compartmentName(compartmentId: string): string | null {
+  for (const freezer of state.freezers) {
+    const found = freezer.compartments.find((compartment) => compartment.id === compartmentId);
+    if (found) return found.name;
+  }
+  return null;
+}
+
+export function freezerName(freezerId: string): string | null {
+  return state.freezers.find((freezer) => freezer.id === freezerId)?.name ?? null;
+}

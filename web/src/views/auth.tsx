@@ -1,0 +1,83 @@
+import { useState } from "preact/hooks";
+import { api } from "../api.js";
+import { ErrorText, Field, useAction } from "../components.js";
+import { signedIn } from "../data.js";
+import { t } from "../i18n/index.js";
+import { useAppState } from "../store.js";
+
+/** Sign in or create an account; one form that switches between the two. */
+export function AuthView() {
+  const { online, pendingInvite, bootError } = useAppState();
+  const [mode, setMode] = useState<"login" | "register">(pendingInvite ? "register" : "login");
+  const [name, setName] = useState("");
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const submit = useAction(async () => {
+    const user = mode === "login" ? await api.login({ email, password }) : await api.register({ email, password, name });
+    await signedIn(user);
+  });
+  return (
+    <main id="main" class="narrow">
+      <h1>{t("app.title")}</h1>
+      {pendingInvite ? <p class="notice">{t("invite.signInFirst")}</p> : null}
+      {submit.error ? null : <ErrorText error={bootError} />}
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit.run();
+        }}
+      >
+        <h2>{mode === "login" ? t("auth.login.title") : t("auth.register.title")}</h2>
+        <fieldset disabled={!online || submit.busy}>
+          {mode === "register" ? (
+            <Field
+              id="auth-name"
+              label={t("field.name")}
+              autocomplete="name"
+              required
+              maxLength={100}
+              value={name}
+              onInput={(event) => setName(event.currentTarget.value)}
+            />
+          ) : null}
+          <Field
+            id="auth-email"
+            label={t("field.email")}
+            type="email"
+            autocomplete="email"
+            required
+            value={email}
+            onInput={(event) => setEmail(event.currentTarget.value)}
+          />
+          <Field
+            id="auth-password"
+            label={t("field.password")}
+            type="password"
+            autocomplete={mode === "login" ? "current-password" : "new-password"}
+            minLength={mode === "register" ? 8 : undefined}
+            hint={mode === "register" ? t("auth.password.hint") : undefined}
+            required
+            value={password}
+            onInput={(event) => setPassword(event.currentTarget.value)}
+          />
+          <button type="submit" class="primary">
+            {mode === "login" ? t("auth.login.submit") : t("auth.register.submit")}
+          </button>
+        </fieldset>
+        <ErrorText error={submit.error} overrides={mode === "login" ? { 401: "auth.login.failed" } : { 409: "auth.register.taken" }} />
+      </form>
+      <p>
+        <button
+          type="button"
+          class="link"
+          onClick={() => {
+            setMode(mode === "login" ? "register" : "login");
+            submit.setError(null);
+          }}
+        >
+          {mode === "login" ? t("auth.toRegister") : t("auth.toLogin")}
+        </button>
+      </p>
+    </main>
+  );
+}

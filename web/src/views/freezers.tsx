@@ -1,0 +1,208 @@
+import { useState } from "preact/hooks";
+import { api, type Compartment, type FreezerDetail } from "../api.js";
+import { ConfirmButton, ErrorText, Field, useAction } from "../components.js";
+import { loadFreezers } from "../data.js";
+import { t } from "../i18n/index.js";
+import { currentHousehold, useAppState } from "../store.js";
+
+/** A name with a rename form that opens in place. */
+function Rename(props: { id: string; label: string; value: string; onSave: (name: string) => Promise<unknown> }) {
+  const { online } = useAppState();
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(props.value);
+  const save = useAction(async () => {
+    await props.onSave(name);
+    setEditing(false);
+  });
+  if (!editing) {
+    return (
+      <button
+        type="button"
+        disabled={!online}
+        onClick={() => {
+          setName(props.value);
+          setEditing(true);
+        }}
+      >
+        {t("action.rename")}
+        <span class="visually-hidden"> {props.value}</span>
+      </button>
+    );
+  }
+  return (
+    <form
+      class="inline"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save.run();
+      }}
+    >
+      <Field id={props.id} label={props.label} required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      <button type="submit" class="primary" disabled={save.busy}>
+        {t("action.save")}
+      </button>
+      <button type="button" onClick={() => setEditing(false)}>
+        {t("action.cancel")}
+      </button>
+      <ErrorText error={save.error} />
+    </form>
+  );
+}
+
+function CompartmentRow(props: { freezer: FreezerDetail; compartment: Compartment; index: number; isOwner: boolean }) {
+  const { householdId, online } = useAppState();
+  const { freezer, compartment, index } = props;
+  const siblings = freezer.compartments;
+  // Reordering swaps positions with the neighbour; both are renumbered so equal positions never tie.
+  const swap = useAction(async (offset: number) => {
+    const other = siblings[index + offset];
+    if (!householdId || !other) return;
+    await api.updateCompartment(householdId, freezer.id, compartment.id, { position: index + offset });
+    await api.updateCompartment(householdId, freezer.id, other.id, { position: index });
+    await loadFreezers();
+  });
+  const rename = (name: string) =>
+    api.updateCompartment(householdId ?? "", freezer.id, compartment.id, { name }).then(() => loadFreezers());
+  const remove = useAction(async () => {
+    if (householdId) await api.deleteCompartment(householdId, freezer.id, compartment.id);
+    await loadFreezers();
+  });
+  return (
+    <li class="compartment">
+      <span class="compartment-name">{compartment.name}</span>
+      <div class="actions">
+        <button
+          type="button"
+          disabled={!online || index === 0 || swap.busy}
+          aria-label={t("freezers.moveUp", { name: compartment.name })}
+          onClick={() => void swap.run(-1)}
+        >
+          ↑
+        </button>
+        <button
+          type="button"
+          disabled={!online || index === siblings.length - 1 || swap.busy}
+          aria-label={t("freezers.moveDown", { name: compartment.name })}
+          onClick={() => void swap.run(1)}
+        >
+          ↓
+        </button>
+        <Rename id={`compartment-name-${compartment.id}`} label={t("field.compartmentName")} value={compartment.name} onSave={rename} />
+        {props.isOwner ? (
+          <ConfirmButton
+            label={t("action.delete")}
+            question={t("freezers.deleteCompartmentQuestion", { name: compartment.name })}
+            confirmLabel={t("action.deleteConfirm")}
+            disabled={!online}
+            onConfirm={() => remove.run()}
+          />
+        ) : null}
+      </div>
+      <ErrorText error={swap.error ?? remove.error} overrides={{ 409: "freezers.compartmentNotEmpty" }} />
+    </li>
+  );
+}
+
+function FreezerCard(props: { freezer: FreezerDetail; isOwner: boolean }) {
+  const { householdId, online } = useAppState();
+  const { freezer } = props;
+  const [compartment, setCompartment] = useState("");
+  const add = useAction(async () => {
+    if (!householdId) return;
+    await api.createCompartment(householdId, freezer.id, compartment, freezer.compartments.length);
+    setCompartment("");
+    await loadFreezers();
+  });
+  const remove = useAction(async () => {
+    if (householdId) await api.deleteFreezer(householdId, freezer.id);
+    await loadFreezers();
+  });
+  return (
+    <li class="card">
+      <h2>{freezer.name}</h2>
+      <div class="actions">
+        <Rename
+          id={`freezer-name-${freezer.id}`}
+          label={t("field.freezerName")}
+          value={freezer.name}
+          onSave={(name) => api.renameFreezer(householdId ?? "", freezer.id, name).then(() => loadFreezers())}
+        />
+        {props.isOwner ? (
+          <ConfirmButton
+            label={t("freezers.delete")}
+            question={t("freezers.deleteQuestion", { name: freezer.name })}
+            confirmLabel={t("action.deleteConfirm")}
+            disabled={!online}
+            onConfirm={() => remove.run()}
+          />
+        ) : null}
+      </div>
+      <ErrorText error={remove.error} overrides={{ 409: "freezers.freezerNotEmpty" }} />
+      <h3>{t("freezers.compartments")}</h3>
+      <ul class="compartments">
+        {freezer.compartments.map((entry, index) => (
+          <CompartmentRow key={entry.id} freezer={freezer} compartment={entry} index={index} isOwner={props.isOwner} />
+        ))}
+      </ul>
+      <form
+        class="inline"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void add.run();
+        }}
+      >
+        <fieldset disabled={!online || add.busy}>
+          <Field
+            id={`new-compartment-${freezer.id}`}
+            label={t("freezers.newCompartment", { freezer: freezer.name })}
+            required
+            maxLength={100}
+            value={compartment}
+            onInput={(e) => setCompartment(e.currentTarget.value)}
+          />
+          <button type="submit">{t("freezers.addCompartment")}</button>
+        </fieldset>
+        <ErrorText error={add.error} />
+      </form>
+    </li>
+  );
+}
+
+/** Freezers and their compartments: create, rename, reorder compartments, delete empty ones. */
+export function FreezersView() {
+  const { householdId, freezers, online, user } = useAppState();
+  const [name, setName] = useState("");
+  const create = useAction(async () => {
+    if (!householdId) return;
+    await api.createFreezer(householdId, name);
+    setName("");
+    await loadFreezers();
+  });
+  const isOwner = currentHousehold()?.ownerId === user?.id;
+  return (
+    <main id="main">
+      <h1>{t("freezers.title")}</h1>
+      <form
+        class="inline"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void create.run();
+        }}
+      >
+        <fieldset disabled={!online || create.busy}>
+          <Field id="new-freezer" label={t("freezers.newFreezer")} required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          <button type="submit" class="primary">
+            {t("freezers.add")}
+          </button>
+        </fieldset>
+        <ErrorText error={create.error} />
+      </form>
+      {freezers.length === 0 ? <p>{t("freezers.none")}</p> : null}
+      <ul class="cards">
+        {freezers.map((freezer) => (
+          <FreezerCard key={freezer.id} freezer={freezer} isOwner={isOwner} />
+        ))}
+      </ul>
+    </main>
+  );
+}

@@ -1,0 +1,264 @@
+import { useEffect, useState } from "preact/hooks";
+import { api, type ChangeLogEntry, type Item } from "../api.js";
+import { ConfirmButton, ErrorText, Field, Select, useAction } from "../components.js";
+import { noteFailure } from "../data.js";
+import { dateInputValue, formatDate, formatDateTime, formatNumber, formatRelative } from "../format.js";
+import { type MessageKey, t } from "../i18n/index.js";
+import { navigate } from "../router.js";
+import { compartmentName, freezerName, useAppState } from "../store.js";
+import { Expiry } from "./items.js";
+
+/** One history entry as a sentence: "Anna moved it from Drawer 1 to Drawer 3, 2 days ago". */
+export function historySentence(entry: ChangeLogEntry, now: number = Date.now()): string {
+  const who = entry.changedBy.name;
+  const when = formatRelative(entry.changedAt, now);
+  const value = (raw: string | null): string => {
+    if (raw === null || raw === "") return t("history.nothing");
+    switch (entry.fieldName) {
+      case "compartmentId":
+        return compartmentName(raw) ?? t("history.unknownPlace");
+      case "freezerId":
+        return freezerName(raw) ?? t("history.unknownPlace");
+      case "expiresAt":
+      case "storedAt":
+        return formatDate(raw);
+      case "quantity":
+        return formatNumber(Number(raw));
+      default:
+        return raw;
+    }
+  };
+  const keys: Record<string, MessageKey> = {
+    compartmentId: "history.moved",
+    freezerId: "history.movedFreezer",
+    quantity: "history.quantity",
+    name: "history.renamed",
+    expiresAt: "history.expiry",
+    storedAt: "history.stored",
+    notes: "history.notes",
+    deletedAt: entry.newValue ? "history.archived" : "history.restored",
+  };
+  const key = keys[entry.fieldName] ?? "history.changed";
+  return t(key, { who, when, field: entry.fieldName, from: value(entry.oldValue), to: value(entry.newValue) });
+}
+
+/** One item: edit, move, take some out, archive; and what happened to it. */
+export function ItemView(props: { itemId: string }) {
+  const { householdId, freezers, online } = useAppState();
+  const [item, setItem] = useState<Item | null>(null);
+  const [history, setHistory] = useState<ChangeLogEntry[]>([]);
+  const [loadError, setLoadError] = useState<unknown>(null);
+  const [name, setName] = useState("");
+  const [quantity, setQuantity] = useState("");
+  const [notes, setNotes] = useState("");
+  const [expiresAt, setExpiresAt] = useState("");
+  const [freezerId, setFreezerId] = useState("");
+  const [compartmentId, setCompartmentId] = useState("");
+  const [take, setTake] = useState("1");
+
+  const show = (loaded: Item) => {
+    setItem(loaded);
+    setName(loaded.name);
+    setQuantity(String(loaded.quantity));
+    setNotes(loaded.notes ?? "");
+    setExpiresAt(dateInputValue(loaded.expiresAt));
+    setFreezerId(loaded.freezerId);
+    setCompartmentId(loaded.compartmentId);
+  };
+  const reload = async () => {
+    if (!householdId) return;
+    try {
+      const [loaded, entries] = await Promise.all([api.item(householdId, props.itemId), api.history(householdId, props.itemId)]);
+      show(loaded);
+      setHistory(entries);
+      setLoadError(null);
+    } catch (failure) {
+      noteFailure(failure);
+      setLoadError(failure);
+    }
+  };
+  useEffect(() => {
+    void reload();
+  }, [householdId, props.itemId]);
+
+  const save = useAction(async () => {
+    if (!householdId || !item) return;
+    const changes: Parameters<typeof api.updateItem>[2] = {};
+    if (name !== item.name) changes.name = name;
+    if (Number(quantity) !== item.quantity) changes.quantity = Number(quantity);
+    if ((notes || null) !== item.notes) changes.notes = notes || null;
+    if (expiresAt !== dateInputValue(item.expiresAt)) changes.expiresAt = expiresAt || null;
+    await api.updateItem(householdId, item.id, changes);
+    await reload();
+  });
+  const move = useAction(async () => {
+    if (!householdId || !item) return;
+    await api.updateItem(householdId, item.id, { freezerId, compartmentId });
+    await reload();
+  });
+  const consume = useAction(async () => {
+    if (!householdId || !item) return;
+    const left = await api.consumeItem(householdId, item.id, Number(take));
+    if (left.deletedAt) navigate("/");
+    else await reload();
+  });
+  const archive = useAction(async () => {
+    if (!householdId || !item) return;
+    await api.archiveItem(householdId, item.id);
+    navigate("/");
+  });
+
+  if (!item) {
+    return (
+      <main id="main">
+        <h1>{t("item.title")}</h1>
+        {loadError ? <ErrorText error={loadError} overrides={{ 404: "item.notFound" }} /> : <p>{t("list.loading")}</p>}
+      </main>
+    );
+  }
+  const freezer = freezers.find((candidate) => candidate.id === freezerId);
+  const archived = item.deletedAt !== null;
+  return (
+    <main id="main">
+      <h1>{item.name}</h1>
+      <p>
+        {t("item.summary", {
+          quantity: formatNumber(item.quantity),
+          place: [freezerName(item.freezerId), compartmentName(item.compartmentId)].filter(Boolean).join(" · "),
+        })}{" "}
+        <Expiry iso={item.expiresAt} />
+      </p>
+      {archived ? <p class="notice">{t("item.isArchived")}</p> : null}
+
+      <section aria-labelledby="edit-title">
+        <h2 id="edit-title">{t("item.edit")}</h2>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void save.run();
+          }}
+        >
+          <fieldset disabled={!online || archived || save.busy}>
+            <Field id="edit-name" label={t("field.itemName")} required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+            <Field
+              id="edit-quantity"
+              label={t("field.quantity")}
+              type="number"
+              inputMode="decimal"
+              min="0.01"
+              step="any"
+              required
+              value={quantity}
+              onInput={(e) => setQuantity(e.currentTarget.value)}
+            />
+            <Field id="edit-expires" label={t("field.expiresAt")} type="date" value={expiresAt} onInput={(e) => setExpiresAt(e.currentTarget.value)} />
+            <Field id="edit-notes" label={t("field.notes")} maxLength={2000} value={notes} onInput={(e) => setNotes(e.currentTarget.value)} />
+            <button type="submit" class="primary">
+              {t("action.save")}
+            </button>
+          </fieldset>
+          <ErrorText error={save.error} />
+        </form>
+      </section>
+
+      <section aria-labelledby="move-title">
+        <h2 id="move-title">{t("item.move")}</h2>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void move.run();
+          }}
+        >
+          <fieldset disabled={!online || archived || move.busy}>
+            <Select
+              id="move-freezer"
+              label={t("field.freezer")}
+              value={freezerId}
+              onChange={(event) => {
+                const next = freezers.find((candidate) => candidate.id === event.currentTarget.value);
+                setFreezerId(event.currentTarget.value);
+                setCompartmentId(next?.compartments[0]?.id ?? "");
+              }}
+            >
+              {freezers.map((option) => (
+                <option key={option.id} value={option.id}>
+                  {option.name}
+                </option>
+              ))}
+            </Select>
+            <Select id="move-compartment" label={t("field.compartment")} value={compartmentId} onChange={(e) => setCompartmentId(e.currentTarget.value)}>
+              {freezer?.compartments.map((option) => (
+                <option key={option.id} value={option.id}>
+                  {option.name}
+                </option>
+              ))}
+            </Select>
+            <button type="submit" disabled={compartmentId === item.compartmentId || !compartmentId}>
+              {t("item.moveSubmit")}
+            </button>
+          </fieldset>
+          <ErrorText error={move.error} />
+        </form>
+      </section>
+
+      <section aria-labelledby="consume-title">
+        <h2 id="consume-title">{t("item.consume")}</h2>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void consume.run();
+          }}
+        >
+          <fieldset disabled={!online || archived || consume.busy}>
+            <Field
+              id="consume-quantity"
+              label={t("item.consumeQuantity")}
+              type="number"
+              inputMode="decimal"
+              min="0.01"
+              max={String(item.quantity)}
+              step="any"
+              required
+              value={take}
+              onInput={(e) => setTake(e.currentTarget.value)}
+            />
+            <button type="submit">{t("item.consumeSubmit")}</button>
+          </fieldset>
+          <ErrorText error={consume.error} overrides={{ 404: "item.consumeUnavailable" }} />
+        </form>
+      </section>
+
+      {archived ? null : (
+        <section aria-labelledby="archive-title">
+          <h2 id="archive-title">{t("item.archive")}</h2>
+          <p class="muted">{t("item.archiveHint")}</p>
+          <ConfirmButton
+            label={t("item.archiveSubmit")}
+            question={t("item.archiveQuestion", { name: item.name })}
+            confirmLabel={t("item.archiveConfirm")}
+            disabled={!online || archive.busy}
+            onConfirm={() => archive.run()}
+          />
+          <ErrorText error={archive.error} />
+        </section>
+      )}
+
+      <section aria-labelledby="history-title">
+        <h2 id="history-title">{t("item.history")}</h2>
+        <p class="muted">
+          {t("item.created", { who: item.createdBy.name, when: formatRelative(item.createdAt) })}
+        </p>
+        {history.length === 0 ? <p class="muted">{t("item.historyEmpty")}</p> : null}
+        <ol class="history">
+          {history.map((entry) => (
+            <li key={entry.id}>
+              <time dateTime={entry.changedAt} title={formatDateTime(entry.changedAt)}>
+                {historySentence(entry)}
+              </time>
+            </li>
+          ))}
+        </ol>
+      </section>
+    </main>
+  );
+}
