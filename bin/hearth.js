@@ -1,20 +1,22 @@
 #!/usr/bin/env node
-// The `hearth` command. It runs Hearth's TypeScript sources through tsx with the
-// hearth-source condition, so automations in this checkout that `import … from "hearth"`
-// share the engine's own classes. Node takes those as process flags only, so this launcher
-// starts one child node with them and stays as a thin parent: it passes SIGINT/SIGTERM on
-// and exits with the child's code, so a service manager that signals it stops Hearth cleanly.
-import { spawn } from "node:child_process";
+// The `hearth` command. It runs the compiled output in dist/ in this very process, on plain
+// Node: no tsx, no second process, so a small board spends its memory on Hearth alone. tsx is
+// loaded later, and only if an automation written in TypeScript has to be loaded.
+// `npm start` is the development command: it runs src/ through tsx instead.
+import { existsSync } from "node:fs";
+import module from "node:module";
 import { fileURLToPath } from "node:url";
 
-const main = fileURLToPath(new URL("../src/composition/main.ts", import.meta.url));
-const tsx = import.meta.resolve("tsx");
-const child = spawn(process.execPath, ["--conditions=hearth-source", "--import", tsx, main, ...process.argv.slice(2)], {
-  stdio: "inherit",
-});
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
-  process.on(signal, () => child.kill(signal));
+// Node 22.1+ keeps the compiled code of every module it loads on disk (in the OS temporary
+// directory) and reuses it on the next start: a second start spends far less time compiling
+// Hearth's dependencies. Older Node has no such function; starting is then merely slower.
+module.enableCompileCache?.();
+
+const main = new URL("../dist/composition/main.js", import.meta.url);
+if (!existsSync(fileURLToPath(main))) {
+  console.error(
+    "hearth: dist/ is missing; this checkout has not been built. Run `npm run build` (or `npm ci`), or use `npm start` to run the sources.",
+  );
+  process.exit(1);
 }
-child.on("exit", (code, signal) => {
-  process.exit(code ?? (signal ? 128 + (signal === "SIGINT" ? 2 : 15) : 1));
-});
+await import(main.href);

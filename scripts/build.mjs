@@ -10,13 +10,15 @@
  *                                            (npm ci --omit=dev)
  *   node scripts/build.mjs --out-dir <dir>   build somewhere else (tests)
  *
- * `npm start` never needs this: it runs src/ through tsx with the hearth-source condition.
+ * The `hearth` command runs this output (dist/composition/main.js) on plain Node, so the
+ * knex migrations are compiled too, into dist/migrations/. `npm start` never needs this: it
+ * runs src/ through tsx with the hearth-source condition.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -24,6 +26,7 @@ const prepare = args.includes("--prepare");
 const outIndex = args.indexOf("--out-dir");
 const outDir = path.resolve(root, outIndex >= 0 ? (args[outIndex + 1] ?? "") : "dist");
 const sourceDir = path.join(root, "src");
+const migrationsDir = path.join(root, "migrations");
 
 function findTypeScriptCompiler() {
   try {
@@ -76,4 +79,50 @@ if (compiled.status !== 0) {
 }
 const assets = assetFiles(sourceDir);
 for (const file of assets) cpSync(path.join(sourceDir, file), path.join(outDir, file));
-console.log(`hearth: library built in ${path.relative(root, outDir) || "."} (${assets.length} asset files copied).`);
+const migrations = compileMigrations(path.join(outDir, "migrations"));
+// The initialised PGlite cluster a first start loads instead of running initdb (see database.ts).
+await writePgliteTemplate(path.join(outDir, "pglite-template"));
+console.log(
+  `hearth: library built in ${path.relative(root, outDir) || "."} (${assets.length} asset files copied, ${migrations} migrations compiled, PGlite template written).`,
+);
+
+/**
+ * Compiles migrations/*.ts one by one into `target`. They were type-checked with the rest
+ * (tsconfig.json includes them); here they are only transpiled. A migration imports its
+ * helpers from "../src/…", which in dist/ sit one level up instead ("../…").
+ */
+/**
+ * An empty, initialised PGlite cluster (initdb's output), named after the PGlite version that
+ * made it: src/adapters/persistence/database.ts loads it on a first start when that version
+ * is the one installed, instead of running initdb. Start-up settings are not part of it.
+ */
+async function writePgliteTemplate(target) {
+  const requireFromRoot = createRequire(path.join(root, "package.json"));
+  const entry = requireFromRoot.resolve("@electric-sql/pglite");
+  const { version } = JSON.parse(readFileSync(path.join(path.dirname(entry), "..", "package.json"), "utf8"));
+  const { PGlite } = await import(pathToFileURL(entry.replace(/index\.cjs$/, "index.js")).href);
+  const pglite = await PGlite.create();
+  try {
+    const dump = await pglite.dumpDataDir("gzip");
+    mkdirSync(target, { recursive: true });
+    writeFileSync(path.join(target, `pglite-${version}.tar.gz`), Buffer.from(await dump.arrayBuffer()));
+  } finally {
+    await pglite.close();
+  }
+}
+
+function compileMigrations(target) {
+  const ts = createRequire(path.join(root, "package.json"))("typescript");
+  const files = readdirSync(migrationsDir).filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"));
+  mkdirSync(target, { recursive: true });
+  for (const file of files) {
+    const source = readFileSync(path.join(migrationsDir, file), "utf8");
+    const { outputText } = ts.transpileModule(source, {
+      fileName: file,
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
+    });
+    const relocated = outputText.replace(/(from\s+["'])\.\.\/src\//g, "$1../");
+    writeFileSync(path.join(target, file.replace(/\.ts$/, ".js")), relocated);
+  }
+  return files.length;
+}

@@ -7,7 +7,7 @@ import type { Database } from "../adapters/persistence/database.js";
 import { registerInventory } from "./inventory-api.js";
 import { DATABASE, databaseModule } from "./inventory-modules.js";
 import { countInventory } from "../adapters/persistence/knex-inventory-counts.js";
-import { createMetrics, type Metrics } from "../adapters/services/metrics/metrics.js";
+import type { createMetrics, Metrics } from "../adapters/services/metrics/metrics.js";
 import { LOG_BUFFER } from "../ports/log-buffer.js";
 import { LOGGER, type Logger } from "../ports/logger.js";
 import type { Config } from "./config.js";
@@ -30,6 +30,11 @@ export interface HearthCore {
   jwtSecret: string;
   /** Engine HTTP port override (0 = any free port); see StartHearthOptions.httpPort. */
   httpPort?: number;
+  /**
+   * The metrics adapter, imported by the caller only when METRICS_ENABLED: prom-client costs
+   * ~13 MB of RSS in a process that does not serve /metrics. Absent, METRICS resolves to null.
+   */
+  createMetrics?: typeof createMetrics;
   /** The inventory's clock (tests pass a fake one); the system clock by default. */
   clock?: Clock | undefined;
 }
@@ -67,10 +72,10 @@ export function createHearthContainer(core: HearthCore): DependencyContainer {
   });
   scope.register(METRICS, {
     useFactory: instanceCachingFactory<Metrics | null>((resolver) => {
-      if (!resolver.resolve<Config>(CONFIG).METRICS_ENABLED) return null;
+      if (!resolver.resolve<Config>(CONFIG).METRICS_ENABLED || !core.createMetrics) return null;
       const engine = resolver.resolve<Engine>(ENGINE);
       const database = resolver.resolve<Database>(DATABASE);
-      return createMetrics({
+      return core.createMetrics({
         mqtt: engine.mqtt,
         manager: engine.manager,
         inventoryCounts: () => countInventory(database.knex),

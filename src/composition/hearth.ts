@@ -15,6 +15,7 @@ import type { Engine } from "./create-engine.js";
 import { mountStatusSurfaces } from "./status-surfaces.js";
 import { HEARTH_VERSION } from "./version.js";
 import { buildInventoryApi, resolveJwtSecret } from "./inventory-api.js";
+import { serveBackups } from "../adapters/backup/backup-socket.js";
 import { type InventoryLink, linkInventory } from "./inventory-link.js";
 import type { Clock } from "../ports/clock.js";
 import type { Timer } from "../ports/timer.js";
@@ -73,9 +74,25 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
     const httpEnabled = options.httpPort === null ? false : typeof options.httpPort === "number" || loaded.HTTP_PORT !== 0;
     const config = await protectEngine(loaded, httpEnabled, log);
     warnAboutTrustProxy(config, log);
-    const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+    // Listening first makes a second Hearth on the same DATA_DIR stop here, before it opens PGlite.
+    let dumpDatabase: (() => Promise<Uint8Array>) | undefined;
+    const backups = await serveBackups(
+      config.DATA_DIR,
+      async () => {
+        if (!dumpDatabase) throw new Error("the database is not open yet, or is PostgreSQL (back it up with pg_dump)");
+        return dumpDatabase();
+      },
+      logger.child({ module: "backup" }),
+    );
+    undo.push("backup socket", () => backups.close());
+    const database = await openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      progress: (message) => log.info(message),
+    });
     undo.push("database", () => database.close());
-    const applied = await migrateToLatest(database.knex);
+    dumpDatabase = database.dumpEmbedded;
+    const applied = await migrateToLatest(database.knex, undefined, (message) => log.info(message));
     log.info(`Database ready (${database.kind === "pglite" ? `PGlite in ${config.DATA_DIR}` : "PostgreSQL"})`, {
       migrationsApplied: applied.length,
     });
@@ -91,6 +108,7 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
       jwtSecret: await resolveJwtSecret(config, logger.child({ module: "inventory" })),
       clock: options.clock,
       ...(typeof options.httpPort === "number" ? { httpPort: options.httpPort } : {}),
+      ...(config.METRICS_ENABLED ? { createMetrics: (await import("../adapters/services/metrics/metrics.js")).createMetrics } : {}),
     });
     const engine = graph.resolve<Engine>(ENGINE);
     const metrics = graph.resolve<Metrics | null>(METRICS);
@@ -137,6 +155,7 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
           await inventoryLink.stop();
           await engine.stop();
           metrics?.stop();
+          await backups.close();
           await database.close();
           log.info("Stopped");
         })();

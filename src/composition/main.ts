@@ -10,6 +10,7 @@ import { ConfigError, loadConfig } from "./config.js";
 import { startHearth } from "./hearth.js";
 import { stopOnSignals } from "./lifecycle.js";
 import { HEARTH_VERSION } from "./version.js";
+import { backupCommand, restoreCommand } from "./backup-commands.js";
 import { runHouseholdTransfer } from "./household-transfer-cli.js";
 
 /** Prints a start failure once: a configuration problem as its message, anything else with its reason. */
@@ -41,9 +42,10 @@ async function migrate(): Promise<number> {
   try {
     const config = loadConfig();
     const { logger } = createLogger({ level: config.LOG_LEVEL, json: config.NODE_ENV === "production" });
-    const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+    const progress = (message: string) => logger.info(message, { module: "migrate" });
+    const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, progress });
     try {
-      const applied = await migrateToLatest(database.knex);
+      const applied = await migrateToLatest(database.knex, undefined, progress);
       logger.info(applied.length ? "Applied migrations" : "Database is up to date", {
         module: "migrate",
         database: database.kind,
@@ -100,6 +102,8 @@ async function main(): Promise<void> {
       start: { summary: "run the inventory API and the automation engine until SIGINT/SIGTERM", run: start },
       migrate: { summary: "apply pending database migrations, then exit", run: migrate },
       check: { summary: "type-check the automations directory ([dir], default AUTOMATIONS_DIR); exit 1 on errors", run: (args) => check(args) },
+      backup: { summary: "write DATA_DIR and the embedded database to one archive (<file>), also while running", run: backupCommand },
+      restore: { summary: "restore a backup archive (<file>) into an empty DATA_DIR (--force replaces)", run: restoreCommand },
       export: {
         summary: "export a household to a file: --household <id> [--format json|csv] <file>",
         run: (args) => runHouseholdTransfer("export", args),

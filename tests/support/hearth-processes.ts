@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { readdirSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -49,10 +50,44 @@ export interface LaunchedProcess {
   output(): string;
 }
 
-/** Starts a command in this checkout with only PATH, HOME and `env` in its environment, collecting its output. */
-export function launch(command: string, args: string[], env: Record<string, string>): LaunchedProcess {
+/** The newest modification time of the files under `dir`, in ms. */
+function newestChange(dir: string): number {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .reduce((newest, entry) => Math.max(newest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs), 0);
+}
+
+let compiledRuntimeChecked = false;
+
+/**
+ * bin/hearth.js runs the compiled dist/, not src/: a test of it after editing src/ without a
+ * build would test yesterday's code. Says so plainly rather than passing or failing for the
+ * wrong reason. (`npm ci` and `npm run build` build dist/.)
+ */
+export function assertCompiledRuntimeFresh(): void {
+  if (compiledRuntimeChecked) return;
+  const built = path.resolve("dist/composition/main.js");
+  let builtAt: number;
+  try {
+    builtAt = statSync(built).mtimeMs;
+  } catch {
+    throw new Error("dist/ is not built; bin/hearth.js runs the compiled output. Run `npm run build` first.");
+  }
+  const changed = Math.max(newestChange(path.resolve("src")), newestChange(path.resolve("migrations")));
+  if (changed > builtAt) {
+    throw new Error("src/ or migrations/ changed after dist/ was built; bin/hearth.js runs dist/. Run `npm run build` first.");
+  }
+  compiledRuntimeChecked = true;
+}
+
+/**
+ * Starts a command in this checkout (or `cwd`) with only PATH, HOME and `env` in its
+ * environment, collecting its output.
+ */
+export function launch(command: string, args: string[], env: Record<string, string>, cwd = path.resolve(".")): LaunchedProcess {
+  if (args[0] === "bin/hearth.js") assertCompiledRuntimeFresh();
   const child = spawn(command, args, {
-    cwd: path.resolve("."),
+    cwd,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? tmpdir(), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,5 +1,4 @@
 import { createServer, type Server, Socket } from "node:net";
-import { Aedes } from "aedes";
 
 /** An in-process MQTT broker (aedes) listening on TCP, for machines without one. */
 export interface EmbeddedBroker {
@@ -10,6 +9,8 @@ export interface EmbeddedBroker {
 
 /** Starts aedes on host:port (port 0 picks a free one). Rejects if the port is taken. */
 export async function startEmbeddedBroker(port: number, host = "127.0.0.1"): Promise<EmbeddedBroker> {
+  // Loaded only when no broker answers: most homes run Mosquitto, and aedes costs ~13 MB of RSS.
+  const { Aedes } = await import("aedes");
   const broker = await Aedes.createBroker();
   const server: Server = createServer(broker.handle);
   await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,8 @@
-import { mkdir } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
@@ -18,12 +21,19 @@ export interface DatabaseOptions {
   dataDir: string;
   /** node-postgres pool size for PostgreSQL. */
   poolMax?: number | undefined;
+  /** Told what takes a while (creating the embedded database on a first start). */
+  progress?: ((message: string) => void) | undefined;
 }
 
 export interface Database {
   knex: Knex;
   /** "postgres" or "pglite", for logs and health output. */
   kind: "postgres" | "pglite";
+  /**
+   * PGlite only: a consistent copy of the whole database (a gzip'd tar of its data directory,
+   * which restoreEmbeddedDatabase loads), taken between transactions.
+   */
+  dumpEmbedded?(): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -39,7 +49,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const dataPath = options.dataDir === ":memory:" ? undefined : path.resolve(options.dataDir, "pglite");
   if (dataPath) await mkdir(dataPath, { recursive: true });
-  const pglite = await PGlite.create({ ...(dataPath ? { dataDir: dataPath } : {}), extensions: { unaccent, pg_trgm } });
+  const fresh = dataPath === undefined || !existsSync(path.join(dataPath, "PG_VERSION"));
+  const template = fresh ? await readPgliteTemplate() : undefined;
+  if (fresh && dataPath) {
+    options.progress?.(
+      `Creating the embedded database in ${dataPath} (first start${template ? ", from the packaged template" : ", takes a while"})`,
+    );
+  }
+  const pglite = await PGlite.create({
+    ...(dataPath ? { dataDir: dataPath } : {}),
+    extensions: { unaccent, pg_trgm },
+    startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ["-c", setting])],
+    ...(template ? { loadDataDir: template } : {}),
+  });
   const knex = knexFactory({
     client: ClientPgLite,
     dialect: "postgres",
@@ -49,11 +71,87 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     knex,
     kind: "pglite",
+    dumpEmbedded: async () => {
+      // Holding knex's only PGlite connection keeps every transaction out while the files are
+      // copied; the checkpoint writes what is in shared buffers, so the copy needs no WAL replay.
+      const client = knex.client as { acquireConnection(): Promise<unknown>; releaseConnection(connection: unknown): Promise<void> };
+      const connection = await client.acquireConnection();
+      try {
+        await pglite.exec("CHECKPOINT");
+        const dump = await pglite.dumpDataDir("gzip");
+        return new Uint8Array(await dump.arrayBuffer());
+      } finally {
+        await client.releaseConnection(connection);
+      }
+    },
     close: async () => {
       await knex.destroy();
       if (!pglite.closed) await pglite.close();
     },
   };
+}
+
+/**
+ * Creates `<dataDir>/pglite` from a dump taken by `dumpEmbedded` (a backup). The directory
+ * must not hold a database yet.
+ */
+export async function restoreEmbeddedDatabase(dataDir: string, dump: Uint8Array): Promise<void> {
+  const dataPath = path.resolve(dataDir, "pglite");
+  await mkdir(dataPath, { recursive: true });
+  const pglite = await PGlite.create({
+    dataDir: dataPath,
+    extensions: { unaccent, pg_trgm },
+    startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ["-c", setting])],
+    loadDataDir: new Blob([new Uint8Array(dump)]),
+  });
+  // A query proves the restored cluster starts; close() then writes it out.
+  await pglite.query("SELECT 1");
+  await pglite.close();
+}
+
+/**
+ * PostgreSQL's defaults assume a server with memory to spare; PGlite runs inside Hearth's own
+ * process, and a WebAssembly heap only grows (pages it touched stay resident). Sized for a
+ * household's data on a 1 GB board; docs/performance.md has the figures behind each value.
+ */
+const PGLITE_SETTINGS = [
+  // 128MB by default: once touched, it stays in the process's RSS for good.
+  "shared_buffers=16MB",
+  // 64MB by default, taken by CREATE INDEX in migrations: the heap would keep that peak.
+  "maintenance_work_mem=16MB",
+  // 80MB/1GB by default: WAL segments kept on disk, and in every backup (the dump copies them).
+  "min_wal_size=32MB",
+  "max_wal_size=64MB",
+];
+
+/**
+ * An initialised, empty PGlite cluster written at build time (scripts/build.mjs), one per
+ * PGlite version: loading it takes a first start a few seconds, where initdb in WebAssembly
+ * takes over ten on a small board and leaves its memory behind. Used only when it was
+ * built by the PGlite version installed now; anything else falls back to initdb.
+ */
+const TEMPLATE_DIR = fileURLToPath(
+  new URL(import.meta.url.endsWith(".js") ? "../../pglite-template/" : "../../../dist/pglite-template/", import.meta.url),
+);
+
+async function installedPgliteVersion(): Promise<string> {
+  // createRequire, not import.meta.resolve: tsx (tests, npm start) runs this file without the latter.
+  const entry = createRequire(import.meta.url).resolve("@electric-sql/pglite");
+  const manifest = JSON.parse(await readFile(path.join(path.dirname(entry), "..", "package.json"), "utf8")) as {
+    version: string;
+  };
+  return manifest.version;
+}
+
+async function readPgliteTemplate(): Promise<Blob | undefined> {
+  try {
+    // The file name scripts/build.mjs gives it.
+    return new Blob([await readFile(path.join(TEMPLATE_DIR, `pglite-${await installedPgliteVersion()}.tar.gz`))]);
+  } catch (error) {
+    // No template for this PGlite (a source checkout not built yet, another PGlite version): initdb runs.
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
 }
 
 /** True when a trivial query succeeds; used by health checks. */

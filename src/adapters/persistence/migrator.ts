@@ -3,7 +3,14 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Knex } from "knex";
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL("../../../migrations/", import.meta.url));
+/**
+ * The migrations beside this module's build: the TypeScript sources in migrations/ when this
+ * file runs from src/ (tsx), the compiled ones in dist/migrations/ when it runs from dist/
+ * (`hearth start` on plain Node, which cannot import .ts files).
+ */
+export const MIGRATIONS_DIR = fileURLToPath(
+  new URL(import.meta.url.endsWith(".js") ? "../../migrations/" : "../../../migrations/", import.meta.url),
+);
 
 interface MigrationModule {
   up(knex: Knex): Promise<void>;
@@ -32,9 +39,18 @@ class DirectoryMigrationSource implements Knex.MigrationSource<string> {
   }
 }
 
-/** Applies every pending migration; returns the names applied. */
-export async function migrateToLatest(knex: Knex, directory: string = MIGRATIONS_DIR): Promise<string[]> {
-  const [, applied] = (await knex.migrate.latest({ migrationSource: new DirectoryMigrationSource(directory) })) as [
+/** Applies every pending migration; returns the names applied. `progress` hears how many are pending. */
+export async function migrateToLatest(
+  knex: Knex,
+  directory: string = MIGRATIONS_DIR,
+  progress?: (message: string) => void,
+): Promise<string[]> {
+  const migrationSource = new DirectoryMigrationSource(directory);
+  if (progress) {
+    const [, pending] = (await knex.migrate.list({ migrationSource })) as [unknown[], unknown[]];
+    if (pending.length > 0) progress(`Applying ${pending.length} database migration${pending.length === 1 ? "" : "s"}`);
+  }
+  const [, applied] = (await knex.migrate.latest({ migrationSource })) as [
     number,
     string[],
   ];

@@ -1,6 +1,4 @@
 import type { Store } from "express-rate-limit";
-import { RedisStore } from "rate-limit-redis";
-import { createClient } from "redis";
 import type { Logger } from "../../../ports/logger.js";
 
 export interface RedisRateLimitStores {
@@ -18,6 +16,9 @@ export async function connectRedisRateLimitStores(
   logger: Logger,
   connectTimeoutMs = 10_000,
 ): Promise<RedisRateLimitStores> {
+  // Loaded only when REDIS_URL is set: node-redis and its modules add ~40 MB of RSS to a
+  // process that does not use them (docs/performance.md, footprint).
+  const [{ createClient }, { RedisStore }] = await Promise.all([import("redis"), import("rate-limit-redis")]);
   const client = createClient({ url });
   client.on("error", (error: unknown) => logger.warn("Redis (rate limits) connection error", { err: error }));
   // node-redis keeps retrying an initial connection forever; a configured but unreachable

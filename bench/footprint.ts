@@ -1,0 +1,314 @@
+/**
+ * `npm run bench:footprint`: what Hearth costs a small board. Runs the `hearth` command (the
+ * compiled dist/, as a self-hoster runs it) with the example automations, on PostgreSQL
+ * and on embedded PGlite, and prints:
+ *
+ * - first start (empty database: created and migrated) and second start, until both HTTP
+ *   surfaces answer;
+ * - RSS of the whole process when idle after start, before and after a full GC;
+ * - RSS after BENCH_LOAD_SECONDS of mixed inventory API and MQTT/engine load, after a GC,
+ *   against the idle figure after a GC;
+ * - the same for a bare Node process (the baseline measured in this run).
+ *
+ * Hearth runs with the V8 flags docs/configuration.md recommends for small boards
+ * (BENCH_NODE_FLAGS, default "--optimize-for-size --max-semi-space-size=1"); one more start
+ * without them gives the idle RSS of a plain `node bin/hearth.js start` for comparison.
+ *
+ * Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres; a
+ * scratch database is created and dropped), BENCH_MQTT_URL (default mqtt://127.0.0.1:1883),
+ * BENCH_LOAD_SECONDS (default 60), BENCH_SETTLE_SECONDS (idle time before sampling, default 5).
+ * Linux only (reads /proc). Run `npm run build` first: it measures dist/.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import mqtt from "mqtt";
+import pg from "pg";
+import { freePort } from "../tests/support/network.js";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const MQTT_URL = new URL(process.env.BENCH_MQTT_URL ?? "mqtt://127.0.0.1:1883");
+const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
+const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE_SECONDS ?? 5);
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? "--optimize-for-size --max-semi-space-size=1").split(/\s+/).filter(Boolean);
+const MB = 1024 * 1024;
+
+interface MemoryReport {
+  rss: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+}
+
+interface Running {
+  child: ChildProcess;
+  apiPort: number;
+  httpPort: number;
+  output(): string;
+  /** Full GC in the child, then its process.memoryUsage(). */
+  gcReport(): Promise<MemoryReport>;
+  stop(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb * 1024;
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    return (await fetch(url)).ok;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts `hearth start`; resolves once both surfaces answer, with the time that took. */
+async function startHearth(env: Record<string, string>, flags = NODE_FLAGS): Promise<{ running: Running; seconds: number }> {
+  const apiPort = await freePort();
+  const httpPort = await freePort();
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    [...flags, "--expose-gc", "--import", path.join(ROOT, "bench/footprint-probe.mjs"), path.join(ROOT, "bin/hearth.js"), "start"],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? tmpdir(),
+        API_PORT: String(apiPort),
+        HTTP_PORT: String(httpPort),
+        HTTP_AUTH: "false",
+        LOG_LEVEL: "warn",
+        AUTOMATIONS_DIR: path.join(ROOT, "automations"),
+        MQTT_HOST: MQTT_URL.hostname,
+        MQTT_PORT: MQTT_URL.port || "1883",
+        RATE_LIMIT_PER_MINUTE: "10000000",
+        AUTH_RATE_LIMIT_PER_MINUTE: "10000000",
+        ...env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let output = "";
+  const reports: ((report: MemoryReport) => void)[] = [];
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    for (const line of chunk.toString().split("\n")) {
+      if (line.startsWith("FOOTPRINT ")) reports.shift()?.(JSON.parse(line.slice("FOOTPRINT ".length)) as MemoryReport);
+      else if (line) output += `${line}\n`;
+    }
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  for (;;) {
+    if ((await answers(`http://127.0.0.1:${httpPort}/readyz`)) && (await answers(`http://127.0.0.1:${apiPort}/api/v1/health`))) break;
+    if (child.exitCode !== null) throw new Error(`hearth start exited with ${child.exitCode}:\n${output}`);
+    if (performance.now() - started > 180_000) throw new Error(`hearth start did not answer within 180 s:\n${output}`);
+    await sleep(20);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const running: Running = {
+    child,
+    apiPort,
+    httpPort,
+    output: () => output,
+    gcReport: () =>
+      new Promise((resolve) => {
+        reports.push(resolve);
+        child.kill("SIGUSR2");
+      }),
+    stop: async () => {
+      child.kill("SIGTERM");
+      const code = await exited;
+      if (code !== 0) throw new Error(`hearth stopped with exit code ${code}:\n${output}`);
+    },
+  };
+  return { running, seconds };
+}
+
+/** Mixed load: four API workers (create, list, search, edit, history) and the engine (MQTT, webhooks, state). */
+async function mixedLoad(running: Running, seconds: number): Promise<{ requests: number; messages: number }> {
+  const api = `http://127.0.0.1:${running.apiPort}/api/v1`;
+  const engine = `http://127.0.0.1:${running.httpPort}`;
+  const call = async (method: string, url: string, token?: string, body?: unknown) => {
+    const response = await fetch(url, {
+      method,
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}`);
+    return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  };
+  const email = `bench-${Date.now()}@example.test`;
+  const { accessToken } = (await call("POST", `${api}/auth/register`, undefined, { email, password: "correct horse battery", name: "Bench" })) as {
+    accessToken: string;
+  };
+  const token = accessToken;
+  const { id: hid } = (await call("POST", `${api}/households`, token, { name: "Bench" })) as { id: string };
+  const { id: freezerId } = (await call("POST", `${api}/households/${hid}/freezers`, token, { name: "Chest" })) as { id: string };
+  const { id: compartmentId } = (await call("POST", `${api}/households/${hid}/freezers/${freezerId}/compartments`, token, {
+    name: "Basket",
+  })) as { id: string };
+
+  const client = await mqtt.connectAsync(MQTT_URL.toString());
+  const deadline = performance.now() + seconds * 1000;
+  let requests = 0;
+  let messages = 0;
+  const foods = ["peas", "raspberries", "lasagne", "bread", "stock", "dumplings", "pesto", "ice cream"];
+  const apiWorker = async (worker: number) => {
+    let round = 0;
+    while (performance.now() < deadline) {
+      round += 1;
+      const name = `${foods[(worker + round) % foods.length]} ${worker}-${round}`;
+      const item = (await call("POST", `${api}/households/${hid}/items`, token, { name, quantity: 2, freezerId, compartmentId })) as {
+        id: string;
+      };
+      await call("GET", `${api}/households/${hid}/items?limit=20`, token);
+      await call("GET", `${api}/households/${hid}/items?search=${encodeURIComponent(foods[round % foods.length] as string)}`, token);
+      await call("PATCH", `${api}/households/${hid}/items/${item.id}`, token, { quantity: 1 });
+      await call("GET", `${api}/households/${hid}/items/${item.id}/history`, token);
+      // Keeps the household at a steady size: what grows then is the process, not the data.
+      if (round % 2 === 0) await call("DELETE", `${api}/households/${hid}/items/${item.id}`, token);
+      requests += round % 2 === 0 ? 6 : 5;
+    }
+  };
+  const engineWorker = async () => {
+    let round = 0;
+    while (performance.now() < deadline) {
+      round += 1;
+      await client.publishAsync("zigbee2mqtt/hallway_motion", JSON.stringify({ occupancy: round % 2 === 0, battery: 90 }));
+      await client.publishAsync("zigbee2mqtt/front_door", JSON.stringify({ contact: round % 3 !== 0 }));
+      await client.publishAsync(`zigbee2mqtt/sensor_${round % 20}`, JSON.stringify({ temperature: 20 + (round % 5), humidity: 50 }));
+      messages += 3;
+      await call("POST", `${engine}/webhook/away-mode`, undefined, { away: round % 2 === 0 });
+      await call("PUT", `${engine}/api/state/bench.round`, undefined, { value: round });
+      await call("GET", `${engine}/api/state`);
+      requests += 3;
+    }
+  };
+  await Promise.all([apiWorker(1), apiWorker(2), apiWorker(3), apiWorker(4), engineWorker()]);
+  await client.endAsync();
+  return { requests, messages };
+}
+
+interface Figures {
+  firstStart: number;
+  secondStart: number;
+  idle: number;
+  idleAfterGc: MemoryReport;
+  afterLoad: number;
+  afterLoadGc: MemoryReport;
+  load: { requests: number; messages: number };
+  /** Idle RSS of one more start with no V8 flags. */
+  idlePlain: number;
+}
+
+async function measure(env: Record<string, string>): Promise<Figures> {
+  const first = await startHearth(env);
+  await first.running.stop();
+  const second = await startHearth(env);
+  try {
+    await sleep(SETTLE_SECONDS * 1000);
+    const idle = rssOf(second.running.child.pid as number);
+    const idleAfterGc = await second.running.gcReport();
+    const load = await mixedLoad(second.running, LOAD_SECONDS);
+    const afterLoad = rssOf(second.running.child.pid as number);
+    await sleep(SETTLE_SECONDS * 1000);
+    const afterLoadGc = await second.running.gcReport();
+    await second.running.stop();
+    const plain = await startHearth(env, []);
+    await sleep(SETTLE_SECONDS * 1000);
+    const idlePlain = rssOf(plain.running.child.pid as number);
+    await plain.running.stop();
+    return { firstStart: first.seconds, secondStart: second.seconds, idle, idleAfterGc, afterLoad, afterLoadGc, load, idlePlain };
+  } catch (error) {
+    if (second.running.child.exitCode === null) second.running.child.kill("SIGKILL");
+    throw error;
+  }
+}
+
+/** A bare Node process: its start time and idle RSS are the floor every figure stands on. */
+async function baseline(): Promise<{ seconds: number; rss: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ["-e", "console.log('up'); setInterval(() => {}, 1 << 30)"], { stdio: ["ignore", "pipe", "ignore"] });
+  await new Promise((resolve) => child.stdout?.once("data", resolve));
+  const seconds = (performance.now() - started) / 1000;
+  await sleep(SETTLE_SECONDS * 1000);
+  const rss = rssOf(child.pid as number);
+  child.kill();
+  return { seconds, rss };
+}
+
+async function withPostgres<T>(run: (url: string) => Promise<T>): Promise<T | string> {
+  const name = `hearth_footprint_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: DATABASE_URL });
+  try {
+    await admin.connect();
+  } catch (error) {
+    return `skipped: ${DATABASE_URL} does not answer (${(error as Error).message})`;
+  }
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+    const url = new URL(DATABASE_URL);
+    url.pathname = `/${name}`;
+    return await run(url.toString());
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`;
+const secs = (value: number) => `${value.toFixed(2)} s`;
+
+async function main(): Promise<void> {
+  if (process.platform !== "linux") throw new Error("bench:footprint reads /proc: Linux only");
+  if (!existsSync(path.join(ROOT, "dist/composition/main.js"))) throw new Error("dist/ is not built: run `npm run build` first");
+  console.log(
+    `Footprint of \`hearth start\` (dist/, the example automations in automations/), Node ${process.version}, flags "${NODE_FLAGS.join(" ")}"; load ${LOAD_SECONDS} s, settle ${SETTLE_SECONDS} s`,
+  );
+  const node = await baseline();
+  const scratch = await mkdtemp(path.join(tmpdir(), "hearth-footprint-"));
+  try {
+    const postgres = await withPostgres((url) => measure({ DATABASE_URL: url, DATA_DIR: path.join(scratch, "postgres") }));
+    const pglite = await measure({ DATA_DIR: path.join(scratch, "pglite") });
+    const column = (figures: Figures | string, pick: (f: Figures) => string) => (typeof figures === "string" ? "—" : pick(figures));
+    const rows: [string, (f: Figures) => string, string][] = [
+      ["first start (empty database)", (f) => secs(f.firstStart), "PGlite < 10 s"],
+      ["second start", (f) => secs(f.secondStart), "< 2 s"],
+      ["idle RSS after start", (f) => mb(f.idle), "PostgreSQL < 150 MB, PGlite < 250 MB"],
+      ["idle RSS after start, after GC", (f) => mb(f.idleAfterGc.rss), ""],
+      ["  JS heap used / external (incl. WASM) after GC", (f) => `${mb(f.idleAfterGc.heapUsed)} / ${mb(f.idleAfterGc.external)}`, ""],
+      [`RSS right after ${LOAD_SECONDS} s of mixed load`, (f) => mb(f.afterLoad), ""],
+      ["RSS after the load, after GC", (f) => mb(f.afterLoadGc.rss), ""],
+      ["  JS heap used / external after the load, after GC", (f) => `${mb(f.afterLoadGc.heapUsed)} / ${mb(f.afterLoadGc.external)}`, ""],
+      [
+        "after load (GC) vs idle (GC)",
+        (f) => `${(((f.afterLoadGc.rss - f.idleAfterGc.rss) / f.idleAfterGc.rss) * 100).toFixed(1)} %`,
+        "within 10 %",
+      ],
+      ["load: HTTP requests / MQTT messages", (f) => `${f.load.requests} / ${f.load.messages}`, ""],
+      ["idle RSS vs a bare Node process", (f) => `×${(f.idle / node.rss).toFixed(1)}`, ""],
+      ["idle RSS after start without the V8 flags", (f) => mb(f.idlePlain), ""],
+    ];
+    console.log("");
+    console.log("| what | PostgreSQL | PGlite | target |");
+    console.log("|---|---|---|---|");
+    for (const [label, pick, target] of rows) console.log(`| ${label} | ${column(postgres, pick)} | ${column(pglite, pick)} | ${target} |`);
+    console.log(`| bare Node process (baseline): start / idle RSS | ${secs(node.seconds)} / ${mb(node.rss)} | | |`);
+    if (typeof postgres === "string") console.log(`\nPostgreSQL ${postgres}`);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,224 @@
+import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { ArchiveFormatError, type ArchiveEntry, packArchive, unpackArchive } from "./tar-archive.js";
+import { BACKUP_SOCKET_NAME } from "./backup-socket.js";
+
+/**
+ * A Hearth backup is one gzip'd tar:
+ *
+ *   hearth-backup.json        what it holds (validated on restore)
+ *   database/pglite.tar.gz    the embedded database (PGlite's own dump), when Hearth ran on PGlite
+ *   data/…                    every other file of DATA_DIR: state, device registry, generated
+ *                             secrets (jwt-secret, http-token), HomeKit pairings, …
+ *   files/state.json          the state file and the device registry when they live outside
+ *   files/device-registry.json  DATA_DIR (STATE_FILE_PATH, DEVICE_REGISTRY_FILE_PATH)
+ */
+const MANIFEST = "hearth-backup.json";
+const DATABASE_ENTRY = "database/pglite.tar.gz";
+const EXTERNAL_FILES = { stateFile: "files/state.json", deviceRegistryFile: "files/device-registry.json" } as const;
+/** DATA_DIR entries a backup leaves out: the live database (dumped instead) and the running process's socket. */
+const NOT_BACKED_UP = new Set(["pglite", BACKUP_SOCKET_NAME]);
+
+const manifestSchema = z.object({
+  format: z.literal(1),
+  hearthVersion: z.string(),
+  createdAt: z.string(),
+  database: z.enum(["pglite", "postgres"]),
+  files: z.array(z.string()),
+});
+export type BackupManifest = z.infer<typeof manifestSchema>;
+
+/** A backup that cannot be restored: not an archive, not Hearth's, or missing a part its manifest names. */
+export class BackupFormatError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "BackupFormatError";
+  }
+}
+
+/** The target of a restore holds data and --force was not given. */
+export class RestoreTargetNotEmptyError extends Error {
+  constructor(readonly occupied: string[]) {
+    super(`Refusing to restore over existing data: ${occupied.join(", ")} (use --force to replace it)`);
+    this.name = "RestoreTargetNotEmptyError";
+  }
+}
+
+/** Where a backup's parts come from, or go to on restore. */
+export interface DataLocations {
+  dataDir: string;
+  /** The state file (STATE_FILE_PATH); backed up separately only when it lies outside dataDir. */
+  stateFile?: string;
+  /** The device registry file (DEVICE_REGISTRY_FILE_PATH); likewise. */
+  deviceRegistryFile?: string;
+}
+
+function isInside(dir: string, file: string): boolean {
+  const relative = path.relative(path.resolve(dir), path.resolve(file));
+  return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
+}
+
+async function readIfPresent(file: string): Promise<Buffer | null> {
+  try {
+    return await readFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
+async function dataDirEntries(dataDir: string): Promise<ArchiveEntry[]> {
+  const root = path.resolve(dataDir);
+  const listing = await readdir(root, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return [];
+    throw error;
+  });
+  const entries: ArchiveEntry[] = [];
+  for (const entry of listing) {
+    if (!entry.isFile()) continue;
+    const relative = path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep);
+    if (NOT_BACKED_UP.has(relative[0] as string)) continue;
+    const data = await readIfPresent(path.join(entry.parentPath, entry.name));
+    // A file removed while we listed (a state file being replaced) is simply not there.
+    if (data) entries.push({ path: ["data", ...relative].join("/"), data, mode: 0o600 });
+  }
+  return entries;
+}
+
+export interface WriteBackupOptions extends DataLocations {
+  hearthVersion: string;
+  /** The PGlite dump, or null when the database is PostgreSQL (backed up with pg_dump). */
+  databaseDump: Uint8Array | null;
+  now?: Date;
+}
+
+/** Writes the archive to `file` (through a temporary file, so a failed backup leaves no half archive). */
+export async function writeBackup(file: string, options: WriteBackupOptions): Promise<BackupManifest> {
+  const entries = await dataDirEntries(options.dataDir);
+  if (options.databaseDump) entries.push({ path: DATABASE_ENTRY, data: options.databaseDump, mode: 0o600 });
+  for (const [key, entryPath] of Object.entries(EXTERNAL_FILES) as [keyof typeof EXTERNAL_FILES, string][]) {
+    const location = options[key];
+    if (!location || isInside(options.dataDir, location)) continue;
+    const data = await readIfPresent(location);
+    if (data) entries.push({ path: entryPath, data, mode: 0o600 });
+  }
+  const now = options.now ?? new Date();
+  const manifest: BackupManifest = {
+    format: 1,
+    hearthVersion: options.hearthVersion,
+    createdAt: now.toISOString(),
+    database: options.databaseDump ? "pglite" : "postgres",
+    files: entries.map((entry) => entry.path),
+  };
+  const archive = packArchive([{ path: MANIFEST, data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) }, ...entries], now);
+  const target = path.resolve(file);
+  const partial = `${target}.partial`;
+  await mkdir(path.dirname(target), { recursive: true });
+  await writeFile(partial, archive, { mode: 0o600 });
+  await rename(partial, target);
+  return manifest;
+}
+
+export interface Backup {
+  manifest: BackupManifest;
+  databaseDump: Uint8Array | null;
+  /** DATA_DIR files, paths relative to DATA_DIR. */
+  dataFiles: ArchiveEntry[];
+  stateFile: Uint8Array | null;
+  deviceRegistryFile: Uint8Array | null;
+}
+
+/** Reads and checks an archive written by writeBackup. */
+export async function readBackup(file: string): Promise<Backup> {
+  const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") throw new BackupFormatError(`No backup at ${path.resolve(file)}`);
+    throw error;
+  });
+  let entries: ArchiveEntry[];
+  try {
+    entries = unpackArchive(bytes);
+  } catch (error) {
+    if (error instanceof ArchiveFormatError) throw new BackupFormatError(`${path.resolve(file)} is not a Hearth backup: ${error.message}`);
+    throw error;
+  }
+  const byPath = new Map(entries.map((entry) => [entry.path, entry]));
+  const manifestEntry = byPath.get(MANIFEST);
+  if (!manifestEntry) throw new BackupFormatError(`${path.resolve(file)} is not a Hearth backup: it has no ${MANIFEST}`);
+  let manifest: BackupManifest;
+  try {
+    manifest = manifestSchema.parse(JSON.parse(Buffer.from(manifestEntry.data).toString("utf8")));
+  } catch {
+    throw new BackupFormatError(`${path.resolve(file)} has a ${MANIFEST} this Hearth cannot read`);
+  }
+  const missing = manifest.files.filter((name) => !byPath.has(name));
+  if (missing.length > 0) throw new BackupFormatError(`The backup is incomplete: ${missing.join(", ")} missing`);
+  if (manifest.database === "pglite" && !byPath.has(DATABASE_ENTRY)) {
+    throw new BackupFormatError(`The backup is incomplete: ${DATABASE_ENTRY} missing`);
+  }
+  return {
+    manifest,
+    databaseDump: byPath.get(DATABASE_ENTRY)?.data ?? null,
+    dataFiles: entries
+      .filter((entry) => entry.path.startsWith("data/"))
+      .map((entry) => ({ ...entry, path: entry.path.slice("data/".length) })),
+    stateFile: byPath.get(EXTERNAL_FILES.stateFile)?.data ?? null,
+    deviceRegistryFile: byPath.get(EXTERNAL_FILES.deviceRegistryFile)?.data ?? null,
+  };
+}
+
+export interface RestoreOptions extends DataLocations {
+  /** Replace what is there instead of refusing. */
+  force: boolean;
+  /** Creates `<dataDir>/pglite` from the dump (persistence's restoreEmbeddedDatabase). */
+  restoreDatabase(dataDir: string, dump: Uint8Array): Promise<void>;
+}
+
+/** What restoreBackup would overwrite: a non-empty DATA_DIR, and existing external files it restores. */
+async function occupiedTargets(backup: Backup, options: RestoreOptions): Promise<string[]> {
+  const occupied: string[] = [];
+  const existing = await readdir(path.resolve(options.dataDir)).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return [];
+    throw error;
+  });
+  if (existing.length > 0) occupied.push(`DATA_DIR ${path.resolve(options.dataDir)} is not empty`);
+  const external: [Uint8Array | null, string | undefined][] = [
+    [backup.stateFile, options.stateFile],
+    [backup.deviceRegistryFile, options.deviceRegistryFile],
+  ];
+  for (const [data, location] of external) {
+    if (data && location && !isInside(options.dataDir, location) && (await readIfPresent(location)) !== null) {
+      occupied.push(`${path.resolve(location)} exists`);
+    }
+  }
+  return occupied;
+}
+
+/** Restores a backup into `options.dataDir` (and the external file locations). */
+export async function restoreBackup(backup: Backup, options: RestoreOptions): Promise<void> {
+  const occupied = await occupiedTargets(backup, options);
+  if (occupied.length > 0 && !options.force) throw new RestoreTargetNotEmptyError(occupied);
+  const dataDir = path.resolve(options.dataDir);
+  await mkdir(dataDir, { recursive: true });
+  if (backup.databaseDump) {
+    await rm(path.join(dataDir, "pglite"), { recursive: true, force: true });
+    await options.restoreDatabase(dataDir, backup.databaseDump);
+  }
+  for (const entry of backup.dataFiles) {
+    const target = path.join(dataDir, ...entry.path.split("/"));
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, entry.data);
+    await chmod(target, entry.mode ?? 0o600);
+  }
+  const restored = new Set(backup.dataFiles.map((entry) => path.join(dataDir, ...entry.path.split("/"))));
+  const external: [Uint8Array | null, string | undefined][] = [
+    [backup.stateFile, options.stateFile],
+    [backup.deviceRegistryFile, options.deviceRegistryFile],
+  ];
+  for (const [data, location] of external) {
+    // A file that lived outside DATA_DIR goes where this environment keeps it, even inside DATA_DIR.
+    if (!data || !location || restored.has(path.resolve(location))) continue;
+    await mkdir(path.dirname(path.resolve(location)), { recursive: true });
+    await writeFile(path.resolve(location), data, { mode: 0o600 });
+  }
+}

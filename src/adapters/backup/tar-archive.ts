@@ -1,0 +1,115 @@
+import { gunzipSync, gzipSync } from "node:zlib";
+
+/** One file in an archive: a path with forward slashes, relative, and its bytes. */
+export interface ArchiveEntry {
+  path: string;
+  data: Uint8Array;
+  /** Permission bits (0o600 for secrets); 0o644 when absent. */
+  mode?: number;
+}
+
+/** The archive is not a gzip'd tar Hearth can read, or holds a path that would escape its target. */
+export class ArchiveFormatError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ArchiveFormatError";
+  }
+}
+
+const BLOCK = 512;
+
+function writeField(header: Buffer, offset: number, length: number, value: string): void {
+  header.write(value.slice(0, length), offset, length, "utf8");
+}
+
+function octal(value: number, length: number): string {
+  return `${value.toString(8).padStart(length - 1, "0")}\0`;
+}
+
+/** Splits a long path into ustar's prefix (155) and name (100) fields. */
+function splitPath(entryPath: string): { prefix: string; name: string } {
+  if (Buffer.byteLength(entryPath) <= 100) return { prefix: "", name: entryPath };
+  const slash = entryPath.lastIndexOf("/", 155);
+  const name = entryPath.slice(slash + 1);
+  if (slash <= 0 || Buffer.byteLength(name) > 100 || Buffer.byteLength(entryPath.slice(0, slash)) > 155) {
+    throw new ArchiveFormatError(`path too long for the archive: ${entryPath}`);
+  }
+  return { prefix: entryPath.slice(0, slash), name };
+}
+
+function header(entry: ArchiveEntry, mtime: number): Buffer {
+  const block = Buffer.alloc(BLOCK);
+  const { prefix, name } = splitPath(entry.path);
+  writeField(block, 0, 100, name);
+  writeField(block, 100, 8, octal(entry.mode ?? 0o644, 8));
+  writeField(block, 108, 8, octal(0, 8));
+  writeField(block, 116, 8, octal(0, 8));
+  writeField(block, 124, 12, octal(entry.data.byteLength, 12));
+  writeField(block, 136, 12, octal(mtime, 12));
+  block.fill(" ", 148, 156);
+  writeField(block, 156, 1, "0");
+  writeField(block, 257, 6, "ustar\0");
+  writeField(block, 263, 2, "00");
+  writeField(block, 345, 155, prefix);
+  let sum = 0;
+  for (const byte of block) sum += byte;
+  writeField(block, 148, 8, `${sum.toString(8).padStart(6, "0")}\0 `);
+  return block;
+}
+
+/** A gzip'd ustar archive of `entries` (regular files only), readable by `tar -xzf`. */
+export function packArchive(entries: ArchiveEntry[], now: Date = new Date()): Buffer {
+  const mtime = Math.floor(now.getTime() / 1000);
+  const parts: Buffer[] = [];
+  for (const entry of entries) {
+    parts.push(header(entry, mtime), Buffer.from(entry.data));
+    const padding = (BLOCK - (entry.data.byteLength % BLOCK)) % BLOCK;
+    if (padding) parts.push(Buffer.alloc(padding));
+  }
+  parts.push(Buffer.alloc(BLOCK * 2));
+  return gzipSync(Buffer.concat(parts));
+}
+
+function readString(block: Buffer, offset: number, length: number): string {
+  const raw = block.subarray(offset, offset + length);
+  const end = raw.indexOf(0);
+  return raw.subarray(0, end === -1 ? length : end).toString("utf8");
+}
+
+/** A relative path that stays inside the directory it is extracted into. */
+function safePath(entryPath: string): string {
+  const parts = entryPath.split("/").filter((part) => part !== "" && part !== ".");
+  if (entryPath.startsWith("/") || parts.includes("..") || parts.length === 0) {
+    throw new ArchiveFormatError(`refusing an archive entry outside its directory: ${entryPath}`);
+  }
+  return parts.join("/");
+}
+
+/** The regular files of a gzip'd tar (directories and other entry types are skipped). */
+export function unpackArchive(archive: Uint8Array): ArchiveEntry[] {
+  let tar: Buffer;
+  try {
+    tar = gunzipSync(archive);
+  } catch {
+    throw new ArchiveFormatError("not a gzip-compressed archive");
+  }
+  const entries: ArchiveEntry[] = [];
+  let offset = 0;
+  while (offset + BLOCK <= tar.length) {
+    const block = tar.subarray(offset, offset + BLOCK);
+    if (block.every((byte) => byte === 0)) break;
+    if (readString(block, 257, 5) !== "ustar") throw new ArchiveFormatError("not a tar archive (no ustar header)");
+    const size = Number.parseInt(readString(block, 124, 12).trim() || "0", 8);
+    const mode = Number.parseInt(readString(block, 100, 8).trim() || "644", 8);
+    const type = readString(block, 156, 1) || "0";
+    const prefix = readString(block, 345, 155);
+    const name = readString(block, 0, 100);
+    const start = offset + BLOCK;
+    if (!Number.isFinite(size) || start + size > tar.length) throw new ArchiveFormatError("truncated archive");
+    if (type === "0") {
+      entries.push({ path: safePath(prefix ? `${prefix}/${name}` : name), data: tar.subarray(start, start + size), mode });
+    }
+    offset = start + Math.ceil(size / BLOCK) * BLOCK;
+  }
+  return entries;
+}
