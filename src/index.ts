@@ -43,6 +43,26 @@ export type {
   WebhookTriggerContext,
 } from "./domain/automation/trigger.js";
 export type { DeviceState, ZigbeeDevice } from "./domain/automation/zigbee-device.js";
+/** The `inventory` trigger: `{ type: "inventory", events?, householdId?, filter? }` and the context it hands to execute(). */
+export type { InventoryTrigger, InventoryTriggerContext } from "./domain/automation/trigger.js";
+/** Inventory events as `inventory` triggers, MQTT and the outbox carry them. */
+export {
+  INVENTORY_EVENT_TYPES,
+  type InventoryActor,
+  type InventoryEvent,
+  type InventoryEventData,
+  type InventoryEventItem,
+  type InventoryEventOf,
+  type InventoryEventType,
+} from "./domain/inventory/inventory-event.js";
+/** The `inventory` service automations get with `this.require<InventoryService>("inventory")`. */
+export type {
+  ExpiringItemsOptions,
+  FreezerCount,
+  HouseholdSummary,
+  InventoryService,
+} from "./application/inventory/automation-inventory-service.js";
+export type { FreezerItemView as InventoryItem } from "./domain/inventory/freezer-item.js";
 export type {
   NotificationAction,
   NotificationOptions,

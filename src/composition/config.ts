@@ -184,6 +184,27 @@ const envSchema = z
     LEADER_LEASE_TTL_MS: z.coerce.number({ message: "expected a number" }).int("expected a whole number").min(200, "expected at least 200").max(60_000, "expected at most 60000").default(3000),
     /** How often the leader renews and standbys try to take over; at most half of LEADER_LEASE_TTL_MS. */
     LEADER_LEASE_RENEW_MS: z.coerce.number({ message: "expected a number" }).int("expected a whole number").min(50, "expected at least 50").max(30_000, "expected at most 30000").default(1000),
+
+    // Inventory events, MQTT summary and expiry reminders
+    /** How often each process looks for undelivered inventory events (milliseconds). */
+    INVENTORY_EVENTS_POLL_MS: positiveInt.pipe(z.number().max(60_000, "expected at most 60000")).default(500),
+    /** How long delivered events stay in the outbox before they are pruned. */
+    INVENTORY_EVENTS_RETENTION: duration.default(7 * 86400),
+    /** Publish inventory events and the per-household summary on MQTT. */
+    INVENTORY_MQTT_ENABLED: booleanFlag.default(true),
+    INVENTORY_MQTT_PREFIX: z
+      .string()
+      .trim()
+      .min(1)
+      .regex(/^[^#+]+$/, "expected a topic prefix without wildcards (+ or #)")
+      .transform((value) => value.replace(/\/+$/, ""))
+      .default("hearth/inventory"),
+    /** Home Assistant MQTT discovery for the summary sensors. */
+    HA_DISCOVERY_ENABLED: booleanFlag.default(true),
+    HA_DISCOVERY_PREFIX: z.string().trim().min(1).regex(/^[^#+]+$/, "expected a topic prefix without wildcards").default("homeassistant"),
+    /** Check for due expiry reminders this often (seconds). */
+    REMINDER_CHECK_INTERVAL: duration.default(60),
+
     // Engine services (ntfy, weather, Shelly, Nanoleaf): see service-config.ts.
     ...serviceEnvShape,
     // The HomeKit bridge: see homekit-config.ts.

@@ -1,3 +1,4 @@
+import type { Clock } from "../ports/clock.js";
 import "reflect-metadata";
 import { container, type DependencyContainer, instanceCachingFactory } from "tsyringe";
 import { SessionStore } from "../adapters/http/engine/session-store.js";
@@ -39,6 +40,8 @@ export interface HearthCore {
    * ~13 MB of RSS in a process that does not serve /metrics. Absent, METRICS resolves to null.
    */
   createMetrics?: typeof createMetrics;
+  /** The inventory's clock (tests pass a fake one); the system clock by default. */
+  clock?: Clock | undefined;
 }
 
 /**
@@ -53,6 +56,7 @@ export function createHearthContainer(core: HearthCore): DependencyContainer {
   registerInventory(scope, databaseModule(core.database, { listCacheSize: core.config.ITEM_LIST_CACHE_SIZE }), {
     jwtSecret: core.jwtSecret,
     config: core.config,
+    ...(core.clock ? { clock: core.clock } : {}),
   });
   scope.register(SESSION_STORE, { useFactory: instanceCachingFactory(() => new SessionStore()) });
   scope.register(ENGINE, {

@@ -25,6 +25,7 @@ import { AutomationManager } from "../application/automation/automation-manager.
 import type { DeviceRegistryApi } from "../ports/device-registry.js";
 import type { ServiceRegistryApi } from "../ports/engine-services.js";
 import { DeviceRegistry } from "../application/automation/device-registry.js";
+import { InventoryEventBus } from "../application/automation/inventory-event-bus.js";
 import { MqttService } from "../application/automation/mqtt-service.js";
 import { type EngineServices, resolveServices, type ServiceRegistry } from "../application/automation/service-registry.js";
 import { StateManager, type StateManagerOptions } from "../application/automation/state-manager.js";
@@ -169,6 +170,8 @@ export interface Engine {
   readonly manager: AutomationManager;
   readonly deviceRegistry: DeviceRegistryApi | null;
   readonly scheduler: CronScheduler;
+  /** Where delivered inventory events reach `inventory` triggers (fed when the inventory runs in this process). */
+  readonly inventoryEvents: InventoryEventBus;
   /** The HTTP server (mount routes before start), or null when disabled. */
   readonly httpServer: EngineHttpServer | null;
   /** Port the HTTP server listens on, or null (disabled or not started). */
@@ -253,6 +256,7 @@ export function createEngine(options: EngineOptions): Engine {
   });
 
   const httpPort = options.httpPort ?? (config.HTTP_PORT === 0 ? null : config.HTTP_PORT);
+  const inventoryEvents = new InventoryEventBus(logger.child({ module: "inventory-events" }));
   const manager = new AutomationManager({
     logger,
     mqtt,
@@ -268,6 +272,7 @@ export function createEngine(options: EngineOptions): Engine {
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.timer ? { timer: options.timer } : {}),
     httpEnabled: httpPort !== null,
+    inventoryEvents,
     traces: { runs: config.AUTOMATION_TRACE_RUNS, payloadBytes: config.AUTOMATION_TRACE_PAYLOAD_BYTES },
   });
 
@@ -402,6 +407,7 @@ export function createEngine(options: EngineOptions): Engine {
     manager,
     deviceRegistry,
     scheduler,
+    inventoryEvents,
     httpServer,
     get httpPort() {
       return boundPort;

@@ -17,6 +17,9 @@ import { HEARTH_VERSION } from "./version.js";
 import { LEADER_LEASE, type LeaderLease } from "../ports/leader-lease.js";
 import { buildInventoryApi, resolveJwtSecret } from "./inventory-api.js";
 import { serveBackups } from "../adapters/backup/backup-socket.js";
+import { type InventoryLink, linkInventory } from "./inventory-link.js";
+import type { Clock } from "../ports/clock.js";
+import type { Timer } from "../ports/timer.js";
 
 export interface StartHearthOptions {
   /** Environment to read configuration from; process.env by default. */
@@ -31,6 +34,9 @@ export interface StartHearthOptions {
   httpPort?: number | null;
   /** Custom log destination (tests keep output quiet). */
   logStream?: NodeJS.WritableStream;
+  /** Fake time for the inventory, its events and the expiry reminders (tests). */
+  clock?: Clock;
+  timer?: Timer;
 }
 
 export interface RunningHearth {
@@ -39,6 +45,8 @@ export interface RunningHearth {
   readonly logBuffer: RingBufferLog;
   readonly database: Database;
   readonly engine: Engine;
+  /** Inventory events, MQTT summary and reminders joining the inventory to the engine. */
+  readonly inventoryLink: InventoryLink;
   /** Bound port of the inventory API. */
   readonly apiPort: number;
   /** Bound port of the engine HTTP server, or null when disabled. */
@@ -99,6 +107,7 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
       logBuffer: buffer,
       database,
       jwtSecret: await resolveJwtSecret(config, logger.child({ module: "inventory" })),
+      clock: options.clock,
       ...(typeof options.httpPort === "number" ? { httpPort: options.httpPort } : {}),
       ...(config.METRICS_ENABLED ? { createMetrics: (await import("../adapters/services/metrics/metrics.js")).createMetrics } : {}),
     });
@@ -115,14 +124,18 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
       database,
       logger: logger.child({ module: "inventory" }),
       ...(metrics ? { observe: metrics.httpMiddleware("inventory") } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
     });
     undo.push("inventory services", () => inventory.close());
     const api: HttpListener = await listen(inventory.app, options.apiPort ?? config.API_PORT);
     undo.push("inventory API", () => api.close());
     log.info(`Inventory API listening on port ${api.port} (/api/v1)`);
 
+    const inventoryLink = linkInventory({ config, database, engine, logger, clock: options.clock, timer: options.timer });
     await engine.start();
     undo.push("engine", () => engine.stop());
+    await inventoryLink.start();
+    undo.push("inventory events", () => inventoryLink.stop());
     for (const line of startupUrls(config, api.port, engine.httpPort, metrics !== null)) log.info(line);
 
     let stopping: Promise<void> | undefined;
@@ -132,6 +145,7 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
       logBuffer: buffer,
       database,
       engine,
+      inventoryLink,
       apiPort: api.port,
       httpPort: engine.httpPort,
       stop() {
@@ -141,6 +155,7 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
           // the engine then runs its own spec'd stop sequence; the database goes last.
           await api.close();
           await inventory.close();
+          await inventoryLink.stop();
           await engine.stop();
           await lease?.close();
           metrics?.stop();

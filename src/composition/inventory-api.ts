@@ -1,3 +1,14 @@
+import {
+  createHouseholdDataRouter,
+  type HouseholdDataUseCases,
+  registerHouseholdDataOpenApi,
+} from "../adapters/http/inventory/household-data-routes.js";
+import { ExportHousehold } from "../application/inventory/export-household.js";
+import type { HouseholdAccess } from "../application/inventory/household-access.js";
+import { ImportHousehold } from "../application/inventory/import-household.js";
+import { GetReminderSettings, UpdateReminderSettings } from "../application/inventory/reminder-settings.js";
+import { HOUSEHOLD_TRANSFER_STORE, type HouseholdTransferStore } from "../ports/household-transfer-store.js";
+import { REMINDER_REPOSITORY, type ReminderRepository } from "../ports/reminder-repository.js";
 import "reflect-metadata";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -109,8 +120,22 @@ export function assembleInventory(
     checkDatabase: scope.resolve<() => Promise<boolean>>(STORAGE_CHECK),
     itemsRouter: createItemsRouter({ useCases: itemUseCases }),
     registerItemsOpenApi,
+    householdDataRouter: (http) => createHouseholdDataRouter({ useCases: householdDataUseCases(scope, ports, useCases.access), ...http }),
+    registerHouseholdDataOpenApi,
   });
   return { app, ports, useCases, itemUseCases };
+}
+
+/** Reminder settings, export and import over what `scope` holds. */
+function householdDataUseCases(scope: DependencyContainer, ports: InventoryPorts, access: HouseholdAccess): HouseholdDataUseCases {
+  const reminders = scope.resolve<ReminderRepository>(REMINDER_REPOSITORY);
+  const transfers = scope.resolve<HouseholdTransferStore>(HOUSEHOLD_TRANSFER_STORE);
+  return {
+    getReminderSettings: new GetReminderSettings(reminders, ports.clock, access),
+    updateReminderSettings: new UpdateReminderSettings(reminders, ports.clock, access),
+    exportHousehold: new ExportHousehold(transfers, access),
+    importHousehold: new ImportHousehold(transfers, access, ports.ids, ports.clock),
+  };
 }
 
 /**

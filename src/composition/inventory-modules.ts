@@ -28,6 +28,15 @@ import { ITEM_PLACEMENT_LOOKUP } from "../ports/item-placement.js";
 import { ITEM_REPOSITORY } from "../ports/item-repository.js";
 import { REFRESH_TOKEN_REPOSITORY } from "../ports/refresh-token-repository.js";
 import { USER_REPOSITORY } from "../ports/user-repository.js";
+import { KnexHouseholdTransferStore } from "../adapters/persistence/knex-household-transfer-store.js";
+import { KnexInventorySummaries } from "../adapters/persistence/knex-inventory-summaries.js";
+import { KnexReminderRepository } from "../adapters/persistence/knex-reminder-repository.js";
+import { MemoryHouseholdTransferStore } from "../adapters/persistence/memory-household-transfer-store.js";
+import { MemoryInventorySummaries } from "../adapters/persistence/memory-inventory-summaries.js";
+import { MemoryReminderRepository } from "../adapters/persistence/memory-reminder-repository.js";
+import { HOUSEHOLD_TRANSFER_STORE } from "../ports/household-transfer-store.js";
+import { INVENTORY_SUMMARIES } from "../ports/inventory-summaries.js";
+import { REMINDER_REPOSITORY } from "../ports/reminder-repository.js";
 
 /** Tokens for what only composition knows. */
 export const DATABASE = Symbol("Database");
@@ -59,6 +68,9 @@ function knexRepositories(database: Database, options: KnexModuleOptions): Inven
     scope.register(ITEM_REPOSITORY, {
       useValue: new KnexItemRepository(knex, { listCache: new ItemListCache(options.listCacheSize ?? 0) }),
     });
+    scope.register(REMINDER_REPOSITORY, { useValue: new KnexReminderRepository(knex) });
+    scope.register(HOUSEHOLD_TRANSFER_STORE, { useValue: new KnexHouseholdTransferStore(knex) });
+    scope.register(INVENTORY_SUMMARIES, { useValue: new KnexInventorySummaries(knex) });
   };
 }
 
@@ -91,9 +103,12 @@ export function memoryModule(store: MemoryInventoryStore = new MemoryInventorySt
     const users = new MemoryUserRepository(store);
     const households = new MemoryHouseholdRepository(store);
     const freezers = new MemoryFreezerRepository(store);
-    const items = new MemoryItemRepository(users, households);
+    const items = new MemoryItemRepository(users, households, store.outbox);
+    const reminders = new MemoryReminderRepository();
+    store.items = items;
     store.itemsIn = (where) => items.hasItemsIn(where);
     store.householdCascades.push((householdId) => items.deleteHousehold(householdId));
+    store.householdCascades.push((householdId) => reminders.deleteHousehold(householdId));
     scope.register(MEMORY_STORE, { useValue: store });
     scope.register(STORAGE_CHECK, { useValue: async () => true });
     scope.register(USER_REPOSITORY, { useValue: users });
@@ -103,5 +118,8 @@ export function memoryModule(store: MemoryInventoryStore = new MemoryInventorySt
     scope.register(FREEZER_REPOSITORY, { useValue: freezers });
     scope.register(ITEM_PLACEMENT_LOOKUP, { useValue: placementsFromFreezers(freezers) });
     scope.register(ITEM_REPOSITORY, { useValue: items });
+    scope.register(REMINDER_REPOSITORY, { useValue: reminders });
+    scope.register(HOUSEHOLD_TRANSFER_STORE, { useValue: new MemoryHouseholdTransferStore(store, items) });
+    scope.register(INVENTORY_SUMMARIES, { useValue: new MemoryInventorySummaries(store, items) });
   };
 }

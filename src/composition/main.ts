@@ -11,6 +11,7 @@ import { startHearth } from "./hearth.js";
 import { stopOnSignals } from "./lifecycle.js";
 import { HEARTH_VERSION } from "./version.js";
 import { backupCommand, restoreCommand } from "./backup-commands.js";
+import { runHouseholdTransfer } from "./household-transfer-cli.js";
 
 /** Prints a start failure once: a configuration problem as its message, anything else with its reason. */
 function reportStartFailure(error: unknown): void {
@@ -103,6 +104,14 @@ async function main(): Promise<void> {
       check: { summary: "type-check the automations directory ([dir], default AUTOMATIONS_DIR); exit 1 on errors", run: (args) => check(args) },
       backup: { summary: "write DATA_DIR and the embedded database to one archive (<file>), also while running", run: backupCommand },
       restore: { summary: "restore a backup archive (<file>) into an empty DATA_DIR (--force replaces)", run: restoreCommand },
+      export: {
+        summary: "export a household to a file: --household <id> [--format json|csv] <file>",
+        run: (args) => runHouseholdTransfer("export", args),
+      },
+      import: {
+        summary: "import a household file (validated first, one transaction): --household <id> [--format json|csv] <file>",
+        run: (args) => runHouseholdTransfer("import", args),
+      },
     },
   });
   if (outcome !== "running") process.exit(outcome);

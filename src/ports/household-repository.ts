@@ -1,4 +1,5 @@
 import type { Household, MemberProfile, Membership } from "../domain/inventory/household.js";
+import type { InventoryEvent } from "../domain/inventory/inventory-event.js";
 
 /** Sees the locked household and membership (null when missing) and throws to refuse a change. */
 export type MembershipCheck = (household: Household, membership: Membership | null) => void;
@@ -29,13 +30,19 @@ export interface HouseholdRepository {
    * then removes the membership, all in one transaction, so a concurrent transfer or removal
    * sees the outcome. False when the household or the membership is gone.
    */
-  removeMember(householdId: string, userId: string, check?: MembershipCheck): Promise<boolean>;
+  removeMember(householdId: string, userId: string, check?: MembershipCheck, events?: InventoryEvent[]): Promise<boolean>;
   /**
    * Locks the household and the new owner's membership, lets `check` veto, then makes
    * `newOwnerId` the owner (role OWNER, `ownerId`) and the previous owner a MEMBER, in one
    * transaction. Returns null when the household or the new owner's membership is missing.
    */
-  transferOwnership(householdId: string, newOwnerId: string, at: Date, check?: MembershipCheck): Promise<Household | null>;
+  transferOwnership(
+    householdId: string,
+    newOwnerId: string,
+    at: Date,
+    check?: MembershipCheck,
+    events?: InventoryEvent[],
+  ): Promise<Household | null>;
 }
 
 export const HOUSEHOLD_REPOSITORY = Symbol("HouseholdRepository");

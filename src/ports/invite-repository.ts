@@ -1,3 +1,4 @@
+import type { InventoryEvent } from "../domain/inventory/inventory-event.js";
 import type { Membership } from "../domain/inventory/household.js";
 import type { Invite } from "../domain/inventory/invite.js";
 
@@ -12,7 +13,8 @@ export interface InviteRepository {
    * Uses the invite up and adds `membership`, in one transaction: "gone" (used, expired or its
    * household deleted meanwhile) and "already_member" change nothing, so the invite stays usable.
    */
-  accept(inviteId: string, membership: Membership, at: Date): Promise<"accepted" | "gone" | "already_member">;
+  /** `events` go to the outbox in the same transaction as the membership. */
+  accept(inviteId: string, membership: Membership, at: Date, events?: InventoryEvent[]): Promise<"accepted" | "gone" | "already_member">;
 }
 
 export const INVITE_REPOSITORY = Symbol("InviteRepository");

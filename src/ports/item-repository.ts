@@ -1,4 +1,5 @@
 import type { ChangeLogEntryView } from "../domain/inventory/change-log-entry.js";
+import type { InventoryEvent } from "../domain/inventory/inventory-event.js";
 import type {
   FreezerItem,
   FreezerItemView,
@@ -53,7 +54,8 @@ export interface UserSummarySource {
 
 /** Storage of freezer items and their change log. Every read and write is scoped to a household. */
 export interface ItemRepository {
-  create(item: FreezerItem): Promise<FreezerItemView>;
+  /** Inserts the item; `events` go to the outbox in the same transaction. */
+  create(item: FreezerItem, events?: InventoryEvent[]): Promise<FreezerItemView>;
   /** Bulk insert without per-row reads (seeding, imports). */
   insertMany(items: FreezerItem[]): Promise<void>;
   /** Active or archived; undefined when absent or in another household. */
@@ -78,7 +80,12 @@ export interface ItemRepository {
    * Locks the item, lets `check` veto (by throwing), then deletes it with its history.
    * Returns false when the item does not exist in the household.
    */
-  deletePermanently(householdId: string, itemId: string, check: (current: FreezerItem) => void): Promise<boolean>;
+  deletePermanently(
+    householdId: string,
+    itemId: string,
+    // biome-ignore lint/suspicious/noConfusingVoidType: a check that only vetoes returns nothing
+    check: (current: FreezerItem) => InventoryEvent[] | undefined | void,
+  ): Promise<boolean>;
   /** Newest first; entries of one change ordered by field name. */
   history(itemId: string): Promise<ChangeLogEntryView[]>;
 }

@@ -154,7 +154,7 @@ describe("web UI in Chromium", function () {
     it("the manual trigger form's template of every trigger type is accepted and runs the automation", async () => {
       const card = page.locator(PORCH_LIGHT);
       const result = card.locator('[id$="-result"]');
-      for (const type of ["mqtt", "cron", "state", "webhook", "device_state", "device_joined", "device_left"]) {
+      for (const type of ["mqtt", "cron", "state", "webhook", "device_state", "device_joined", "device_left", "inventory"]) {
         const before = harness.runs("porch-light");
         await card.getByLabel("Trigger type").selectOption(type);
         await card.getByRole("button", { name: "Run now" }).click();

@@ -62,3 +62,40 @@ export async function runCli(argv: string[], options: CliOptions): Promise<numbe
   }
   return command.run(rest);
 }
+
+/** What `hearth export|import --household <id> [--format json|csv] <file>` asks for. */
+export interface HouseholdFileArguments {
+  householdId: string;
+  file: string;
+  format: "json" | "csv";
+}
+
+/**
+ * Reads the arguments of `hearth export` and `hearth import`: the household, the file, and the
+ * format (`--format`, else the file's extension, else JSON). A string says what is wrong.
+ */
+export function parseHouseholdFileArguments(args: string[]): HouseholdFileArguments | string {
+  let householdId: string | undefined;
+  let format: string | undefined;
+  const files: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] as string;
+    const [flag, inline] = arg.startsWith("--") ? arg.split("=", 2) : [arg, undefined];
+    if (flag === "--household" || flag === "--format") {
+      const value = inline ?? args[++index];
+      if (value === undefined || value.startsWith("--")) return `${flag} needs a value`;
+      if (flag === "--household") householdId = value;
+      else format = value;
+    } else if (arg.startsWith("--")) {
+      return `unknown option ${arg}`;
+    } else {
+      files.push(arg);
+    }
+  }
+  if (!householdId) return "--household <id> is required";
+  if (files.length !== 1) return "name exactly one file";
+  const file = files[0] as string;
+  const chosen = format ?? (file.toLowerCase().endsWith(".csv") ? "csv" : "json");
+  if (chosen !== "json" && chosen !== "csv") return "--format must be json or csv";
+  return { householdId, file, format: chosen };
+}

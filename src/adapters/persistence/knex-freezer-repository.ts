@@ -1,3 +1,5 @@
+import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
+import { writeOutboxEvents } from "./knex-inventory-outbox.js";
 import type { Knex } from "knex";
 import type { Compartment, Freezer } from "../../domain/inventory/freezer.js";
 import type { DeleteOutcome, FreezerRepository } from "../../ports/freezer-repository.js";
@@ -45,14 +47,17 @@ function toCompartment(row: CompartmentRow): Compartment {
 export class KnexFreezerRepository implements FreezerRepository {
   constructor(private readonly knex: Knex) {}
 
-  async insertFreezer(freezer: Freezer): Promise<void> {
-    await this.knex("freezers").insert({
+  async insertFreezer(freezer: Freezer, events?: InventoryEvent[]): Promise<void> {
+    await this.knex.transaction(async (trx) => {
+      await trx("freezers").insert({
       id: freezer.id,
       household_id: freezer.householdId,
       name: freezer.name,
       description: freezer.description,
       created_at: freezer.createdAt,
       updated_at: freezer.updatedAt,
+      });
+      await writeOutboxEvents(trx, events);
     });
   }
 
@@ -77,7 +82,7 @@ export class KnexFreezerRepository implements FreezerRepository {
       .update({ name: freezer.name, description: freezer.description, updated_at: freezer.updatedAt });
   }
 
-  async deleteFreezer(householdId: string, freezerId: string): Promise<DeleteOutcome> {
+  async deleteFreezer(householdId: string, freezerId: string, events?: InventoryEvent[]): Promise<DeleteOutcome> {
     try {
       return await this.knex.transaction(async (trx) => {
         const freezer = await trx("freezers").where({ id: freezerId, household_id: householdId }).forUpdate().first("id");
@@ -85,6 +90,7 @@ export class KnexFreezerRepository implements FreezerRepository {
         if (await trx("freezer_items").where({ freezer_id: freezerId }).first("id")) return "has-items";
         await trx("compartments").where({ freezer_id: freezerId }).delete();
         await trx("freezers").where({ id: freezerId }).delete();
+        await writeOutboxEvents(trx, events);
         return "deleted";
       });
     } catch (error) {
@@ -94,13 +100,16 @@ export class KnexFreezerRepository implements FreezerRepository {
     }
   }
 
-  async insertCompartment(compartment: Compartment): Promise<void> {
-    await this.knex("compartments").insert({
+  async insertCompartment(compartment: Compartment, events?: InventoryEvent[]): Promise<void> {
+    await this.knex.transaction(async (trx) => {
+      await trx("compartments").insert({
       id: compartment.id,
       freezer_id: compartment.freezerId,
       name: compartment.name,
       position: compartment.position,
       created_at: compartment.createdAt,
+      });
+      await writeOutboxEvents(trx, events);
     });
   }
 
@@ -124,7 +133,7 @@ export class KnexFreezerRepository implements FreezerRepository {
       .update({ name: compartment.name, position: compartment.position });
   }
 
-  async deleteCompartment(freezerId: string, compartmentId: string): Promise<DeleteOutcome> {
+  async deleteCompartment(freezerId: string, compartmentId: string, events?: InventoryEvent[]): Promise<DeleteOutcome> {
     try {
       return await this.knex.transaction(async (trx) => {
         const compartment = await trx("compartments")
@@ -134,6 +143,7 @@ export class KnexFreezerRepository implements FreezerRepository {
         if (!compartment) return "not-found";
         if (await trx("freezer_items").where({ compartment_id: compartmentId }).first("id")) return "has-items";
         await trx("compartments").where({ id: compartmentId }).delete();
+        await writeOutboxEvents(trx, events);
         return "deleted";
       });
     } catch (error) {

@@ -1,3 +1,5 @@
+import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
+import { writeOutboxEvents } from "./knex-inventory-outbox.js";
 import type { Knex } from "knex";
 import type { Household, HouseholdRole, MemberProfile, Membership } from "../../domain/inventory/household.js";
 import type { HouseholdRepository, MembershipCheck } from "../../ports/household-repository.js";
@@ -139,17 +141,25 @@ export class KnexHouseholdRepository implements HouseholdRepository {
     }
   }
 
-  async removeMember(householdId: string, userId: string, check?: MembershipCheck): Promise<boolean> {
+  async removeMember(householdId: string, userId: string, check?: MembershipCheck, events?: InventoryEvent[]): Promise<boolean> {
     return this.knex.transaction(async (trx) => {
       const locked = await lockMembership(trx, householdId, userId);
       if (!locked) return false;
       check?.(locked.household, locked.membership);
       if (!locked.membership) return false;
-      return affectedRows(await trx("memberships").where({ id: locked.membership.id }).delete()) > 0;
+      const removed = affectedRows(await trx("memberships").where({ id: locked.membership.id }).delete()) > 0;
+      if (removed) await writeOutboxEvents(trx, events);
+      return removed;
     });
   }
 
-  async transferOwnership(householdId: string, newOwnerId: string, at: Date, check?: MembershipCheck): Promise<Household | null> {
+  async transferOwnership(
+    householdId: string,
+    newOwnerId: string,
+    at: Date,
+    check?: MembershipCheck,
+    events?: InventoryEvent[],
+  ): Promise<Household | null> {
     return this.knex.transaction(async (trx) => {
       const locked = await lockMembership(trx, householdId, newOwnerId);
       if (!locked) return null;
@@ -162,6 +172,7 @@ export class KnexHouseholdRepository implements HouseholdRepository {
         .where({ id: householdId })
         .update({ owner_id: newOwnerId, updated_at: at })
         .returning("*");
+      await writeOutboxEvents(trx, events);
       return toHousehold(row as HouseholdRow);
     });
   }

@@ -1,3 +1,5 @@
+import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
+import { writeOutboxEvents } from "./knex-inventory-outbox.js";
 import type { Knex } from "knex";
 import type { Invite } from "../../domain/inventory/invite.js";
 import type { InviteRepository } from "../../ports/invite-repository.js";
@@ -77,7 +79,12 @@ export class KnexInviteRepository implements InviteRepository {
     return affectedRows(await this.knex("invites").where({ id: inviteId, household_id: householdId }).delete()) > 0;
   }
 
-  async accept(inviteId: string, membership: Membership, at: Date): Promise<"accepted" | "gone" | "already_member"> {
+  async accept(
+    inviteId: string,
+    membership: Membership,
+    at: Date,
+    events?: InventoryEvent[],
+  ): Promise<"accepted" | "gone" | "already_member"> {
     try {
       await this.knex.transaction(async (trx) => {
         const used = await trx("invites")
@@ -99,6 +106,7 @@ export class KnexInviteRepository implements InviteRepository {
           if (isForeignKeyViolation(error)) throw new AcceptRefused("gone");
           throw error;
         }
+        await writeOutboxEvents(trx, events);
       });
       return "accepted";
     } catch (error) {

@@ -2,11 +2,13 @@ import type { Knex } from "knex";
 import type { ChangeLogEntry, ChangeLogEntryView } from "../../domain/inventory/change-log-entry.js";
 import { InvalidItemPlacementError } from "../../domain/inventory/item-errors.js";
 import { type FreezerItem, type FreezerItemView, type ItemSortField, searchTerms } from "../../domain/inventory/freezer-item.js";
+import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
 import type { ItemListQuery, ItemPage, ItemRepository, ItemUpdater } from "../../ports/item-repository.js";
 import type { ItemListCache } from "./item-list-cache.js";
+import { writeOutboxEvents } from "./knex-inventory-outbox.js";
 import { isForeignKeyViolation } from "./knex-rows.js";
 
-interface ItemRow {
+export interface ItemRow {
   id: string;
   household_id: string;
   freezer_id: string;
@@ -73,7 +75,7 @@ function toNullableDate(value: Date | string | null): Date | null {
   return value === null ? null : toDate(value);
 }
 
-function toItem(row: ItemRow): FreezerItem {
+export function toItem(row: ItemRow): FreezerItem {
   return {
     id: row.id,
     householdId: row.household_id,
@@ -100,7 +102,7 @@ function toView(row: ItemViewRow): FreezerItemView {
   };
 }
 
-function toRow(item: FreezerItem): ItemRow {
+export function toRow(item: FreezerItem): ItemRow {
   return {
     id: item.id,
     household_id: item.householdId,
@@ -305,12 +307,14 @@ export class KnexItemRepository implements ItemRepository {
     this.exactTotalLimit = options.exactTotalLimit ?? EXACT_TOTAL_LIMIT;
   }
 
-  async create(item: FreezerItem): Promise<FreezerItemView> {
-    await this.knex("freezer_items")
-      .insert(toRow(item))
-      .catch((error: unknown) => {
-        throw vanishedPlacement(error) ?? error;
-      });
+  async create(item: FreezerItem, events?: InventoryEvent[]): Promise<FreezerItemView> {
+    const insert = async (db: Knex | Knex.Transaction) => {
+      await db("freezer_items").insert(toRow(item));
+      await writeOutboxEvents(db, events);
+    };
+    await (events?.length ? this.knex.transaction(insert) : insert(this.knex)).catch((error: unknown) => {
+      throw vanishedPlacement(error) ?? error;
+    });
     return (await this.findById(item.householdId, item.id))!;
   }
 
@@ -417,25 +421,32 @@ export class KnexItemRepository implements ItemRepository {
       );
       if (!locked.rows[0]) return undefined;
       const current = toItem(locked.rows[0]);
-      const { item, changes } = updater(current);
+      const { item, changes, events } = updater(current);
       if (item !== current) {
         const { id: _id, household_id: _household, created_at: _created, created_by: _creator, ...fields } = toRow(item);
         await trx("freezer_items").where({ id: itemId }).update(fields);
       }
       if (changes.length > 0) await trx("item_change_log").insert(changes.map(changeRow));
+      await writeOutboxEvents(trx, events || undefined);
       return this.findById(householdId, itemId, trx);
     });
   }
 
-  async deletePermanently(householdId: string, itemId: string, check: (current: FreezerItem) => void): Promise<boolean> {
+  async deletePermanently(
+    householdId: string,
+    itemId: string,
+    // biome-ignore lint/suspicious/noConfusingVoidType: a check that only vetoes returns nothing
+    check: (current: FreezerItem) => InventoryEvent[] | undefined | void,
+  ): Promise<boolean> {
     return this.knex.transaction(async (trx) => {
       const locked = await trx.raw<{ rows: ItemRow[] }>(
         `SELECT ${ITEM_COLUMNS} FROM freezer_items i WHERE i.id = ? AND i.household_id = ? FOR UPDATE`,
         [itemId, householdId],
       );
       if (!locked.rows[0]) return false;
-      check(toItem(locked.rows[0]));
+      const events = check(toItem(locked.rows[0]));
       await trx("freezer_items").where({ id: itemId }).delete();
+      await writeOutboxEvents(trx, events || undefined);
       return true;
     });
   }

@@ -1,3 +1,4 @@
+import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
 import { type Compartment, compareCompartments, type Freezer } from "../../domain/inventory/freezer.js";
 import type { DeleteOutcome, FreezerRepository } from "../../ports/freezer-repository.js";
 import { copy, type MemoryInventoryStore } from "./memory-inventory-store.js";
@@ -5,7 +6,8 @@ import { copy, type MemoryInventoryStore } from "./memory-inventory-store.js";
 export class MemoryFreezerRepository implements FreezerRepository {
   constructor(private readonly store: MemoryInventoryStore) {}
 
-  async insertFreezer(freezer: Freezer): Promise<void> {
+  async insertFreezer(freezer: Freezer, events?: InventoryEvent[]): Promise<void> {
+    this.store.outbox.append(events);
     this.store.freezers.set(freezer.id, copy(freezer));
   }
 
@@ -25,7 +27,7 @@ export class MemoryFreezerRepository implements FreezerRepository {
     if (this.store.freezers.has(freezer.id)) this.store.freezers.set(freezer.id, copy(freezer));
   }
 
-  async deleteFreezer(householdId: string, freezerId: string): Promise<DeleteOutcome> {
+  async deleteFreezer(householdId: string, freezerId: string, events?: InventoryEvent[]): Promise<DeleteOutcome> {
     const freezer = this.store.freezers.get(freezerId);
     if (!freezer || freezer.householdId !== householdId) return "not-found";
     if (this.store.itemsIn({ freezerId })) return "has-items";
@@ -33,10 +35,12 @@ export class MemoryFreezerRepository implements FreezerRepository {
       if (compartment.freezerId === freezerId) this.store.compartments.delete(key);
     }
     this.store.freezers.delete(freezerId);
+    this.store.outbox.append(events);
     return "deleted";
   }
 
-  async insertCompartment(compartment: Compartment): Promise<void> {
+  async insertCompartment(compartment: Compartment, events?: InventoryEvent[]): Promise<void> {
+    this.store.outbox.append(events);
     this.store.compartments.set(compartment.id, copy(compartment));
   }
 
@@ -56,11 +60,12 @@ export class MemoryFreezerRepository implements FreezerRepository {
     if (this.store.compartments.has(compartment.id)) this.store.compartments.set(compartment.id, copy(compartment));
   }
 
-  async deleteCompartment(freezerId: string, compartmentId: string): Promise<DeleteOutcome> {
+  async deleteCompartment(freezerId: string, compartmentId: string, events?: InventoryEvent[]): Promise<DeleteOutcome> {
     const compartment = this.store.compartments.get(compartmentId);
     if (!compartment || compartment.freezerId !== freezerId) return "not-found";
     if (this.store.itemsIn({ compartmentId })) return "has-items";
     this.store.compartments.delete(compartmentId);
+    this.store.outbox.append(events);
     return "deleted";
   }
 }

@@ -1,3 +1,4 @@
+import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
 import type { Household, MemberProfile, Membership } from "../../domain/inventory/household.js";
 import type { HouseholdRepository, MembershipCheck } from "../../ports/household-repository.js";
 import { copy, type MemoryInventoryStore } from "./memory-inventory-store.js";
@@ -84,17 +85,24 @@ export class MemoryHouseholdRepository implements HouseholdRepository {
 
   // No await between reading and writing: a method runs to completion before another starts,
   // which gives the same one-at-a-time outcome the SQL adapter's row locks give.
-  async removeMember(householdId: string, userId: string, check?: MembershipCheck): Promise<boolean> {
+  async removeMember(householdId: string, userId: string, check?: MembershipCheck, events?: InventoryEvent[]): Promise<boolean> {
     const household = this.store.households.get(householdId);
     if (!household) return false;
     const membership = this.membershipOf(householdId, userId);
     check?.(copy(household), membership ? copy(membership) : null);
     if (!membership) return false;
     this.store.memberships.delete(membership.id);
+    this.store.outbox.append(events);
     return true;
   }
 
-  async transferOwnership(householdId: string, newOwnerId: string, at: Date, check?: MembershipCheck): Promise<Household | null> {
+  async transferOwnership(
+    householdId: string,
+    newOwnerId: string,
+    at: Date,
+    check?: MembershipCheck,
+    events?: InventoryEvent[],
+  ): Promise<Household | null> {
     const household = this.store.households.get(householdId);
     if (!household) return null;
     const target = this.membershipOf(householdId, newOwnerId);
@@ -107,6 +115,7 @@ export class MemoryHouseholdRepository implements HouseholdRepository {
     }
     const updated = { ...household, ownerId: newOwnerId, updatedAt: at };
     this.store.households.set(householdId, updated);
+    this.store.outbox.append(events);
     return copy(updated);
   }
 

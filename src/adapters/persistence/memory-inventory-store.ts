@@ -3,6 +3,8 @@ import type { Household, Membership } from "../../domain/inventory/household.js"
 import type { Invite } from "../../domain/inventory/invite.js";
 import type { RefreshToken } from "../../domain/inventory/refresh-token.js";
 import type { User } from "../../domain/inventory/user.js";
+import { MemoryInventoryOutbox } from "./memory-inventory-outbox.js";
+import type { MemoryItemRepository } from "./memory-item-repository.js";
 
 /**
  * The rows the in-memory repositories share, standing in for one database so that
@@ -17,6 +19,10 @@ export class MemoryInventoryStore {
   readonly invites = new Map<string, Invite>();
   readonly freezers = new Map<string, Freezer>();
   readonly compartments = new Map<string, Compartment>();
+  /** Inventory events the repositories wrote, as the outbox table holds them. */
+  readonly outbox = new MemoryInventoryOutbox();
+  /** The items area's repository, once it plugged in (export and import read it). */
+  items: MemoryItemRepository | null = null;
 
   /** Whether any item (active or archived) references the freezer or compartment; none by default. */
   itemsIn: (where: { freezerId?: string; compartmentId?: string }) => boolean = () => false;

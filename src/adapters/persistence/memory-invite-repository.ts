@@ -1,3 +1,4 @@
+import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
 import type { Membership } from "../../domain/inventory/household.js";
 import { type Invite, isInviteUsable } from "../../domain/inventory/invite.js";
 import type { InviteRepository } from "../../ports/invite-repository.js";
@@ -34,7 +35,12 @@ export class MemoryInviteRepository implements InviteRepository {
     return true;
   }
 
-  async accept(inviteId: string, membership: Membership, at: Date): Promise<"accepted" | "gone" | "already_member"> {
+  async accept(
+    inviteId: string,
+    membership: Membership,
+    at: Date,
+    events?: InventoryEvent[],
+  ): Promise<"accepted" | "gone" | "already_member"> {
     const invite = this.store.invites.get(inviteId);
     if (!invite || !isInviteUsable(invite, at) || !this.store.households.has(membership.householdId)) return "gone";
     for (const existing of this.store.memberships.values()) {
@@ -42,6 +48,7 @@ export class MemoryInviteRepository implements InviteRepository {
     }
     this.store.invites.set(inviteId, { ...invite, usedAt: at, usedBy: membership.userId });
     this.store.memberships.set(membership.id, copy(membership));
+    this.store.outbox.append(events);
     return "accepted";
   }
 }

@@ -5,6 +5,7 @@ import type {
   ItemSortField,
   UserSummary,
 } from "../../domain/inventory/freezer-item.js";
+import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
 import type {
   ItemListQuery,
   ItemPage,
@@ -12,6 +13,7 @@ import type {
   ItemUpdater,
   UserSummarySource,
 } from "../../ports/item-repository.js";
+import type { MemoryInventoryOutbox } from "./memory-inventory-outbox.js";
 import { searchWords } from "./memory-search-words.js";
 import type { MembershipSource } from "../../ports/household-repository.js";
 
@@ -66,10 +68,12 @@ export class MemoryItemRepository implements ItemRepository {
   constructor(
     private readonly users: UserSummarySource,
     private readonly memberships: MembershipSource,
+    private readonly outbox?: MemoryInventoryOutbox,
   ) {}
 
-  async create(item: FreezerItem): Promise<FreezerItemView> {
+  async create(item: FreezerItem, events?: InventoryEvent[]): Promise<FreezerItemView> {
     this.items.set(item.id, { ...item });
+    this.outbox?.append(events);
     return this.view(item);
   }
 
@@ -143,16 +147,23 @@ export class MemoryItemRepository implements ItemRepository {
     const current = this.items.get(itemId);
     if (!current || current.householdId !== householdId) return undefined;
     // The updater runs synchronously, so no other update of this item can interleave.
-    const { item, changes } = updater({ ...current });
+    const { item, changes, events } = updater({ ...current });
     this.items.set(itemId, { ...item });
+    this.outbox?.append(events);
     this.changes.push(...changes.map((change) => ({ ...change })));
     return this.view(item);
   }
 
-  async deletePermanently(householdId: string, itemId: string, check: (current: FreezerItem) => void): Promise<boolean> {
+  async deletePermanently(
+    householdId: string,
+    itemId: string,
+    // biome-ignore lint/suspicious/noConfusingVoidType: a check that only vetoes returns nothing
+    check: (current: FreezerItem) => InventoryEvent[] | undefined | void,
+  ): Promise<boolean> {
     const current = this.items.get(itemId);
     if (!current || current.householdId !== householdId) return false;
-    check({ ...current });
+    const events = check({ ...current });
+    this.outbox?.append(events || undefined);
     this.items.delete(itemId);
     for (let index = this.changes.length - 1; index >= 0; index--) {
       if (this.changes[index]?.itemId === itemId) this.changes.splice(index, 1);
@@ -170,6 +181,27 @@ export class MemoryItemRepository implements ItemRepository {
           compareValues(a.id, b.id),
       );
     return Promise.all(entries.map(async (entry) => ({ ...entry, changedBy: await this.user(entry.changedById) })));
+  }
+
+  /** Every item of the household, active and archived, by id (export). */
+  householdItems(householdId: string): FreezerItem[] {
+    return [...this.items.values()]
+      .filter((item) => item.householdId === householdId)
+      .sort((a, b) => compareValues(a.id, b.id))
+      .map((item) => ({ ...item }));
+  }
+
+  /** The change log of the household's items, by id (export). */
+  householdHistory(householdId: string): ChangeLogEntry[] {
+    return this.changes
+      .filter((change) => this.items.get(change.itemId)?.householdId === householdId)
+      .sort((a, b) => compareValues(a.id, b.id))
+      .map((change) => ({ ...change }));
+  }
+
+  /** Whether any household holds an item with this id. */
+  holds(itemId: string): FreezerItem | undefined {
+    return this.items.get(itemId);
   }
 
   /** Removes every item of a household (the household's cascade delete). */

@@ -33,6 +33,7 @@ import type { DeviceRegistryApi } from "../../ports/device-registry.js";
 import type { ServiceRegistryApi } from "../../ports/engine-services.js";
 import type { MqttServiceApi } from "../../ports/mqtt-bus.js";
 import type { StateManagerApi } from "../../ports/state-store.js";
+import type { InventoryEventSourceApi } from "../../ports/inventory-events.js";
 import {
   defaultWebhookHeader,
   handlerFor,
@@ -56,6 +57,8 @@ export interface AutomationManagerDependencies {
   clock?: Clock;
   /** False when HTTP_PORT=0 (webhook triggers then warn). Default true. */
   httpEnabled?: boolean;
+  /** Delivered inventory events for `inventory` triggers; absent when the inventory does not run here. */
+  inventoryEvents?: InventoryEventSourceApi | null;
   /** Timers behind the automations' after()/every() helpers. Default: Node's. */
   timer?: Timer;
   /** Runs kept per automation and payload truncation. Default 20 runs, 2048 bytes. */
@@ -565,6 +568,7 @@ export class AutomationManager implements AutomationManagerApi {
         deviceRegistry: dependencies.deviceRegistry,
         logger: entry.logger,
         httpEnabled: dependencies.httpEnabled ?? true,
+        inventoryEvents: dependencies.inventoryEvents ?? null,
       };
       try {
         entry.unwire.push((handlerFor(trigger) as NonNullable<ReturnType<typeof handlerFor>>).wire(trigger, context));

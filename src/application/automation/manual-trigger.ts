@@ -1,5 +1,6 @@
 import type { MqttPayload, TriggerContext } from "../../domain/automation/trigger.js";
 import type { ZigbeeDevice } from "../../domain/automation/zigbee-device.js";
+import type { InventoryEvent, InventoryEventType } from "../../domain/inventory/inventory-event.js";
 import { DomainError } from "../../domain/shared/domain-error.js";
 import type { AutomationInfo } from "../../ports/automation-catalog.js";
 import type { DeviceRegistryApi } from "../../ports/device-registry.js";
@@ -18,7 +19,17 @@ export type ManualTrigger =
   | { type: "state"; key: string; newValue?: unknown; oldValue?: unknown }
   | { type: "webhook"; path?: string | undefined; method: string; headers: Record<string, string>; query: Record<string, string>; body?: unknown }
   | { type: "device_state"; friendlyName?: string | undefined; state: Record<string, unknown>; device?: ManualTriggerDevice | undefined }
-  | { type: "device_joined" | "device_left"; friendlyName?: string | undefined; device?: ManualTriggerDevice | undefined };
+  | { type: "device_joined" | "device_left"; friendlyName?: string | undefined; device?: ManualTriggerDevice | undefined }
+  | { type: "inventory"; event: ManualInventoryEvent };
+
+/** An inventory event as a manual trigger gives it; what it leaves out comes from the automation's trigger. */
+export interface ManualInventoryEvent {
+  type?: InventoryEventType | undefined;
+  householdId?: string | undefined;
+  id?: string | undefined;
+  occurredAt?: string | undefined;
+  data?: Record<string, unknown> | undefined;
+}
 
 /** Something a manual trigger left out that the automation's own triggers cannot supply. */
 export class ManualTriggerFieldMissingError extends DomainError {
@@ -86,5 +97,26 @@ export function buildManualTriggerContext(
     case "device_joined":
     case "device_left":
       return { type: trigger.type, device: deviceFor(trigger.friendlyName, trigger.device, trigger.type) };
+    case "inventory":
+      return { type: "inventory", event: manualInventoryEvent(trigger.event, info, now) };
   }
+}
+
+/**
+ * A hand-made inventory event: the type defaults to the first the automation's trigger
+ * listens to (else item.created), the household to the one it names; the id says it was manual.
+ */
+function manualInventoryEvent(given: ManualInventoryEvent, info: AutomationInfo, now: Date): InventoryEvent {
+  const trigger = info.triggers.find((candidate) => candidate.type === "inventory");
+  const listened = Array.isArray(trigger?.events) ? (trigger.events as InventoryEventType[]) : [];
+  const householdId = given.householdId ?? triggerField(info, "inventory", "householdId");
+  if (householdId === undefined) throw new ManualTriggerFieldMissingError("event.householdId", "Give event.householdId");
+  return {
+    id: given.id ?? `manual-${now.getTime()}`,
+    type: given.type ?? listened[0] ?? "item.created",
+    householdId,
+    occurredAt: given.occurredAt ? new Date(given.occurredAt) : now,
+    actor: null,
+    data: given.data ?? {},
+  } as InventoryEvent;
 }

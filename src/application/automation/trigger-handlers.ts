@@ -1,6 +1,8 @@
 import { topicFilterProblem } from "../../domain/automation/topic-filter.js";
+import { INVENTORY_EVENT_TYPES } from "../../domain/inventory/inventory-event.js";
 import type {
   CronTrigger,
+  InventoryTrigger,
   DeviceJoinedTrigger,
   DeviceLeftTrigger,
   DeviceStateTrigger,
@@ -19,6 +21,7 @@ import type { Scheduler } from "../../ports/scheduler.js";
 import type { DeviceEventHandler, DeviceRegistryApi, DeviceStateHandler } from "../../ports/device-registry.js";
 import type { MqttHandler, MqttServiceApi } from "../../ports/mqtt-bus.js";
 import type { StateChangeHandler, StateManagerApi } from "../../ports/state-store.js";
+import type { InventoryEventHandler, InventoryEventSourceApi } from "../../ports/inventory-events.js";
 
 /** What a trigger handler needs to wire one trigger of one automation. */
 export interface WiringContext {
@@ -37,6 +40,8 @@ export interface WiringContext {
   logger: Logger;
   /** False when HTTP_PORT=0: webhook triggers can never fire. */
   httpEnabled: boolean;
+  /** Delivered inventory events; null when the engine runs without the inventory (library use). */
+  inventoryEvents?: InventoryEventSourceApi | null;
 }
 
 /** Removes everything a wire() call added. */
@@ -227,6 +232,36 @@ function deviceEventHandler<T extends DeviceJoinedTrigger | DeviceLeftTrigger>(
   };
 }
 
+function inventoryEventsProblem(events: unknown): string | null {
+  if (events === undefined) return null;
+  if (!Array.isArray(events) || events.length === 0) return "events must be a non-empty array of inventory event types";
+  const unknown = events.filter((type) => !(INVENTORY_EVENT_TYPES as readonly unknown[]).includes(type));
+  return unknown.length > 0
+    ? `unknown inventory event types: ${unknown.map(String).join(", ")} (use ${INVENTORY_EVENT_TYPES.join(", ")})`
+    : null;
+}
+
+const inventoryHandler: TriggerHandler<InventoryTrigger> = {
+  validate: (trigger) =>
+    inventoryEventsProblem(trigger.events) ?? optionalString(trigger.householdId, "householdId") ?? optionalFunction(trigger.filter),
+  wire(trigger, context) {
+    const source = context.inventoryEvents;
+    if (!source) {
+      context.logger.warn("The inventory is not running in this process; this inventory trigger can never fire");
+      return () => {};
+    }
+    const { events, householdId, filter } = trigger;
+    const handler: InventoryEventHandler = (event) => {
+      if (events && !events.includes(event.type)) return;
+      if (householdId !== undefined && event.householdId !== householdId) return;
+      if (filter && !passes(context.logger, trigger, () => filter(event))) return;
+      context.fire({ type: "inventory", event });
+    };
+    source.onEvent(handler);
+    return () => source.offEvent(handler);
+  },
+};
+
 /** One handler per trigger type: adding a trigger type means adding a row here. */
 export const triggerHandlers: { readonly [K in TriggerType]: TriggerHandler<Extract<Trigger, { type: K }>> } = {
   mqtt: mqttHandler,
@@ -236,6 +271,7 @@ export const triggerHandlers: { readonly [K in TriggerType]: TriggerHandler<Extr
   device_state: deviceStateHandler,
   device_joined: deviceEventHandler<DeviceJoinedTrigger>("added"),
   device_left: deviceEventHandler<DeviceLeftTrigger>("removed"),
+  inventory: inventoryHandler,
 };
 
 /** The handler for `trigger.type`, or undefined for an unknown type. */

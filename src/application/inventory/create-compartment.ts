@@ -1,3 +1,4 @@
+import { eventFactory } from "../../domain/inventory/inventory-event.js";
 import { requireFreezer } from "./find-freezer.js";
 import type { HouseholdAccess } from "./household-access.js";
 import { type CompartmentView, viewCompartment } from "./freezer-views.js";
@@ -26,7 +27,15 @@ export class CreateCompartment {
       position: input.position ?? 0,
       createdAt: this.ports.clock.now(),
     };
-    await this.ports.freezers.insertCompartment(compartment);
+    const event = eventFactory({
+      householdId: input.householdId,
+      userId: input.userId,
+      at: compartment.createdAt,
+      newId: () => this.ports.ids.next(),
+    });
+    await this.ports.freezers.insertCompartment(compartment, [
+      event("compartment.created", { freezerId: freezer.id, compartmentId: compartment.id, name: compartment.name }),
+    ]);
     return viewCompartment(compartment);
   }
 }

@@ -1,3 +1,4 @@
+import { eventFactory } from "../../domain/inventory/inventory-event.js";
 import type { HouseholdAccess } from "./household-access.js";
 import { type FreezerView, viewFreezer } from "./freezer-views.js";
 import type { HouseholdInput, InventoryPorts } from "./inventory-ports.js";
@@ -24,7 +25,8 @@ export class CreateFreezer {
       createdAt: now,
       updatedAt: now,
     };
-    await this.ports.freezers.insertFreezer(freezer);
+    const event = eventFactory({ householdId: input.householdId, userId: input.userId, at: now, newId: () => this.ports.ids.next() });
+    await this.ports.freezers.insertFreezer(freezer, [event("freezer.created", { freezerId: freezer.id, name: freezer.name })]);
     return viewFreezer(freezer);
   }
 }

@@ -1,4 +1,5 @@
-import type { FreezerItemView } from "../../domain/inventory/freezer-item.js";
+import type { FreezerItem, FreezerItemView } from "../../domain/inventory/freezer-item.js";
+import { eventFactory, eventItem } from "../../domain/inventory/inventory-event.js";
 import type { HouseholdAccess } from "./household-access.js";
 import { assertValidPlacement } from "./item-placement.js";
 import type { ItemPorts } from "./item-use-cases.js";
@@ -27,7 +28,7 @@ export class CreateItem {
     await this.access.requireMember(input.householdId, input.userId);
     await assertValidPlacement(this.ports.placements, input.householdId, input.freezerId, input.compartmentId);
     const now = this.ports.clock.now();
-    return this.ports.items.create({
+    const item: FreezerItem = {
       id: this.ports.ids.next(),
       householdId: input.householdId,
       freezerId: input.freezerId,
@@ -42,6 +43,8 @@ export class CreateItem {
       updatedAt: now,
       createdById: input.userId,
       updatedById: input.userId,
-    });
+    };
+    const event = eventFactory({ householdId: input.householdId, userId: input.userId, at: now, newId: () => this.ports.ids.next() });
+    return this.ports.items.create(item, [event("item.created", { item: eventItem(item) })]);
   }
 }

@@ -3,12 +3,14 @@ import type { IdGenerator } from "../../ports/id-generator.js";
 import type { ItemPlacementLookup } from "../../ports/item-placement.js";
 import type { ItemRepository } from "../../ports/item-repository.js";
 import { ArchiveItem } from "./archive-item.js";
+import { ConsumeItem } from "./consume-item.js";
 import { CreateItem } from "./create-item.js";
 import { DeleteItemPermanently } from "./delete-item-permanently.js";
 import { GetItem } from "./get-item.js";
 import { GetItemHistory } from "./get-item-history.js";
 import type { HouseholdAccess } from "./household-access.js";
 import { ListArchivedItems } from "./list-archived-items.js";
+import { ListExpiringItems } from "./list-expiring-items.js";
 import { ListItems } from "./list-items.js";
 import { RestoreItem } from "./restore-item.js";
 import { UpdateItem } from "./update-item.js";
@@ -32,6 +34,8 @@ export function createItemUseCases(ports: ItemPorts, access: HouseholdAccess) {
     deleteItemPermanently: new DeleteItemPermanently(ports, access),
     listArchivedItems: new ListArchivedItems(ports, access),
     getItemHistory: new GetItemHistory(ports, access),
+    consumeItem: new ConsumeItem(ports, access),
+    listExpiringItems: new ListExpiringItems(ports, access),
   };
 }
 

@@ -1,3 +1,4 @@
+import { eventFactory } from "../../domain/inventory/inventory-event.js";
 import { NotHouseholdMemberError, OwnerCannotLeaveError } from "../../domain/inventory/errors.js";
 import type { HouseholdAccess } from "./household-access.js";
 import type { Confirmation, HouseholdInput, InventoryPorts } from "./inventory-ports.js";
@@ -5,7 +6,7 @@ import type { Confirmation, HouseholdInput, InventoryPorts } from "./inventory-p
 /** A member leaves; the owner must transfer ownership (or delete the household) first. */
 export class LeaveHousehold {
   constructor(
-    private readonly ports: Pick<InventoryPorts, "households">,
+    private readonly ports: Pick<InventoryPorts, "households" | "ids" | "clock">,
     private readonly access: HouseholdAccess,
   ) {}
 
@@ -16,7 +17,12 @@ export class LeaveHousehold {
     const left = await this.ports.households.removeMember(input.householdId, input.userId, (_household, current) => {
       if (!current) throw new NotHouseholdMemberError();
       if (current.role === "OWNER") throw new OwnerCannotLeaveError();
-    });
+    }, [
+      eventFactory({ householdId: input.householdId, userId: input.userId, at: this.ports.clock.now(), newId: () => this.ports.ids.next() })(
+        "member.left",
+        { userId: input.userId, removed: false },
+      ),
+    ]);
     if (!left) throw new NotHouseholdMemberError();
     return { message: "You left the household" };
   }

@@ -1,3 +1,4 @@
+import { eventFactory } from "../../domain/inventory/inventory-event.js";
 import { CannotRemoveOwnerError, MemberNotFoundError, NotHouseholdOwnerError } from "../../domain/inventory/errors.js";
 import type { HouseholdAccess } from "./household-access.js";
 import type { Confirmation, HouseholdInput, InventoryPorts } from "./inventory-ports.js";
@@ -9,7 +10,7 @@ export interface RemoveMemberInput extends HouseholdInput {
 
 export class RemoveMember {
   constructor(
-    private readonly ports: Pick<InventoryPorts, "households">,
+    private readonly ports: Pick<InventoryPorts, "households" | "ids" | "clock">,
     private readonly access: HouseholdAccess,
   ) {}
 
@@ -21,7 +22,12 @@ export class RemoveMember {
       if (household.ownerId !== input.userId) throw new NotHouseholdOwnerError();
       if (!member) throw new MemberNotFoundError();
       if (member.role === "OWNER") throw new CannotRemoveOwnerError();
-    });
+    }, [
+      eventFactory({ householdId: input.householdId, userId: input.userId, at: this.ports.clock.now(), newId: () => this.ports.ids.next() })(
+        "member.left",
+        { userId: input.memberUserId, removed: true },
+      ),
+    ]);
     if (!removed) throw new MemberNotFoundError();
     return { message: "Member removed" };
   }

@@ -1,3 +1,4 @@
+import { eventFactory } from "../../domain/inventory/inventory-event.js";
 import { InvalidTransferTargetError, NotHouseholdMemberError, NotHouseholdOwnerError } from "../../domain/inventory/errors.js";
 
 const NOT_A_MEMBER = "newOwnerId must be the user id of a member of this household";
@@ -12,7 +13,7 @@ export interface TransferOwnershipInput extends HouseholdInput {
 /** The new owner gets role OWNER; the previous owner stays as a MEMBER. */
 export class TransferOwnership {
   constructor(
-    private readonly ports: Pick<InventoryPorts, "households" | "clock">,
+    private readonly ports: Pick<InventoryPorts, "households" | "clock" | "ids">,
     private readonly access: HouseholdAccess,
   ) {}
 
@@ -29,6 +30,10 @@ export class TransferOwnership {
         if (current.ownerId !== input.userId) throw new NotHouseholdOwnerError();
         if (!target) throw new InvalidTransferTargetError(NOT_A_MEMBER);
       },
+      ((event) => [
+        event("member.role_changed", { userId: input.newOwnerId, role: "OWNER" }),
+        event("member.role_changed", { userId: input.userId, role: "MEMBER" }),
+      ])(eventFactory({ householdId: input.householdId, userId: input.userId, at: this.ports.clock.now(), newId: () => this.ports.ids.next() })),
     );
     if (!household) throw new NotHouseholdMemberError();
     return viewHousehold(household);

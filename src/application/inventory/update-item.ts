@@ -1,5 +1,6 @@
 import { type FreezerItemView, type ItemPatch, applyItemPatch, isArchived } from "../../domain/inventory/freezer-item.js";
 import { ItemArchivedError, ItemNotFoundError } from "../../domain/inventory/item-errors.js";
+import { itemChangeEvents } from "./item-events.js";
 import type { HouseholdAccess } from "./household-access.js";
 import { assertValidPlacement } from "./item-placement.js";
 import type { ItemPorts } from "./item-use-cases.js";
@@ -68,7 +69,8 @@ export class UpdateItem {
       ) {
         throw new PlacementMovedMeanwhile();
       }
-      return applyItemPatch(current, patch, { by: userId, now: this.ports.clock.now(), newId: () => this.ports.ids.next() });
+      const update = applyItemPatch(current, patch, { by: userId, now: this.ports.clock.now(), newId: () => this.ports.ids.next() });
+      return { ...update, events: itemChangeEvents(current, update, () => this.ports.ids.next()) };
     });
     if (!updated) throw new ItemNotFoundError();
     return updated;

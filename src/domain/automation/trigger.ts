@@ -1,3 +1,4 @@
+import type { InventoryEvent, InventoryEventType } from "../inventory/inventory-event.js";
 import type { DeviceState, ZigbeeDevice } from "./zigbee-device.js";
 
 /** HTTP methods a webhook trigger can accept. */
@@ -67,6 +68,18 @@ export interface DeviceLeftTrigger {
   friendlyName?: string;
 }
 
+/**
+ * Fires on inventory events (an item created, consumed, archived, a member joined, ...),
+ * delivered after the change committed. `events` narrows to some event types, `householdId`
+ * to one household; `filter` sees each event and returns true to run.
+ */
+export interface InventoryTrigger {
+  type: "inventory";
+  events?: InventoryEventType[];
+  householdId?: string;
+  filter?: (event: InventoryEvent) => boolean;
+}
+
 /** Everything that can make an automation run, discriminated on `type`. */
 export type Trigger =
   | MqttTrigger
@@ -75,7 +88,8 @@ export type Trigger =
   | WebhookTrigger
   | DeviceStateTrigger
   | DeviceJoinedTrigger
-  | DeviceLeftTrigger;
+  | DeviceLeftTrigger
+  | InventoryTrigger;
 
 export type TriggerType = Trigger["type"];
 
@@ -124,6 +138,12 @@ export interface DeviceLeftTriggerContext {
   device: ZigbeeDevice;
 }
 
+/** An inventory event, as the `inventory` trigger hands it to execute(). */
+export interface InventoryTriggerContext {
+  type: "inventory";
+  event: InventoryEvent;
+}
+
 /**
  * What the engine adds to every run's context. `signal` aborts when the run should give up:
  * a newer firing replaced it (`mode: "restart"`), or the automation is being stopped or
@@ -142,4 +162,5 @@ export type TriggerContext = RunSignal & (
   | DeviceStateTriggerContext
   | DeviceJoinedTriggerContext
   | DeviceLeftTriggerContext
+  | InventoryTriggerContext
 );

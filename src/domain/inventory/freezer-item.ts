@@ -1,4 +1,5 @@
 import type { ChangeLogEntry } from "./change-log-entry.js";
+import type { InventoryEvent } from "./inventory-event.js";
 import { stringifyChangeValue } from "./change-log-entry.js";
 import type { UserSummary } from "./user.js";
 
@@ -73,6 +74,8 @@ export function nextChangeTime(now: Date, item: Pick<FreezerItem, "updatedAt">):
 export interface ItemUpdate {
   item: FreezerItem;
   changes: ChangeLogEntry[];
+  /** Inventory events of this change, written to the outbox in the same transaction. */
+  events?: InventoryEvent[];
 }
 
 /**

@@ -49,3 +49,19 @@ export class InvalidItemPlacementError extends DomainError {
     super("The freezer or compartment does not exist in this household", details);
   }
 }
+
+/** Consuming more than the item holds. */
+export class NotEnoughLeftError extends DomainError {
+  readonly code = "NOT_ENOUGH_LEFT";
+  constructor(readonly remaining: number) {
+    super(`Only ${remaining} left of this item`, [{ path: "quantity", message: `must be at most ${remaining}` }]);
+  }
+}
+
+/** A used-up item (quantity 0) cannot come back from the archive as it is. */
+export class ItemUsedUpError extends DomainError {
+  readonly code = "ITEM_USED_UP";
+  constructor() {
+    super("The item was used up (quantity 0); create a new item instead of restoring it");
+  }
+}

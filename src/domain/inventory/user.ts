@@ -35,9 +35,18 @@ export function anonymisedEmail(userId: string): string {
   return `deleted+${userId}@${DELETED_ACCOUNTS_DOMAIN}`;
 }
 
-/** Whether the address belongs to the domain reserved for deleted accounts. */
+/** Where the accounts automations act as live (see automationActorEmail). */
+const AUTOMATION_ACCOUNTS_DOMAIN = "automations.invalid";
+
+/** The address of the account an automation's inventory changes are attributed to. */
+export function automationActorEmail(automation: string): string {
+  return `${automation}@${AUTOMATION_ACCOUNTS_DOMAIN}`;
+}
+
+/** Whether the address belongs to a domain reserved for deleted accounts or automations. */
 export function isReservedEmail(email: string): boolean {
-  return normaliseEmail(email).endsWith(`@${DELETED_ACCOUNTS_DOMAIN}`);
+  const normalised = normaliseEmail(email);
+  return normalised.endsWith(`@${DELETED_ACCOUNTS_DOMAIN}`) || normalised.endsWith(`@${AUTOMATION_ACCOUNTS_DOMAIN}`);
 }
 
 export function summariseUser(user: User): UserSummary {

@@ -46,6 +46,9 @@ export const ERROR_CODES = Object.freeze({
   ITEM_NOT_ARCHIVED: "Only an archived item can be deleted permanently.",
   ITEM_NOT_IN_ARCHIVE: "The item is not archived, so it cannot be restored.",
   INVALID_ITEM_PLACEMENT: "The freezer or compartment does not belong to the household.",
+  NOT_ENOUGH_LEFT: "Consuming more units than the item holds; the message says how many are left.",
+  ITEM_USED_UP: "The item was used up (quantity 0) and cannot be restored.",
+  IMPORT_INVALID: "An import file has invalid rows; `details` names each row and what is wrong.",
 
   // The automation engine.
   INVALID_TOPIC_FILTER: "An MQTT topic filter is not valid.",

@@ -62,3 +62,35 @@ describe("buildManualTriggerContext", () => {
     expect(missing(() => buildManualTriggerContext({ type: "device_left" }, info([]), devices, now)).path).to.equal("friendlyName");
   });
 });
+
+describe("buildManualTriggerContext: inventory", () => {
+  it("fills the event's type and household from the automation's inventory trigger", () => {
+    const context = buildManualTriggerContext(
+      { type: "inventory", event: { data: { itemId: "i1", name: "Peas" } } },
+      info([{ type: "inventory", events: ["item.deleted", "item.created"], householdId: "home1" }]),
+      null,
+      now,
+    );
+    expect(context).to.deep.include({ type: "inventory" });
+    expect(context.type === "inventory" && context.event).to.deep.include({
+      type: "item.deleted",
+      householdId: "home1",
+      occurredAt: now,
+      actor: null,
+      data: { itemId: "i1", name: "Peas" },
+    });
+  });
+
+  it("takes what the request gives, and needs a household from somewhere", () => {
+    const given = buildManualTriggerContext(
+      { type: "inventory", event: { type: "member.joined", householdId: "h2", id: "e1", occurredAt: "2026-01-01T00:00:00Z" } },
+      info([{ type: "inventory" }]),
+      null,
+      now,
+    );
+    expect(given.type === "inventory" && given.event).to.deep.include({ id: "e1", type: "member.joined", householdId: "h2" });
+    expect(missing(() => buildManualTriggerContext({ type: "inventory", event: {} }, info([{ type: "inventory" }]), null, now)).path).to.equal(
+      "event.householdId",
+    );
+  });
+});

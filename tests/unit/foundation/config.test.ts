@@ -150,3 +150,28 @@ describe("loadConfig", () => {
     expect(problemsOf({ JWT_ACCESS_TTL: "soon" })[0]?.variable).to.equal("JWT_ACCESS_TTL");
   });
 });
+
+describe("loadConfig: inventory events, MQTT summary and reminders", () => {
+  it("has defaults, reads durations and switches, and trims a trailing slash off the prefix", () => {
+    const defaults = loadConfig({});
+    expect(defaults).to.include({
+      INVENTORY_EVENTS_POLL_MS: 500,
+      INVENTORY_EVENTS_RETENTION: 7 * 86400,
+      INVENTORY_MQTT_ENABLED: true,
+      INVENTORY_MQTT_PREFIX: "hearth/inventory",
+      HA_DISCOVERY_ENABLED: true,
+      HA_DISCOVERY_PREFIX: "homeassistant",
+      REMINDER_CHECK_INTERVAL: 60,
+    });
+    const set = loadConfig({ INVENTORY_EVENTS_RETENTION: "2d", INVENTORY_MQTT_ENABLED: "no", INVENTORY_MQTT_PREFIX: "home/freezers/", REMINDER_CHECK_INTERVAL: "5m" });
+    expect(set).to.include({ INVENTORY_EVENTS_RETENTION: 172800, INVENTORY_MQTT_ENABLED: false, INVENTORY_MQTT_PREFIX: "home/freezers", REMINDER_CHECK_INTERVAL: 300 });
+  });
+
+  it("names a bad value's variable", () => {
+    expect(problemsOf({ INVENTORY_MQTT_PREFIX: "hearth/#" }).map((p) => p.variable)).to.deep.equal(["INVENTORY_MQTT_PREFIX"]);
+    expect(problemsOf({ INVENTORY_EVENTS_POLL_MS: "0" }).map((p) => p.variable)).to.deep.equal(["INVENTORY_EVENTS_POLL_MS"]);
+    expect(problemsOf({ INVENTORY_EVENTS_POLL_MS: "120000" }).map((p) => p.variable)).to.deep.equal(["INVENTORY_EVENTS_POLL_MS"]);
+    expect(problemsOf({ HA_DISCOVERY_ENABLED: "maybe" }).map((p) => p.variable)).to.deep.equal(["HA_DISCOVERY_ENABLED"]);
+    expect(problemsOf({ REMINDER_CHECK_INTERVAL: "often" }).map((p) => p.variable)).to.deep.equal(["REMINDER_CHECK_INTERVAL"]);
+  });
+});

@@ -1,3 +1,4 @@
+import { MemoryInventoryOutbox } from "../../../src/adapters/persistence/memory-inventory-outbox.js";
 import { MemoryItemRepository } from "../../../src/adapters/persistence/memory-item-repository.js";
 import type { CreateItemInput } from "../../../src/application/inventory/create-item.js";
 import { HouseholdAccess } from "../../../src/application/inventory/household-access.js";
@@ -32,7 +33,8 @@ export class SequentialIds implements IdGenerator {
 export function itemUseCases() {
   const world: ItemWorld = makeWorld();
   const memory = new MemoryWorld(world);
-  const items = new MemoryItemRepository(memory, memory);
+  const outbox = new MemoryInventoryOutbox();
+  const items = new MemoryItemRepository(memory, memory, outbox);
   const clock = new FakeClock();
   const ids = new SequentialIds();
   const access = new HouseholdAccess(memory);
@@ -40,6 +42,8 @@ export function itemUseCases() {
     world,
     items,
     clock,
+    /** The inventory events the use cases wrote. */
+    outbox,
     ...createItemUseCases({ items, placements: memory, ids, clock }, access),
     /** Creates an item as Alice in the home household's top compartment. */
     create: (overrides: Partial<CreateItemInput> = {}) =>

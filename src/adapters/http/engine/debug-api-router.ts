@@ -1,3 +1,4 @@
+import { INVENTORY_EVENT_TYPES } from "../../../domain/inventory/inventory-event.js";
 import express, { type Request, type RequestHandler, type Response, Router } from "express";
 import { z } from "zod";
 import type { AutomationInfo, AutomationManagerApi } from "../../../ports/automation-catalog.js";
@@ -46,6 +47,7 @@ export const MAX_LOG_LIMIT = 1000;
 
 // ---- manual trigger bodies ---------------------------------------------------------
 
+
 const deviceSchema = z.looseObject({
   friendly_name: z.string().min(1),
   ieee_address: z.string().default(""),
@@ -90,6 +92,18 @@ const manualTriggerSchema = z.discriminatedUnion("type", [
     type: z.literal("device_left"),
     friendlyName: z.string().min(1).optional(),
     device: deviceSchema.optional(),
+  }),
+  z.object({
+    type: z.literal("inventory"),
+    event: z
+      .object({
+        type: z.enum(INVENTORY_EVENT_TYPES).optional(),
+        householdId: z.string().min(1).optional(),
+        id: z.string().min(1).optional(),
+        occurredAt: z.iso.datetime({ offset: true }).optional(),
+        data: z.record(z.string(), z.unknown()).optional(),
+      })
+      .default({}),
   }),
 ]);
 

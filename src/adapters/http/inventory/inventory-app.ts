@@ -29,7 +29,7 @@ const EXPOSED_HEADERS = ["RateLimit", "RateLimit-Policy", "RateLimit-Limit", "Ra
  * Refuses a non-empty body that express.json did not read (any type but JSON): left alone it
  * would be validated as "no body", and a PATCH would answer 200 having changed nothing.
  */
-const requireJsonBody: RequestHandler = (req, _res, next) => {
+export const requireJsonBody: RequestHandler = (req, _res, next) => {
   const hasContent = Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
   if (!hasContent || req.body !== undefined) {
     next();
@@ -89,6 +89,12 @@ export interface InventoryAppDependencies {
   itemsRouter?: Router;
   /** Adds the items paths and schemas to the OpenAPI document. */
   registerItemsOpenApi?: (registry: OpenAPIRegistry) => void;
+  /**
+   * Routes under /api/v1/households/:hid that read their own bodies (reminders, export,
+   * streamed imports): mounted before the app's JSON parser; each route authenticates and guards itself.
+   */
+  householdDataRouter?: (context: { authenticate: RequestHandler; json: RequestHandler[] }) => Router;
+  registerHouseholdDataOpenApi?: (registry: OpenAPIRegistry) => void;
 }
 
 /** Builds the inventory HTTP application (no listening; the caller owns the server). */
@@ -119,6 +125,7 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
   registerRoutes(registry, routes);
   registerWebSessionOpenApi(registry);
   deps.registerItemsOpenApi?.(registry);
+  deps.registerHouseholdDataOpenApi?.(registry);
   const openApiDocument = generateOpenApiDocument(registry, deps.options.version);
 
   // Probes and documentation stay outside the rate limits: load balancers poll health
@@ -139,6 +146,15 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
   const limiters = createRateLimiters(deps.options.rateLimits, deps.tokens);
   app.use(...limiters.general);
   app.use(`${API_BASE_PATH}/auth`, ...limiters.auth);
+  if (deps.householdDataRouter) {
+    app.use(
+      `${API_BASE_PATH}/households/:hid`,
+      deps.householdDataRouter({
+        authenticate,
+        json: [express.json({ limit: JSON_BODY_LIMIT, type: ["application/json", "application/*+json"] }), requireJsonBody],
+      }),
+    );
+  }
   app.use(express.json({ limit: JSON_BODY_LIMIT, type: ["application/json", "application/*+json"] }), requireJsonBody);
 
   app.use(`${API_BASE_PATH}${WEB_SESSION_PATH}`, requireWebAppRequest(webSession));

@@ -28,7 +28,7 @@ function parseTimestamp(text: string): Date | undefined {
   return utcYear < 1 || utcYear > 9999 ? undefined : date;
 }
 
-const timestamp = z
+export const timestamp = z
   .string("must be an ISO-8601 timestamp")
   .refine((text) => parseTimestamp(text) !== undefined, "must be an ISO-8601 timestamp, e.g. 2026-12-24T18:00:00Z")
   .transform((text) => parseTimestamp(text) as Date)
@@ -36,12 +36,12 @@ const timestamp = z
 
 const nullableTimestamp = timestamp.nullable().openapi({ type: ["string", "null"], format: "date-time" });
 
-const itemName = z.string("must be a string").trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
-const quantity = z
+export const itemName = z.string("must be a string").trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
+export const quantity = z
   .number("must be a number")
   .positive("must be greater than 0")
   .max(1_000_000, "must be at most 1000000");
-const notes = z.string("must be a string").max(2000, "must be at most 2000 characters").nullable();
+export const notes = z.string("must be a string").max(2000, "must be at most 2000 characters").nullable();
 
 export const itemParams = z.object({ hid: idSchema, iid: idSchema }).strict();
 
@@ -111,6 +111,22 @@ export const listItemsQuery = z
   .strict();
 
 export type ListItemsQuery = z.output<typeof listItemsQuery>;
+
+export const consumeItemBody = z
+  .object({ quantity })
+  .strict()
+  .openapi("ConsumeItemRequest", { description: "How many units to take out; at most what is left" });
+
+export const expiringItemsQuery = z
+  .object({
+    days: queryInteger({ min: 0, max: 3650 })
+      .optional()
+      .default(3)
+      .openapi({ description: "Expiring within this many days (default 3); expired items are always listed" }),
+    page: pageNumber.optional().default(1),
+    limit: queryInteger({ min: 1, max: 100 }).optional().default(20),
+  })
+  .strict();
 
 /**
  * The archive's query: none of these keeps the spec's plain array of every archived item;

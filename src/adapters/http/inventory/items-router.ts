@@ -4,7 +4,9 @@ import type { ItemUseCases } from "../../../application/inventory/item-use-cases
 import { householdParams } from "./household-schemas.js";
 import {
   changeLogEntryResponse,
+  consumeItemBody,
   createItemBody,
+  expiringItemsQuery,
   itemPageResponse,
   itemParams,
   itemResponse,
@@ -107,6 +109,38 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
           limit: page.limit,
         };
       },
+    }),
+    defineRoute({
+      method: "get",
+      path: `${ITEMS_PATH}/expiring`,
+      summary: "Active items expiring within `days` days (default 3) and those already expired, soonest first, paged like the item list",
+      tags: TAGS,
+      params: householdParams,
+      access: "member",
+      query: expiringItemsQuery,
+      status: 200,
+      response: itemPageResponse,
+      handler: async ({ userId, params, query }) => {
+        const page = await useCases.listExpiringItems.execute({ householdId: params.hid, userId, ...query });
+        return { data: page.data.map(toItemResponse), total: page.total, page: page.page, limit: page.limit };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: `${ITEMS_PATH}/{iid}/consume`,
+      summary:
+        "Take units out of an active item; the history records the quantity change as a PATCH does, and at zero the item is archived as used up. 400 when fewer are left",
+      tags: TAGS,
+      params: itemParams,
+      access: "member",
+      body: consumeItemBody,
+      status: 200,
+      response: itemResponse,
+      errors: [404, 409],
+      handler: async ({ userId, params, body }) =>
+        toItemResponse(
+          await useCases.consumeItem.execute({ householdId: params.hid, itemId: params.iid, userId, quantity: body.quantity }),
+        ),
     }),
     defineRoute({
       method: "get",

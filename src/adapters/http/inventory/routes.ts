@@ -23,7 +23,7 @@ export interface RouteContext<P, Q, B> {
  * so the document cannot drift from what the server validates.
  */
 export interface RouteDefinition<P extends ObjectSchema = ObjectSchema, Q extends ObjectSchema = ObjectSchema, B extends ObjectSchema = ObjectSchema> {
-  method: "get" | "post" | "patch" | "delete";
+  method: "get" | "post" | "put" | "patch" | "delete";
   /** OpenAPI-style path under /api/v1, e.g. `/households/{hid}/freezers/{fid}`. */
   path: string;
   summary: string;

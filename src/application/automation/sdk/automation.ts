@@ -15,6 +15,7 @@ import type { DeviceRegistryApi } from "../../../ports/device-registry.js";
 import type { KnownServices, ServiceRegistryApi } from "../../../ports/engine-services.js";
 import type { MqttServiceApi } from "../../../ports/mqtt-bus.js";
 import type { StateManagerApi } from "../../../ports/state-store.js";
+import { isAutomationScoped, SCOPE_TO_AUTOMATION } from "../../../ports/automation-scoped-service.js";
 
 /**
  * Marks a class as an automation. A registered global symbol, so a class extending the
@@ -221,7 +222,7 @@ export abstract class Automation {
     if (service === null || service === undefined) {
       throw new ServiceNotAvailableError(`Service "${key}" is not registered (automation "${this.name}")`);
     }
-    return service;
+    return isAutomationScoped(service) ? (service[SCOPE_TO_AUTOMATION](this.name) as T) : service;
   }
 
   /** @internal Called by the engine before wiring triggers. */

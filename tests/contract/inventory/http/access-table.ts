@@ -1,7 +1,7 @@
 import type { Caller, InventoryWorld } from "./inventory-http-world.js";
 import { itemAccessRows } from "./items-rows.js";
 
-export type Method = "get" | "post" | "patch" | "delete";
+export type Method = "get" | "post" | "put" | "patch" | "delete";
 
 /** Expected status per caller. */
 export type Expectation = Record<Caller, number>;

@@ -6,7 +6,7 @@ const LOGIN_URL = document.body.dataset.loginUrl || null;
 const POLL_MS = 3000;
 const SECTIONS = ["overview", "automations", "devices", "state", "logs"];
 const LEVELS = { 10: "trace", 20: "debug", 30: "info", 40: "warn", 50: "error", 60: "fatal" };
-const TRIGGER_TYPES = ["mqtt", "cron", "state", "webhook", "device_state", "device_joined", "device_left"];
+const TRIGGER_TYPES = ["mqtt", "cron", "state", "webhook", "device_state", "device_joined", "device_left", "inventory"];
 
 // ---------------------------------------------------------------------------
 // DOM helpers: elements are built with textContent only, so API data never becomes markup.
@@ -448,6 +448,8 @@ function describeTrigger(trigger) {
     case "device_joined":
     case "device_left":
       return `${trigger.type} ${trigger.friendlyName || "any device"}`;
+    case "inventory":
+      return `inventory ${(trigger.events || ["any event"]).join(",")}${trigger.householdId ? ` of ${trigger.householdId}` : ""}${filter}`;
     default:
       return compactJson(trigger);
   }
@@ -478,6 +480,15 @@ function contextTemplate(type, triggers) {
       };
     case "device_state":
       return { type, friendlyName: trigger.friendlyName || "test-device", state: {}, device: sampleDevice(trigger.friendlyName) };
+    case "inventory":
+      return {
+        type,
+        event: {
+          type: (trigger.events || ["item.created"])[0],
+          householdId: trigger.householdId || "test-household",
+          data: { item: { id: "test-item", name: "Peas", quantity: 1, freezerId: "test-freezer", compartmentId: "test-compartment", expiresAt: null, archived: false } },
+        },
+      };
     default:
       return { type, device: sampleDevice(trigger.friendlyName) };
   }

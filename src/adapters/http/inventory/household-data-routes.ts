@@ -1,0 +1,227 @@
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import express, { type Request, type RequestHandler, type Response, type Router } from "express";
+import { z } from "zod";
+import type { ExportHousehold } from "../../../application/inventory/export-household.js";
+import type { ImportHousehold } from "../../../application/inventory/import-household.js";
+import type { GetReminderSettings, UpdateReminderSettings } from "../../../application/inventory/reminder-settings.js";
+import type { ImportRow } from "../../../domain/inventory/household-transfer.js";
+import { currentUserId } from "./authenticate.js";
+import { FileShapeError, type HouseholdFileFormat, readHouseholdFile, writeHouseholdFile } from "./household-file-format.js";
+import { HttpError } from "./http-errors.js";
+import { validate } from "./validation.js";
+import { householdParams } from "./household-schemas.js";
+import { BEARER_AUTH, errorResponseSchema, type OpenAPIRegistry } from "./openapi.js";
+import { remindersResponse, toRemindersResponse, updateRemindersBody } from "./reminder-schemas.js";
+import { defineRoute, mountRoutes, type RouteDefinition, registerRoutes } from "./routes.js";
+
+/** Where the app mounts the household data router (before its own JSON parser: imports stream). */
+export const HOUSEHOLD_PATH = "/households/{hid}";
+
+export interface HouseholdDataUseCases {
+  getReminderSettings: GetReminderSettings;
+  updateReminderSettings: UpdateReminderSettings;
+  exportHousehold: ExportHousehold;
+  importHousehold: ImportHousehold;
+}
+
+/** Largest import accepted; the file is spooled to disk, never held in memory. */
+export const IMPORT_MAX_BYTES = 512 * 1024 * 1024;
+
+const exportQuery = z
+  .object({ format: z.enum(["json", "csv"], "must be json or csv").optional().default("json") })
+  .strict();
+const importQuery = z.object({ format: z.enum(["json", "csv"], "must be json or csv").optional() }).strict();
+
+const importSummaryResponse = z
+  .object({
+    freezersCreated: z.number().int(),
+    compartmentsCreated: z.number().int(),
+    itemsCreated: z.number().int(),
+    itemsUnchanged: z.number().int().openapi({ description: "Items of the file already in the household (same id), left alone" }),
+  })
+  .openapi("ImportSummary");
+
+/** The import's format: `?format=`, else the body's content type. */
+function importFormat(req: Request, query: z.output<typeof importQuery>): HouseholdFileFormat {
+  if (query.format) return query.format;
+  const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
+  if (type === "text/csv") return "csv";
+  if (type === "application/json") return "json";
+  throw new HttpError("UNSUPPORTED_MEDIA_TYPE", "Send the file as application/json or text/csv (or name it with ?format=json|csv)", [
+    { path: "content-type", message: "must be application/json or text/csv" },
+  ]);
+}
+
+/** Copies the request body to a file, refusing more than IMPORT_MAX_BYTES. */
+async function spool(req: Request, file: string): Promise<void> {
+  let size = 0;
+  const limit = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      if (size > IMPORT_MAX_BYTES) done(new HttpError("PAYLOAD_TOO_LARGE", `The import is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB`));
+      else done(null, chunk);
+    },
+  });
+  await pipeline(req, limit, createWriteStream(file));
+}
+
+/** GET …/export: checks the membership, then streams the file. */
+function exportHandler(useCases: HouseholdDataUseCases): RequestHandler {
+  return async (_req, res: Response) => {
+    const { hid } = res.locals.params as { hid: string };
+    const { format } = res.locals.query as z.output<typeof exportQuery>;
+    const records = await useCases.exportHousehold.execute({ householdId: hid, userId: currentUserId(res) });
+    res.status(200);
+    res.setHeader("Content-Type", format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8");
+    res.setHeader("Content-Disposition", `attachment; filename="household-${hid}.${format}"`);
+    try {
+      await writeHouseholdFile(records, res, format, { householdId: hid, exportedAt: new Date() });
+      res.end();
+    } catch (error) {
+      // Headers are out: the client sees a cut-off download rather than a wrong file.
+      res.destroy(error instanceof Error ? error : undefined);
+    }
+  };
+}
+
+/**
+ * POST …/import: the body is spooled to a temporary file once the use case has checked the
+ * caller is the owner, then read twice (validation, then the one-transaction write).
+ */
+function importHandler(useCases: HouseholdDataUseCases): RequestHandler {
+  return async (req, res) => {
+    const { hid } = res.locals.params as { hid: string };
+    const format = importFormat(req, res.locals.query as z.output<typeof importQuery>);
+    const folder = await mkdtemp(path.join(tmpdir(), "hearth-import-"));
+    const file = path.join(folder, `import.${format}`);
+    let spooled: Promise<void> | undefined;
+    try {
+      const summary = await useCases.importHousehold.execute({
+        householdId: hid,
+        userId: currentUserId(res),
+        rows: () =>
+          (async function* (): AsyncGenerator<ImportRow> {
+            spooled ??= spool(req, file);
+            await spooled;
+            try {
+              yield* readHouseholdFile(createReadStream(file), format);
+            } catch (error) {
+              if (error instanceof FileShapeError) throw new HttpError("IMPORT_INVALID", `The file cannot be read: ${error.message}`, [{ path: "file", message: error.message }]);
+              throw error;
+            }
+          })(),
+      });
+      res.status(200).json(summary);
+    } finally {
+      // An unread body (refused before spooling) is drained so the connection stays usable.
+      if (!spooled) req.resume();
+      await rm(folder, { recursive: true, force: true });
+    }
+  };
+}
+
+/** Reminder settings, export and import of one household, described once for express and OpenAPI. */
+export function householdDataRoutes(useCases: HouseholdDataUseCases): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: "get",
+      path: `${HOUSEHOLD_PATH}/reminders`,
+      summary: "The household's expiry-reminder settings (defaults until the owner saves some)",
+      tags: ["Reminders"],
+      params: householdParams,
+      access: "member",
+      status: 200,
+      response: remindersResponse,
+      handler: async ({ userId, params }) =>
+        toRemindersResponse(await useCases.getReminderSettings.execute({ userId, householdId: params.hid })),
+    }),
+    defineRoute({
+      method: "put",
+      path: `${HOUSEHOLD_PATH}/reminders`,
+      summary: "Change the expiry-reminder settings (owner): enabled, days ahead, local time of day, ntfy topic",
+      tags: ["Reminders"],
+      params: householdParams,
+      access: "owner",
+      body: updateRemindersBody,
+      status: 200,
+      response: remindersResponse,
+      handler: async ({ userId, params, body }) =>
+        toRemindersResponse(await useCases.updateReminderSettings.execute({ userId, householdId: params.hid, ...body })),
+    }),
+  ];
+}
+
+export interface HouseholdDataRouterDependencies {
+  useCases: HouseholdDataUseCases;
+  authenticate: express.RequestHandler;
+  /** Parses JSON bodies (the app's own parser runs after this router). */
+  json: express.RequestHandler[];
+}
+
+/** The router for mounting at /api/v1/households/:hid (with mergeParams). */
+export function createHouseholdDataRouter(deps: HouseholdDataRouterDependencies): Router {
+  const router = express.Router({ mergeParams: true });
+  const routes = householdDataRoutes(deps.useCases);
+  // The JSON parser runs for the reminder routes only: an import's body is streamed, not parsed.
+  const reminders = express.Router({ mergeParams: true });
+  mountRoutes(
+    reminders,
+    routes.filter((route) => route.path.endsWith("/reminders")),
+    { authenticate: deps.authenticate, stripPrefix: `${HOUSEHOLD_PATH}/reminders` },
+  );
+  router.use("/reminders", ...deps.json, reminders);
+  const params = validate("params", householdParams);
+  router.get("/export", deps.authenticate, params, validate("query", exportQuery), exportHandler(deps.useCases));
+  router.post("/import", deps.authenticate, params, validate("query", importQuery), importHandler(deps.useCases));
+  return router;
+}
+
+/** Adds the reminder, export and import paths to the OpenAPI document. */
+export function registerHouseholdDataOpenApi(registry: OpenAPIRegistry): void {
+  registry.register("ReminderSettings", remindersResponse);
+  // Only the descriptions are read here; no handler runs during registration.
+  registerRoutes(registry, householdDataRoutes({} as HouseholdDataUseCases));
+  registry.register("ImportSummary", importSummaryResponse);
+  const errors = (statuses: number[]) =>
+    Object.fromEntries(statuses.map((status) => [status, { description: String(status), content: { "application/json": { schema: errorResponseSchema } } }]));
+  registry.registerPath({
+    method: "get",
+    path: `${HOUSEHOLD_PATH}/export`,
+    summary: "Export the household (member): freezers, compartments, items (active and archived) and history, streamed as JSON or CSV",
+    tags: ["Export and import"],
+    security: [{ [BEARER_AUTH]: [] }],
+    request: { params: householdParams, query: exportQuery },
+    responses: {
+      200: {
+        description: "The household file",
+        content: { "application/json": { schema: { type: "object" } }, "text/csv": { schema: { type: "string" } } },
+      },
+      ...errors([400, 401, 403, 429, 500]),
+    },
+  });
+  registry.registerPath({
+    method: "post",
+    path: `${HOUSEHOLD_PATH}/import`,
+    summary:
+      "Import a household file (owner): every row is validated first (400 with the row numbers and reasons, nothing written), then written in one transaction; items already present (same id) are left alone; named missing compartments are created",
+    tags: ["Export and import"],
+    security: [{ [BEARER_AUTH]: [] }],
+    request: {
+      params: householdParams,
+      query: importQuery,
+      body: {
+        required: true,
+        content: { "application/json": { schema: { type: "object" } }, "text/csv": { schema: { type: "string" } } },
+      },
+    },
+    responses: {
+      200: { description: "What was imported", content: { "application/json": { schema: importSummaryResponse } } },
+      ...errors([400, 401, 403, 413, 415, 429, 500]),
+    },
+  });
+}

@@ -1,0 +1,88 @@
+import type { Knex } from "knex";
+import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
+import type { DeliverEvents, InventoryOutbox } from "../../ports/inventory-outbox.js";
+
+interface OutboxRow {
+  seq: number | string;
+  event: string;
+}
+
+/** Writes events inside the caller's transaction: they commit (or roll back) with the change. */
+export async function writeOutboxEvents(db: Knex | Knex.Transaction, events: readonly InventoryEvent[] | undefined): Promise<void> {
+  if (!events || events.length === 0) return;
+  await db("inventory_outbox").insert(
+    events.map((event) => ({
+      id: event.id,
+      household_id: event.householdId,
+      type: event.type,
+      occurred_at: event.occurredAt,
+      event: JSON.stringify(event),
+    })),
+  );
+}
+
+/** An outbox row back into an event (the JSON the row was written from; dates revived). */
+export function readOutboxEvent(text: string): InventoryEvent {
+  const parsed = JSON.parse(text) as InventoryEvent & { occurredAt: string };
+  return { ...parsed, occurredAt: new Date(parsed.occurredAt) } as InventoryEvent;
+}
+
+/**
+ * The outbox on PostgreSQL or PGlite. A claim locks the oldest undelivered event of each
+ * household it takes (`FOR UPDATE SKIP LOCKED`): another process skips those households
+ * until the claim commits, and never takes a later event of them meanwhile (it is not the
+ * oldest one), so each household's events go out once and in order.
+ */
+export class KnexInventoryOutbox implements InventoryOutbox {
+  constructor(private readonly knex: Knex) {}
+
+  async deliverNext(limit: number, deliver: DeliverEvents): Promise<number> {
+    return this.knex.transaction(async (trx) => {
+      const heads = await trx.raw<{ rows: { household_id: string }[] }>(
+        `SELECT o.household_id FROM inventory_outbox o
+         WHERE o.delivered_at IS NULL
+           AND NOT EXISTS (
+             SELECT 1 FROM inventory_outbox e
+             WHERE e.household_id = o.household_id AND e.delivered_at IS NULL AND e.seq < o.seq)
+         ORDER BY o.seq
+         LIMIT ?
+         FOR UPDATE SKIP LOCKED`,
+        [limit],
+      );
+      if (heads.rows.length === 0) return 0;
+      const households = heads.rows.map((row) => row.household_id);
+      const claimed = await trx.raw<{ rows: OutboxRow[] }>(
+        `SELECT seq, event FROM inventory_outbox
+         WHERE delivered_at IS NULL AND household_id IN (${households.map(() => "?").join(", ")})
+         ORDER BY seq
+         LIMIT ?
+         FOR UPDATE`,
+        [...households, limit],
+      );
+      await deliver(claimed.rows.map((row) => readOutboxEvent(row.event)));
+      await trx("inventory_outbox")
+        .whereIn(
+          "seq",
+          claimed.rows.map((row) => Number(row.seq)),
+        )
+        .update({ delivered_at: new Date() });
+      return claimed.rows.length;
+    });
+  }
+
+  async prune(before: Date): Promise<number> {
+    // RETURNING rather than the affected-row count, which knex-pglite does not report for deletes.
+    const result = await this.knex.raw<{ rows: unknown[] }>(
+      "DELETE FROM inventory_outbox WHERE delivered_at IS NOT NULL AND delivered_at < ? RETURNING seq",
+      [before],
+    );
+    return result.rows.length;
+  }
+
+  async pendingCount(): Promise<number> {
+    const result = await this.knex.raw<{ rows: { pending: number | string }[] }>(
+      "SELECT count(*) AS pending FROM inventory_outbox WHERE delivered_at IS NULL",
+    );
+    return Number(result.rows[0]?.pending ?? 0);
+  }
+}

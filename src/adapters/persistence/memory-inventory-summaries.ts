@@ -1,0 +1,46 @@
+import type { FreezerCount, HouseholdName, HouseholdSummary, InventorySummaries } from "../../ports/inventory-summaries.js";
+import type { ItemRepository } from "../../ports/item-repository.js";
+import type { MemoryInventoryStore } from "./memory-inventory-store.js";
+
+const DAY_MS = 86_400_000;
+const ALL = 1_000_000;
+
+/** The same figures over the in-memory store and item repository. */
+export class MemoryInventorySummaries implements InventorySummaries {
+  constructor(
+    private readonly store: MemoryInventoryStore,
+    private readonly items: ItemRepository,
+  ) {}
+
+  async listHouseholds(): Promise<HouseholdName[]> {
+    return [...this.store.households.values()]
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+      .map((household) => ({ id: household.id, name: household.name }));
+  }
+
+  async summarize(householdId: string, now: Date, soonDays: number): Promise<HouseholdSummary> {
+    const { items } = await this.items.list({ householdId, page: 1, limit: ALL });
+    const soon = now.getTime() + soonDays * DAY_MS;
+    let expired = 0;
+    let expiringSoon = 0;
+    for (const item of items) {
+      const at = item.expiresAt?.getTime();
+      if (at === undefined) continue;
+      if (at < now.getTime()) expired++;
+      else if (at < soon) expiringSoon++;
+    }
+    return { householdId, itemCount: items.length, expiringSoon, expired };
+  }
+
+  async countsByFreezer(householdId: string): Promise<FreezerCount[]> {
+    const freezers = [...this.store.freezers.values()]
+      .filter((freezer) => freezer.householdId === householdId)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
+    const { items } = await this.items.list({ householdId, page: 1, limit: ALL });
+    return freezers.map((freezer) => ({
+      freezerId: freezer.id,
+      name: freezer.name,
+      itemCount: items.filter((item) => item.freezerId === freezer.id).length,
+    }));
+  }
+}

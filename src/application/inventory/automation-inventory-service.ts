@@ -1,0 +1,142 @@
+import { AUTOMATION_ACTOR_PREFIX } from "../../domain/inventory/inventory-event.js";
+import type { FreezerItemView } from "../../domain/inventory/freezer-item.js";
+import { automationActorEmail } from "../../domain/inventory/user.js";
+import { SCOPE_TO_AUTOMATION } from "../../ports/automation-scoped-service.js";
+import type { Clock } from "../../ports/clock.js";
+import type { FreezerCount, HouseholdSummary, InventorySummaries } from "../../ports/inventory-summaries.js";
+import type { MembershipSource } from "../../ports/household-repository.js";
+import type { ItemRepository } from "../../ports/item-repository.js";
+import type { UserRepository } from "../../ports/user-repository.js";
+import type { ItemUseCases } from "./item-use-cases.js";
+
+export type { FreezerCount, HouseholdSummary };
+
+/** Options of {@link InventoryService.expiringItems}. */
+export interface ExpiringItemsOptions {
+  /** Expiring within this many days (default 3); expired items are always included. */
+  days?: number;
+  /** At most this many items, soonest first (default 100). */
+  limit?: number;
+}
+
+/**
+ * The freezer inventory as automations see it: `this.require<InventoryService>("inventory")`.
+ * Reads cover any household; the writes are attributed to an actor named after the automation
+ * (its `updatedBy` and history entries), never to a user.
+ */
+export interface InventoryService {
+  /** Active items expiring within `days` days and those already expired, soonest first. */
+  expiringItems(householdId: string, options?: ExpiringItemsOptions): Promise<FreezerItemView[]>;
+  /** Active items whose name matches `text` word-prefix-wise (as the API's search), best match first. */
+  search(householdId: string, text: string, options?: { limit?: number }): Promise<FreezerItemView[]>;
+  /** Active items per freezer of the household. */
+  countsByFreezer(householdId: string): Promise<FreezerCount[]>;
+  /** Item count, expiring within `soonDays` (default 7) and expired, as the MQTT summary shows them. */
+  summary(householdId: string, soonDays?: number): Promise<HouseholdSummary>;
+  /** Takes `quantity` units out; at zero the item is archived as used up. */
+  consume(householdId: string, itemId: string, quantity: number): Promise<FreezerItemView>;
+  /** Moves an active item into the archive. */
+  archive(householdId: string, itemId: string): Promise<FreezerItemView>;
+}
+
+/**
+ * Memberships as the automations' item use cases see them: automations are code the
+ * household's owner installed on the server, so an automation actor acts as a member of any
+ * household; users are looked up as usual.
+ */
+export function automationMemberships(source: MembershipSource): MembershipSource {
+  return {
+    async findMembership(householdId, userId) {
+      if (!userId.startsWith(AUTOMATION_ACTOR_PREFIX)) return source.findMembership(householdId, userId);
+      return { id: `${userId}@${householdId}`, householdId, userId, role: "MEMBER", joinedAt: new Date(0) };
+    },
+  };
+}
+
+export interface AutomationInventoryDependencies {
+  /** Built over {@link automationMemberships}. */
+  useCases: ItemUseCases;
+  items: ItemRepository;
+  summaries: InventorySummaries;
+  users: UserRepository;
+  clock: Clock;
+}
+
+/** The actor name used when the service is fetched without `require()` (no automation name known). */
+const ANY_AUTOMATION = "automations";
+
+/**
+ * The `inventory` service. Registered once; `require()` hands each automation a copy bound
+ * to its name, whose writes go through the same use cases as the API (same rules, events
+ * and history) as the user `automation:<name>`, created on first use.
+ */
+export class AutomationInventoryService implements InventoryService {
+  private actorId: string | undefined;
+
+  constructor(
+    private readonly deps: AutomationInventoryDependencies,
+    readonly automation: string = ANY_AUTOMATION,
+  ) {}
+
+  [SCOPE_TO_AUTOMATION](automation: string): InventoryService {
+    return new AutomationInventoryService(this.deps, automation);
+  }
+
+  async expiringItems(householdId: string, options: ExpiringItemsOptions = {}): Promise<FreezerItemView[]> {
+    const page = await this.deps.useCases.listExpiringItems.execute({
+      householdId,
+      userId: this.actorIdentity(),
+      days: options.days ?? 3,
+      page: 1,
+      limit: options.limit ?? 100,
+    });
+    return page.data;
+  }
+
+  async search(householdId: string, text: string, options: { limit?: number } = {}): Promise<FreezerItemView[]> {
+    const page = await this.deps.items.list({ householdId, search: text, page: 1, limit: options.limit ?? 50 });
+    return page.items;
+  }
+
+  countsByFreezer(householdId: string): Promise<FreezerCount[]> {
+    return this.deps.summaries.countsByFreezer(householdId);
+  }
+
+  summary(householdId: string, soonDays = 7): Promise<HouseholdSummary> {
+    return this.deps.summaries.summarize(householdId, this.deps.clock.now(), soonDays);
+  }
+
+  async consume(householdId: string, itemId: string, quantity: number): Promise<FreezerItemView> {
+    return this.deps.useCases.consumeItem.execute({ householdId, itemId, quantity, userId: await this.actor() });
+  }
+
+  async archive(householdId: string, itemId: string): Promise<FreezerItemView> {
+    return this.deps.useCases.archiveItem.execute({ householdId, itemId, userId: await this.actor() });
+  }
+
+  private actorIdentity(): string {
+    return `${AUTOMATION_ACTOR_PREFIX}${this.automation}`;
+  }
+
+  /** The account this automation's changes are recorded under; created once. */
+  private async actor(): Promise<string> {
+    if (this.actorId) return this.actorId;
+    const id = this.actorIdentity();
+    if (!(await this.deps.users.findById(id))) {
+      const now = this.deps.clock.now();
+      // Two first writes at once may both insert: the loser's insert reports false, which is fine.
+      await this.deps.users.insert({
+        id,
+        email: automationActorEmail(this.automation),
+        name: `Automation ${this.automation}`,
+        // Not a hash any password verifies against: nobody can sign in as an automation.
+        passwordHash: "!automation",
+        deletedAt: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+    }
+    this.actorId = id;
+    return id;
+  }
+}

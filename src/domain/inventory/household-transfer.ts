@@ -1,0 +1,98 @@
+import type { ChangeLogEntry } from "./change-log-entry.js";
+import type { Compartment, Freezer } from "./freezer.js";
+import type { FreezerItem } from "./freezer-item.js";
+import { DomainError } from "../shared/domain-error.js";
+
+/** A freezer as an export lists it, with its compartments. */
+export interface TransferFreezer extends Freezer {
+  compartments: Compartment[];
+}
+
+/** One record of an export, in the order an export writes them. */
+export type ExportRecord =
+  | { kind: "freezer"; freezer: Freezer }
+  | { kind: "compartment"; compartment: Compartment }
+  | { kind: "item"; item: FreezerItem }
+  | { kind: "history"; entry: ChangeLogEntry };
+
+/** A freezer an import file defines (by id, with its name). */
+export interface ImportFreezerRow {
+  kind: "freezer";
+  /** Where the row is in the file: `row 12` (CSV, the header is row 1) or `items[3]` (JSON). */
+  row: string;
+  id: string;
+  name: string;
+  description: string | null;
+}
+
+export interface ImportCompartmentRow {
+  kind: "compartment";
+  /** Where the row is in the file: `row 12` (CSV, the header is row 1) or `items[3]` (JSON). */
+  row: string;
+  id: string;
+  freezerId: string;
+  name: string;
+  position: number;
+}
+
+/**
+ * An item of an import file. Its place is named by id (an existing freezer or compartment of
+ * the household, or one the file defines) or by name (created when the household has none of that name).
+ */
+export interface ImportItemRow {
+  kind: "item";
+  /** Where the row is in the file: `row 12` (CSV, the header is row 1) or `items[3]` (JSON). */
+  row: string;
+  id: string;
+  name: string;
+  quantity: number;
+  freezerId: string | null;
+  freezerName: string | null;
+  compartmentId: string | null;
+  compartmentName: string | null;
+  notes: string | null;
+  storedAt: Date | null;
+  expiresAt: Date | null;
+  archivedAt: Date | null;
+  createdAt: Date | null;
+}
+
+/** A row the file parser could not read; `message` says why. */
+export interface ImportRowProblem {
+  kind: "problem";
+  /** Where the row is in the file: `row 12` (CSV, the header is row 1) or `items[3]` (JSON). */
+  row: string;
+  message: string;
+}
+
+/** A row an import skips on purpose (history: the change log is the household's own). */
+export interface ImportSkippedRow {
+  kind: "skipped";
+  /** Where the row is in the file: `row 12` (CSV, the header is row 1) or `items[3]` (JSON). */
+  row: string;
+}
+
+export type ImportRow = ImportFreezerRow | ImportCompartmentRow | ImportItemRow | ImportRowProblem | ImportSkippedRow;
+
+/** What an import changed; a second run of the same file reports all zeros but `unchanged`. */
+export interface ImportSummary {
+  freezersCreated: number;
+  compartmentsCreated: number;
+  itemsCreated: number;
+  /** Items of the file already in the household (same id): left as they are. */
+  itemsUnchanged: number;
+}
+
+/** Most row problems one answer lists; the message gives the total. */
+export const MAX_REPORTED_PROBLEMS = 100;
+
+/** The file has invalid rows; nothing was written. */
+export class ImportInvalidError extends DomainError {
+  readonly code = "IMPORT_INVALID";
+  constructor(problems: { row: string; message: string }[], total: number) {
+    super(
+      `The import has ${total} invalid row${total === 1 ? "" : "s"}; nothing was imported`,
+      problems.map((problem) => ({ path: problem.row, message: problem.message })),
+    );
+  }
+}

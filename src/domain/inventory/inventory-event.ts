@@ -1,0 +1,116 @@
+import type { FreezerItem } from "./freezer-item.js";
+
+/** Every kind of inventory event, by the thing that changed and what happened to it. */
+export const INVENTORY_EVENT_TYPES = [
+  "item.created",
+  "item.updated",
+  "item.moved",
+  "item.consumed",
+  "item.archived",
+  "item.restored",
+  "item.deleted",
+  "freezer.created",
+  "freezer.deleted",
+  "compartment.created",
+  "compartment.deleted",
+  "member.joined",
+  "member.left",
+  "member.role_changed",
+] as const;
+
+export type InventoryEventType = (typeof INVENTORY_EVENT_TYPES)[number];
+
+/**
+ * Who made a change: a signed-in user (by id only: events leave the process over MQTT, so
+ * they carry no e-mail address) or an automation, by its name.
+ */
+export type InventoryActor = { kind: "user"; id: string } | { kind: "automation"; id: string; name: string };
+
+/** The item as events describe it: what automations act on, nothing about who touched it. */
+export interface InventoryEventItem {
+  id: string;
+  name: string;
+  quantity: number;
+  freezerId: string;
+  compartmentId: string;
+  expiresAt: string | null;
+  archived: boolean;
+}
+
+/** What each event type carries besides the envelope. */
+export interface InventoryEventData {
+  "item.created": { item: InventoryEventItem };
+  /** `changes`: the tracked fields that changed (a move lists freezerId / compartmentId as well). */
+  "item.updated": { item: InventoryEventItem; changes: string[] };
+  "item.moved": { item: InventoryEventItem; from: { freezerId: string; compartmentId: string } };
+  /** `remaining` 0 means the item was used up and archived. */
+  "item.consumed": { item: InventoryEventItem; quantity: number; remaining: number };
+  "item.archived": { item: InventoryEventItem; reason: "archived" | "used_up" };
+  "item.restored": { item: InventoryEventItem };
+  "item.deleted": { itemId: string; name: string };
+  "freezer.created": { freezerId: string; name: string };
+  "freezer.deleted": { freezerId: string };
+  "compartment.created": { freezerId: string; compartmentId: string; name: string };
+  "compartment.deleted": { freezerId: string; compartmentId: string };
+  "member.joined": { userId: string; role: "OWNER" | "MEMBER" };
+  "member.left": { userId: string; removed: boolean };
+  "member.role_changed": { userId: string; role: "OWNER" | "MEMBER" };
+}
+
+/**
+ * One change of one household's inventory, as the outbox stores it and the dispatcher
+ * delivers it: a unique id, when it happened, who did it, and the type's data.
+ */
+export type InventoryEvent = {
+  [K in InventoryEventType]: {
+    id: string;
+    type: K;
+    householdId: string;
+    occurredAt: Date;
+    actor: InventoryActor | null;
+    data: InventoryEventData[K];
+  };
+}[InventoryEventType];
+
+export type InventoryEventOf<K extends InventoryEventType> = Extract<InventoryEvent, { type: K }>;
+
+export function isInventoryEventType(value: unknown): value is InventoryEventType {
+  return typeof value === "string" && (INVENTORY_EVENT_TYPES as readonly string[]).includes(value);
+}
+
+/** The item fields an event carries. */
+export function eventItem(item: FreezerItem): InventoryEventItem {
+  return {
+    id: item.id,
+    name: item.name,
+    quantity: item.quantity,
+    freezerId: item.freezerId,
+    compartmentId: item.compartmentId,
+    expiresAt: item.expiresAt?.toISOString() ?? null,
+    archived: item.deletedAt !== null,
+  };
+}
+
+/** Ids of automation actors start with this, so no user id (a cuid2) can ever equal one. */
+export const AUTOMATION_ACTOR_PREFIX = "automation:";
+
+/** The actor recorded for a user id (automation actors are users too, with a prefixed id). */
+export function actorFor(userId: string, automationName?: string): InventoryActor {
+  if (userId.startsWith(AUTOMATION_ACTOR_PREFIX)) {
+    return { kind: "automation", id: userId, name: automationName ?? userId.slice(AUTOMATION_ACTOR_PREFIX.length) };
+  }
+  return { kind: "user", id: userId };
+}
+
+/** Builds events for one change: same household, actor and moment; ids from `newId`. */
+export function eventFactory(context: { householdId: string; userId: string | null; at: Date; newId: () => string }) {
+  return <K extends InventoryEventType>(type: K, data: InventoryEventData[K]): InventoryEvent =>
+    ({
+      id: context.newId(),
+      type,
+      householdId: context.householdId,
+      occurredAt: context.at,
+      actor: context.userId === null ? null : actorFor(context.userId),
+      data,
+    }) as InventoryEvent;
+}

@@ -1,0 +1,67 @@
+/** A household's expiry-reminder settings, and the local date the last reminder went out. */
+export interface ReminderSettings {
+  householdId: string;
+  enabled: boolean;
+  /** Items expiring within this many days are listed (expired ones always are). */
+  daysAhead: number;
+  /** Local time of day, `HH:MM` in the server's TZ. */
+  timeOfDay: string;
+  /** The ntfy topic (or the notification service's channel) to send to; null: the service's default. */
+  channel: string | null;
+  /** `YYYY-MM-DD` in TZ, or null when none was sent yet. */
+  lastSentOn: string | null;
+  updatedAt: Date;
+}
+
+export const DEFAULT_REMINDER_DAYS_AHEAD = 3;
+export const DEFAULT_REMINDER_TIME = "18:00";
+
+/** The settings of a household that never saved any. */
+export function defaultReminderSettings(householdId: string, now: Date): ReminderSettings {
+  return {
+    householdId,
+    enabled: false,
+    daysAhead: DEFAULT_REMINDER_DAYS_AHEAD,
+    timeOfDay: DEFAULT_REMINDER_TIME,
+    channel: null,
+    lastSentOn: null,
+    updatedAt: now,
+  };
+}
+
+/** A moment as a wall clock in a time zone shows it. */
+export interface LocalTime {
+  /** `YYYY-MM-DD`. */
+  date: string;
+  /** Minutes since local midnight. */
+  minutes: number;
+}
+
+/** The local date and time of `at` in `timeZone` (the system zone when undefined). */
+export function localTime(at: Date, timeZone: string | undefined): LocalTime {
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(at);
+  const part = (type: string) => parts.find((candidate) => candidate.type === type)?.value ?? "00";
+  return { date: `${part("year")}-${part("month")}-${part("day")}`, minutes: Number(part("hour")) * 60 + Number(part("minute")) };
+}
+
+export function minutesOfDay(timeOfDay: string): number {
+  const [hours, minutes] = timeOfDay.split(":").map(Number);
+  return (hours ?? 0) * 60 + (minutes ?? 0);
+}
+
+/**
+ * Whether today's reminder is due: enabled, the set time has passed today, and none went
+ * out today. A reminder missed while Hearth was down is therefore sent once when it comes
+ * back, if that is still the same day; a day missed entirely is not made up.
+ */
+export function isReminderDue(settings: ReminderSettings, now: LocalTime): boolean {
+  return settings.enabled && settings.lastSentOn !== now.date && now.minutes >= minutesOfDay(settings.timeOfDay);
+}

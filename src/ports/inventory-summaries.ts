@@ -1,0 +1,32 @@
+/** The figures a household's summary shows (MQTT, Home Assistant sensors, reminders). */
+export interface HouseholdSummary {
+  householdId: string;
+  /** Active items. */
+  itemCount: number;
+  /** Active items expiring from now to `soonDays` days ahead. */
+  expiringSoon: number;
+  /** Active items whose expiry has passed. */
+  expired: number;
+}
+
+export interface HouseholdName {
+  id: string;
+  name: string;
+}
+
+/** Active items per freezer, for automations. */
+export interface FreezerCount {
+  freezerId: string;
+  name: string;
+  itemCount: number;
+}
+
+/** Read-only figures across the inventory, for publishers and the automations' service. */
+export interface InventorySummaries {
+  /** Every household, oldest first. */
+  listHouseholds(): Promise<HouseholdName[]>;
+  summarize(householdId: string, now: Date, soonDays: number): Promise<HouseholdSummary>;
+  countsByFreezer(householdId: string): Promise<FreezerCount[]>;
+}
+
+export const INVENTORY_SUMMARIES = Symbol("InventorySummaries");
