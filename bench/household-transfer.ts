@@ -27,9 +27,9 @@ import { KnexHouseholdRepository } from "../src/adapters/persistence/knex-househ
 import { KnexHouseholdTransferStore } from "../src/adapters/persistence/knex-household-transfer-store.js";
 import { KnexItemRepository } from "../src/adapters/persistence/knex-item-repository.js";
 import { migrateToLatest } from "../src/adapters/persistence/migrator.js";
-import { ExportHousehold } from "../src/application/inventory/export-household.js";
+import { ExportHousehold } from "../src/application/inventory/transfer/export-household.js";
 import { HouseholdAccess } from "../src/application/inventory/household-access.js";
-import { ImportHousehold } from "../src/application/inventory/import-household.js";
+import { ImportHousehold } from "../src/application/inventory/transfer/import-household.js";
 import type { FreezerItem } from "../src/domain/inventory/freezer-item.js";
 import { systemClock } from "../src/ports/clock.js";
 

@@ -3,10 +3,10 @@ import {
   type HouseholdDataUseCases,
   registerHouseholdDataOpenApi,
 } from "../adapters/http/inventory/household-data-routes.js";
-import { ExportHousehold } from "../application/inventory/export-household.js";
+import { ExportHousehold } from "../application/inventory/transfer/export-household.js";
 import type { HouseholdAccess } from "../application/inventory/household-access.js";
-import { ImportHousehold } from "../application/inventory/import-household.js";
-import { GetReminderSettings, UpdateReminderSettings } from "../application/inventory/reminder-settings.js";
+import { ImportHousehold } from "../application/inventory/transfer/import-household.js";
+import { GetReminderSettings, UpdateReminderSettings } from "../application/inventory/reminders/reminder-settings.js";
 import { HOUSEHOLD_TRANSFER_STORE, type HouseholdTransferStore } from "../ports/household-transfer-store.js";
 import { REMINDER_REPOSITORY, type ReminderRepository } from "../ports/reminder-repository.js";
 import "reflect-metadata";
@@ -25,7 +25,7 @@ import { ScryptPasswordHasher } from "../adapters/security/scrypt-password-hashe
 import { loadOrCreateSecret } from "../adapters/security/stored-secret.js";
 import type { AuthSettings, InventoryPorts } from "../application/inventory/inventory-ports.js";
 import { createInventoryUseCases, type InventoryUseCases } from "../application/inventory/inventory-use-cases.js";
-import { createItemUseCases, type ItemUseCases } from "../application/inventory/item-use-cases.js";
+import { createItemUseCases, type ItemUseCases } from "../application/inventory/items/item-use-cases.js";
 import { CLOCK, type Clock, systemClock } from "../ports/clock.js";
 import { FREEZER_REPOSITORY, type FreezerRepository } from "../ports/freezer-repository.js";
 import { HOUSEHOLD_REPOSITORY, type HouseholdRepository } from "../ports/household-repository.js";

@@ -11,10 +11,10 @@ import { KnexUserRepository } from "../adapters/persistence/knex-user-repository
 import { AutomationInventoryService, automationMemberships } from "../application/inventory/automation-inventory-service.js";
 import { HouseholdAccess } from "../application/inventory/household-access.js";
 import { KnexHouseholdRepository } from "../adapters/persistence/knex-household-repository.js";
-import { placementsFromFreezers } from "../application/inventory/item-placement.js";
-import { createItemUseCases } from "../application/inventory/item-use-cases.js";
-import { ReminderSchedule } from "../application/inventory/reminder-schedule.js";
-import { SendDueReminders } from "../application/inventory/send-due-reminders.js";
+import { placementsFromFreezers } from "../application/inventory/items/item-placement.js";
+import { createItemUseCases } from "../application/inventory/items/item-use-cases.js";
+import { ReminderSchedule } from "../application/inventory/reminders/reminder-schedule.js";
+import { SendDueReminders } from "../application/inventory/reminders/send-due-reminders.js";
 import { type Clock, systemClock } from "../ports/clock.js";
 import type { Logger } from "../ports/logger.js";
 import { systemTimer, type Timer } from "../ports/timer.js";

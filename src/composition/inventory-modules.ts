@@ -20,7 +20,7 @@ import { MemoryInviteRepository } from "../adapters/persistence/memory-invite-re
 import { MemoryItemRepository } from "../adapters/persistence/memory-item-repository.js";
 import { MemoryRefreshTokenRepository } from "../adapters/persistence/memory-refresh-token-repository.js";
 import { MemoryUserRepository } from "../adapters/persistence/memory-user-repository.js";
-import { placementsFromFreezers } from "../application/inventory/item-placement.js";
+import { placementsFromFreezers } from "../application/inventory/items/item-placement.js";
 import { FREEZER_REPOSITORY } from "../ports/freezer-repository.js";
 import { HOUSEHOLD_REPOSITORY } from "../ports/household-repository.js";
 import { INVITE_REPOSITORY } from "../ports/invite-repository.js";

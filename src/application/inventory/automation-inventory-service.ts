@@ -7,7 +7,7 @@ import type { FreezerCount, HouseholdSummary, InventorySummaries } from "../../p
 import type { MembershipSource } from "../../ports/household-repository.js";
 import type { ItemRepository } from "../../ports/item-repository.js";
 import type { UserRepository } from "../../ports/user-repository.js";
-import type { ItemUseCases } from "./item-use-cases.js";
+import type { ItemUseCases } from "./items/item-use-cases.js";
 
 export type { FreezerCount, HouseholdSummary };
 

@@ -11,8 +11,8 @@ import { Cuid2IdGenerator } from "../../../src/adapters/ids/cuid2-id-generator.j
 import { Automation, ATTACH_RUNTIME } from "../../../src/application/automation/sdk/automation.js";
 import { AutomationInventoryService, automationMemberships, type InventoryService } from "../../../src/application/inventory/automation-inventory-service.js";
 import { HouseholdAccess } from "../../../src/application/inventory/household-access.js";
-import { placementsFromFreezers } from "../../../src/application/inventory/item-placement.js";
-import { createItemUseCases } from "../../../src/application/inventory/item-use-cases.js";
+import { placementsFromFreezers } from "../../../src/application/inventory/items/item-placement.js";
+import { createItemUseCases } from "../../../src/application/inventory/items/item-use-cases.js";
 import type { Trigger } from "../../../src/domain/automation/trigger.js";
 import type { InventoryEvent } from "../../../src/domain/inventory/inventory-event.js";
 import { loadConfig } from "../../../src/composition/config.js";

@@ -5,8 +5,8 @@ import { KnexFreezerRepository } from "../../../src/adapters/persistence/knex-fr
 import { KnexHouseholdRepository } from "../../../src/adapters/persistence/knex-household-repository.js";
 import { KnexItemRepository } from "../../../src/adapters/persistence/knex-item-repository.js";
 import { HouseholdAccess } from "../../../src/application/inventory/household-access.js";
-import { placementsFromFreezers } from "../../../src/application/inventory/item-placement.js";
-import { createItemUseCases } from "../../../src/application/inventory/item-use-cases.js";
+import { placementsFromFreezers } from "../../../src/application/inventory/items/item-placement.js";
+import { createItemUseCases } from "../../../src/application/inventory/items/item-use-cases.js";
 import type { ChangeLogEntryView } from "../../../src/domain/inventory/change-log-entry.js";
 import type { ItemPatch } from "../../../src/domain/inventory/freezer-item.js";
 import { systemClock } from "../../../src/ports/clock.js";

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { NotHouseholdMemberError } from "../../../src/domain/inventory/errors.js";
 import { ItemArchivedError, ItemUsedUpError, NotEnoughLeftError } from "../../../src/domain/inventory/item-errors.js";
 import type { InventoryEvent } from "../../../src/domain/inventory/inventory-event.js";
-import { itemUseCases, rejection } from "./item-harness.js";
+import { itemUseCases, rejection } from "./items/item-harness.js";
 
 describe("inventory events of the item use cases", () => {
   it("every change writes its events with a unique id, the time, the actor and no e-mail", async () => {

@@ -1,6 +1,6 @@
 import express, { type RequestHandler, type Router } from "express";
 import { z } from "zod";
-import type { ItemUseCases } from "../../../application/inventory/item-use-cases.js";
+import type { ItemUseCases } from "../../../application/inventory/items/item-use-cases.js";
 import { householdParams } from "./household-schemas.js";
 import {
   changeLogEntryResponse,

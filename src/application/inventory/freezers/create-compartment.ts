@@ -1,0 +1,41 @@
+import { eventFactory } from "../../../domain/inventory/inventory-event.js";
+import { requireFreezer } from "./find-freezer.js";
+import type { HouseholdAccess } from "../household-access.js";
+import { type CompartmentView, viewCompartment } from "./freezer-views.js";
+import type { FreezerInput } from "./get-freezer.js";
+import type { InventoryPorts } from "../inventory-ports.js";
+
+export interface CreateCompartmentInput extends FreezerInput {
+  name: string;
+  /** Defaults to 0. */
+  position?: number | undefined;
+}
+
+export class CreateCompartment {
+  constructor(
+    private readonly ports: Pick<InventoryPorts, "freezers" | "ids" | "clock">,
+    private readonly access: HouseholdAccess,
+  ) {}
+
+  async execute(input: CreateCompartmentInput): Promise<CompartmentView> {
+    await this.access.requireMember(input.householdId, input.userId);
+    const freezer = await requireFreezer(this.ports.freezers, input.householdId, input.freezerId);
+    const compartment = {
+      id: this.ports.ids.next(),
+      freezerId: freezer.id,
+      name: input.name.trim(),
+      position: input.position ?? 0,
+      createdAt: this.ports.clock.now(),
+    };
+    const event = eventFactory({
+      householdId: input.householdId,
+      userId: input.userId,
+      at: compartment.createdAt,
+      newId: () => this.ports.ids.next(),
+    });
+    await this.ports.freezers.insertCompartment(compartment, [
+      event("compartment.created", { freezerId: freezer.id, compartmentId: compartment.id, name: compartment.name }),
+    ]);
+    return viewCompartment(compartment);
+  }
+}

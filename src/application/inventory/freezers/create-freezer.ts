@@ -1,0 +1,32 @@
+import { eventFactory } from "../../../domain/inventory/inventory-event.js";
+import type { HouseholdAccess } from "../household-access.js";
+import { type FreezerView, viewFreezer } from "./freezer-views.js";
+import type { HouseholdInput, InventoryPorts } from "../inventory-ports.js";
+
+export interface CreateFreezerInput extends HouseholdInput {
+  name: string;
+  description?: string | null | undefined;
+}
+
+export class CreateFreezer {
+  constructor(
+    private readonly ports: Pick<InventoryPorts, "freezers" | "ids" | "clock">,
+    private readonly access: HouseholdAccess,
+  ) {}
+
+  async execute(input: CreateFreezerInput): Promise<FreezerView> {
+    await this.access.requireMember(input.householdId, input.userId);
+    const now = this.ports.clock.now();
+    const freezer = {
+      id: this.ports.ids.next(),
+      householdId: input.householdId,
+      name: input.name.trim(),
+      description: input.description ?? null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const event = eventFactory({ householdId: input.householdId, userId: input.userId, at: now, newId: () => this.ports.ids.next() });
+    await this.ports.freezers.insertFreezer(freezer, [event("freezer.created", { freezerId: freezer.id, name: freezer.name })]);
+    return viewFreezer(freezer);
+  }
+}

@@ -1,0 +1,26 @@
+import { eventFactory } from "../../../domain/inventory/inventory-event.js";
+import { CompartmentNotEmptyError, CompartmentNotFoundError } from "../../../domain/inventory/errors.js";
+import { requireFreezer } from "./find-freezer.js";
+import type { CompartmentInput } from "./get-compartment.js";
+import type { HouseholdAccess } from "../household-access.js";
+import type { Confirmation, InventoryPorts } from "../inventory-ports.js";
+
+/** Refused while any item, archived ones included, is in the compartment. */
+export class DeleteCompartment {
+  constructor(
+    private readonly ports: Pick<InventoryPorts, "freezers" | "ids" | "clock">,
+    private readonly access: HouseholdAccess,
+  ) {}
+
+  async execute(input: CompartmentInput): Promise<Confirmation> {
+    await this.access.requireOwner(input.householdId, input.userId);
+    await requireFreezer(this.ports.freezers, input.householdId, input.freezerId);
+    const event = eventFactory({ householdId: input.householdId, userId: input.userId, at: this.ports.clock.now(), newId: () => this.ports.ids.next() });
+    const outcome = await this.ports.freezers.deleteCompartment(input.freezerId, input.compartmentId, [
+      event("compartment.deleted", { freezerId: input.freezerId, compartmentId: input.compartmentId }),
+    ]);
+    if (outcome === "not-found") throw new CompartmentNotFoundError();
+    if (outcome === "has-items") throw new CompartmentNotEmptyError();
+    return { message: "Compartment deleted" };
+  }
+}

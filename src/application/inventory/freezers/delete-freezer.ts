@@ -1,0 +1,24 @@
+import { eventFactory } from "../../../domain/inventory/inventory-event.js";
+import { FreezerNotEmptyError, FreezerNotFoundError } from "../../../domain/inventory/errors.js";
+import type { FreezerInput } from "./get-freezer.js";
+import type { HouseholdAccess } from "../household-access.js";
+import type { Confirmation, InventoryPorts } from "../inventory-ports.js";
+
+/** Deletes an empty freezer with its compartments; refused while any item, archived ones included, is in it. */
+export class DeleteFreezer {
+  constructor(
+    private readonly ports: Pick<InventoryPorts, "freezers" | "ids" | "clock">,
+    private readonly access: HouseholdAccess,
+  ) {}
+
+  async execute(input: FreezerInput): Promise<Confirmation> {
+    await this.access.requireOwner(input.householdId, input.userId);
+    const event = eventFactory({ householdId: input.householdId, userId: input.userId, at: this.ports.clock.now(), newId: () => this.ports.ids.next() });
+    const outcome = await this.ports.freezers.deleteFreezer(input.householdId, input.freezerId, [
+      event("freezer.deleted", { freezerId: input.freezerId }),
+    ]);
+    if (outcome === "not-found") throw new FreezerNotFoundError();
+    if (outcome === "has-items") throw new FreezerNotEmptyError();
+    return { message: "Freezer deleted" };
+  }
+}

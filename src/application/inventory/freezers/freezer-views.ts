@@ -1,0 +1,34 @@
+import type { Compartment, Freezer } from "../../../domain/inventory/freezer.js";
+
+export interface FreezerView {
+  id: string;
+  householdId: string;
+  name: string;
+  description: string | null;
+  createdAt: Date;
+}
+
+export interface CompartmentView {
+  id: string;
+  freezerId: string;
+  name: string;
+  position: number;
+}
+
+export interface FreezerDetailView extends FreezerView {
+  compartments: CompartmentView[];
+}
+
+export function viewFreezer(freezer: Freezer): FreezerView {
+  return {
+    id: freezer.id,
+    householdId: freezer.householdId,
+    name: freezer.name,
+    description: freezer.description,
+    createdAt: freezer.createdAt,
+  };
+}
+
+export function viewCompartment(compartment: Compartment): CompartmentView {
+  return { id: compartment.id, freezerId: compartment.freezerId, name: compartment.name, position: compartment.position };
+}

@@ -1,0 +1,27 @@
+import { requireActiveUser } from "../accounts/active-user.js";
+import { type HouseholdView, viewHousehold } from "./household-views.js";
+import type { InventoryPorts } from "../inventory-ports.js";
+
+export interface CreateHouseholdInput {
+  userId: string;
+  name: string;
+}
+
+/** The creator becomes the owner. */
+export class CreateHousehold {
+  constructor(private readonly ports: Pick<InventoryPorts, "users" | "households" | "ids" | "clock">) {}
+
+  async execute(input: CreateHouseholdInput): Promise<HouseholdView> {
+    const user = await requireActiveUser(this.ports.users, input.userId);
+    const now = this.ports.clock.now();
+    const household = { id: this.ports.ids.next(), name: input.name.trim(), ownerId: user.id, createdAt: now, updatedAt: now };
+    await this.ports.households.create(household, {
+      id: this.ports.ids.next(),
+      householdId: household.id,
+      userId: user.id,
+      role: "OWNER",
+      joinedAt: now,
+    });
+    return viewHousehold(household);
+  }
+}

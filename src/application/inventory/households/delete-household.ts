@@ -1,0 +1,16 @@
+import type { HouseholdAccess } from "../household-access.js";
+import type { Confirmation, HouseholdInput, InventoryPorts } from "../inventory-ports.js";
+
+/** Removes the household with its freezers, compartments, items, invites and memberships, atomically. */
+export class DeleteHousehold {
+  constructor(
+    private readonly ports: Pick<InventoryPorts, "households">,
+    private readonly access: HouseholdAccess,
+  ) {}
+
+  async execute(input: HouseholdInput): Promise<Confirmation> {
+    await this.access.requireOwner(input.householdId, input.userId);
+    await this.ports.households.delete(input.householdId);
+    return { message: "Household deleted" };
+  }
+}

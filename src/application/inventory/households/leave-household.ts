@@ -1,0 +1,29 @@
+import { eventFactory } from "../../../domain/inventory/inventory-event.js";
+import { NotHouseholdMemberError, OwnerCannotLeaveError } from "../../../domain/inventory/errors.js";
+import type { HouseholdAccess } from "../household-access.js";
+import type { Confirmation, HouseholdInput, InventoryPorts } from "../inventory-ports.js";
+
+/** A member leaves; the owner must transfer ownership (or delete the household) first. */
+export class LeaveHousehold {
+  constructor(
+    private readonly ports: Pick<InventoryPorts, "households" | "ids" | "clock">,
+    private readonly access: HouseholdAccess,
+  ) {}
+
+  async execute(input: HouseholdInput): Promise<Confirmation> {
+    const membership = await this.access.requireMember(input.householdId, input.userId);
+    if (membership.role === "OWNER") throw new OwnerCannotLeaveError();
+    // Again under the repository's locks: ownership may have been transferred to the caller meanwhile.
+    const left = await this.ports.households.removeMember(input.householdId, input.userId, (_household, current) => {
+      if (!current) throw new NotHouseholdMemberError();
+      if (current.role === "OWNER") throw new OwnerCannotLeaveError();
+    }, [
+      eventFactory({ householdId: input.householdId, userId: input.userId, at: this.ports.clock.now(), newId: () => this.ports.ids.next() })(
+        "member.left",
+        { userId: input.userId, removed: false },
+      ),
+    ]);
+    if (!left) throw new NotHouseholdMemberError();
+    return { message: "You left the household" };
+  }
+}

@@ -1,0 +1,34 @@
+import { eventFactory } from "../../../domain/inventory/inventory-event.js";
+import { CannotRemoveOwnerError, MemberNotFoundError, NotHouseholdOwnerError } from "../../../domain/inventory/errors.js";
+import type { HouseholdAccess } from "../household-access.js";
+import type { Confirmation, HouseholdInput, InventoryPorts } from "../inventory-ports.js";
+
+export interface RemoveMemberInput extends HouseholdInput {
+  /** User id of the member to remove. */
+  memberUserId: string;
+}
+
+export class RemoveMember {
+  constructor(
+    private readonly ports: Pick<InventoryPorts, "households" | "ids" | "clock">,
+    private readonly access: HouseholdAccess,
+  ) {}
+
+  async execute(input: RemoveMemberInput): Promise<Confirmation> {
+    await this.access.requireOwner(input.householdId, input.userId);
+    // Checked under the repository's locks, so a concurrent transfer cannot make the member
+    // being removed the owner in between.
+    const removed = await this.ports.households.removeMember(input.householdId, input.memberUserId, (household, member) => {
+      if (household.ownerId !== input.userId) throw new NotHouseholdOwnerError();
+      if (!member) throw new MemberNotFoundError();
+      if (member.role === "OWNER") throw new CannotRemoveOwnerError();
+    }, [
+      eventFactory({ householdId: input.householdId, userId: input.userId, at: this.ports.clock.now(), newId: () => this.ports.ids.next() })(
+        "member.left",
+        { userId: input.memberUserId, removed: true },
+      ),
+    ]);
+    if (!removed) throw new MemberNotFoundError();
+    return { message: "Member removed" };
+  }
+}

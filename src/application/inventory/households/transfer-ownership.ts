@@ -1,0 +1,41 @@
+import { eventFactory } from "../../../domain/inventory/inventory-event.js";
+import { InvalidTransferTargetError, NotHouseholdMemberError, NotHouseholdOwnerError } from "../../../domain/inventory/errors.js";
+
+const NOT_A_MEMBER = "newOwnerId must be the user id of a member of this household";
+import type { HouseholdAccess } from "../household-access.js";
+import { type HouseholdView, viewHousehold } from "./household-views.js";
+import type { HouseholdInput, InventoryPorts } from "../inventory-ports.js";
+
+export interface TransferOwnershipInput extends HouseholdInput {
+  newOwnerId: string;
+}
+
+/** The new owner gets role OWNER; the previous owner stays as a MEMBER. */
+export class TransferOwnership {
+  constructor(
+    private readonly ports: Pick<InventoryPorts, "households" | "clock" | "ids">,
+    private readonly access: HouseholdAccess,
+  ) {}
+
+  async execute(input: TransferOwnershipInput): Promise<HouseholdView> {
+    await this.access.requireOwner(input.householdId, input.userId);
+    if (input.newOwnerId === input.userId) throw new InvalidTransferTargetError("You already own this household");
+    // The rules are checked again under the repository's locks: a member leaving, being removed
+    // or deleting their account at the same moment must not end with an owner who is gone.
+    const household = await this.ports.households.transferOwnership(
+      input.householdId,
+      input.newOwnerId,
+      this.ports.clock.now(),
+      (current, target) => {
+        if (current.ownerId !== input.userId) throw new NotHouseholdOwnerError();
+        if (!target) throw new InvalidTransferTargetError(NOT_A_MEMBER);
+      },
+      ((event) => [
+        event("member.role_changed", { userId: input.newOwnerId, role: "OWNER" }),
+        event("member.role_changed", { userId: input.userId, role: "MEMBER" }),
+      ])(eventFactory({ householdId: input.householdId, userId: input.userId, at: this.ports.clock.now(), newId: () => this.ports.ids.next() })),
+    );
+    if (!household) throw new NotHouseholdMemberError();
+    return viewHousehold(household);
+  }
+}

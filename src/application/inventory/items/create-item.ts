@@ -1,0 +1,50 @@
+import type { FreezerItem, FreezerItemView } from "../../../domain/inventory/freezer-item.js";
+import { eventFactory, eventItem } from "../../../domain/inventory/inventory-event.js";
+import type { HouseholdAccess } from "../household-access.js";
+import { assertValidPlacement } from "./item-placement.js";
+import type { ItemPorts } from "./item-use-cases.js";
+
+export interface CreateItemInput {
+  householdId: string;
+  userId: string;
+  name: string;
+  quantity: number;
+  freezerId: string;
+  compartmentId: string;
+  notes?: string | null | undefined;
+  /** Defaults to now. */
+  storedAt?: Date | null | undefined;
+  expiresAt?: Date | null | undefined;
+}
+
+/** Puts a new item into a compartment of one of the household's freezers. */
+export class CreateItem {
+  constructor(
+    private readonly ports: ItemPorts,
+    private readonly access: HouseholdAccess,
+  ) {}
+
+  async execute(input: CreateItemInput): Promise<FreezerItemView> {
+    await this.access.requireMember(input.householdId, input.userId);
+    await assertValidPlacement(this.ports.placements, input.householdId, input.freezerId, input.compartmentId);
+    const now = this.ports.clock.now();
+    const item: FreezerItem = {
+      id: this.ports.ids.next(),
+      householdId: input.householdId,
+      freezerId: input.freezerId,
+      compartmentId: input.compartmentId,
+      name: input.name,
+      quantity: input.quantity,
+      notes: input.notes ?? null,
+      storedAt: input.storedAt === undefined ? now : input.storedAt,
+      expiresAt: input.expiresAt ?? null,
+      deletedAt: null,
+      createdAt: now,
+      updatedAt: now,
+      createdById: input.userId,
+      updatedById: input.userId,
+    };
+    const event = eventFactory({ householdId: input.householdId, userId: input.userId, at: now, newId: () => this.ports.ids.next() });
+    return this.ports.items.create(item, [event("item.created", { item: eventItem(item) })]);
+  }
+}

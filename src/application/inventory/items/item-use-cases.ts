@@ -1,0 +1,42 @@
+import type { Clock } from "../../../ports/clock.js";
+import type { IdGenerator } from "../../../ports/id-generator.js";
+import type { ItemPlacementLookup } from "../../../ports/item-placement.js";
+import type { ItemRepository } from "../../../ports/item-repository.js";
+import { ArchiveItem } from "./archive-item.js";
+import { ConsumeItem } from "./consume-item.js";
+import { CreateItem } from "./create-item.js";
+import { DeleteItemPermanently } from "./delete-item-permanently.js";
+import { GetItem } from "./get-item.js";
+import { GetItemHistory } from "./get-item-history.js";
+import type { HouseholdAccess } from "../household-access.js";
+import { ListArchivedItems } from "./list-archived-items.js";
+import { ListExpiringItems } from "./list-expiring-items.js";
+import { ListItems } from "./list-items.js";
+import { RestoreItem } from "./restore-item.js";
+import { UpdateItem } from "./update-item.js";
+
+export interface ItemPorts {
+  items: ItemRepository;
+  placements: ItemPlacementLookup;
+  ids: IdGenerator;
+  clock: Clock;
+}
+
+/** Every item use case, built over one set of ports and the household access policy. */
+export function createItemUseCases(ports: ItemPorts, access: HouseholdAccess) {
+  return {
+    createItem: new CreateItem(ports, access),
+    listItems: new ListItems(ports),
+    getItem: new GetItem(ports, access),
+    updateItem: new UpdateItem(ports, access),
+    archiveItem: new ArchiveItem(ports, access),
+    restoreItem: new RestoreItem(ports, access),
+    deleteItemPermanently: new DeleteItemPermanently(ports, access),
+    listArchivedItems: new ListArchivedItems(ports, access),
+    getItemHistory: new GetItemHistory(ports, access),
+    consumeItem: new ConsumeItem(ports, access),
+    listExpiringItems: new ListExpiringItems(ports, access),
+  };
+}
+
+export type ItemUseCases = ReturnType<typeof createItemUseCases>;

@@ -1,0 +1,35 @@
+import type { FreezerItemView } from "../../../domain/inventory/freezer-item.js";
+import { NotHouseholdMemberError } from "../../../domain/inventory/errors.js";
+import type { ItemListQuery } from "../../../ports/item-repository.js";
+import type { HouseholdAccess } from "../household-access.js";
+import type { HouseholdInput } from "../inventory-ports.js";
+import type { ItemPorts } from "./item-use-cases.js";
+import type { ItemListPage } from "./list-items.js";
+
+/** The household's archive, most recently archived first, for a member. */
+export class ListArchivedItems {
+  constructor(
+    private readonly ports: Pick<ItemPorts, "items">,
+    private readonly access: HouseholdAccess,
+  ) {}
+
+  /** The whole archive, as the spec's plain array. */
+  async execute(input: HouseholdInput): Promise<FreezerItemView[]> {
+    await this.access.requireMember(input.householdId, input.userId);
+    return this.ports.items.listArchived(input.householdId);
+  }
+
+  /** One page of the archive, searchable like the item list. */
+  async page(input: Omit<ItemListQuery, "archived"> & { userId: string }): Promise<ItemListPage> {
+    const { userId, ...query } = input;
+    const found = await this.ports.items.listForMember(userId, { ...query, archived: true });
+    if (!found) throw new NotHouseholdMemberError();
+    return {
+      data: found.items,
+      total: found.total,
+      ...(found.totalEstimated ? { totalEstimated: true as const } : {}),
+      page: query.page,
+      limit: query.limit,
+    };
+  }
+}

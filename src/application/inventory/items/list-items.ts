@@ -1,0 +1,35 @@
+import type { FreezerItemView } from "../../../domain/inventory/freezer-item.js";
+import { NotHouseholdMemberError } from "../../../domain/inventory/errors.js";
+import type { ItemListQuery } from "../../../ports/item-repository.js";
+import type { ItemPorts } from "./item-use-cases.js";
+
+export interface ItemListPage {
+  data: FreezerItemView[];
+  total: number;
+  /** `total` is an estimate (see ItemPage.totalEstimated). */
+  totalEstimated?: true;
+  page: number;
+  limit: number;
+}
+
+/**
+ * The household's active items, filtered, searched, sorted and paged, for a member. The
+ * membership is read with the list's first query rather than through HouseholdAccess, so a
+ * cached page costs one round trip; the rule is the same (403 for non-members).
+ */
+export class ListItems {
+  constructor(private readonly ports: Pick<ItemPorts, "items">) {}
+
+  async execute(input: ItemListQuery & { userId: string }): Promise<ItemListPage> {
+    const { userId, ...query } = input;
+    const found = await this.ports.items.listForMember(userId, query);
+    if (!found) throw new NotHouseholdMemberError();
+    return {
+      data: found.items,
+      total: found.total,
+      ...(found.totalEstimated ? { totalEstimated: true as const } : {}),
+      page: query.page,
+      limit: query.limit,
+    };
+  }
+}

@@ -1,0 +1,78 @@
+import { type FreezerItemView, type ItemPatch, applyItemPatch, isArchived } from "../../../domain/inventory/freezer-item.js";
+import { ItemArchivedError, ItemNotFoundError } from "../../../domain/inventory/item-errors.js";
+import { itemChangeEvents } from "./item-events.js";
+import type { HouseholdAccess } from "../household-access.js";
+import { assertValidPlacement } from "./item-placement.js";
+import type { ItemPorts } from "./item-use-cases.js";
+
+export interface UpdateItemInput {
+  householdId: string;
+  itemId: string;
+  userId: string;
+  patch: ItemPatch;
+}
+
+/** Signals that the item moved while its new placement was being checked. */
+class PlacementMovedMeanwhile extends Error {}
+
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Changes any subset of an active item's fields and records one change-log entry per field
+ * that really changed. The repository serialises concurrent updates of one item, so each
+ * entry's old value is what the previous change set.
+ */
+export class UpdateItem {
+  constructor(
+    private readonly ports: ItemPorts,
+    private readonly access: HouseholdAccess,
+  ) {}
+
+  async execute(input: UpdateItemInput): Promise<FreezerItemView> {
+    await this.access.requireMember(input.householdId, input.userId);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.attempt(input);
+      } catch (error) {
+        if (!(error instanceof PlacementMovedMeanwhile) || attempt >= MAX_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  private async attempt({ householdId, itemId, userId, patch }: UpdateItemInput): Promise<FreezerItemView> {
+    const movesItem = patch.freezerId !== undefined || patch.compartmentId !== undefined;
+    let checked: { freezerId: string; compartmentId: string } | undefined;
+    if (movesItem) {
+      // The placement check reads freezers, which must not happen inside the item's
+      // transaction (PGlite has one connection), so check first and verify under the lock.
+      const before = await this.ports.items.findById(householdId, itemId);
+      if (!before) throw new ItemNotFoundError();
+      if (isArchived(before)) throw new ItemArchivedError();
+      checked = {
+        freezerId: patch.freezerId ?? before.freezerId,
+        compartmentId: patch.compartmentId ?? before.compartmentId,
+      };
+      await assertValidPlacement(
+        this.ports.placements,
+        householdId,
+        checked.freezerId,
+        checked.compartmentId,
+        patch.compartmentId !== undefined,
+      );
+    }
+    const updated = await this.ports.items.update(householdId, itemId, (current) => {
+      if (isArchived(current)) throw new ItemArchivedError();
+      if (
+        checked &&
+        (checked.freezerId !== (patch.freezerId ?? current.freezerId) ||
+          checked.compartmentId !== (patch.compartmentId ?? current.compartmentId))
+      ) {
+        throw new PlacementMovedMeanwhile();
+      }
+      const update = applyItemPatch(current, patch, { by: userId, now: this.ports.clock.now(), newId: () => this.ports.ids.next() });
+      return { ...update, events: itemChangeEvents(current, update, () => this.ports.ids.next()) };
+    });
+    if (!updated) throw new ItemNotFoundError();
+    return updated;
+  }
+}

@@ -1,0 +1,107 @@
+import type { NotificationService } from "../../../domain/automation/notification.js";
+import type { FreezerItemView } from "../../../domain/inventory/freezer-item.js";
+import { isReminderDue, localTime, type ReminderSettings } from "../../../domain/inventory/reminder.js";
+import type { Clock } from "../../../ports/clock.js";
+import type { ItemRepository } from "../../../ports/item-repository.js";
+import type { Logger } from "../../../ports/logger.js";
+import type { ReminderRepository } from "../../../ports/reminder-repository.js";
+
+const DAY_MS = 86_400_000;
+/** Items named in one notification; the rest are counted. */
+const LISTED = 15;
+
+export interface SendDueRemindersDependencies {
+  reminders: ReminderRepository;
+  items: ItemRepository;
+  /** Looked up at every check: the notifications service may be registered after start. */
+  notifications: () => NotificationService | null;
+  clock: Clock;
+  /** TZ; undefined: the system's zone. */
+  timeZone: string | undefined;
+  logger: Logger;
+}
+
+/**
+ * Sends each household's daily expiry reminder once its time has come: one notification
+ * listing the expired items and those expiring within its days ahead, and none when there are
+ * no such items. The day is claimed in the database before sending, so a restart or a second
+ * process never sends it twice; a failed send releases the claim for the next check.
+ */
+export class SendDueReminders {
+  private warnedNoService = false;
+
+  constructor(private readonly deps: SendDueRemindersDependencies) {}
+
+  /** Returns the households a reminder went to. */
+  async execute(): Promise<string[]> {
+    const now = this.deps.clock.now();
+    const local = localTime(now, this.deps.timeZone);
+    const sent: string[] = [];
+    for (const settings of await this.deps.reminders.listEnabled()) {
+      if (!isReminderDue(settings, local)) continue;
+      if (await this.sendOne(settings, now, local.date)) sent.push(settings.householdId);
+    }
+    return sent;
+  }
+
+  private async sendOne(settings: ReminderSettings, now: Date, today: string): Promise<boolean> {
+    const { items, total } = await this.deps.items.list({
+      householdId: settings.householdId,
+      expiresBefore: new Date(now.getTime() + settings.daysAhead * DAY_MS),
+      sort: "expiresAt",
+      order: "asc",
+      page: 1,
+      limit: LISTED,
+    });
+    if (total === 0) return false;
+    const service = this.deps.notifications();
+    if (!service) {
+      if (!this.warnedNoService) this.deps.logger.warn("Expiry reminders are due but no notifications service is registered");
+      this.warnedNoService = true;
+      return false;
+    }
+    if (!(await this.deps.reminders.claim(settings.householdId, today))) return false;
+    try {
+      const result: unknown = await service.send({
+        title: reminderTitle(items, total, now),
+        message: reminderMessage(items, total, now, this.deps.timeZone),
+        tags: ["hourglass_flowing_sand"],
+        ...(settings.channel ? { channel: settings.channel } : {}),
+      });
+      // Hearth's ntfy service reports a failed send as { ok: false } instead of throwing.
+      if (typeof result === "object" && result !== null && (result as { ok?: unknown }).ok === false) {
+        throw new Error(String((result as { error?: unknown }).error ?? "the notification service refused the message"));
+      }
+      this.deps.logger.info("Sent the expiry reminder", { householdId: settings.householdId, items: total });
+      return true;
+    } catch (error) {
+      await this.deps.reminders.release(settings.householdId, today, settings.lastSentOn);
+      this.deps.logger.error("Could not send the expiry reminder; trying again at the next check", {
+        householdId: settings.householdId,
+        err: error,
+      });
+      return false;
+    }
+  }
+}
+
+function isExpired(item: FreezerItemView, now: Date): boolean {
+  return item.expiresAt !== null && item.expiresAt.getTime() < now.getTime();
+}
+
+function reminderTitle(items: FreezerItemView[], total: number, now: Date): string {
+  const expired = items.filter((item) => isExpired(item, now)).length;
+  if (expired === total) return `${total} freezer item${total === 1 ? " has" : "s have"} expired`;
+  return `${total} freezer item${total === 1 ? "" : "s"} to use soon`;
+}
+
+/** One line per item, soonest first: "Peas: expired on 21 Nov" / "Stew: expires on 27 Nov". */
+export function reminderMessage(items: FreezerItemView[], total: number, now: Date, timeZone: string | undefined): string {
+  const format = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone });
+  const lines = items.map((item) => {
+    const on = format.format(item.expiresAt as Date);
+    return isExpired(item, now) ? `${item.name} (${item.quantity}): expired on ${on}` : `${item.name} (${item.quantity}): expires on ${on}`;
+  });
+  if (total > items.length) lines.push(`and ${total - items.length} more`);
+  return lines.join("\n");
+}
