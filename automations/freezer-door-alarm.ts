@@ -43,9 +43,16 @@ export default class FreezerDoorAlarm extends Automation {
     this.state.delete("freezer.door.alarmed");
     if (!alarmed) return;
     await this.services.use("relay", (relay) =>
-      relay.switchOff(ALARM_RELAY).catch((error: Error) => this.logger.warn("Could not switch the alarm off", { error: error.message })),
+      relay
+        .switchOff(ALARM_RELAY)
+        .catch((error: Error) => this.logger.warn("Could not switch the alarm off", { error: error.message })),
     );
-    await this.notify({ title: "Freezer", message: "The freezer door is closed again.", priority: "default", tags: ["white_check_mark"] });
+    await this.notify({
+      title: "Freezer",
+      message: "The freezer door is closed again.",
+      priority: "default",
+      tags: ["white_check_mark"],
+    });
   }
 
   /** The first tick that sees the door open starts the clock; the engine's time source drives it. */

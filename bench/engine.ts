@@ -48,7 +48,10 @@ interface Scenario {
 }
 
 function smallScenario(): Scenario {
-  const automations = Array.from({ length: 100 }, (_, i) => ({ name: `exact-${i}`, filters: [`${PREFIX}/device_${i}`] }));
+  const automations = Array.from({ length: 100 }, (_, i) => ({
+    name: `exact-${i}`,
+    filters: [`${PREFIX}/device_${i}`],
+  }));
   for (let k = 0; k < 5; k++) {
     automations.push({ name: `wild-${k}`, filters: [k < 4 ? `${PREFIX}/sensor_${k}/+` : `${PREFIX}/sensor_${k}/#`] });
   }
@@ -67,9 +70,15 @@ function largeScenario(): Scenario {
   });
   const matching = [
     ...Array.from({ length: 95 }, (_, i) => `${PREFIX}/device_${i * 94}`),
-    ...Array.from({ length: 5 }, (_, k) => (k % 2 === 0 ? `${PREFIX}/sensor_${k * 100}/temperature` : `${PREFIX}/zone_${k * 100 + 1}/a/b`)),
+    ...Array.from({ length: 5 }, (_, k) =>
+      k % 2 === 0 ? `${PREFIX}/sensor_${k * 100}/temperature` : `${PREFIX}/zone_${k * 100 + 1}/a/b`,
+    ),
   ];
-  return { label: "1 000 automations (10 000 subscriptions, 1 000 wildcard)", automations, topics: withUnmatched(matching) };
+  return {
+    label: "1 000 automations (10 000 subscriptions, 1 000 wildcard)",
+    automations,
+    topics: withUnmatched(matching),
+  };
 }
 
 function withUnmatched(matching: string[]): string[] {
@@ -80,7 +89,8 @@ function withUnmatched(matching: string[]): string[] {
 function expectedPerTopic(scenario: Scenario): Map<string, number> {
   const counts = new Map<string, number>();
   const filters = scenario.automations.flatMap((automation) => automation.filters);
-  for (const topic of scenario.topics) counts.set(topic, filters.filter((filter) => topicMatches(filter, topic)).length);
+  for (const topic of scenario.topics)
+    counts.set(topic, filters.filter((filter) => topicMatches(filter, topic)).length);
   return counts;
 }
 
@@ -137,7 +147,8 @@ async function drive(scenario: Scenario, count: () => number, delivered: () => n
   const started = performance.now();
   for (let sent = 0; sent < MESSAGES; sent += CHUNK) {
     const size = Math.min(CHUNK, MESSAGES - sent);
-    for (let n = sent; n < sent + size; n++) expected += perTopic.get(scenario.topics[n % scenario.topics.length] as string) ?? 0;
+    for (let n = sent; n < sent + size; n++)
+      expected += perTopic.get(scenario.topics[n % scenario.topics.length] as string) ?? 0;
     await publisher.publish(size);
     let last = count();
     let lastChange = performance.now();
@@ -186,14 +197,22 @@ async function plainSubscriber(scenario: Scenario): Promise<Measurement> {
   return result;
 }
 
-async function engineRun(scenario: Scenario): Promise<Measurement & { rssAfterStartMb: number; rssAfterRunMb: number }> {
+async function engineRun(
+  scenario: Scenario,
+): Promise<Measurement & { rssAfterStartMb: number; rssAfterRunMb: number }> {
   await mkdir("tmp", { recursive: true });
   const dir = await mkdtemp(path.resolve("tmp", "bench-automations-"));
   const url = new URL(BROKER_URL);
   const engine = createEngine({
     automationsDir: dir,
     logger: new MemoryLogger(),
-    config: { MQTT_HOST: url.hostname, MQTT_PORT: Number(url.port || 1883), HTTP_PORT: 0, DEVICE_REGISTRY_ENABLED: false, ZIGBEE2MQTT_PREFIX: PREFIX },
+    config: {
+      MQTT_HOST: url.hostname,
+      MQTT_PORT: Number(url.port || 1883),
+      HTTP_PORT: 0,
+      DEVICE_REGISTRY_ENABLED: false,
+      ZIGBEE2MQTT_PREFIX: PREFIX,
+    },
   });
   await engine.start();
   for (const automation of scenario.automations) {
@@ -222,9 +241,12 @@ function perSecond(measurement: Measurement): number {
   return measurement.executes / measurement.seconds;
 }
 
-const format = (value: number, digits = 0) => value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const format = (value: number, digits = 0) =>
+  value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-console.log(`Engine benchmark: ${format(MESSAGES)} messages per run over 200 topics (100 matching), broker ${BROKER_URL}, Node ${process.version}`);
+console.log(
+  `Engine benchmark: ${format(MESSAGES)} messages per run over 200 topics (100 matching), broker ${BROKER_URL}, Node ${process.version}`,
+);
 function better<T extends Measurement>(best: T | undefined, next: T): T {
   return best === undefined || perSecond(next) > perSecond(best) ? next : best;
 }
@@ -256,7 +278,9 @@ for (const scenario of [smallScenario(), largeScenario()]) {
     `  engine:        ${format(perSecond(engine))} executes/s (${format(engine.executes)}/${format(engine.expected)} in ${format(engine.seconds, 2)} s), main-thread busy ${format(engine.busyMsPerMessage * 1000, 2)} µs/message`,
   );
   console.log(`  ratio engine/plain: ${format((perSecond(engine) / perSecond(plain)) * 100, 1)} %`);
-  console.log(`  engine RSS: ${format(engine.rssAfterStartMb, 1)} MB after start, ${format(engine.rssAfterRunMb, 1)} MB after the run`);
+  console.log(
+    `  engine RSS: ${format(engine.rssAfterStartMb, 1)} MB after start, ${format(engine.rssAfterRunMb, 1)} MB after the run`,
+  );
 }
 const [small, large] = rows;
 if (small && large) {

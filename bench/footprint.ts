@@ -33,7 +33,9 @@ const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.
 const MQTT_URL = new URL(process.env.BENCH_MQTT_URL ?? "mqtt://127.0.0.1:1883");
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
 const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE_SECONDS ?? 5);
-const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? "--optimize-for-size --max-semi-space-size=1").split(/\s+/).filter(Boolean);
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? "--optimize-for-size --max-semi-space-size=1")
+  .split(/\s+/)
+  .filter(Boolean);
 const MB = 1024 * 1024;
 
 interface MemoryReport {
@@ -70,13 +72,23 @@ async function answers(url: string): Promise<boolean> {
 }
 
 /** Starts `hearth start`; resolves once both surfaces answer, with the time that took. */
-async function startHearth(env: Record<string, string>, flags = NODE_FLAGS): Promise<{ running: Running; seconds: number }> {
+async function startHearth(
+  env: Record<string, string>,
+  flags = NODE_FLAGS,
+): Promise<{ running: Running; seconds: number }> {
   const apiPort = await freePort();
   const httpPort = await freePort();
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    [...flags, "--expose-gc", "--import", path.join(ROOT, "bench/footprint-probe.mjs"), path.join(ROOT, "bin/hearth.js"), "start"],
+    [
+      ...flags,
+      "--expose-gc",
+      "--import",
+      path.join(ROOT, "bench/footprint-probe.mjs"),
+      path.join(ROOT, "bin/hearth.js"),
+      "start",
+    ],
     {
       cwd: ROOT,
       env: {
@@ -109,7 +121,11 @@ async function startHearth(env: Record<string, string>, flags = NODE_FLAGS): Pro
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   for (;;) {
-    if ((await answers(`http://127.0.0.1:${httpPort}/readyz`)) && (await answers(`http://127.0.0.1:${apiPort}/api/v1/health`))) break;
+    if (
+      (await answers(`http://127.0.0.1:${httpPort}/readyz`)) &&
+      (await answers(`http://127.0.0.1:${apiPort}/api/v1/health`))
+    )
+      break;
     if (child.exitCode !== null) throw new Error(`hearth start exited with ${child.exitCode}:\n${output}`);
     if (performance.now() - started > 180_000) throw new Error(`hearth start did not answer within 180 s:\n${output}`);
     await sleep(20);
@@ -149,15 +165,26 @@ async function mixedLoad(running: Running, seconds: number): Promise<{ requests:
     return text ? (JSON.parse(text) as Record<string, unknown>) : {};
   };
   const email = `bench-${Date.now()}@example.test`;
-  const { accessToken } = (await call("POST", `${api}/auth/register`, undefined, { email, password: "correct horse battery", name: "Bench" })) as {
+  const { accessToken } = (await call("POST", `${api}/auth/register`, undefined, {
+    email,
+    password: "correct horse battery",
+    name: "Bench",
+  })) as {
     accessToken: string;
   };
   const token = accessToken;
   const { id: hid } = (await call("POST", `${api}/households`, token, { name: "Bench" })) as { id: string };
-  const { id: freezerId } = (await call("POST", `${api}/households/${hid}/freezers`, token, { name: "Chest" })) as { id: string };
-  const { id: compartmentId } = (await call("POST", `${api}/households/${hid}/freezers/${freezerId}/compartments`, token, {
-    name: "Basket",
-  })) as { id: string };
+  const { id: freezerId } = (await call("POST", `${api}/households/${hid}/freezers`, token, { name: "Chest" })) as {
+    id: string;
+  };
+  const { id: compartmentId } = (await call(
+    "POST",
+    `${api}/households/${hid}/freezers/${freezerId}/compartments`,
+    token,
+    {
+      name: "Basket",
+    },
+  )) as { id: string };
 
   const client = await mqtt.connectAsync(MQTT_URL.toString());
   const deadline = performance.now() + seconds * 1000;
@@ -169,11 +196,20 @@ async function mixedLoad(running: Running, seconds: number): Promise<{ requests:
     while (performance.now() < deadline) {
       round += 1;
       const name = `${foods[(worker + round) % foods.length]} ${worker}-${round}`;
-      const item = (await call("POST", `${api}/households/${hid}/items`, token, { name, quantity: 2, freezerId, compartmentId })) as {
+      const item = (await call("POST", `${api}/households/${hid}/items`, token, {
+        name,
+        quantity: 2,
+        freezerId,
+        compartmentId,
+      })) as {
         id: string;
       };
       await call("GET", `${api}/households/${hid}/items?limit=20`, token);
-      await call("GET", `${api}/households/${hid}/items?search=${encodeURIComponent(foods[round % foods.length] as string)}`, token);
+      await call(
+        "GET",
+        `${api}/households/${hid}/items?search=${encodeURIComponent(foods[round % foods.length] as string)}`,
+        token,
+      );
       await call("PATCH", `${api}/households/${hid}/items/${item.id}`, token, { quantity: 1 });
       await call("GET", `${api}/households/${hid}/items/${item.id}/history`, token);
       // Keeps the household at a steady size: what grows then is the process, not the data.
@@ -185,9 +221,15 @@ async function mixedLoad(running: Running, seconds: number): Promise<{ requests:
     let round = 0;
     while (performance.now() < deadline) {
       round += 1;
-      await client.publishAsync("zigbee2mqtt/hallway_motion", JSON.stringify({ occupancy: round % 2 === 0, battery: 90 }));
+      await client.publishAsync(
+        "zigbee2mqtt/hallway_motion",
+        JSON.stringify({ occupancy: round % 2 === 0, battery: 90 }),
+      );
       await client.publishAsync("zigbee2mqtt/front_door", JSON.stringify({ contact: round % 3 !== 0 }));
-      await client.publishAsync(`zigbee2mqtt/sensor_${round % 20}`, JSON.stringify({ temperature: 20 + (round % 5), humidity: 50 }));
+      await client.publishAsync(
+        `zigbee2mqtt/sensor_${round % 20}`,
+        JSON.stringify({ temperature: 20 + (round % 5), humidity: 50 }),
+      );
       messages += 3;
       await call("POST", `${engine}/webhook/away-mode`, undefined, { away: round % 2 === 0 });
       await call("PUT", `${engine}/api/state/bench.round`, undefined, { value: round });
@@ -229,7 +271,16 @@ async function measure(env: Record<string, string>): Promise<Figures> {
     await sleep(SETTLE_SECONDS * 1000);
     const idlePlain = rssOf(plain.running.child.pid as number);
     await plain.running.stop();
-    return { firstStart: first.seconds, secondStart: second.seconds, idle, idleAfterGc, afterLoad, afterLoadGc, load, idlePlain };
+    return {
+      firstStart: first.seconds,
+      secondStart: second.seconds,
+      idle,
+      idleAfterGc,
+      afterLoad,
+      afterLoadGc,
+      load,
+      idlePlain,
+    };
   } catch (error) {
     if (second.running.child.exitCode === null) second.running.child.kill("SIGKILL");
     throw error;
@@ -239,7 +290,9 @@ async function measure(env: Record<string, string>): Promise<Figures> {
 /** A bare Node process: its start time and idle RSS are the floor every figure stands on. */
 async function baseline(): Promise<{ seconds: number; rss: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, ["-e", "console.log('up'); setInterval(() => {}, 1 << 30)"], { stdio: ["ignore", "pipe", "ignore"] });
+  const child = spawn(process.execPath, ["-e", "console.log('up'); setInterval(() => {}, 1 << 30)"], {
+    stdio: ["ignore", "pipe", "ignore"],
+  });
   await new Promise((resolve) => child.stdout?.once("data", resolve));
   const seconds = (performance.now() - started) / 1000;
   await sleep(SETTLE_SECONDS * 1000);
@@ -272,25 +325,37 @@ const secs = (value: number) => `${value.toFixed(2)} s`;
 
 async function main(): Promise<void> {
   if (process.platform !== "linux") throw new Error("bench:footprint reads /proc: Linux only");
-  if (!existsSync(path.join(ROOT, "dist/composition/main.js"))) throw new Error("dist/ is not built: run `npm run build` first");
+  if (!existsSync(path.join(ROOT, "dist/composition/main.js")))
+    throw new Error("dist/ is not built: run `npm run build` first");
   console.log(
     `Footprint of \`hearth start\` (dist/, the example automations in automations/), Node ${process.version}, flags "${NODE_FLAGS.join(" ")}"; load ${LOAD_SECONDS} s, settle ${SETTLE_SECONDS} s`,
   );
   const node = await baseline();
   const scratch = await mkdtemp(path.join(tmpdir(), "hearth-footprint-"));
   try {
-    const postgres = await withPostgres((url) => measure({ DATABASE_URL: url, DATA_DIR: path.join(scratch, "postgres") }));
+    const postgres = await withPostgres((url) =>
+      measure({ DATABASE_URL: url, DATA_DIR: path.join(scratch, "postgres") }),
+    );
     const pglite = await measure({ DATA_DIR: path.join(scratch, "pglite") });
-    const column = (figures: Figures | string, pick: (f: Figures) => string) => (typeof figures === "string" ? "—" : pick(figures));
+    const column = (figures: Figures | string, pick: (f: Figures) => string) =>
+      typeof figures === "string" ? "—" : pick(figures);
     const rows: [string, (f: Figures) => string, string][] = [
       ["first start (empty database)", (f) => secs(f.firstStart), "PGlite < 10 s"],
       ["second start", (f) => secs(f.secondStart), "< 2 s"],
       ["idle RSS after start", (f) => mb(f.idle), "PostgreSQL < 150 MB, PGlite < 250 MB"],
       ["idle RSS after start, after GC", (f) => mb(f.idleAfterGc.rss), ""],
-      ["  JS heap used / external (incl. WASM) after GC", (f) => `${mb(f.idleAfterGc.heapUsed)} / ${mb(f.idleAfterGc.external)}`, ""],
+      [
+        "  JS heap used / external (incl. WASM) after GC",
+        (f) => `${mb(f.idleAfterGc.heapUsed)} / ${mb(f.idleAfterGc.external)}`,
+        "",
+      ],
       [`RSS right after ${LOAD_SECONDS} s of mixed load`, (f) => mb(f.afterLoad), ""],
       ["RSS after the load, after GC", (f) => mb(f.afterLoadGc.rss), ""],
-      ["  JS heap used / external after the load, after GC", (f) => `${mb(f.afterLoadGc.heapUsed)} / ${mb(f.afterLoadGc.external)}`, ""],
+      [
+        "  JS heap used / external after the load, after GC",
+        (f) => `${mb(f.afterLoadGc.heapUsed)} / ${mb(f.afterLoadGc.external)}`,
+        "",
+      ],
       [
         "after load (GC) vs idle (GC)",
         (f) => `${(((f.afterLoadGc.rss - f.idleAfterGc.rss) / f.idleAfterGc.rss) * 100).toFixed(1)} %`,
@@ -303,7 +368,8 @@ async function main(): Promise<void> {
     console.log("");
     console.log("| what | PostgreSQL | PGlite | target |");
     console.log("|---|---|---|---|");
-    for (const [label, pick, target] of rows) console.log(`| ${label} | ${column(postgres, pick)} | ${column(pglite, pick)} | ${target} |`);
+    for (const [label, pick, target] of rows)
+      console.log(`| ${label} | ${column(postgres, pick)} | ${column(pglite, pick)} | ${target} |`);
     console.log(`| bare Node process (baseline): start / idle RSS | ${secs(node.seconds)} / ${mb(node.rss)} | | |`);
     if (typeof postgres === "string") console.log(`\nPostgreSQL ${postgres}`);
   } finally {

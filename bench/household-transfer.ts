@@ -66,7 +66,8 @@ async function writeFile(file: string, count: number): Promise<void> {
       compartmentName: `Drawer ${index % 3}`,
       expiresAt: "2027-06-01T00:00:00Z",
     });
-    if (!out.write(`${index === 0 ? "" : ","}${line}`)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
+    if (!out.write(`${index === 0 ? "" : ","}${line}`))
+      await new Promise<void>((resolve) => out.once("drain", () => resolve()));
   }
   out.end("]}");
   await finished(out);
@@ -88,12 +89,25 @@ async function main(): Promise<void> {
     const knex = database.knex;
     const now = new Date();
     const userId = createId();
-    await knex("users").insert({ id: userId, email: `${userId}@bench.test`, password_hash: "x", name: "Bench", created_at: now, updated_at: now });
+    await knex("users").insert({
+      id: userId,
+      email: `${userId}@bench.test`,
+      password_hash: "x",
+      name: "Bench",
+      created_at: now,
+      updated_at: now,
+    });
     const household = async () => {
       const id = createId();
       await knex.transaction(async (trx) => {
         await trx("households").insert({ id, name: "Bench", owner_id: userId, created_at: now, updated_at: now });
-        await trx("memberships").insert({ id: createId(), household_id: id, user_id: userId, role: "OWNER", joined_at: now });
+        await trx("memberships").insert({
+          id: createId(),
+          household_id: id,
+          user_id: userId,
+          role: "OWNER",
+          joined_at: now,
+        });
       });
       return id;
     };
@@ -111,13 +125,29 @@ async function main(): Promise<void> {
     const imported = await household();
     let summary = {};
     const importRun = await measure(async () => {
-      summary = await importer.execute({ householdId: imported, userId, rows: () => readHouseholdFile(createReadStream(file), "json") });
+      summary = await importer.execute({
+        householdId: imported,
+        userId,
+        rows: () => readHouseholdFile(createReadStream(file), "json"),
+      });
     });
     // Baseline: the same rows inserted in bulk, no file and no validation.
     const baselineHousehold = await household();
     const [freezerId, compartmentId] = [createId(), createId()];
-    await knex("freezers").insert({ id: freezerId, household_id: baselineHousehold, name: "F", created_at: now, updated_at: now });
-    await knex("compartments").insert({ id: compartmentId, freezer_id: freezerId, name: "C", position: 0, created_at: now });
+    await knex("freezers").insert({
+      id: freezerId,
+      household_id: baselineHousehold,
+      name: "F",
+      created_at: now,
+      updated_at: now,
+    });
+    await knex("compartments").insert({
+      id: compartmentId,
+      freezer_id: freezerId,
+      name: "C",
+      position: 0,
+      created_at: now,
+    });
     const items: FreezerItem[] = Array.from({ length: ITEM_COUNT }, (_, index) => ({
       id: `base${String(index).padStart(9, "0")}`,
       householdId: baselineHousehold,
@@ -137,7 +167,11 @@ async function main(): Promise<void> {
     const baseline = await measure(() => new KnexItemRepository(knex).insertMany(items));
     // Re-import: validation and the id check only.
     const again = await measure(async () => {
-      await importer.execute({ householdId: imported, userId, rows: () => readHouseholdFile(createReadStream(file), "json") });
+      await importer.execute({
+        householdId: imported,
+        userId,
+        rows: () => readHouseholdFile(createReadStream(file), "json"),
+      });
     });
 
     // Export at 10% and at 100% of the items: flat memory means about the same peak.
@@ -148,13 +182,28 @@ async function main(): Promise<void> {
     );
     const smallFreezer = (await knex("freezers").where({ household_id: small }).first("id")).id as string;
     const smallCompartment = createId();
-    await knex("compartments").insert({ id: smallCompartment, freezer_id: smallFreezer, name: "C", position: 0, created_at: now });
+    await knex("compartments").insert({
+      id: smallCompartment,
+      freezer_id: smallFreezer,
+      name: "C",
+      position: 0,
+      created_at: now,
+    });
     await new KnexItemRepository(knex).insertMany(
-      items.slice(0, Math.ceil(ITEM_COUNT / 10)).map((item) => ({ ...item, id: `small${item.id}`, householdId: small, freezerId: smallFreezer, compartmentId: smallCompartment })),
+      items.slice(0, Math.ceil(ITEM_COUNT / 10)).map((item) => ({
+        ...item,
+        id: `small${item.id}`,
+        householdId: small,
+        freezerId: smallFreezer,
+        compartmentId: smallCompartment,
+      })),
     );
     const exportTo = async (householdId: string, format: "json" | "csv") => {
       const out = createWriteStream(path.join(scratch, `export-${householdId}.${format}`));
-      await writeHouseholdFile(await exporter.execute({ householdId, userId }), out, format, { householdId, exportedAt: new Date() });
+      await writeHouseholdFile(await exporter.execute({ householdId, userId }), out, format, {
+        householdId,
+        exportedAt: new Date(),
+      });
       out.end();
       await finished(out);
     };

@@ -146,31 +146,52 @@ export interface HouseholdScenario {
   raw?(pool: pg.Pool): Promise<unknown>;
 }
 
-function listScenario(name: string, query: (household: number) => { path: string; list: ItemListQuery }, toNative: (sql: { text: string; bindings: readonly unknown[] }) => [string, unknown[]]): HouseholdScenario {
+function listScenario(
+  name: string,
+  query: (household: number) => { path: string; list: ItemListQuery },
+  toNative: (sql: { text: string; bindings: readonly unknown[] }) => [string, unknown[]],
+): HouseholdScenario {
   return {
     name,
     connections: 32,
     request() {
       const household = randomHousehold();
-      return { method: "GET", path: `/households/${ids.household(household)}/items${query(household).path}`, user: memberOf(household, household + randomItem()) };
+      return {
+        method: "GET",
+        path: `/households/${ids.household(household)}/items${query(household).path}`,
+        user: memberOf(household, household + randomItem()),
+      };
     },
     async raw(pool) {
       const list = query(randomHousehold()).list;
       const sql = buildItemListSql(list);
       const page = toNative(sql.page);
-      await Promise.all([pool.query(page[0], page[1]), ...(sql.countInPage ? [] : [pool.query(...toNative(buildItemTotalSql(list).capped))])]);
+      await Promise.all([
+        pool.query(page[0], page[1]),
+        ...(sql.countInPage ? [] : [pool.query(...toNative(buildItemTotalSql(list).capped))]),
+      ]);
     },
   };
 }
 
 /** The scenarios, in the order they run; writes last so reads see the seeded data. */
-export function householdScenarios(toNative: (sql: { text: string; bindings: readonly unknown[] }) => [string, unknown[]]): HouseholdScenario[] {
+export function householdScenarios(
+  toNative: (sql: { text: string; bindings: readonly unknown[] }) => [string, unknown[]],
+): HouseholdScenario[] {
   const base = (household: number): ItemListQuery => ({ householdId: ids.household(household), page: 1, limit: 20 });
   const expiresBefore = new Date(Date.now() + 60 * 86_400_000).toISOString();
   return [
     listScenario("list: default page", (h) => ({ path: "", list: base(h) }), toNative),
-    listScenario(`search: common word "${COMMON}"`, (h) => ({ path: `?search=${COMMON}`, list: { ...base(h), search: COMMON } }), toNative),
-    listScenario(`search: rare word "${RARE}"`, (h) => ({ path: `?search=${RARE}`, list: { ...base(h), search: RARE } }), toNative),
+    listScenario(
+      `search: common word "${COMMON}"`,
+      (h) => ({ path: `?search=${COMMON}`, list: { ...base(h), search: COMMON } }),
+      toNative,
+    ),
+    listScenario(
+      `search: rare word "${RARE}"`,
+      (h) => ({ path: `?search=${RARE}`, list: { ...base(h), search: RARE } }),
+      toNative,
+    ),
     listScenario(
       "filters: compartment + expiresBefore",
       (h) => ({
@@ -184,7 +205,11 @@ export function householdScenarios(toNative: (sql: { text: string; bindings: rea
       connections: 32,
       request() {
         const household = randomHousehold();
-        return { method: "GET", path: `/households/${ids.household(household)}/items/${ids.item(household, randomItem())}`, user: memberOf(household, randomItem()) };
+        return {
+          method: "GET",
+          path: `/households/${ids.household(household)}/items/${ids.item(household, randomItem())}`,
+          user: memberOf(household, randomItem()),
+        };
       },
       raw: (pool) => {
         const household = randomHousehold();
@@ -232,8 +257,14 @@ export function householdScenarios(toNative: (sql: { text: string; bindings: rea
         const client = await pool.connect();
         try {
           await client.query("BEGIN");
-          await client.query("SELECT * FROM freezer_items WHERE id = $1 AND household_id = $2 FOR UPDATE", [item, ids.household(household)]);
-          await client.query("UPDATE freezer_items SET quantity = $2, updated_at = now() WHERE id = $1", [item, 1 + Math.floor(Math.random() * 1000)]);
+          await client.query("SELECT * FROM freezer_items WHERE id = $1 AND household_id = $2 FOR UPDATE", [
+            item,
+            ids.household(household),
+          ]);
+          await client.query("UPDATE freezer_items SET quantity = $2, updated_at = now() WHERE id = $1", [
+            item,
+            1 + Math.floor(Math.random() * 1000),
+          ]);
           await client.query(
             `INSERT INTO item_change_log (id, item_id, field_name, old_value, new_value, changed_at, changed_by)
              VALUES ($1, $2, 'quantity', '1', '2', now(), $3)`,
@@ -250,11 +281,19 @@ export function householdScenarios(toNative: (sql: { text: string; bindings: rea
 }
 
 /** Item creation at 16 connections, spread over households (also used, with one household, by the single scenario). */
-export function createScenario(name: string, target?: { household: string; freezer: string; compartment: string; user: string }): HouseholdScenario {
+export function createScenario(
+  name: string,
+  target?: { household: string; freezer: string; compartment: string; user: string },
+): HouseholdScenario {
   const pick = () => {
     if (target) return target;
     const household = randomHousehold();
-    return { household: ids.household(household), freezer: ids.freezer(household), compartment: ids.compartment(household, household % 2), user: memberOf(household, randomItem()) };
+    return {
+      household: ids.household(household),
+      freezer: ids.freezer(household),
+      compartment: ids.compartment(household, household % 2),
+      user: memberOf(household, randomItem()),
+    };
   };
   return {
     name,

@@ -29,7 +29,11 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { MemoryLogger } from "../src/adapters/logging/memory-logger.js";
 import { openDatabase } from "../src/adapters/persistence/database.js";
-import { buildItemListSql, buildItemTotalSql, KnexItemRepository } from "../src/adapters/persistence/knex-item-repository.js";
+import {
+  buildItemListSql,
+  buildItemTotalSql,
+  KnexItemRepository,
+} from "../src/adapters/persistence/knex-item-repository.js";
 import { migrateToLatest } from "../src/adapters/persistence/migrator.js";
 import { loadConfig } from "../src/composition/config.js";
 import { buildInventoryApi } from "../src/composition/inventory-api.js";
@@ -85,20 +89,102 @@ async function serve(): Promise<void> {
 // ---------------------------------------------------------------- food vocabulary
 
 const FOODS = [
-  "Chicken breast", "Chicken thighs", "Chicken wings", "Chicken nuggets", "Chicken curry",
-  "Beef mince", "Beef stew", "Beef burgers", "Steak", "Meatballs", "Pork chops", "Pork sausages",
-  "Pulled pork", "Bacon", "Lamb shank", "Lamb mince", "Turkey breast", "Duck legs", "Salmon fillet",
-  "Cod fillet", "Haddock", "Prawns", "Fish fingers", "Tuna steak", "Mackerel", "Peas", "Sweetcorn",
-  "Green beans", "Broccoli", "Spinach", "Cauliflower", "Carrots", "Brussels sprouts", "Mixed vegetables",
-  "Edamame", "Butternut squash", "Chips", "Potato wedges", "Hash browns", "Roast potatoes", "Rice",
-  "Bread rolls", "Sourdough loaf", "Bagels", "Croissants", "Pizza base", "Naan bread", "Tortillas",
-  "Lasagne", "Bolognese sauce", "Chilli con carne", "Vegetable soup", "Tomato soup", "Lentil dal",
-  "Shepherd's pie", "Fish pie", "Dumplings", "Spring rolls", "Ice cream", "Sorbet", "Frozen yoghurt",
-  "Raspberries", "Blueberries", "Strawberries", "Mango chunks", "Cherries", "Banana slices",
-  "Pastry", "Puff pastry", "Waffles", "Pancakes", "Cookie dough", "Cheesecake", "Apple crumble",
-  "Crème fraîche", "Butter", "Grated cheese", "Stock cubes", "Pesto", "Garlic bread", "Herbs",
+  "Chicken breast",
+  "Chicken thighs",
+  "Chicken wings",
+  "Chicken nuggets",
+  "Chicken curry",
+  "Beef mince",
+  "Beef stew",
+  "Beef burgers",
+  "Steak",
+  "Meatballs",
+  "Pork chops",
+  "Pork sausages",
+  "Pulled pork",
+  "Bacon",
+  "Lamb shank",
+  "Lamb mince",
+  "Turkey breast",
+  "Duck legs",
+  "Salmon fillet",
+  "Cod fillet",
+  "Haddock",
+  "Prawns",
+  "Fish fingers",
+  "Tuna steak",
+  "Mackerel",
+  "Peas",
+  "Sweetcorn",
+  "Green beans",
+  "Broccoli",
+  "Spinach",
+  "Cauliflower",
+  "Carrots",
+  "Brussels sprouts",
+  "Mixed vegetables",
+  "Edamame",
+  "Butternut squash",
+  "Chips",
+  "Potato wedges",
+  "Hash browns",
+  "Roast potatoes",
+  "Rice",
+  "Bread rolls",
+  "Sourdough loaf",
+  "Bagels",
+  "Croissants",
+  "Pizza base",
+  "Naan bread",
+  "Tortillas",
+  "Lasagne",
+  "Bolognese sauce",
+  "Chilli con carne",
+  "Vegetable soup",
+  "Tomato soup",
+  "Lentil dal",
+  "Shepherd's pie",
+  "Fish pie",
+  "Dumplings",
+  "Spring rolls",
+  "Ice cream",
+  "Sorbet",
+  "Frozen yoghurt",
+  "Raspberries",
+  "Blueberries",
+  "Strawberries",
+  "Mango chunks",
+  "Cherries",
+  "Banana slices",
+  "Pastry",
+  "Puff pastry",
+  "Waffles",
+  "Pancakes",
+  "Cookie dough",
+  "Cheesecake",
+  "Apple crumble",
+  "Crème fraîche",
+  "Butter",
+  "Grated cheese",
+  "Stock cubes",
+  "Pesto",
+  "Garlic bread",
+  "Herbs",
 ];
-const PREFIXES = ["", "", "", "Homemade", "Organic", "Leftover", "Smoked", "Spicy", "Diced", "Sliced", "Roast", "Free-range"];
+const PREFIXES = [
+  "",
+  "",
+  "",
+  "Homemade",
+  "Organic",
+  "Leftover",
+  "Smoked",
+  "Spicy",
+  "Diced",
+  "Sliced",
+  "Roast",
+  "Free-range",
+];
 const RARE_WORD = "Kohlrabi";
 const RARE_EVERY = 5_000;
 const COMMON_WORD = "chicken";
@@ -152,7 +238,8 @@ async function runVaried(base: string, scenario: HouseholdScenario, tokenFor: (u
     headers: { authorization: `Bearer ${tokenFor(probe.user)}`, "content-type": "application/json" },
     ...(probe.body ? { body: probe.body } : {}),
   });
-  if (!answer.ok) throw new Error(`${scenario.name}: ${probe.method} ${probe.path} answered ${answer.status} ${await answer.text()}`);
+  if (!answer.ok)
+    throw new Error(`${scenario.name}: ${probe.method} ${probe.path} answered ${answer.status} ${await answer.text()}`);
   const run = (duration: number) =>
     autocannon({
       url: base,
@@ -204,7 +291,8 @@ async function runRawLoop(connections: number, operation: () => Promise<unknown>
   return { rps: latencies.length / DURATION, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
 }
 
-const figures = (m: Measured | undefined) => (m ? `${m.rps.toFixed(0)} | ${m.p50.toFixed(1)} | ${m.p99.toFixed(1)}` : "– | – | –");
+const figures = (m: Measured | undefined) =>
+  m ? `${m.rps.toFixed(0)} | ${m.p50.toFixed(1)} | ${m.p99.toFixed(1)}` : "– | – | –";
 const ratio = (m: Measured | undefined, raw: Measured | undefined) => (m && raw ? (m.rps / raw.rps).toFixed(2) : "–");
 
 /** The fields the bench reads from API answers. */
@@ -275,9 +363,17 @@ async function runRaw(pool: pg.Pool, sql: { page: [string, unknown[]]; count?: [
   return { rps: latencies.length / DURATION, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
 }
 
-function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; port: number }> {
+function startServer(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; port: number }> {
   const child = fork(fileURLToPath(import.meta.url), ["--serve"], {
-    execArgv: ["--conditions=hearth-source", "--import", "tsx", ...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [])],
+    execArgv: [
+      "--conditions=hearth-source",
+      "--import",
+      "tsx",
+      ...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []),
+    ],
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -324,7 +420,9 @@ async function dropDatabase(adminUrl: string, name: string): Promise<void> {
 
 const toNativeSql = toNative;
 
-function toNative(knexSql: { toSQL(): { toNative(): { sql: string; bindings: readonly unknown[] } } }): [string, unknown[]] {
+function toNative(knexSql: {
+  toSQL(): { toNative(): { sql: string; bindings: readonly unknown[] } };
+}): [string, unknown[]] {
   const native = knexSql.toSQL().toNative();
   return [native.sql, [...native.bindings]];
 }
@@ -354,19 +452,36 @@ async function multiHousehold(adminUrl: string): Promise<void> {
       report(
         `\nSeeded ${HOUSEHOLDS} households × ${ITEMS_PER_HOUSEHOLD} items (${HOUSEHOLDS * ITEMS_PER_HOUSEHOLD} items, ${HOUSEHOLDS * 2} users) in ${seedSeconds.toFixed(1)} s; ${DURATION} s per scenario`,
       );
-      const toNative = (sql: { text: string; bindings: readonly unknown[] }) => toNativeSql(database.knex.raw(sql.text, [...sql.bindings] as never));
+      const toNative = (sql: { text: string; bindings: readonly unknown[] }) =>
+        toNativeSql(database.knex.raw(sql.text, [...sql.bindings] as never));
       for (const scenario of householdScenarios(toNative)) {
         const api = await runVaried(`http://127.0.0.1:${port}`, scenario, tokenFor);
-        const raw = scenario.raw ? await runRawLoop(scenario.connections, () => scenario.raw?.(pool) ?? Promise.resolve()) : undefined;
-        results.push({ name: scenario.name, api, ...(raw ? { raw } : {}), errors: api.errors, rssMb: await rssOf(child) });
-        report(`  ${scenario.name}: ${api.rps.toFixed(0)} req/s (raw ${raw?.rps.toFixed(0) ?? "–"}), ${api.errors} errors`);
+        const raw = scenario.raw
+          ? await runRawLoop(scenario.connections, () => scenario.raw?.(pool) ?? Promise.resolve())
+          : undefined;
+        results.push({
+          name: scenario.name,
+          api,
+          ...(raw ? { raw } : {}),
+          errors: api.errors,
+          rssMb: await rssOf(child),
+        });
+        report(
+          `  ${scenario.name}: ${api.rps.toFixed(0)} req/s (raw ${raw?.rps.toFixed(0) ?? "–"}), ${api.errors} errors`,
+        );
       }
       report("");
-      report(`Multi-household: ${HOUSEHOLDS} households × ${ITEMS_PER_HOUSEHOLD} items, requests spread at random; 32 connections (POST: 16).`);
-      report("| scenario | API req/s | p50 ms | p99 ms | raw SQL req/s | p50 ms | p99 ms | API/raw | errors | app RSS MB |");
+      report(
+        `Multi-household: ${HOUSEHOLDS} households × ${ITEMS_PER_HOUSEHOLD} items, requests spread at random; 32 connections (POST: 16).`,
+      );
+      report(
+        "| scenario | API req/s | p50 ms | p99 ms | raw SQL req/s | p50 ms | p99 ms | API/raw | errors | app RSS MB |",
+      );
       report("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
       for (const r of results) {
-        report(`| ${r.name} | ${figures(r.api)} | ${figures(r.raw)} | ${ratio(r.api, r.raw)} | ${r.errors} | ${r.rssMb?.toFixed(0) ?? "–"} |`);
+        report(
+          `| ${r.name} | ${figures(r.api)} | ${figures(r.raw)} | ${ratio(r.api, r.raw)} | ${r.errors} | ${r.rssMb?.toFixed(0) ?? "–"} |`,
+        );
       }
     } finally {
       await pool.end();
@@ -401,10 +516,15 @@ async function singleHousehold(adminUrl: string): Promise<void> {
       for (const freezerName of ["Kitchen", "Garage", "Basement"]) {
         const freezer = await json(`${base}/households/${hid}/freezers`, "POST", token, { name: freezerName });
         for (let position = 0; position < 4; position++) {
-          const compartment = await json(`${base}/households/${hid}/freezers/${freezer.id}/compartments`, "POST", token, {
-            name: `Drawer ${position + 1}`,
-            position,
-          });
+          const compartment = await json(
+            `${base}/households/${hid}/freezers/${freezer.id}/compartments`,
+            "POST",
+            token,
+            {
+              name: `Drawer ${position + 1}`,
+              position,
+            },
+          );
           placements.push({ freezerId: freezer.id, compartmentId: compartment.id });
         }
       }
@@ -462,13 +582,21 @@ async function singleHousehold(adminUrl: string): Promise<void> {
         {
           name: "filters: 2 compartments + expiresBefore",
           path: `?compartmentIds[]=${a}&compartmentIds[]=${b}&expiresBefore=${encodeURIComponent(expiresBefore)}`,
-          query: { householdId: hid, compartmentIds: [a, b], expiresBefore: new Date(expiresBefore), page: 1, limit: 20 },
+          query: {
+            householdId: hid,
+            compartmentIds: [a, b],
+            expiresBefore: new Date(expiresBefore),
+            page: 1,
+            limit: 20,
+          },
         },
       ];
 
       const results: Scenario[] = [];
       const report = (line: string) => process.stdout.write(`${line}\n`);
-      report(`Seeded ${ITEM_COUNT} items in ${seedSeconds.toFixed(1)} s; ${CONNECTIONS} connections, ${DURATION} s per scenario`);
+      report(
+        `Seeded ${ITEM_COUNT} items in ${seedSeconds.toFixed(1)} s; ${CONNECTIONS} connections, ${DURATION} s per scenario`,
+      );
       for (const scenario of listQueries) {
         const api = await runHttp(base, token, `/households/${hid}/items${scenario.path}`);
         const uncached = await runHttp(coldBase, token, `/households/${hid}/items${scenario.path}`);
@@ -479,8 +607,17 @@ async function singleHousehold(adminUrl: string): Promise<void> {
           // The count the repository runs: capped at the exact-count limit (estimated past it).
           ...(sql.countInPage ? {} : { count: toNative(database.knex.raw(cappedCount.text, cappedCount.bindings)) }),
         });
-        results.push({ name: scenario.name, api, cold: uncached, raw, errors: api.errors + uncached.errors, rssMb: await rssOf(child) });
-        report(`  ${scenario.name}: ${api.rps.toFixed(0)} req/s (cache off ${uncached.rps.toFixed(0)}, raw ${raw.rps.toFixed(0)})`);
+        results.push({
+          name: scenario.name,
+          api,
+          cold: uncached,
+          raw,
+          errors: api.errors + uncached.errors,
+          rssMb: await rssOf(child),
+        });
+        report(
+          `  ${scenario.name}: ${api.rps.toFixed(0)} req/s (cache off ${uncached.rps.toFixed(0)}, raw ${raw.rps.toFixed(0)})`,
+        );
       }
       const single: { name: string; path: string; method?: "GET" | "PATCH"; body?: () => string }[] = [
         { name: "get one item", path: `/households/${hid}/items/${patchItem!.id}` },
@@ -506,13 +643,23 @@ async function singleHousehold(adminUrl: string): Promise<void> {
       });
       const posted = await runVaried(`http://127.0.0.1:${port}`, creation, () => token);
       const rawPosted = await runRawLoop(creation.connections, () => creation.raw?.(pool) ?? Promise.resolve());
-      results.push({ name: creation.name, api: posted, raw: rawPosted, errors: posted.errors, rssMb: await rssOf(child) });
+      results.push({
+        name: creation.name,
+        api: posted,
+        raw: rawPosted,
+        errors: posted.errors,
+        rssMb: await rssOf(child),
+      });
       report(`  ${creation.name}: ${posted.rps.toFixed(0)} items/s (raw INSERT ${rawPosted.rps.toFixed(0)})`);
 
       report("");
       report(`Single household of ${ITEM_COUNT} items.`);
-      report("API: the app as configured by default (item-list cache on); cache off: ITEM_LIST_CACHE_SIZE=0; raw: the same SQL through node-postgres.");
-      report("| scenario | API req/s | p50 ms | p99 ms | cache off req/s | p50 ms | p99 ms | raw SQL req/s | p50 ms | p99 ms | API/raw | cache off/raw | errors | app RSS MB |");
+      report(
+        "API: the app as configured by default (item-list cache on); cache off: ITEM_LIST_CACHE_SIZE=0; raw: the same SQL through node-postgres.",
+      );
+      report(
+        "| scenario | API req/s | p50 ms | p99 ms | cache off req/s | p50 ms | p99 ms | raw SQL req/s | p50 ms | p99 ms | API/raw | cache off/raw | errors | app RSS MB |",
+      );
       report("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
       for (const r of results) {
         report(

@@ -122,7 +122,9 @@ export async function buildWebApp(outDir = path.join(webDir, "dist")) {
   const entry = Object.entries(result.metafile.outputs).find(([, output]) => output.entryPoint);
   if (!entry) throw new Error("esbuild produced no entry bundle");
   const script = path.relative(outDir, path.resolve(root, entry[0])).split(path.sep).join("/");
-  const style = entry[1].cssBundle ? path.relative(outDir, path.resolve(root, entry[1].cssBundle)).split(path.sep).join("/") : null;
+  const style = entry[1].cssBundle
+    ? path.relative(outDir, path.resolve(root, entry[1].cssBundle)).split(path.sep).join("/")
+    : null;
 
   const icons = [
     { file: "icons/icon-192.png", size: 192, padding: 0, purpose: "any" },
@@ -143,7 +145,12 @@ export async function buildWebApp(outDir = path.join(webDir, "dist")) {
     theme_color: THEME.hex,
     icons: icons
       .filter((icon) => icon.purpose)
-      .map((icon) => ({ src: `/${icon.file}`, sizes: `${icon.size}x${icon.size}`, type: "image/png", purpose: icon.purpose })),
+      .map((icon) => ({
+        src: `/${icon.file}`,
+        sizes: `${icon.size}x${icon.size}`,
+        type: "image/png",
+        purpose: icon.purpose,
+      })),
   };
   writeFileSync(path.join(outDir, "manifest.webmanifest"), `${JSON.stringify(manifest, null, 2)}\n`);
 
@@ -181,7 +188,8 @@ if (invokedDirectly) {
   const outIndex = args.indexOf("--out-dir");
   const outDir = outIndex >= 0 ? path.resolve(args[outIndex + 1] ?? "") : undefined;
   buildWebApp(outDir).then(
-    (built) => console.log(`hearth: web app built in ${path.relative(root, built.outDir)} (${built.shell.length} shell files).`),
+    (built) =>
+      console.log(`hearth: web app built in ${path.relative(root, built.outDir)} (${built.shell.length} shell files).`),
     (error) => {
       console.error(`hearth: the web app build failed: ${error.message}`);
       process.exit(1);

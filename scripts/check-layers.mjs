@@ -38,7 +38,10 @@ function problemFor(from, specifier, file) {
   const layer = from[0];
   if (!specifier.startsWith(".")) {
     if (layer === "domain") return "the domain imports no package or Node.js module";
-    if ((layer === "application" || layer === "ports") && (!specifier.startsWith("node:") || specifier === "node:path")) {
+    if (
+      (layer === "application" || layer === "ports") &&
+      (!specifier.startsWith("node:") || specifier === "node:path")
+    ) {
       return `${layer} imports no framework or adapter package (${specifier})`;
     }
     if (specifier === "tsyringe" && layer !== "composition") return "only composition imports tsyringe";
@@ -51,7 +54,10 @@ function problemFor(from, specifier, file) {
     ports: ["domain", "ports"],
     application: ["domain", "ports", "application"],
   }[layer];
-  if (allowed) return allowed.includes(target[0]) ? null : `${layer} may import only ${allowed.join(", ")}, not ${target.join("/")}`;
+  if (allowed)
+    return allowed.includes(target[0])
+      ? null
+      : `${layer} may import only ${allowed.join(", ")}, not ${target.join("/")}`;
   if (layer === "adapters") {
     if (target[0] === "composition" || target[0] === "index") return `adapters do not import ${target[0]}`;
     if (target[0] === "adapters" && target[1] !== from[1] && !SHARED_ADAPTER_AREAS.has(target[1])) {

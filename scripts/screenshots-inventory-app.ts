@@ -18,7 +18,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const imagesDir = path.join(root, "docs", "images");
 const PASSWORD = "frozen peas 2026";
 
-async function call<T>(baseUrl: string, method: string, route: string, token: string | null, body?: unknown): Promise<T> {
+async function call<T>(
+  baseUrl: string,
+  method: string,
+  route: string,
+  token: string | null,
+  body?: unknown,
+): Promise<T> {
   const response = await fetch(`${baseUrl}/api/v1${route}`, {
     method,
     headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
@@ -35,18 +41,34 @@ function day(offset: number): string {
 /** A household with two members, a freezer with three drawers and a dozen items. */
 async function seed(baseUrl: string): Promise<void> {
   type Session = { accessToken: string; user: { id: string } };
-  const anna = await call<Session>(baseUrl, "POST", "/auth/register", null, { email: "anna@example.com", password: PASSWORD, name: "Anna" });
-  const ben = await call<Session>(baseUrl, "POST", "/auth/register", null, { email: "ben@example.com", password: PASSWORD, name: "Ben" });
+  const anna = await call<Session>(baseUrl, "POST", "/auth/register", null, {
+    email: "anna@example.com",
+    password: PASSWORD,
+    name: "Anna",
+  });
+  const ben = await call<Session>(baseUrl, "POST", "/auth/register", null, {
+    email: "ben@example.com",
+    password: PASSWORD,
+    name: "Ben",
+  });
   const home = await call<{ id: string }>(baseUrl, "POST", "/households", anna.accessToken, { name: "The Smiths" });
   const invite = await call<{ code: string }>(baseUrl, "POST", `/households/${home.id}/invites`, anna.accessToken);
   await call(baseUrl, "POST", "/invites/accept", ben.accessToken, { code: invite.code });
-  const chest = await call<{ id: string }>(baseUrl, "POST", `/households/${home.id}/freezers`, anna.accessToken, { name: "Chest freezer" });
+  const chest = await call<{ id: string }>(baseUrl, "POST", `/households/${home.id}/freezers`, anna.accessToken, {
+    name: "Chest freezer",
+  });
   const drawers: string[] = [];
   for (const [position, name] of ["Drawer 1", "Drawer 2", "Drawer 3"].entries()) {
-    const drawer = await call<{ id: string }>(baseUrl, "POST", `/households/${home.id}/freezers/${chest.id}/compartments`, anna.accessToken, {
-      name,
-      position,
-    });
+    const drawer = await call<{ id: string }>(
+      baseUrl,
+      "POST",
+      `/households/${home.id}/freezers/${chest.id}/compartments`,
+      anna.accessToken,
+      {
+        name,
+        position,
+      },
+    );
     drawers.push(drawer.id);
   }
   const items: [string, number, number, number | null, string][] = [
@@ -61,13 +83,19 @@ async function seed(baseUrl: string): Promise<void> {
   ];
   let peas = "";
   for (const [name, quantity, drawer, expires, who] of items) {
-    const item = await call<{ id: string }>(baseUrl, "POST", `/households/${home.id}/items`, who === "anna" ? anna.accessToken : ben.accessToken, {
-      name,
-      quantity,
-      freezerId: chest.id,
-      compartmentId: drawers[drawer],
-      ...(expires === null ? {} : { expiresAt: day(expires) }),
-    });
+    const item = await call<{ id: string }>(
+      baseUrl,
+      "POST",
+      `/households/${home.id}/items`,
+      who === "anna" ? anna.accessToken : ben.accessToken,
+      {
+        name,
+        quantity,
+        freezerId: chest.id,
+        compartmentId: drawers[drawer],
+        ...(expires === null ? {} : { expiresAt: day(expires) }),
+      },
+    );
     if (name === "Garden peas") peas = item.id;
   }
   // Some history for the item screenshot: Ben moves the peas and takes one bag out.
@@ -78,7 +106,9 @@ async function seed(baseUrl: string): Promise<void> {
 async function main(): Promise<void> {
   const scratch = await mkdtemp(path.join(tmpdir(), "hearth-screenshots-"));
   const webDir = path.join(scratch, "web");
-  execFileSync(process.execPath, [path.join(root, "scripts", "build-web.mjs"), "--out-dir", webDir], { stdio: "inherit" });
+  execFileSync(process.execPath, [path.join(root, "scripts", "build-web.mjs"), "--out-dir", webDir], {
+    stdio: "inherit",
+  });
   const hearth = await startHearth({
     env: {
       DATA_DIR: path.join(scratch, "data"),
@@ -99,10 +129,30 @@ async function main(): Promise<void> {
     const baseUrl = `http://localhost:${hearth.apiPort}`;
     await seed(baseUrl);
     const shots = [
-      { file: "inventory-app-phone-light.png", viewport: { width: 360, height: 780 }, colorScheme: "light" as const, isMobile: true },
-      { file: "inventory-app-phone-dark.png", viewport: { width: 360, height: 780 }, colorScheme: "dark" as const, isMobile: true },
-      { file: "inventory-app-desktop-light.png", viewport: { width: 1280, height: 860 }, colorScheme: "light" as const, isMobile: false },
-      { file: "inventory-app-desktop-dark.png", viewport: { width: 1280, height: 860 }, colorScheme: "dark" as const, isMobile: false },
+      {
+        file: "inventory-app-phone-light.png",
+        viewport: { width: 360, height: 780 },
+        colorScheme: "light" as const,
+        isMobile: true,
+      },
+      {
+        file: "inventory-app-phone-dark.png",
+        viewport: { width: 360, height: 780 },
+        colorScheme: "dark" as const,
+        isMobile: true,
+      },
+      {
+        file: "inventory-app-desktop-light.png",
+        viewport: { width: 1280, height: 860 },
+        colorScheme: "light" as const,
+        isMobile: false,
+      },
+      {
+        file: "inventory-app-desktop-dark.png",
+        viewport: { width: 1280, height: 860 },
+        colorScheme: "dark" as const,
+        isMobile: false,
+      },
     ];
     for (const shot of shots) {
       const context = await browser.newContext({

@@ -50,7 +50,13 @@ function runTier(tier) {
       process.stderr.write(chunk);
     });
     child.on("close", (code, signal) => {
-      resolve({ tier, ok: code === 0, code: code ?? signal, seconds: (Date.now() - started) / 1000, ...mochaCounts(output) });
+      resolve({
+        tier,
+        ok: code === 0,
+        code: code ?? signal,
+        seconds: (Date.now() - started) / 1000,
+        ...mochaCounts(output),
+      });
     });
   });
 }

@@ -165,5 +165,9 @@ export {
   HomeKitPortInUseError,
   type HomeKitStatus,
 } from "./adapters/services/homekit/homekit-bridge.js";
-export { HOMEKIT_ADVERTISERS, HOMEKIT_DEFAULT_PORT, type HomeKitAdvertiser } from "./adapters/services/homekit/homekit-defaults.js";
+export {
+  HOMEKIT_ADVERTISERS,
+  HOMEKIT_DEFAULT_PORT,
+  type HomeKitAdvertiser,
+} from "./adapters/services/homekit/homekit-defaults.js";
 export type { HomeKitBridgeApi, HomeKitBridgeInfo, HomeKitReport } from "./ports/homekit-bridge.js";

@@ -1,8 +1,19 @@
 import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { backupSocketUsable, isHearthRunning, LiveDumpError, requestLiveDump } from "../adapters/backup/backup-socket.js";
-import { BackupFormatError, readBackup, RestoreTargetNotEmptyError, restoreBackup, writeBackup } from "../adapters/backup/data-dir-backup.js";
+import {
+  backupSocketUsable,
+  isHearthRunning,
+  LiveDumpError,
+  requestLiveDump,
+} from "../adapters/backup/backup-socket.js";
+import {
+  BackupFormatError,
+  readBackup,
+  RestoreTargetNotEmptyError,
+  restoreBackup,
+  writeBackup,
+} from "../adapters/backup/data-dir-backup.js";
 import { USAGE_ERROR } from "../adapters/cli/cli.js";
 import { openDatabase, restoreEmbeddedDatabase } from "../adapters/persistence/database.js";
 import { ConfigError, loadConfig } from "./config.js";
@@ -24,7 +35,13 @@ export class BackupRefusedError extends Error {
 }
 
 /** Failures a person can act on: printed as their message alone, exit 1. */
-const EXPECTED_FAILURES = [ConfigError, BackupFormatError, BackupRefusedError, RestoreTargetNotEmptyError, LiveDumpError];
+const EXPECTED_FAILURES = [
+  ConfigError,
+  BackupFormatError,
+  BackupRefusedError,
+  RestoreTargetNotEmptyError,
+  LiveDumpError,
+];
 
 function fail(error: unknown, what: string, output: CommandOutput): number {
   if (EXPECTED_FAILURES.some((type) => error instanceof type)) output.err((error as Error).message);
@@ -93,7 +110,9 @@ export async function backupCommand(args: string[], output: CommandOutput = cons
       `Backed up ${manifest.files.length} files${databaseDump ? " with the embedded database" : ""} to ${path.resolve(parsed.file)} (${Math.ceil(size / 1024)} KiB)`,
     );
     if (!databaseDump) {
-      output.out("DATABASE_URL is set: the archive holds DATA_DIR's files only; back up PostgreSQL with pg_dump (docs/backup.md)");
+      output.out(
+        "DATABASE_URL is set: the archive holds DATA_DIR's files only; back up PostgreSQL with pg_dump (docs/backup.md)",
+      );
     }
     return 0;
   } catch (error) {
@@ -126,7 +145,9 @@ export async function restoreCommand(args: string[], output: CommandOutput = con
       `Restored the backup of ${backup.manifest.createdAt} (Hearth ${backup.manifest.hearthVersion}) into ${path.resolve(config.DATA_DIR)}`,
     );
     if (backup.manifest.database === "postgres") {
-      output.out("The backup was taken on PostgreSQL: restore the database from your pg_dump with pg_restore (docs/backup.md)");
+      output.out(
+        "The backup was taken on PostgreSQL: restore the database from your pg_dump with pg_restore (docs/backup.md)",
+      );
     } else if (config.DATABASE_URL) {
       output.out("DATABASE_URL is set: Hearth will use PostgreSQL, not the embedded database restored into DATA_DIR");
     }

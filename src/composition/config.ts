@@ -29,7 +29,10 @@ const port = z.coerce
   .min(0, "expected 0-65535")
   .max(65535, "expected 0-65535");
 
-const positiveInt = z.coerce.number({ message: "expected a number" }).int("expected a whole number").positive("expected a number above 0");
+const positiveInt = z.coerce
+  .number({ message: "expected a number" })
+  .int("expected a whole number")
+  .positive("expected a number above 0");
 
 /** Durations like `900`, `15m`, `12h`, `30d` (seconds when no unit). Parsed to seconds. */
 const duration = z
@@ -85,151 +88,173 @@ const optionalText = z
   .optional()
   .transform((value) => (value === undefined || value.trim() === "" ? undefined : value));
 
-const envSchema = z
-  .object({
-    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-    LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal"]).default("info"),
-    // Cron triggers are read in this zone: a misspelt one must stop the boot, not every cron automation.
-    TZ: optionalText.refine((zone) => zone === undefined || isTimeZone(zone), {
-      message: "expected an IANA time zone such as Europe/Berlin or UTC",
-    }),
-    DATA_DIR: z.string().trim().min(1).default("./data"),
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal"]).default("info"),
+  // Cron triggers are read in this zone: a misspelt one must stop the boot, not every cron automation.
+  TZ: optionalText.refine((zone) => zone === undefined || isTimeZone(zone), {
+    message: "expected an IANA time zone such as Europe/Berlin or UTC",
+  }),
+  DATA_DIR: z.string().trim().min(1).default("./data"),
 
-    // Inventory API
-    DATABASE_URL: optionalText.superRefine((value, context) => {
-      const problem = value === undefined ? null : databaseUrlProblem(value);
-      if (problem) context.addIssue({ code: "custom", message: problem });
-    }),
-    API_PORT: port.default(3000),
-    JWT_SECRET: optionalText.pipe(z.string().min(32, "expected at least 32 characters").optional()),
-    JWT_ACCESS_TTL: duration.default(900),
-    JWT_REFRESH_TTL: duration.default(30 * 86400),
-    RATE_LIMIT_PER_MINUTE: positiveInt.default(100),
-    AUTH_RATE_LIMIT_PER_MINUTE: positiveInt.default(10),
-    /** Item-list pages kept for reuse while their household's items are unchanged; 0 turns it off. */
-    ITEM_LIST_CACHE_SIZE: z.coerce
-      .number({ message: "expected a number" })
-      .int("expected a whole number")
-      .min(0, "expected 0 or more")
-      .max(100_000, "expected at most 100000")
-      .default(500),
-    /** The built web app served at `/` on API_PORT; unset = the package's own web/dist. */
-    WEB_APP_DIR: optionalText,
-    REDIS_URL: optionalText.pipe(z.string().regex(/^rediss?:\/\//, "expected a redis:// or rediss:// URL").optional()),
-    CORS_ORIGINS: optionalText.transform((value) =>
-      value === undefined
-        ? []
-        : value
-            .split(",")
-            .map((origin) => origin.trim())
-            .filter(Boolean),
-    ),
-    /**
-     * Express "trust proxy": false, true, a hop count, or (recommended) the proxies' addresses:
-     * `loopback`, `linklocal`, `uniquelocal`, IP addresses and CIDR subnets, comma-separated.
-     */
-    TRUST_PROXY: optionalText.transform((value, context): boolean | number | string => {
-      if (value === undefined) return false;
-      const lowered = value.trim().toLowerCase();
-      if (["true", "yes"].includes(lowered)) return true;
-      if (["false", "no", "0"].includes(lowered)) return false;
-      if (/^\d+$/.test(lowered)) return Number.parseInt(lowered, 10);
-      const entries = value.split(",").map((entry) => entry.trim());
-      const bad = entries.filter((entry) => !isProxyAddress(entry));
-      if (bad.length > 0) {
-        context.addIssue({
-          code: "custom",
-          message: `expected true, false, a hop count, or addresses: loopback, linklocal, uniquelocal, IPs or CIDR subnets (not ${bad.map((entry) => JSON.stringify(entry)).join(", ")})`,
-        });
-        return z.NEVER;
-      }
-      return entries.join(", ");
-    }),
-
-    // Automation engine
-    MQTT_HOST: optionalText,
-    MQTT_PORT: port.default(1883),
-    MQTT_USERNAME: optionalText,
-    MQTT_PASSWORD: optionalText,
-    ZIGBEE2MQTT_PREFIX: z.string().trim().min(1).default("zigbee2mqtt"),
-    HTTP_PORT: port.default(8080),
-    HTTP_TOKEN: optionalText,
-    /**
-     * Whether `hearth start` protects the engine's /api, /status and /metrics when HTTP_TOKEN is
-     * empty, by generating a token into DATA_DIR. `false` serves them without authentication.
-     * The library's createEngine ignores it: there an empty HTTP_TOKEN means no protection.
-     */
-    HTTP_AUTH: booleanFlag.default(true),
-    WEB_UI_ENABLED: booleanFlag.default(true),
-    AUTOMATIONS_DIR: z.string().trim().min(1).default("./automations"),
-    AUTOMATIONS_RECURSIVE: booleanFlag.default(false),
-    // Unset, these take the surface's default (see loadConfig): on, in DATA_DIR, for `hearth start`;
-    // off and ./state.json for the library, as the spec says.
-    STATE_PERSIST: optionalText.pipe(booleanFlag.optional()),
-    STATE_FILE_PATH: optionalText,
-    DEVICE_REGISTRY_ENABLED: booleanFlag.default(true),
-    DEVICE_REGISTRY_PERSIST: booleanFlag.default(false),
-    DEVICE_REGISTRY_FILE_PATH: z.string().trim().min(1).default("./device-registry.json"),
-    METRICS_ENABLED: booleanFlag.default(false),
-    METRICS_PUBLIC: booleanFlag.default(false),
-    /**
-     * Hot standby (docs/high-availability.md): with DATABASE_URL, every process competes for the
-     * engine lease and keeps the automation state and device registry in PostgreSQL; only the
-     * leader runs automations. false: state files and no lease (one process per database).
-     */
-    HOT_STANDBY: booleanFlag.default(true),
-    /** The name other instances show for this one ("standby, leader is <name>"); the host name by default. */
-    INSTANCE_NAME: optionalText,
-    /** How long the engine lease lives without renewal: the longest a failover waits for a dead leader. */
-    LEADER_LEASE_TTL_MS: z.coerce.number({ message: "expected a number" }).int("expected a whole number").min(200, "expected at least 200").max(60_000, "expected at most 60000").default(3000),
-    /** How often the leader renews and standbys try to take over; at most half of LEADER_LEASE_TTL_MS. */
-    LEADER_LEASE_RENEW_MS: z.coerce.number({ message: "expected a number" }).int("expected a whole number").min(50, "expected at least 50").max(30_000, "expected at most 30000").default(1000),
-
-    // Inventory events, MQTT summary and expiry reminders
-    /** How often each process looks for undelivered inventory events (milliseconds). */
-    INVENTORY_EVENTS_POLL_MS: positiveInt.pipe(z.number().max(60_000, "expected at most 60000")).default(500),
-    /** How long delivered events stay in the outbox before they are pruned. */
-    INVENTORY_EVENTS_RETENTION: duration.default(7 * 86400),
-    /** Publish inventory events and the per-household summary on MQTT. */
-    INVENTORY_MQTT_ENABLED: booleanFlag.default(true),
-    INVENTORY_MQTT_PREFIX: z
+  // Inventory API
+  DATABASE_URL: optionalText.superRefine((value, context) => {
+    const problem = value === undefined ? null : databaseUrlProblem(value);
+    if (problem) context.addIssue({ code: "custom", message: problem });
+  }),
+  API_PORT: port.default(3000),
+  JWT_SECRET: optionalText.pipe(z.string().min(32, "expected at least 32 characters").optional()),
+  JWT_ACCESS_TTL: duration.default(900),
+  JWT_REFRESH_TTL: duration.default(30 * 86400),
+  RATE_LIMIT_PER_MINUTE: positiveInt.default(100),
+  AUTH_RATE_LIMIT_PER_MINUTE: positiveInt.default(10),
+  /** Item-list pages kept for reuse while their household's items are unchanged; 0 turns it off. */
+  ITEM_LIST_CACHE_SIZE: z.coerce
+    .number({ message: "expected a number" })
+    .int("expected a whole number")
+    .min(0, "expected 0 or more")
+    .max(100_000, "expected at most 100000")
+    .default(500),
+  /** The built web app served at `/` on API_PORT; unset = the package's own web/dist. */
+  WEB_APP_DIR: optionalText,
+  REDIS_URL: optionalText.pipe(
+    z
       .string()
-      .trim()
-      .min(1)
-      .regex(/^[^#+]+$/, "expected a topic prefix without wildcards (+ or #)")
-      .transform((value) => value.replace(/\/+$/, ""))
-      .default("hearth/inventory"),
-    /** Home Assistant MQTT discovery for the summary sensors. */
-    HA_DISCOVERY_ENABLED: booleanFlag.default(true),
-    HA_DISCOVERY_PREFIX: z.string().trim().min(1).regex(/^[^#+]+$/, "expected a topic prefix without wildcards").default("homeassistant"),
-    /** Check for due expiry reminders this often (seconds). */
-    REMINDER_CHECK_INTERVAL: duration.default(60),
+      .regex(/^rediss?:\/\//, "expected a redis:// or rediss:// URL")
+      .optional(),
+  ),
+  CORS_ORIGINS: optionalText.transform((value) =>
+    value === undefined
+      ? []
+      : value
+          .split(",")
+          .map((origin) => origin.trim())
+          .filter(Boolean),
+  ),
+  /**
+   * Express "trust proxy": false, true, a hop count, or (recommended) the proxies' addresses:
+   * `loopback`, `linklocal`, `uniquelocal`, IP addresses and CIDR subnets, comma-separated.
+   */
+  TRUST_PROXY: optionalText.transform((value, context): boolean | number | string => {
+    if (value === undefined) return false;
+    const lowered = value.trim().toLowerCase();
+    if (["true", "yes"].includes(lowered)) return true;
+    if (["false", "no", "0"].includes(lowered)) return false;
+    if (/^\d+$/.test(lowered)) return Number.parseInt(lowered, 10);
+    const entries = value.split(",").map((entry) => entry.trim());
+    const bad = entries.filter((entry) => !isProxyAddress(entry));
+    if (bad.length > 0) {
+      context.addIssue({
+        code: "custom",
+        message: `expected true, false, a hop count, or addresses: loopback, linklocal, uniquelocal, IPs or CIDR subnets (not ${bad.map((entry) => JSON.stringify(entry)).join(", ")})`,
+      });
+      return z.NEVER;
+    }
+    return entries.join(", ");
+  }),
 
-    // Engine services (ntfy, weather, Shelly, Nanoleaf): see service-config.ts.
-    ...serviceEnvShape,
-    // The HomeKit bridge: see homekit-config.ts.
-    ...homeKitEnvShape,
-    // Unset, these two follow the surface (see loadConfig): on for `hearth start`, off for the library.
-    AUTOMATIONS_WATCH: optionalText.pipe(booleanFlag.optional()),
-    AUTOMATIONS_TYPECHECK: optionalText.pipe(booleanFlag.optional()),
-    /** Runs kept per automation in its trace; 0 keeps none. */
-    AUTOMATION_TRACE_RUNS: z.coerce
-      .number({ message: "expected a number" })
-      .int("expected a whole number")
-      .min(0, "expected 0 or more")
-      .max(1000, "expected at most 1000")
-      .default(20),
-    /** Payloads in traces (trigger contexts, publishes, log fields) are cut to this many characters. */
-    AUTOMATION_TRACE_PAYLOAD_BYTES: z.coerce
-      .number({ message: "expected a number" })
-      .int("expected a whole number")
-      .min(64, "expected at least 64")
-      .max(1_000_000, "expected at most 1000000")
-      .default(2048),
-  });
+  // Automation engine
+  MQTT_HOST: optionalText,
+  MQTT_PORT: port.default(1883),
+  MQTT_USERNAME: optionalText,
+  MQTT_PASSWORD: optionalText,
+  ZIGBEE2MQTT_PREFIX: z.string().trim().min(1).default("zigbee2mqtt"),
+  HTTP_PORT: port.default(8080),
+  HTTP_TOKEN: optionalText,
+  /**
+   * Whether `hearth start` protects the engine's /api, /status and /metrics when HTTP_TOKEN is
+   * empty, by generating a token into DATA_DIR. `false` serves them without authentication.
+   * The library's createEngine ignores it: there an empty HTTP_TOKEN means no protection.
+   */
+  HTTP_AUTH: booleanFlag.default(true),
+  WEB_UI_ENABLED: booleanFlag.default(true),
+  AUTOMATIONS_DIR: z.string().trim().min(1).default("./automations"),
+  AUTOMATIONS_RECURSIVE: booleanFlag.default(false),
+  // Unset, these take the surface's default (see loadConfig): on, in DATA_DIR, for `hearth start`;
+  // off and ./state.json for the library, as the spec says.
+  STATE_PERSIST: optionalText.pipe(booleanFlag.optional()),
+  STATE_FILE_PATH: optionalText,
+  DEVICE_REGISTRY_ENABLED: booleanFlag.default(true),
+  DEVICE_REGISTRY_PERSIST: booleanFlag.default(false),
+  DEVICE_REGISTRY_FILE_PATH: z.string().trim().min(1).default("./device-registry.json"),
+  METRICS_ENABLED: booleanFlag.default(false),
+  METRICS_PUBLIC: booleanFlag.default(false),
+  /**
+   * Hot standby (docs/high-availability.md): with DATABASE_URL, every process competes for the
+   * engine lease and keeps the automation state and device registry in PostgreSQL; only the
+   * leader runs automations. false: state files and no lease (one process per database).
+   */
+  HOT_STANDBY: booleanFlag.default(true),
+  /** The name other instances show for this one ("standby, leader is <name>"); the host name by default. */
+  INSTANCE_NAME: optionalText,
+  /** How long the engine lease lives without renewal: the longest a failover waits for a dead leader. */
+  LEADER_LEASE_TTL_MS: z.coerce
+    .number({ message: "expected a number" })
+    .int("expected a whole number")
+    .min(200, "expected at least 200")
+    .max(60_000, "expected at most 60000")
+    .default(3000),
+  /** How often the leader renews and standbys try to take over; at most half of LEADER_LEASE_TTL_MS. */
+  LEADER_LEASE_RENEW_MS: z.coerce
+    .number({ message: "expected a number" })
+    .int("expected a whole number")
+    .min(50, "expected at least 50")
+    .max(30_000, "expected at most 30000")
+    .default(1000),
+
+  // Inventory events, MQTT summary and expiry reminders
+  /** How often each process looks for undelivered inventory events (milliseconds). */
+  INVENTORY_EVENTS_POLL_MS: positiveInt.pipe(z.number().max(60_000, "expected at most 60000")).default(500),
+  /** How long delivered events stay in the outbox before they are pruned. */
+  INVENTORY_EVENTS_RETENTION: duration.default(7 * 86400),
+  /** Publish inventory events and the per-household summary on MQTT. */
+  INVENTORY_MQTT_ENABLED: booleanFlag.default(true),
+  INVENTORY_MQTT_PREFIX: z
+    .string()
+    .trim()
+    .min(1)
+    .regex(/^[^#+]+$/, "expected a topic prefix without wildcards (+ or #)")
+    .transform((value) => value.replace(/\/+$/, ""))
+    .default("hearth/inventory"),
+  /** Home Assistant MQTT discovery for the summary sensors. */
+  HA_DISCOVERY_ENABLED: booleanFlag.default(true),
+  HA_DISCOVERY_PREFIX: z
+    .string()
+    .trim()
+    .min(1)
+    .regex(/^[^#+]+$/, "expected a topic prefix without wildcards")
+    .default("homeassistant"),
+  /** Check for due expiry reminders this often (seconds). */
+  REMINDER_CHECK_INTERVAL: duration.default(60),
+
+  // Engine services (ntfy, weather, Shelly, Nanoleaf): see service-config.ts.
+  ...serviceEnvShape,
+  // The HomeKit bridge: see homekit-config.ts.
+  ...homeKitEnvShape,
+  // Unset, these two follow the surface (see loadConfig): on for `hearth start`, off for the library.
+  AUTOMATIONS_WATCH: optionalText.pipe(booleanFlag.optional()),
+  AUTOMATIONS_TYPECHECK: optionalText.pipe(booleanFlag.optional()),
+  /** Runs kept per automation in its trace; 0 keeps none. */
+  AUTOMATION_TRACE_RUNS: z.coerce
+    .number({ message: "expected a number" })
+    .int("expected a whole number")
+    .min(0, "expected 0 or more")
+    .max(1000, "expected at most 1000")
+    .default(20),
+  /** Payloads in traces (trigger contexts, publishes, log fields) are cut to this many characters. */
+  AUTOMATION_TRACE_PAYLOAD_BYTES: z.coerce
+    .number({ message: "expected a number" })
+    .int("expected a whole number")
+    .min(64, "expected at least 64")
+    .max(1_000_000, "expected at most 1000000")
+    .default(2048),
+});
 
 type ParsedEnvironment = z.output<typeof envSchema>;
-export type Config = Omit<ParsedEnvironment, "STATE_PERSIST" | "STATE_FILE_PATH" | "AUTOMATIONS_WATCH" | "AUTOMATIONS_TYPECHECK"> & {
+export type Config = Omit<
+  ParsedEnvironment,
+  "STATE_PERSIST" | "STATE_FILE_PATH" | "AUTOMATIONS_WATCH" | "AUTOMATIONS_TYPECHECK"
+> & {
   STATE_PERSIST: boolean;
   STATE_FILE_PATH: string;
   /** Reload changed automation files without a restart. */

@@ -27,7 +27,11 @@ import type { ServiceRegistryApi } from "../ports/engine-services.js";
 import { DeviceRegistry } from "../application/automation/device-registry.js";
 import { InventoryEventBus } from "../application/automation/inventory-event-bus.js";
 import { MqttService } from "../application/automation/mqtt-service.js";
-import { type EngineServices, resolveServices, type ServiceRegistry } from "../application/automation/service-registry.js";
+import {
+  type EngineServices,
+  resolveServices,
+  type ServiceRegistry,
+} from "../application/automation/service-registry.js";
 import { StateManager, type StateManagerOptions } from "../application/automation/state-manager.js";
 import type { NotificationService } from "../domain/automation/notification.js";
 import type { HttpClient } from "../ports/http-client.js";
@@ -210,7 +214,9 @@ export function createEngine(options: EngineOptions): Engine {
       },
       logger.child({ module: "mqtt" }),
     );
-  const mqtt = new MqttService(mqttClient, logger.child({ module: "mqtt" }), { zigbeePrefix: config.ZIGBEE2MQTT_PREFIX });
+  const mqtt = new MqttService(mqttClient, logger.child({ module: "mqtt" }), {
+    zigbeePrefix: config.ZIGBEE2MQTT_PREFIX,
+  });
 
   // The lease token is read through this box: leadership is built after the stores it fences.
   let leadership: Leadership | null = null;
@@ -224,7 +230,11 @@ export function createEngine(options: EngineOptions): Engine {
     { persist: statePersist, filePath: stateFile },
     {
       logger: stateLogger,
-      ...(documents ? { store: documents("state", fence), writeDelayMs: 0 } : statePersist ? { store: new JsonFileStore(stateFile, stateLogger) } : {}),
+      ...(documents
+        ? { store: documents("state", fence), writeDelayMs: 0 }
+        : statePersist
+          ? { store: new JsonFileStore(stateFile, stateLogger) }
+          : {}),
       ...(options.timer ? { timer: options.timer } : {}),
     },
   );
@@ -233,16 +243,22 @@ export function createEngine(options: EngineOptions): Engine {
   const deviceFile = options.deviceRegistry?.filePath ?? config.DEVICE_REGISTRY_FILE_PATH;
   const deviceLogger = logger.child({ module: "device-registry" });
   const deviceRegistry = config.DEVICE_REGISTRY_ENABLED
-    ? new DeviceRegistry({ messages: zigbee2MqttMessages,
+    ? new DeviceRegistry({
+        messages: zigbee2MqttMessages,
         mqtt,
         prefix: config.ZIGBEE2MQTT_PREFIX,
         logger: deviceLogger,
         names: options.deviceRegistry?.names ?? {},
-        store: documents ? documents("device-registry", fence) : devicePersist ? new JsonFileStore(deviceFile, deviceLogger) : null,
+        store: documents
+          ? documents("device-registry", fence)
+          : devicePersist
+            ? new JsonFileStore(deviceFile, deviceLogger)
+            : null,
       })
     : null;
 
-  const fromEnvironment = options.servicesFromEnvironment === false ? {} : buildServicesFromConfig(config, options.services);
+  const fromEnvironment =
+    options.servicesFromEnvironment === false ? {} : buildServicesFromConfig(config, options.services);
   const services: ServiceRegistry = resolveServices(
     { ...fromEnvironment, ...options.services },
     { http, mqtt, logger, deviceRegistry },
@@ -266,7 +282,13 @@ export function createEngine(options: EngineOptions): Engine {
     services,
     deviceRegistry,
     scheduler: options.leadership
-      ? new LeaderScheduler({ inner: scheduler, ledger: options.leadership.ledger, token: fence, logger: logger.child({ module: "cron" }), ...(options.clock ? { clock: options.clock } : {}) })
+      ? new LeaderScheduler({
+          inner: scheduler,
+          ledger: options.leadership.ledger,
+          token: fence,
+          logger: logger.child({ module: "cron" }),
+          ...(options.clock ? { clock: options.clock } : {}),
+        })
       : scheduler,
     source: new FileAutomationSource(),
     ...(options.clock ? { clock: options.clock } : {}),
@@ -290,7 +312,12 @@ export function createEngine(options: EngineOptions): Engine {
       (diagnostics) => {
         manager.setTypeWarnings(files, diagnostics);
         for (const diagnostic of diagnostics) {
-          typeLogger.warn(`Type error: ${diagnostic.message}`, { file: diagnostic.file, line: diagnostic.line, column: diagnostic.column, code: diagnostic.code });
+          typeLogger.warn(`Type error: ${diagnostic.message}`, {
+            file: diagnostic.file,
+            line: diagnostic.line,
+            column: diagnostic.column,
+            code: diagnostic.code,
+          });
         }
         return diagnostics;
       },
@@ -306,7 +333,11 @@ export function createEngine(options: EngineOptions): Engine {
   let startedAt: Date | null = null;
   let boundPort: number | null = null;
   let phase: "idle" | "starting" | "started" | "stopping" = "idle";
-  const single: LeadershipStatus = { role: "single", instance: options.leadership?.instance ?? hostname(), leader: null };
+  const single: LeadershipStatus = {
+    role: "single",
+    instance: options.leadership?.instance ?? hostname(),
+    leader: null,
+  };
   const readiness = () => ({
     mqtt: mqtt.isConnected,
     engine: startedAt !== null,
@@ -314,7 +345,8 @@ export function createEngine(options: EngineOptions): Engine {
     role: (leadership ?? single).role,
     leader: (leadership ?? single).leader,
   });
-  const httpServer = httpPort === null ? null : new EngineHttpServer({ logger: logger.child({ module: "http" }), readiness });
+  const httpServer =
+    httpPort === null ? null : new EngineHttpServer({ logger: logger.child({ module: "http" }), readiness });
 
   /** Undo steps of a start in progress, run in reverse when a later step fails. */
   const undo = new UndoStack();
@@ -453,7 +485,12 @@ export function createEngine(options: EngineOptions): Engine {
           // WIRING POINT: webhooks, the debug API and the web UI by default; Hearth's own
           // process passes options.routes and mounts /status and /metrics itself (status-surfaces.ts).
           for (const route of options.routes ?? defaultEngineRoutes(config)) {
-            httpServer.mount(route.path, typeof route.router === "function" && !isRouter(route.router) ? route.router(engine) : (route.router as Router));
+            httpServer.mount(
+              route.path,
+              typeof route.router === "function" && !isRouter(route.router)
+                ? route.router(engine)
+                : (route.router as Router),
+            );
           }
           services.mountRoutes(httpServer.app);
           boundPort = await httpServer.start(httpPort as number, options.httpHost);

@@ -38,7 +38,10 @@ export function engineRoutes(options: EngineRoutesOptions): EngineRoute[] {
           startedAt: () => engine.startedAt,
           leadership: () => engine.leadership,
           version: options.version,
-          auth: createEngineAuth({ token: options.token ?? engine.config.HTTP_TOKEN, sessions: options.sessions ?? null }),
+          auth: createEngineAuth({
+            token: options.token ?? engine.config.HTTP_TOKEN,
+            sessions: options.sessions ?? null,
+          }),
           logger: engine.logger.child({ module: "debug-api" }),
         }),
     },

@@ -57,7 +57,13 @@ export function ntfyFromConfig({ config }: EnvServiceContext): ServiceFactory<No
 export function weatherFromConfig({ config }: EnvServiceContext): ServiceFactory<WeatherService> | undefined {
   const { WEATHER_LATITUDE: latitude, WEATHER_LONGITUDE: longitude } = config;
   if (latitude === undefined || longitude === undefined) return undefined;
-  const location = { latitude, longitude, units: config.WEATHER_UNITS, timeZone: config.TZ, baseUrl: config.WEATHER_API_URL };
+  const location = {
+    latitude,
+    longitude,
+    units: config.WEATHER_UNITS,
+    timeZone: config.TZ,
+    baseUrl: config.WEATHER_API_URL,
+  };
   return (http, logger) => {
     const provider =
       config.WEATHER_PROVIDER === "openweathermap"
@@ -104,7 +110,8 @@ export const ENV_SERVICE_BUILDERS: readonly { key: string; build: EnvServiceBuil
 export function buildServicesFromConfig(config: Readonly<Config>, given: EngineServices = {}): EngineServices {
   const services: EngineServices = {};
   for (const { key, build } of ENV_SERVICE_BUILDERS) {
-    if (serviceKeySpellings(key).some((spelling) => given[spelling] !== undefined && given[spelling] !== null)) continue;
+    if (serviceKeySpellings(key).some((spelling) => given[spelling] !== undefined && given[spelling] !== null))
+      continue;
     const service = build({ config });
     if (service !== undefined) services[key] = service;
   }

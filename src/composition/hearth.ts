@@ -72,7 +72,8 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
   log.info(`Starting Hearth ${HEARTH_VERSION}`, { nodeEnv: loaded.NODE_ENV, dataDir: loaded.DATA_DIR });
 
   try {
-    const httpEnabled = options.httpPort === null ? false : typeof options.httpPort === "number" || loaded.HTTP_PORT !== 0;
+    const httpEnabled =
+      options.httpPort === null ? false : typeof options.httpPort === "number" || loaded.HTTP_PORT !== 0;
     const config = await protectEngine(loaded, httpEnabled, log);
     warnAboutTrustProxy(config, log);
     // Listening first makes a second Hearth on the same DATA_DIR stop here, before it opens PGlite.
@@ -109,7 +110,9 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
       jwtSecret: await resolveJwtSecret(config, logger.child({ module: "inventory" })),
       clock: options.clock,
       ...(typeof options.httpPort === "number" ? { httpPort: options.httpPort } : {}),
-      ...(config.METRICS_ENABLED ? { createMetrics: (await import("../adapters/services/metrics/metrics.js")).createMetrics } : {}),
+      ...(config.METRICS_ENABLED
+        ? { createMetrics: (await import("../adapters/services/metrics/metrics.js")).createMetrics }
+        : {}),
     });
     const engine = graph.resolve<Engine>(ENGINE);
     const lease = graph.resolve<LeaderLease | null>(LEADER_LEASE);
@@ -131,7 +134,14 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
     undo.push("inventory API", () => api.close());
     log.info(`Inventory API listening on port ${api.port} (/api/v1)`);
 
-    const inventoryLink = linkInventory({ config, database, engine, logger, clock: options.clock, timer: options.timer });
+    const inventoryLink = linkInventory({
+      config,
+      database,
+      engine,
+      logger,
+      clock: options.clock,
+      timer: options.timer,
+    });
     await engine.start();
     undo.push("engine", () => engine.stop());
     await inventoryLink.start();
@@ -204,7 +214,9 @@ function startupUrls(config: Config, apiPort: number, httpPort: number | null, m
 async function protectEngine(config: Config, httpEnabled: boolean, log: Logger): Promise<Config> {
   if (config.HTTP_TOKEN || !httpEnabled) return config;
   if (!config.HTTP_AUTH) {
-    log.warn("HTTP_AUTH=false and no HTTP_TOKEN: the engine's /api, /status and /metrics answer anyone who can reach them");
+    log.warn(
+      "HTTP_AUTH=false and no HTTP_TOKEN: the engine's /api, /status and /metrics answer anyone who can reach them",
+    );
     return config;
   }
   const stored = await loadOrCreateSecret(path.join(config.DATA_DIR, "http-token"), { bytes: 32, minLength: 16 });

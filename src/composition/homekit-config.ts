@@ -15,7 +15,8 @@ const flag = z
   .pipe(z.enum(["true", "false", "1", "0", "yes", "no"], { message: "expected one of true, false, 1, 0, yes, no" }))
   .transform((value) => value === "true" || value === "1" || value === "yes");
 
-const blankToUndefined = (value: string | undefined) => (value === undefined || value.trim() === "" ? undefined : value.trim());
+const blankToUndefined = (value: string | undefined) =>
+  value === undefined || value.trim() === "" ? undefined : value.trim();
 
 export const homeKitEnvShape = {
   HOMEKIT_ENABLED: flag.default(false),
@@ -48,7 +49,10 @@ export const homeKitEnvShape = {
       z
         .string()
         .max(64, "expected at most 64 characters")
-        .regex(/^[\p{L}\p{N}][\p{L}\p{N}' ]*$/u, "expected letters, digits, spaces and apostrophes (HomeKit rejects other names)")
+        .regex(
+          /^[\p{L}\p{N}][\p{L}\p{N}' ]*$/u,
+          "expected letters, digits, spaces and apostrophes (HomeKit rejects other names)",
+        )
         .default("Hearth"),
     ),
   /** Comma-separated interface names or addresses (hap-nodejs `bind`); all when unset. */
@@ -62,11 +66,16 @@ export const homeKitEnvShape = {
         .filter(Boolean);
       return entries.length === 0 ? undefined : entries;
     }),
-  HOMEKIT_ADVERTISER: z.enum(HOMEKIT_ADVERTISERS, { message: `expected one of ${HOMEKIT_ADVERTISERS.join(", ")}` }).default("ciao"),
+  HOMEKIT_ADVERTISER: z
+    .enum(HOMEKIT_ADVERTISERS, { message: `expected one of ${HOMEKIT_ADVERTISERS.join(", ")}` })
+    .default("ciao"),
   HOMEKIT_MAX_ACCESSORIES_PER_BRIDGE: z.coerce
     .number({ message: "expected a number" })
     .int("expected a whole number")
     .min(1, "expected 1 or more")
-    .max(MAX_BRIDGED_ACCESSORIES, `expected at most ${MAX_BRIDGED_ACCESSORIES} (HomeKit allows 150 per bridge, the bridge included)`)
+    .max(
+      MAX_BRIDGED_ACCESSORIES,
+      `expected at most ${MAX_BRIDGED_ACCESSORIES} (HomeKit allows 150 per bridge, the bridge included)`,
+    )
     .default(MAX_BRIDGED_ACCESSORIES),
 };

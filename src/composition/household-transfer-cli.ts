@@ -3,7 +3,11 @@ import { rename, rm } from "node:fs/promises";
 import { finished } from "node:stream/promises";
 import { type HouseholdFileArguments, parseHouseholdFileArguments, USAGE_ERROR } from "../adapters/cli/cli.js";
 import { Cuid2IdGenerator } from "../adapters/ids/cuid2-id-generator.js";
-import { FileShapeError, readHouseholdFile, writeHouseholdFile } from "../adapters/http/inventory/household-file-format.js";
+import {
+  FileShapeError,
+  readHouseholdFile,
+  writeHouseholdFile,
+} from "../adapters/http/inventory/household-file-format.js";
 import { openDatabase } from "../adapters/persistence/database.js";
 import { KnexHouseholdRepository } from "../adapters/persistence/knex-household-repository.js";
 import { KnexHouseholdTransferStore } from "../adapters/persistence/knex-household-transfer-store.js";
@@ -58,7 +62,13 @@ export async function runHouseholdTransfer(
     const access = new HouseholdAccess(households);
     const input = { householdId: household.id, userId: household.ownerId };
     if (kind === "export") return await exportTo(parsed, new ExportHousehold(store, access), input, out);
-    return await importFrom(parsed, new ImportHousehold(store, access, new Cuid2IdGenerator(), systemClock), input, out, err);
+    return await importFrom(
+      parsed,
+      new ImportHousehold(store, access, new Cuid2IdGenerator(), systemClock),
+      input,
+      out,
+      err,
+    );
   } catch (error) {
     err(`hearth ${kind} failed: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
@@ -77,7 +87,10 @@ async function exportTo(
   const partial = `${args.file}.partial`;
   const stream = createWriteStream(partial);
   try {
-    await writeHouseholdFile(await useCase.execute(input), stream, args.format, { householdId: input.householdId, exportedAt: new Date() });
+    await writeHouseholdFile(await useCase.execute(input), stream, args.format, {
+      householdId: input.householdId,
+      exportedAt: new Date(),
+    });
     stream.end();
     await finished(stream);
     await rename(partial, args.file);
@@ -98,7 +111,10 @@ async function importFrom(
   err: (line: string) => void,
 ): Promise<number> {
   try {
-    const summary = await useCase.execute({ ...input, rows: () => readHouseholdFile(createReadStream(args.file), args.format) });
+    const summary = await useCase.execute({
+      ...input,
+      rows: () => readHouseholdFile(createReadStream(args.file), args.format),
+    });
     out(
       `Imported ${args.file} into household ${input.householdId}: ${summary.itemsCreated} items, ${summary.freezersCreated} freezers and ${summary.compartmentsCreated} compartments created; ${summary.itemsUnchanged} items already there`,
     );

@@ -63,14 +63,21 @@ export interface InventoryContainerOptions {
  * The inventory's container: the repositories of one adapter family (`module`) plus the
  * security, id and time adapters every family shares.
  */
-export function createInventoryContainer(module: InventoryModule, options: InventoryContainerOptions): DependencyContainer {
+export function createInventoryContainer(
+  module: InventoryModule,
+  options: InventoryContainerOptions,
+): DependencyContainer {
   const scope = container.createChildContainer();
   registerInventory(scope, module, options);
   return scope;
 }
 
 /** Registers the inventory's adapters into an existing container (the process's one). */
-export function registerInventory(scope: DependencyContainer, module: InventoryModule, options: InventoryContainerOptions): void {
+export function registerInventory(
+  scope: DependencyContainer,
+  module: InventoryModule,
+  options: InventoryContainerOptions,
+): void {
   module(scope);
   scope.register(CLOCK, { useValue: options.clock ?? systemClock });
   scope.register(ID_GENERATOR, { useValue: new Cuid2IdGenerator() });
@@ -120,14 +127,19 @@ export function assembleInventory(
     checkDatabase: scope.resolve<() => Promise<boolean>>(STORAGE_CHECK),
     itemsRouter: createItemsRouter({ useCases: itemUseCases }),
     registerItemsOpenApi,
-    householdDataRouter: (http) => createHouseholdDataRouter({ useCases: householdDataUseCases(scope, ports, useCases.access), ...http }),
+    householdDataRouter: (http) =>
+      createHouseholdDataRouter({ useCases: householdDataUseCases(scope, ports, useCases.access), ...http }),
     registerHouseholdDataOpenApi,
   });
   return { app, ports, useCases, itemUseCases };
 }
 
 /** Reminder settings, export and import over what `scope` holds. */
-function householdDataUseCases(scope: DependencyContainer, ports: InventoryPorts, access: HouseholdAccess): HouseholdDataUseCases {
+function householdDataUseCases(
+  scope: DependencyContainer,
+  ports: InventoryPorts,
+  access: HouseholdAccess,
+): HouseholdDataUseCases {
   const reminders = scope.resolve<ReminderRepository>(REMINDER_REPOSITORY);
   const transfers = scope.resolve<HouseholdTransferStore>(HOUSEHOLD_TRANSFER_STORE);
   return {
@@ -142,7 +154,10 @@ function householdDataUseCases(scope: DependencyContainer, ports: InventoryPorts
  * The JWT signing secret: JWT_SECRET when set; otherwise (development) one generated on
  * first start and kept in `<DATA_DIR>/jwt-secret`, so tokens survive restarts.
  */
-export async function resolveJwtSecret(config: Pick<Config, "JWT_SECRET" | "DATA_DIR">, logger: Logger): Promise<string> {
+export async function resolveJwtSecret(
+  config: Pick<Config, "JWT_SECRET" | "DATA_DIR">,
+  logger: Logger,
+): Promise<string> {
   if (config.JWT_SECRET) return config.JWT_SECRET;
   const stored = await loadOrCreateSecret(path.join(config.DATA_DIR, "jwt-secret"), { bytes: 48, minLength: 32 });
   if (stored.created) logger.warn("JWT_SECRET is not set: generated a development secret", { file: stored.file });
@@ -156,7 +171,10 @@ export async function resolveJwtSecret(config: Pick<Config, "JWT_SECRET" | "DATA
 export const WEB_APP_DIR = fileURLToPath(new URL("../../web/dist/", import.meta.url));
 
 /** The HTTP options of the inventory app from the configuration. */
-export function appOptions(config: Config, createStore?: InventoryAppOptions["rateLimits"]["createStore"]): InventoryAppOptions {
+export function appOptions(
+  config: Config,
+  createStore?: InventoryAppOptions["rateLimits"]["createStore"],
+): InventoryAppOptions {
   return {
     corsOrigins: config.CORS_ORIGINS,
     webAppDir: config.WEB_APP_DIR ? path.resolve(config.WEB_APP_DIR) : WEB_APP_DIR,
@@ -190,7 +208,9 @@ export interface BuildInventoryApiDeps {
  * database to be migrated. `close()` releases what this opened (the Redis client), not
  * the database, which the caller owns.
  */
-export async function buildInventoryApi(deps: BuildInventoryApiDeps): Promise<InventoryAssembly & { close(): Promise<void> }> {
+export async function buildInventoryApi(
+  deps: BuildInventoryApiDeps,
+): Promise<InventoryAssembly & { close(): Promise<void> }> {
   const { config, database, logger } = deps;
   const redis = config.REDIS_URL ? await connectRedisRateLimitStores(config.REDIS_URL, logger) : undefined;
   if (redis) logger.info("Inventory API rate limits are shared through Redis");

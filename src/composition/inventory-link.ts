@@ -8,7 +8,10 @@ import { KnexInventorySummaries } from "../adapters/persistence/knex-inventory-s
 import { KnexItemRepository } from "../adapters/persistence/knex-item-repository.js";
 import { KnexReminderRepository } from "../adapters/persistence/knex-reminder-repository.js";
 import { KnexUserRepository } from "../adapters/persistence/knex-user-repository.js";
-import { AutomationInventoryService, automationMemberships } from "../application/inventory/automation-inventory-service.js";
+import {
+  AutomationInventoryService,
+  automationMemberships,
+} from "../application/inventory/automation-inventory-service.js";
 import { HouseholdAccess } from "../application/inventory/household-access.js";
 import { KnexHouseholdRepository } from "../adapters/persistence/knex-household-repository.js";
 import { placementsFromFreezers } from "../application/inventory/items/item-placement.js";
@@ -59,12 +62,15 @@ export function linkInventory(options: InventoryLinkOptions): InventoryLink {
 
   const items = new KnexItemRepository(knex);
   const summaries = new KnexInventorySummaries(knex);
-  const useCases = createItemUseCases({
-    items,
-    placements: placementsFromFreezers(new KnexFreezerRepository(knex)),
-    ids: new Cuid2IdGenerator(),
-    clock,
-  }, new HouseholdAccess(automationMemberships(new KnexHouseholdRepository(knex))));
+  const useCases = createItemUseCases(
+    {
+      items,
+      placements: placementsFromFreezers(new KnexFreezerRepository(knex)),
+      ids: new Cuid2IdGenerator(),
+      clock,
+    },
+    new HouseholdAccess(automationMemberships(new KnexHouseholdRepository(knex))),
+  );
   engine.services.register(
     INVENTORY_SERVICE_KEY,
     new AutomationInventoryService({ useCases, items, summaries, users: new KnexUserRepository(knex), clock }),
@@ -81,7 +87,10 @@ export function linkInventory(options: InventoryLinkOptions): InventoryLink {
         timer,
       })
     : null;
-  const engineSink: InventoryEventSink = { name: "engine", deliver: (events) => engine.inventoryEvents.publish(events) };
+  const engineSink: InventoryEventSink = {
+    name: "engine",
+    deliver: (events) => engine.inventoryEvents.publish(events),
+  };
   const dispatcher = new OutboxDispatcher({
     outbox: new KnexInventoryOutbox(knex),
     sinks: publisher ? [engineSink, publisher] : [engineSink],

@@ -56,7 +56,11 @@ async function migrate(): Promise<number> {
     }
     return 0;
   } catch (error) {
-    console.error(error instanceof ConfigError ? error.message : `Migration failed: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      error instanceof ConfigError
+        ? error.message
+        : `Migration failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return 1;
   }
 }
@@ -66,11 +70,17 @@ async function migrate(): Promise<number> {
  * Hearth's types with the TypeScript compiler; prints file:line:col diagnostics and exits 1
  * when there are errors, 2 when the check could not run.
  */
-async function check(args: string[], out = (line: string) => console.log(line), err = (line: string) => console.error(line)): Promise<number> {
+async function check(
+  args: string[],
+  out = (line: string) => console.log(line),
+  err = (line: string) => console.error(line),
+): Promise<number> {
   try {
     const config = loadConfig(process.env, { inventory: false });
     const dir = args.find((arg) => !arg.startsWith("-")) ?? config.AUTOMATIONS_DIR;
-    const files = (await new FileAutomationSource().listFiles(dir, config.AUTOMATIONS_RECURSIVE)).filter((file) => /\.m?ts$/.test(file));
+    const files = (await new FileAutomationSource().listFiles(dir, config.AUTOMATIONS_RECURSIVE)).filter((file) =>
+      /\.m?ts$/.test(file),
+    );
     if (files.length === 0) {
       out(`No TypeScript automations in ${dir}; nothing to check.`);
       return 0;
@@ -85,7 +95,11 @@ async function check(args: string[], out = (line: string) => console.log(line), 
     );
     return diagnostics.length === 0 ? 0 : 1;
   } catch (error) {
-    err(error instanceof ConfigError ? error.message : `hearth check failed: ${error instanceof Error ? error.message : String(error)}`);
+    err(
+      error instanceof ConfigError
+        ? error.message
+        : `hearth check failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return 2;
   }
 }
@@ -101,15 +115,25 @@ async function main(): Promise<void> {
     commands: {
       start: { summary: "run the inventory API and the automation engine until SIGINT/SIGTERM", run: start },
       migrate: { summary: "apply pending database migrations, then exit", run: migrate },
-      check: { summary: "type-check the automations directory ([dir], default AUTOMATIONS_DIR); exit 1 on errors", run: (args) => check(args) },
-      backup: { summary: "write DATA_DIR and the embedded database to one archive (<file>), also while running", run: backupCommand },
-      restore: { summary: "restore a backup archive (<file>) into an empty DATA_DIR (--force replaces)", run: restoreCommand },
+      check: {
+        summary: "type-check the automations directory ([dir], default AUTOMATIONS_DIR); exit 1 on errors",
+        run: (args) => check(args),
+      },
+      backup: {
+        summary: "write DATA_DIR and the embedded database to one archive (<file>), also while running",
+        run: backupCommand,
+      },
+      restore: {
+        summary: "restore a backup archive (<file>) into an empty DATA_DIR (--force replaces)",
+        run: restoreCommand,
+      },
       export: {
         summary: "export a household to a file: --household <id> [--format json|csv] <file>",
         run: (args) => runHouseholdTransfer("export", args),
       },
       import: {
-        summary: "import a household file (validated first, one transaction): --household <id> [--format json|csv] <file>",
+        summary:
+          "import a household file (validated first, one transaction): --household <id> [--format json|csv] <file>",
         run: (args) => runHouseholdTransfer("import", args),
       },
     },

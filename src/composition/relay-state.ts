@@ -9,7 +9,12 @@ import type { RelayService, RelayStatusChange } from "../ports/relay-service.js"
 export function relayStateValue(change: RelayStatusChange): Record<string, unknown> {
   if (change.kind === "switch") {
     const { on, powerW, source } = change.status;
-    return { kind: "switch", on, ...(powerW !== undefined ? { powerW } : {}), ...(source !== undefined ? { source } : {}) };
+    return {
+      kind: "switch",
+      on,
+      ...(powerW !== undefined ? { powerW } : {}),
+      ...(source !== undefined ? { source } : {}),
+    };
   }
   const { state, position, source } = change.status;
   return { kind: "cover", state, position, ...(source !== undefined ? { source } : {}) };

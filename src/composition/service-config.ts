@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 
-const blankToUndefined = (value: string | undefined) => (value === undefined || value.trim() === "" ? undefined : value.trim());
+const blankToUndefined = (value: string | undefined) =>
+  value === undefined || value.trim() === "" ? undefined : value.trim();
 const optionalText = z.string().optional().transform(blankToUndefined);
 
 /** Accepts the same seconds-or-unit durations as the JWT lifetimes (`600`, `10m`, `1h`). */
@@ -51,7 +52,10 @@ function namedList<T>(what: string, parseValue: (value: string, name: string) =>
       const name = at < 0 ? "" : entry.slice(0, at).trim();
       const value = at < 0 ? "" : entry.slice(at + 1).trim();
       if (!NAME.test(name) || value === "") {
-        context.addIssue({ code: "custom", message: `expected name=${what} entries separated by commas (not "${entry}")` });
+        context.addIssue({
+          code: "custom",
+          message: `expected name=${what} entries separated by commas (not "${entry}")`,
+        });
         return z.NEVER;
       }
       if (name in result) {
@@ -100,7 +104,8 @@ export function parseShellyDevice(value: string): ShellyDeviceSetting | string {
   if (/^https?:\/\/[^/\s]+/i.test(target)) {
     return { transport: "http", address: target.replace(/\/+$/, ""), switches, covers };
   }
-  if (/^[A-Za-z0-9.-]+(:\d+)?$/.test(target)) return { transport: "http", address: `http://${target}`, switches, covers };
+  if (/^[A-Za-z0-9.-]+(:\d+)?$/.test(target))
+    return { transport: "http", address: `http://${target}`, switches, covers };
   return "expected http://address or mqtt:<topic prefix>";
 }
 
@@ -174,11 +179,18 @@ export function serviceConfigProblems(config: ServiceSettings): { variable: stri
       message: "set both WEATHER_LATITUDE and WEATHER_LONGITUDE, or neither",
     });
   }
-  if (config.WEATHER_PROVIDER === "openweathermap" && config.WEATHER_LATITUDE !== undefined && !config.OPENWEATHERMAP_API_KEY) {
+  if (
+    config.WEATHER_PROVIDER === "openweathermap" &&
+    config.WEATHER_LATITUDE !== undefined &&
+    !config.OPENWEATHERMAP_API_KEY
+  ) {
     problems.push({ variable: "OPENWEATHERMAP_API_KEY", message: "required when WEATHER_PROVIDER=openweathermap" });
   }
   if ((config.NTFY_USERNAME === undefined) !== (config.NTFY_PASSWORD === undefined)) {
-    problems.push({ variable: config.NTFY_USERNAME === undefined ? "NTFY_USERNAME" : "NTFY_PASSWORD", message: "set both NTFY_USERNAME and NTFY_PASSWORD, or neither" });
+    problems.push({
+      variable: config.NTFY_USERNAME === undefined ? "NTFY_USERNAME" : "NTFY_PASSWORD",
+      message: "set both NTFY_USERNAME and NTFY_PASSWORD, or neither",
+    });
   }
   for (const name of Object.keys(config.NANOLEAF_TOKENS)) {
     if (!(name in config.NANOLEAF_PANELS)) {

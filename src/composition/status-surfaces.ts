@@ -24,7 +24,12 @@ export interface StatusSurfacesOptions {
  */
 export function createStatusRouter(engine: Engine, sessions: SessionStore): Router {
   const { config } = engine;
-  return createWebUiRouter({ token: config.HTTP_TOKEN, sessions, logger: engine.logger, trustProxy: config.TRUST_PROXY });
+  return createWebUiRouter({
+    token: config.HTTP_TOKEN,
+    sessions,
+    logger: engine.logger,
+    trustProxy: config.TRUST_PROXY,
+  });
 }
 
 export function mountStatusSurfaces(engine: Engine, options: StatusSurfacesOptions): void {
@@ -32,7 +37,10 @@ export function mountStatusSurfaces(engine: Engine, options: StatusSurfacesOptio
   const { config } = engine;
   if (!server) {
     // Metrics still time the inventory API, but nothing can scrape them: say why /metrics is missing.
-    if (options.metrics) engine.logger.warn("METRICS_ENABLED is set but HTTP_PORT=0 turns the engine HTTP server off: /metrics is not served");
+    if (options.metrics)
+      engine.logger.warn(
+        "METRICS_ENABLED is set but HTTP_PORT=0 turns the engine HTTP server off: /metrics is not served",
+      );
     return;
   }
   if (options.metrics) {

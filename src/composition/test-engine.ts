@@ -192,7 +192,10 @@ export async function createTestEngine(options: TestEngineOptions): Promise<Test
     mqtt,
     prefix,
     logger: logger.child({ module: "device-registry" }),
-    timers: { setTimeout: (callback, ms) => clock.setTimeout(callback, ms), clearTimeout: (handle) => clock.clearTimeout(handle as object) },
+    timers: {
+      setTimeout: (callback, ms) => clock.setTimeout(callback, ms),
+      clearTimeout: (handle) => clock.clearTimeout(handle as object),
+    },
   });
   const http = new FakeHttpClient();
   const notifications: NotificationOptions[] = [];
@@ -213,7 +216,12 @@ export async function createTestEngine(options: TestEngineOptions): Promise<Test
     const recorded = recording(key, service, serviceCalls);
     services.register(key, key === "notifications" ? capturingNotifications(recorded, notifications) : recorded);
   }
-  const scheduler = new CronScheduler({ timeZone: options.timeZone ?? "UTC", clock, timer: clock, logger: logger.child({ module: "cron" }) });
+  const scheduler = new CronScheduler({
+    timeZone: options.timeZone ?? "UTC",
+    clock,
+    timer: clock,
+    logger: logger.child({ module: "cron" }),
+  });
   const manager = new AutomationManager({
     logger,
     mqtt,
@@ -254,7 +262,9 @@ export async function createTestEngine(options: TestEngineOptions): Promise<Test
     const ok = await manager.register(instance);
     if (!ok) {
       const failure = manager.listAutomations().find((info) => info.status === "failed");
-      throw new Error(`createTestEngine: automation ${failure?.name ?? "?"} did not register: ${failure?.error ?? "unknown reason"}`);
+      throw new Error(
+        `createTestEngine: automation ${failure?.name ?? "?"} did not register: ${failure?.error ?? "unknown reason"}`,
+      );
     }
   }
   await settle();
@@ -284,7 +294,9 @@ export async function createTestEngine(options: TestEngineOptions): Promise<Test
       });
     },
     expectNothingPublished(filter = "#", payload) {
-      const found = publishedTo(filter).filter((message) => payload === undefined || matchesPartially(message.payload, payload));
+      const found = publishedTo(filter).filter(
+        (message) => payload === undefined || matchesPartially(message.payload, payload),
+      );
       if (found.length === 0) return;
       throw new AssertionError({
         message: `Expected nothing on ${filter}${payload === undefined ? "" : ` matching ${show(payload)}`}, but ${describePublished(found)}`,
@@ -331,7 +343,10 @@ export async function createTestEngine(options: TestEngineOptions): Promise<Test
         body: request.body,
       };
       const results = await Promise.all(
-        accepting.map(async (target) => ({ automation: target.name, result: await manager.runAutomation(target.name, context) })),
+        accepting.map(async (target) => ({
+          automation: target.name,
+          result: await manager.runAutomation(target.name, context),
+        })),
       );
       await settle();
       return { status: results.some(({ result }) => result.status === "error") ? 500 : 200, results };
@@ -343,12 +358,14 @@ export async function createTestEngine(options: TestEngineOptions): Promise<Test
     },
     info(name) {
       const info = manager.getAutomation(name);
-      if (!info) throw new AssertionError({ message: `No automation named "${name}" is registered in this test engine` });
+      if (!info)
+        throw new AssertionError({ message: `No automation named "${name}" is registered in this test engine` });
       return info;
     },
     traces(name) {
       const traces = manager.getTraces(name);
-      if (!traces) throw new AssertionError({ message: `No automation named "${name}" is registered in this test engine` });
+      if (!traces)
+        throw new AssertionError({ message: `No automation named "${name}" is registered in this test engine` });
       return traces;
     },
     logs: logEntries,
@@ -417,7 +434,11 @@ function toDevice(device: SimulatedDevice): ZigbeeDevice {
 /** Publishes what Zigbee2MQTT would on the fake bus. */
 class Zigbee2MqttSimulator implements SimulatedDevices {
   settle: () => Promise<void> = async () => {};
-  private readonly coordinator: ZigbeeDevice = { ieee_address: "0x00124b0000000000", friendly_name: "Coordinator", type: "Coordinator" };
+  private readonly coordinator: ZigbeeDevice = {
+    ieee_address: "0x00124b0000000000",
+    friendly_name: "Coordinator",
+    type: "Coordinator",
+  };
 
   constructor(
     private readonly client: LoopbackMqttClient,

@@ -42,7 +42,11 @@ export interface HomeKitBridgeApi {
 
 /** Whether a registered service is a HomeKit bridge this API can describe. */
 export function isHomeKitBridge(service: unknown): service is HomeKitBridgeApi {
-  return typeof service === "object" && service !== null && typeof (service as { describe?: unknown }).describe === "function";
+  return (
+    typeof service === "object" &&
+    service !== null &&
+    typeof (service as { describe?: unknown }).describe === "function"
+  );
 }
 
 /** The registry key. */

@@ -30,7 +30,12 @@ export interface HouseholdRepository {
    * then removes the membership, all in one transaction, so a concurrent transfer or removal
    * sees the outcome. False when the household or the membership is gone.
    */
-  removeMember(householdId: string, userId: string, check?: MembershipCheck, events?: InventoryEvent[]): Promise<boolean>;
+  removeMember(
+    householdId: string,
+    userId: string,
+    check?: MembershipCheck,
+    events?: InventoryEvent[],
+  ): Promise<boolean>;
   /**
    * Locks the household and the new owner's membership, lets `check` veto, then makes
    * `newOwnerId` the owner (role OWNER, `ownerId`) and the previous owner a MEMBER, in one

@@ -21,9 +21,14 @@ export interface HouseholdTransferStore {
   /** Change-log entries of the household's items by id, after `afterId`, at most `limit`. */
   historyAfter(householdId: string, afterId: string | null, limit: number): Promise<ChangeLogEntry[]>;
   /** Which of `ids` are items, freezers or compartments of another household. */
-  foreignIds(householdId: string, ids: { items: string[]; freezers: string[]; compartments: string[] }): Promise<string[]>;
+  foreignIds(
+    householdId: string,
+    ids: { items: string[]; freezers: string[]; compartments: string[] },
+  ): Promise<string[]>;
   /** Writes freezers, compartments and items in one transaction; returns how many items were new. */
-  importAll(write: ImportWrite): Promise<{ itemsCreated: number; freezersCreated: number; compartmentsCreated: number }>;
+  importAll(
+    write: ImportWrite,
+  ): Promise<{ itemsCreated: number; freezersCreated: number; compartmentsCreated: number }>;
 }
 
 export const HOUSEHOLD_TRANSFER_STORE = Symbol("HouseholdTransferStore");

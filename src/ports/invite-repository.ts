@@ -14,7 +14,12 @@ export interface InviteRepository {
    * household deleted meanwhile) and "already_member" change nothing, so the invite stays usable.
    */
   /** `events` go to the outbox in the same transaction as the membership. */
-  accept(inviteId: string, membership: Membership, at: Date, events?: InventoryEvent[]): Promise<"accepted" | "gone" | "already_member">;
+  accept(
+    inviteId: string,
+    membership: Membership,
+    at: Date,
+    events?: InventoryEvent[],
+  ): Promise<"accepted" | "gone" | "already_member">;
 }
 
 export const INVITE_REPOSITORY = Symbol("InviteRepository");

@@ -101,11 +101,20 @@ describe("traces and type warnings in the web UI (Chromium)", function () {
     const device = await mqtt.connectAsync(broker.url);
     await device.publishAsync(`${prefix}/garage_door`, JSON.stringify({ contact: true, linkquality: 80 }));
     await device.publishAsync(`${prefix}/garage_door`, JSON.stringify({ contact: false, linkquality: 78 }));
-    await device.publishAsync(`${prefix}/garage_door`, JSON.stringify({ contact: false, linkquality: 75, jammed: true }));
+    await device.publishAsync(
+      `${prefix}/garage_door`,
+      JSON.stringify({ contact: false, linkquality: 75, jammed: true }),
+    );
     await device.endAsync();
     const deadline = Date.now() + 10_000;
-    while ((engine.manager.getTraces("garage-door")?.traces.length ?? 0) < 2 || (engine.manager.getTraces("garage-door")?.rejected.length ?? 0) < 1) {
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for the runs: ${JSON.stringify(engine.manager.listAutomations())} ${JSON.stringify(engine.manager.getTraces("garage-door"))}`);
+    while (
+      (engine.manager.getTraces("garage-door")?.traces.length ?? 0) < 2 ||
+      (engine.manager.getTraces("garage-door")?.rejected.length ?? 0) < 1
+    ) {
+      if (Date.now() > deadline)
+        throw new Error(
+          `Timed out waiting for the runs: ${JSON.stringify(engine.manager.listAutomations())} ${JSON.stringify(engine.manager.getTraces("garage-door"))}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     await engine.lastTypeCheck;
@@ -163,7 +172,9 @@ describe("traces and type warnings in the web UI (Chromium)", function () {
     const card = page.locator('article[data-name="night-mode"]');
     const reloadError = card.locator(".reload-error");
     await reloadError.waitFor();
-    expect(await reloadError.textContent()).to.match(/Reload failed .*; the previous version keeps running: failed to load/);
+    expect(await reloadError.textContent()).to.match(
+      /Reload failed .*; the previous version keeps running: failed to load/,
+    );
     expect(await card.locator(".badge").first().textContent()).to.equal("running");
   });
 });

@@ -72,10 +72,13 @@ describe("web UI: HomeKit card", function () {
       await qr.waitFor();
       expect(await qr.getAttribute("alt")).to.contain("HomeKit setup QR code");
       // The image decoded: the CSP lets data: images through and the SVG is well-formed.
-      await page.waitForFunction(() => ((document.querySelector("#homekit-card img") as HTMLImageElement | null)?.naturalWidth ?? 0) > 0);
+      await page.waitForFunction(
+        () => ((document.querySelector("#homekit-card img") as HTMLImageElement | null)?.naturalWidth ?? 0) > 0,
+      );
       expect(await page.locator("#homekit-card figcaption").textContent()).to.match(/^X-HM:\/\//);
       expect(await page.locator("#homekit-card").textContent()).to.contain("not paired");
-      if (process.env.HOMEKIT_SCREENSHOT) await page.locator("#homekit-card").screenshot({ path: process.env.HOMEKIT_SCREENSHOT });
+      if (process.env.HOMEKIT_SCREENSHOT)
+        await page.locator("#homekit-card").screenshot({ path: process.env.HOMEKIT_SCREENSHOT });
     } finally {
       await context.close();
     }

@@ -44,11 +44,19 @@ describe("web UI overview: services", function () {
       servicesFromEnvironment: false,
       config: { HTTP_TOKEN: undefined, DEVICE_REGISTRY_ENABLED: false, WEB_UI_ENABLED: true },
       services: {
-        notifications: (http, serviceLogger) => new NtfyNotificationService(http, serviceLogger, { url: ntfy.url, defaultTopic: "hearth", token: "tk_overview" }),
+        notifications: (http, serviceLogger) =>
+          new NtfyNotificationService(http, serviceLogger, {
+            url: ntfy.url,
+            defaultTopic: "hearth",
+            token: "tk_overview",
+          }),
         relay: ({ http, mqtt, logger: relayLogger }) =>
-          new ShellyRelayService(http, mqtt, relayLogger, { devices: { garage: { transport: "http", address: `http://127.0.0.1:${deadPort}` } } }),
+          new ShellyRelayService(http, mqtt, relayLogger, {
+            devices: { garage: { transport: "http", address: `http://127.0.0.1:${deadPort}` } },
+          }),
         custom: { hello: "world" },
-        lightPanels: (http, panelLogger) => new NanoleafLightPanels(http, panelLogger, { panels: { living: panel.url } }),
+        lightPanels: (http, panelLogger) =>
+          new NanoleafLightPanels(http, panelLogger, { panels: { living: panel.url } }),
       },
     });
     await engine.start();

@@ -77,7 +77,9 @@ describe("web UI in Chromium", function () {
 
       await page.getByLabel("Access token").fill("not-the-token");
       const [rejected] = await Promise.all([
-        page.waitForResponse((response) => response.url().endsWith("/status/login") && response.request().method() === "POST"),
+        page.waitForResponse(
+          (response) => response.url().endsWith("/status/login") && response.request().method() === "POST",
+        ),
         page.getByRole("button", { name: "Sign in" }).click(),
       ]);
       expect(rejected.status()).to.equal(401);
@@ -141,7 +143,10 @@ describe("web UI in Chromium", function () {
       await card.getByRole("button", { name: "Run now" }).click();
       await card.locator(".form-ok", { hasText: "Ran at" }).waitFor();
       await eventually(() => harness.runs("porch-light") > before, "porch-light to run");
-      await card.locator(".kv dd", { hasText: String(before + 1) }).first().waitFor();
+      await card
+        .locator(".kv dd", { hasText: String(before + 1) })
+        .first()
+        .waitFor();
 
       await context.fill("{ not json");
       await card.getByText("Invalid JSON").waitFor();
@@ -154,7 +159,16 @@ describe("web UI in Chromium", function () {
     it("the manual trigger form's template of every trigger type is accepted and runs the automation", async () => {
       const card = page.locator(PORCH_LIGHT);
       const result = card.locator('[id$="-result"]');
-      for (const type of ["mqtt", "cron", "state", "webhook", "device_state", "device_joined", "device_left", "inventory"]) {
+      for (const type of [
+        "mqtt",
+        "cron",
+        "state",
+        "webhook",
+        "device_state",
+        "device_joined",
+        "device_left",
+        "inventory",
+      ]) {
         const before = harness.runs("porch-light");
         await card.getByLabel("Trigger type").selectOption(type);
         await card.getByRole("button", { name: "Run now" }).click();
@@ -190,7 +204,10 @@ describe("web UI in Chromium", function () {
       await page.getByLabel("Key").fill("away-mode");
       await page.getByLabel("Value (JSON)").fill('{"since": "21:00", "armed": true}');
       await page.getByRole("button", { name: "Set value" }).click();
-      await eventually(() => JSON.stringify(harness.stateGet("away-mode")) === '{"since":"21:00","armed":true}', "state set");
+      await eventually(
+        () => JSON.stringify(harness.stateGet("away-mode")) === '{"since":"21:00","armed":true}',
+        "state set",
+      );
       await eventually(() => harness.runs("away-mode-watch") === watcherRuns + 1, "state trigger to fire on add");
 
       const row = page.locator('tr[data-key="away-mode"]');
@@ -235,7 +252,9 @@ describe("web UI in Chromium", function () {
 
       await page.getByLabel("Automation", { exact: true }).selectOption("porch-light");
       await page.waitForFunction(() =>
-        Array.from(document.querySelectorAll("#log-list li .fields")).every((node) => node.textContent?.includes("porch-light")),
+        Array.from(document.querySelectorAll("#log-list li .fields")).every((node) =>
+          node.textContent?.includes("porch-light"),
+        ),
       );
       await page.getByLabel("Automation", { exact: true }).selectOption("");
       await page.getByLabel("Level").selectOption("50");
@@ -302,7 +321,11 @@ describe("web UI in Chromium", function () {
     });
 
     it("every section fits a 360 px phone with all tabs in view", async () => {
-      const phone = await browser!.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+      const phone = await browser!.newContext({
+        viewport: { width: 360, height: 740 },
+        isMobile: true,
+        hasTouch: true,
+      });
       try {
         await phone.addCookies(await context.cookies());
         const mobile = await phone.newPage();
@@ -328,9 +351,9 @@ describe("web UI in Chromium", function () {
     it("moves between tabs with the arrow keys, Home and End", async () => {
       await page.goto(`${harness.baseUrl}/status#overview`);
       await page.locator("#stat-engine").waitFor();
-      expect(await page.locator('[role="tab"][tabindex="0"]').evaluateAll((tabs) => tabs.map((tab) => tab.id))).to.deep.equal([
-        "tab-overview",
-      ]);
+      expect(
+        await page.locator('[role="tab"][tabindex="0"]').evaluateAll((tabs) => tabs.map((tab) => tab.id)),
+      ).to.deep.equal(["tab-overview"]);
       await page.locator("#tab-overview").focus();
       await page.keyboard.press("ArrowRight");
       await page.waitForURL(/#automations$/);
@@ -351,8 +374,10 @@ describe("web UI in Chromium", function () {
 
     it("shows markup in state keys, values and log messages as text", async () => {
       const key = '<img src=x onerror="window.hearthXss=1">';
-      const value = '<script>window.hearthXss=2</script><b>bold</b>';
-      const put = await context.request.put(`${harness.baseUrl}/api/state/${encodeURIComponent(key)}`, { data: { value } });
+      const value = "<script>window.hearthXss=2</script><b>bold</b>";
+      const put = await context.request.put(`${harness.baseUrl}/api/state/${encodeURIComponent(key)}`, {
+        data: { value },
+      });
       expect(put.status()).to.equal(200);
       harness.log('<img src=x onerror="window.hearthXss=3"> logged markup');
       try {
@@ -363,10 +388,12 @@ describe("web UI in Chromium", function () {
         expect(await row.locator("td.value pre").textContent()).to.equal(JSON.stringify(value));
         await page.getByRole("tab", { name: "Logs" }).click();
         await page.locator("#log-list", { hasText: "logged markup" }).waitFor();
-        expect(await page.locator("#log-list li", { hasText: "logged markup" }).locator(".msg").textContent()).to.include(
-          '<img src=x onerror="window.hearthXss=3">',
+        expect(
+          await page.locator("#log-list li", { hasText: "logged markup" }).locator(".msg").textContent(),
+        ).to.include('<img src=x onerror="window.hearthXss=3">');
+        expect(await page.evaluate(() => document.querySelectorAll("main img, main script, main b").length)).to.equal(
+          0,
         );
-        expect(await page.evaluate(() => document.querySelectorAll("main img, main script, main b").length)).to.equal(0);
         expect(await page.evaluate(() => (window as unknown as { hearthXss?: number }).hearthXss)).to.equal(undefined);
       } finally {
         await context.request.delete(`${harness.baseUrl}/api/state/${encodeURIComponent(key)}`);

@@ -12,7 +12,13 @@ import { waitFor } from "../support/engine-fakes.js";
 import { acquireBroker, type TestBroker, uniqueTopicPrefix } from "../support/test-servers.js";
 
 /** An automation file counting its runs in state under `<label>.runs`, optionally slow, in a run mode. */
-function automationSource(options: { name: string; topic: string; label: string; mode?: string; gateKey?: string }): string {
+function automationSource(options: {
+  name: string;
+  topic: string;
+  label: string;
+  mode?: string;
+  gateKey?: string;
+}): string {
   return `import { Automation, type Trigger, type TriggerContext } from "hearth";
 export default class Counted extends Automation {
   readonly name = ${JSON.stringify(options.name)};
@@ -73,7 +79,12 @@ describe("automation authoring against a real broker: reload, run modes, traces"
       httpHost: "127.0.0.1",
       watch,
       typeCheck: false,
-      config: { MQTT_HOST: url.hostname, MQTT_PORT: Number(url.port || 1883), ZIGBEE2MQTT_PREFIX: prefix, DEVICE_REGISTRY_ENABLED: false },
+      config: {
+        MQTT_HOST: url.hostname,
+        MQTT_PORT: Number(url.port || 1883),
+        ZIGBEE2MQTT_PREFIX: prefix,
+        DEVICE_REGISTRY_ENABLED: false,
+      },
     });
     await engine.start();
     await waitFor(() => engine?.mqtt.isConnected === true, 10_000, "the engine's MQTT connection");
@@ -91,7 +102,8 @@ describe("automation authoring against a real broker: reload, run modes, traces"
     const running = await start(true);
 
     // An editor's save: several writes in a burst cause one reload.
-    for (let write = 0; write < 3; write++) await writeFile(file, automationSource({ name: "counter", topic, label: "v2" }));
+    for (let write = 0; write < 3; write++)
+      await writeFile(file, automationSource({ name: "counter", topic, label: "v2" }));
     await waitFor(() => running.manager.getAutomation("counter")?.reloads === 1, 10_000, "the reload");
     await send(topic, { n: 1 });
     await waitFor(() => running.state.get("v2.runs") === 1, 5000, "a run of the new version");
@@ -140,8 +152,26 @@ describe("automation authoring against a real broker: reload, run modes, traces"
   });
 
   it("single drops, and queued runs in order, firings arriving from the broker while a run is in progress", async () => {
-    await writeFile(path.join(dir, "single.ts"), automationSource({ name: "single-one", topic: `${prefix}/single`, label: "single", mode: "single", gateKey: "open" }));
-    await writeFile(path.join(dir, "queued.ts"), automationSource({ name: "queued-one", topic: `${prefix}/queued`, label: "queued", mode: "queued", gateKey: "open" }));
+    await writeFile(
+      path.join(dir, "single.ts"),
+      automationSource({
+        name: "single-one",
+        topic: `${prefix}/single`,
+        label: "single",
+        mode: "single",
+        gateKey: "open",
+      }),
+    );
+    await writeFile(
+      path.join(dir, "queued.ts"),
+      automationSource({
+        name: "queued-one",
+        topic: `${prefix}/queued`,
+        label: "queued",
+        mode: "queued",
+        gateKey: "open",
+      }),
+    );
     const running = await start(false);
     const done: { by: string; n: number }[] = [];
     observer?.on("message", (_topic, payload) => done.push(JSON.parse(payload.toString())));
@@ -151,7 +181,11 @@ describe("automation authoring against a real broker: reload, run modes, traces"
       await send(`${prefix}/single`, { n });
       await send(`${prefix}/queued`, { n });
     }
-    await waitFor(() => (running.manager.getAutomation("single-one")?.stats.dropped ?? 0) === 2, 5000, "two dropped firings");
+    await waitFor(
+      () => (running.manager.getAutomation("single-one")?.stats.dropped ?? 0) === 2,
+      5000,
+      "two dropped firings",
+    );
     await waitFor(() => running.manager.getAutomation("queued-one")?.queued === 2, 5000, "two queued firings");
     running.state.set("open", true);
     await waitFor(() => done.length === 4, 5000, "the runs to finish");
@@ -165,7 +199,11 @@ describe("automation authoring against a real broker: reload, run modes, traces"
     const running = await start(false);
     await send(topic, { n: 7 });
     await send(topic, { skip: true, big: "x".repeat(5000) });
-    await waitFor(() => (running.manager.getTraces("traced")?.traces[0]?.status ?? "running") !== "running", 5000, "the run");
+    await waitFor(
+      () => (running.manager.getTraces("traced")?.traces[0]?.status ?? "running") !== "running",
+      5000,
+      "the run",
+    );
     await waitFor(() => (running.manager.getTraces("traced")?.rejected[0]?.count ?? 0) === 1, 5000, "the rejection");
 
     const response = await fetch(`http://127.0.0.1:${running.httpPort}/api/automations/traced/traces`);

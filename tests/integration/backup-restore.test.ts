@@ -64,8 +64,13 @@ describe("hearth backup and restore (integration, embedded database)", function 
       body: JSON.stringify({ email: "keeper@example.test", password: "correct horse battery", name: "Keeper" }),
     }).then(json)) as { accessToken: string };
     token = registered.accessToken;
-    hid = ((await api(original, "/households", { method: "POST", body: JSON.stringify({ name: "Home" }) })) as { id: string }).id;
-    const freezer = (await api(original, `/households/${hid}/freezers`, { method: "POST", body: JSON.stringify({ name: "Chest" }) })) as {
+    hid = (
+      (await api(original, "/households", { method: "POST", body: JSON.stringify({ name: "Home" }) })) as { id: string }
+    ).id;
+    const freezer = (await api(original, `/households/${hid}/freezers`, {
+      method: "POST",
+      body: JSON.stringify({ name: "Chest" }),
+    })) as {
       id: string;
     };
     const compartment = (await api(original, `/households/${hid}/freezers/${freezer.id}/compartments`, {
@@ -80,11 +85,22 @@ describe("hearth backup and restore (integration, embedded database)", function 
       })) as { id: string };
       itemIds.push(item.id);
     }
-    await api(original, `/households/${hid}/items/${itemIds[0]}`, { method: "PATCH", body: JSON.stringify({ quantity: 1, notes: "half a bag" }) });
+    await api(original, `/households/${hid}/items/${itemIds[0]}`, {
+      method: "PATCH",
+      body: JSON.stringify({ quantity: 1, notes: "half a bag" }),
+    });
     await api(original, `/households/${hid}/items/${itemIds[2]}`, { method: "DELETE" });
     const engine = `http://127.0.0.1:${original.hearth.httpPort}/api/state`;
-    for (const [key, value] of [["away", true], ["thermostat", { target: 19.5 }], ["visits", 3]] as const) {
-      await fetch(`${engine}/${key}`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ value }) }).then(json);
+    for (const [key, value] of [
+      ["away", true],
+      ["thermostat", { target: 19.5 }],
+      ["visits", 3],
+    ] as const) {
+      await fetch(`${engine}/${key}`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ value }),
+      }).then(json);
     }
     before_ = await snapshot(original);
   });
@@ -105,7 +121,9 @@ describe("hearth backup and restore (integration, embedded database)", function 
     const usage = launch(process.execPath, ["bin/hearth.js", "backup"], { DATA_DIR: targetDir });
     expect(await usage.exited).to.equal(2);
     expect(usage.output()).to.include("Usage: hearth backup <file>");
-    const missing = launch(process.execPath, ["bin/hearth.js", "backup", path.join(work, "x.tar.gz")], { DATA_DIR: targetDir });
+    const missing = launch(process.execPath, ["bin/hearth.js", "backup", path.join(work, "x.tar.gz")], {
+      DATA_DIR: targetDir,
+    });
     expect(await missing.exited).to.equal(1);
     expect(missing.output()).to.include("no embedded database");
   });
@@ -113,7 +131,10 @@ describe("hearth backup and restore (integration, embedded database)", function 
   it("backs up the running instance, refuses unsafe restores, and restores everything elsewhere", async () => {
     const sourceDir = original.hearth.config.DATA_DIR;
     // A second Hearth on the same DATA_DIR stops before it opens the embedded database.
-    const second = await startTestHearth("second on the same DATA_DIR", { DATA_DIR: sourceDir, DATABASE_URL: "" }).catch((error: Error) => error);
+    const second = await startTestHearth("second on the same DATA_DIR", {
+      DATA_DIR: sourceDir,
+      DATABASE_URL: "",
+    }).catch((error: Error) => error);
     expect(second).to.be.instanceOf(Error);
     expect((second as Error).message).to.include("Another Hearth is running on DATA_DIR");
     const archive = path.join(work, "hearth-backup.tar.gz");
@@ -122,7 +143,9 @@ describe("hearth backup and restore (integration, embedded database)", function 
     expect(backup.output()).to.include("from the running Hearth").and.to.include("with the embedded database");
 
     // Never under the running instance, even with --force.
-    const overRunning = launch(process.execPath, ["bin/hearth.js", "restore", archive, "--force"], { DATA_DIR: sourceDir });
+    const overRunning = launch(process.execPath, ["bin/hearth.js", "restore", archive, "--force"], {
+      DATA_DIR: sourceDir,
+    });
     expect(await overRunning.exited).to.equal(1);
     expect(overRunning.output()).to.include("Hearth is running on DATA_DIR");
 

@@ -10,7 +10,12 @@ import { readFileSync } from "node:fs";
 import { mkdir, readdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { expect } from "chai";
-import { assertCompiledRuntimeFresh, type LaunchedProcess, launch, useProcessServers } from "../support/hearth-processes.js";
+import {
+  assertCompiledRuntimeFresh,
+  type LaunchedProcess,
+  launch,
+  useProcessServers,
+} from "../support/hearth-processes.js";
 import { freePort, waitFor } from "../support/network.js";
 
 const REPO = path.resolve(".");
@@ -25,7 +30,11 @@ interface Lockfile {
 }
 
 function run(command: string, args: string[], cwd: string): string {
-  const result = spawnSync(command, args, { cwd, encoding: "utf8", env: { ...process.env, npm_config_update_notifier: "false" } });
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, npm_config_update_notifier: "false" },
+  });
   const output = `${result.stdout}${result.stderr}`;
   if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} exited ${result.status}:\n${output}`);
   return output;
@@ -99,9 +108,17 @@ describe("the compiled runtime from a packed tarball (integration)", function ()
     await mkdir(path.join(project, "automations"), { recursive: true });
     await writeFile(
       path.join(project, "package.json"),
-      JSON.stringify({ name: "my-home", private: true, type: "module", dependencies: { hearth: `file:../${tarballName}` } }),
+      JSON.stringify({
+        name: "my-home",
+        private: true,
+        type: "module",
+        dependencies: { hearth: `file:../${tarballName}` },
+      }),
     );
-    await writeFile(path.join(project, "package-lock.json"), JSON.stringify(consumerLockfile(tarballName as string, tarball)));
+    await writeFile(
+      path.join(project, "package-lock.json"),
+      JSON.stringify(consumerLockfile(tarballName as string, tarball)),
+    );
     run("npm", ["ci", "--omit=dev", "--offline", "--no-audit", "--no-fund"], project);
     hearthBin = path.join(project, "node_modules", "hearth", "bin", "hearth.js");
     const installed = await readdir(path.join(project, "node_modules"));
@@ -132,8 +149,12 @@ describe("the compiled runtime from a packed tarball (integration)", function ()
       await waitFor(
         "both surfaces",
         async () =>
-          (await fetch(`http://127.0.0.1:${apiPort}/api/v1/health`).then((r) => r.ok).catch(() => false)) &&
-          (await fetch(`http://127.0.0.1:${httpPort}/readyz`).then((r) => r.ok).catch(() => false)),
+          (await fetch(`http://127.0.0.1:${apiPort}/api/v1/health`)
+            .then((r) => r.ok)
+            .catch(() => false)) &&
+          (await fetch(`http://127.0.0.1:${httpPort}/readyz`)
+            .then((r) => r.ok)
+            .catch(() => false)),
         120_000,
       );
       const fired = await fetch(`http://127.0.0.1:${httpPort}/webhook/${webhook}`, { method: "POST" });
@@ -149,7 +170,12 @@ describe("the compiled runtime from a packed tarball (integration)", function ()
     process_.child.kill("SIGTERM");
     expect(await process_.exited, process_.output()).to.equal(0);
     // One process: once it exited nothing answers (no child left running the server).
-    expect(await fetch(`http://127.0.0.1:${apiPort}/api/v1/health`).then(() => true, () => false)).to.equal(false);
+    expect(
+      await fetch(`http://127.0.0.1:${apiPort}/api/v1/health`).then(
+        () => true,
+        () => false,
+      ),
+    ).to.equal(false);
     return process_.output();
   }
 

@@ -51,7 +51,13 @@ describe("DeviceRegistry over a real broker (Zigbee2MQTT-shaped traffic)", () =>
     service = new MqttService(new MqttJsClient({ url: broker.url }, logger), logger, { zigbeePrefix: prefix });
     await service.connect();
     await until(() => service.isConnected, "the engine to connect");
-    registry = new DeviceRegistry({ messages: zigbee2MqttMessages, mqtt: service, prefix, logger, names: { hallway_motion: "Hallway" } });
+    registry = new DeviceRegistry({
+      messages: zigbee2MqttMessages,
+      mqtt: service,
+      prefix,
+      logger,
+      names: { hallway_motion: "Hallway" },
+    });
   });
 
   afterEach(async () => {
@@ -88,7 +94,10 @@ describe("DeviceRegistry over a real broker (Zigbee2MQTT-shaped traffic)", () =>
       data: { friendly_name: plug.friendly_name, ieee_address: plug.ieee_address },
     });
     await publish(bridge, `${prefix}/bridge/devices`, [coordinator, motionSensor(), bulb(), plug], true);
-    await until(() => added.length === 1 && registry.getDevice("kitchen_plug")?.definition?.vendor === "Tuya", "the join");
+    await until(
+      () => added.length === 1 && registry.getDevice("kitchen_plug")?.definition?.vendor === "Tuya",
+      "the join",
+    );
 
     await publish(bridge, `${prefix}/bridge/devices`, [coordinator, bulb("sofa_lamp"), plug], true);
     await until(() => removed.length === 1 && registry.hasDevice("sofa_lamp"), "the leave and the rename");
@@ -129,9 +138,14 @@ describe("DeviceRegistry over a real broker (Zigbee2MQTT-shaped traffic)", () =>
     await until(() => order.length === 4, "the observer to see every retained message");
     await observer.endAsync();
     const stateFirst = order.indexOf("living_room_lamp") < order.indexOf("bridge/devices");
-    console.log(`      [device-registry] broker delivered the retained state ${stateFirst ? "before" : "after"} the device list`);
+    console.log(
+      `      [device-registry] broker delivered the retained state ${stateFirst ? "before" : "after"} the device list`,
+    );
 
-    expect(registry.getDevices().map((device) => device.friendly_name)).to.have.members(["hallway_motion", "living_room_lamp"]);
+    expect(registry.getDevices().map((device) => device.friendly_name)).to.have.members([
+      "hallway_motion",
+      "living_room_lamp",
+    ]);
     expect(registry.getDeviceState("living_room_lamp")).to.deep.equal({ state: "ON", brightness: 42 });
     expect(states).to.deep.equal([{ state: "ON", brightness: 42 }]);
     expect(registry.hasDevice("all_lights")).to.equal(false);

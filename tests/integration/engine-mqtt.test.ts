@@ -78,7 +78,10 @@ export default class MotionLight extends Automation {
     await observer.publishAsync(`${prefix}/hall/motion`, JSON.stringify({ occupancy: false }));
     await observer.publishAsync(`${prefix}/hall/motion`, JSON.stringify({ occupancy: true }));
     await waitFor(() => received.length > 0, 5000, "the device command");
-    expect(received[0]).to.deep.equal({ topic: `${prefix}/hall_light/set`, payload: { state: "ON", reason: "motion" } });
+    expect(received[0]).to.deep.equal({
+      topic: `${prefix}/hall_light/set`,
+      payload: { state: "ON", reason: "motion" },
+    });
     expect(engine.manager.getAutomation("motion-light")?.stats.runs).to.equal(1);
   });
 

@@ -94,15 +94,23 @@ export default class Echo extends Automation {
     await broker.start();
     received = await observe();
     await waitFor(() => running.mqtt.isConnected, 20_000, "the engine to reconnect");
-    await waitFor(() => received.some((message) => (message.payload as { from: string }).from === "offline"), 5000, "the queued publish");
+    await waitFor(
+      () => received.some((message) => (message.payload as { from: string }).from === "offline"),
+      5000,
+      "the queued publish",
+    );
 
     const second = await mqtt.connectAsync(broker.url, { reconnectPeriod: 0 });
     clients.push(second);
     // The engine resubscribed: a message on its wildcard topic fires the automation again.
-    await waitFor(() => {
-      void second.publishAsync("outage/in/after", "{}");
-      return received.some((message) => (message.payload as { from: string }).from === "outage/in/after");
-    }, 10_000, "the echo after the restart");
+    await waitFor(
+      () => {
+        void second.publishAsync("outage/in/after", "{}");
+        return received.some((message) => (message.payload as { from: string }).from === "outage/in/after");
+      },
+      10_000,
+      "the echo after the restart",
+    );
     expect(running.mqtt.stats.reconnects).to.be.at.least(1);
   });
 });

@@ -51,7 +51,9 @@ function findCharacteristic(accessories: HapAccessories, name: string, serviceTy
 function accessoryNames(accessories: HapAccessories): unknown[] {
   return accessories.accessories.map(
     (accessory) =>
-      accessory.services.flatMap((service) => service.characteristics).find((characteristic) => characteristic.type?.startsWith("00000023"))?.value,
+      accessory.services
+        .flatMap((service) => service.characteristics)
+        .find((characteristic) => characteristic.type?.startsWith("00000023"))?.value,
   );
 }
 
@@ -172,7 +174,10 @@ describe("HomeKit bridge with a real HAP client (hap-controller) and a real brok
 
     expect(await readValue(client, on)).to.be.oneOf([false, 0]);
     await publish(zigbee2mqtt, `${prefix}/desk_lamp`, { state: "ON", brightness: 127, linkquality: 80 });
-    await waitFor("the lamp's state to reach HomeKit", async () => (await readValue(client, on)) === true || (await readValue(client, on)) === 1);
+    await waitFor(
+      "the lamp's state to reach HomeKit",
+      async () => (await readValue(client, on)) === true || (await readValue(client, on)) === 1,
+    );
 
     await client.setCharacteristics({ [on]: false });
     await waitFor("the /set command on the broker", () => commands.length > 0);
@@ -202,7 +207,9 @@ describe("HomeKit bridge with a real HAP client (hap-controller) and a real brok
     const lampAid = findCharacteristic(before, "desk lamp", LIGHTBULB, ON);
     await devices(colorBulb("office_lamp"), doorSensor(), newPlug);
     await waitFor("the motion sensor to leave", () => bridge.status().accessories === 3);
-    await waitFor("the rename to reach HomeKit", async () => accessoryNames(await client.getAccessories()).includes("office lamp"));
+    await waitFor("the rename to reach HomeKit", async () =>
+      accessoryNames(await client.getAccessories()).includes("office lamp"),
+    );
     const after = await client.getAccessories();
     expect(accessoryNames(after)).to.not.include("hallway motion");
     // Same aid and iid: HomeKit sees the same accessory, so its room and scenes stay.
@@ -263,7 +270,9 @@ describe("HomeKit bridge with a real HAP client (hap-controller) and a real brok
     expect(info.bridges.map((entry) => entry.name)).to.deep.equal(["Hearth", "Hearth 2"]);
     expect(info.bridges.map((entry) => entry.port)).to.deep.equal([port, port + 1]);
     expect(new Set(info.bridges.map((entry) => entry.username)).size).to.equal(2);
-    expect(info.bridges.every((entry) => typeof entry.port === "number" && entry.setupUri?.startsWith("X-HM://"))).to.equal(true);
+    expect(
+      info.bridges.every((entry) => typeof entry.port === "number" && entry.setupUri?.startsWith("X-HM://")),
+    ).to.equal(true);
 
     const second = info.bridges[1]!;
     const client = new HttpClient(second.username, "127.0.0.1", second.port!);
@@ -284,7 +293,9 @@ describe("HomeKit bridge with a real HAP client (hap-controller) and a real brok
         failure = error;
       });
       expect(failure).to.be.instanceOf(HomeKitPortInUseError);
-      expect((failure as Error).message).to.contain(String(port)).and.contain("HOMEKIT_PORT");
+      expect((failure as Error).message)
+        .to.contain(String(port))
+        .and.contain("HOMEKIT_PORT");
       expect(bridge.status()).to.include({ reachable: false });
       expect(bridge.status().lastError).to.contain(String(port));
     } finally {
@@ -341,7 +352,15 @@ describe("HomeKit bridge with Shelly relays (fake Shelly Gen 2 over MQTT RPC) an
       timeoutMs: 1500,
     });
     relay.onStart();
-    homekit = new HomeKitBridge({ mqtt: service, logger, deviceRegistry: null, relay, dataDir, port: 0, bind: "127.0.0.1" });
+    homekit = new HomeKitBridge({
+      mqtt: service,
+      logger,
+      deviceRegistry: null,
+      relay,
+      dataDir,
+      port: 0,
+      bind: "127.0.0.1",
+    });
     await homekit.onStart();
     const info = homekit.describe(true);
     client = new HttpClient(info.bridges[0]!.username, "127.0.0.1", info.bridges[0]!.port!);
@@ -361,14 +380,19 @@ describe("HomeKit bridge with Shelly relays (fake Shelly Gen 2 over MQTT RPC) an
     const accessories = await client.getAccessories();
     expect(accessoryNames(accessories)).to.include.members(["garage", "blinds"]);
     const garageOn = findCharacteristic(accessories, "garage", SWITCH, ON);
-    await waitFor("the switch's state from GetStatus", async () => (await readValue(client, garageOn)) === false || (await readValue(client, garageOn)) === 0);
+    await waitFor(
+      "the switch's state from GetStatus",
+      async () => (await readValue(client, garageOn)) === false || (await readValue(client, garageOn)) === 0,
+    );
 
     await client.setCharacteristics({ [garageOn]: true });
     expect(switchDevice.switches.get(0)?.output).to.equal(true);
 
     // A press on the device itself arrives as NotifyStatus and reaches HomeKit.
     switchDevice.press(0);
-    await waitFor("the button press to reach HomeKit", async () => [false, 0].includes((await readValue(client, garageOn)) as never));
+    await waitFor("the button press to reach HomeKit", async () =>
+      [false, 0].includes((await readValue(client, garageOn)) as never),
+    );
 
     const target = findCharacteristic(accessories, "blinds", WINDOW_COVERING, TARGET_POSITION);
     const current = findCharacteristic(accessories, "blinds", WINDOW_COVERING, CURRENT_POSITION);

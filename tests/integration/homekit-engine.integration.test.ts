@@ -46,7 +46,10 @@ describe("HomeKit bridge in the engine, configured by HOMEKIT_* alone", function
     zigbee2mqtt = await mqtt.connectAsync(broker.url, { clientId: `fake-z2m-${Date.now()}` });
     await zigbee2mqtt.subscribeAsync(`${prefix}/+/set`);
     zigbee2mqtt.on("message", (topic, payload) => commands.push({ topic, payload: JSON.parse(payload.toString()) }));
-    await zigbee2mqtt.publishAsync(`${prefix}/bridge/devices`, JSON.stringify([coordinator, colorBulb()]), { retain: true, qos: 1 });
+    await zigbee2mqtt.publishAsync(`${prefix}/bridge/devices`, JSON.stringify([coordinator, colorBulb()]), {
+      retain: true,
+      qos: 1,
+    });
 
     engine = createEngine({
       // The example automation of docs/services/homekit.md.
@@ -87,7 +90,13 @@ describe("HomeKit bridge in the engine, configured by HOMEKIT_* alone", function
     const { status, body } = await api("/homekit", TOKEN);
     expect(status).to.equal(200);
     expect(body.setupCode).to.equal("031-45-154");
-    const bridges = body.bridges as { name: string; port: number; accessories: number; setupUri: string; setupQr: string }[];
+    const bridges = body.bridges as {
+      name: string;
+      port: number;
+      accessories: number;
+      setupUri: string;
+      setupQr: string;
+    }[];
     expect(bridges).to.have.length(1);
     expect(bridges[0]).to.include({ name: "Hearth Test", port: homeKitPort, accessories: 1 });
     expect(bridges[0]!.setupUri).to.match(/^X-HM:\/\/[0-9A-Z]{9}[0-9A-Z]{4}$/);
@@ -96,9 +105,9 @@ describe("HomeKit bridge in the engine, configured by HOMEKIT_* alone", function
     expect((await api("/homekit")).status).to.equal(401);
 
     const services = await api("/services", TOKEN);
-    const homekit = (services.body.services as { key: string; provider: string; reachable: boolean; config: Record<string, unknown> }[]).find(
-      (entry) => entry.key === "homekit",
-    )!;
+    const homekit = (
+      services.body.services as { key: string; provider: string; reachable: boolean; config: Record<string, unknown> }[]
+    ).find((entry) => entry.key === "homekit")!;
     expect(homekit).to.deep.include({ provider: "homekit", reachable: true });
     expect(homekit.config.setupCode).to.equal("***");
     expect(JSON.stringify(services.body)).to.not.contain("031-45-154");
@@ -130,7 +139,9 @@ describe("HomeKit bridge in the engine, configured by HOMEKIT_* alone", function
       body: JSON.stringify({ type: "cron" }),
     });
     expect(response.status).to.equal(200);
-    const summary = engine.state.get<{ reachable: boolean; accessories: number; bridges: { port: number }[] }>("homekit.summary");
+    const summary = engine.state.get<{ reachable: boolean; accessories: number; bridges: { port: number }[] }>(
+      "homekit.summary",
+    );
     expect(summary).to.deep.include({ reachable: true, accessories: 1 });
     expect(summary?.bridges[0]?.port).to.equal(homeKitPort);
     expect(JSON.stringify(summary)).to.not.contain("031-45-154");
@@ -156,11 +167,23 @@ describe("HomeKit bridge passed to createEngine({ services }) as a factory", fun
       httpPort: 0,
       httpHost: "127.0.0.1",
       handleSignals: false,
-      config: { MQTT_HOST: broker.host, MQTT_PORT: broker.port, DATA_DIR: dataDir, STATE_PERSIST: false, ZIGBEE2MQTT_PREFIX: uniqueTopicPrefix("hk-f") },
+      config: {
+        MQTT_HOST: broker.host,
+        MQTT_PORT: broker.port,
+        DATA_DIR: dataDir,
+        STATE_PERSIST: false,
+        ZIGBEE2MQTT_PREFIX: uniqueTopicPrefix("hk-f"),
+      },
       services: {
         homekit: (context) => {
           contexts.push(context);
-          return new HomeKitBridge({ ...context, dataDir: path.join(dataDir, "homekit"), port: 0, bind: "127.0.0.1", setupCode: "482-91-375" });
+          return new HomeKitBridge({
+            ...context,
+            dataDir: path.join(dataDir, "homekit"),
+            port: 0,
+            bind: "127.0.0.1",
+            setupCode: "482-91-375",
+          });
         },
       },
     });

@@ -35,7 +35,8 @@ describe("hot standby: two processes, one leader (integration, kill -9)", functi
   after(async () => {
     observer?.end(true);
     for (const instance of instances) {
-      if (instance.process.child.exitCode === null && instance.process.child.signalCode === null) instance.process.child.kill("SIGKILL");
+      if (instance.process.child.exitCode === null && instance.process.child.signalCode === null)
+        instance.process.child.kill("SIGKILL");
       await instance.process.exited;
     }
   });
@@ -68,7 +69,9 @@ describe("hot standby: two processes, one leader (integration, kill -9)", functi
 
   it("the standby takes over: no message or cron tick runs twice, the count goes on, missed ticks are logged", async function () {
     if (!servers.database.url) {
-      console.warn("      SKIPPED LOUDLY: hot standby needs PostgreSQL (set TEST_DATABASE_URL or run Docker); PGlite is one process");
+      console.warn(
+        "      SKIPPED LOUDLY: hot standby needs PostgreSQL (set TEST_DATABASE_URL or run Docker); PGlite is one process",
+      );
       this.skip();
     }
     observer = await mqtt.connectAsync(`mqtt://${servers.broker.host}:${servers.broker.port}`);
@@ -84,10 +87,14 @@ describe("hot standby: two processes, one leader (integration, kill -9)", functi
     const alpha = await start("alpha");
     await waitFor("alpha to lead", async () => (await role(alpha))?.role === "leader", 60_000);
     const beta = await start("beta");
-    await waitFor("beta to stand by", async () => {
-      const seen = await role(beta);
-      return seen?.role === "standby" && seen.leader === "alpha";
-    }, 60_000);
+    await waitFor(
+      "beta to stand by",
+      async () => {
+        const seen = await role(beta);
+        return seen?.role === "standby" && seen.leader === "alpha";
+      },
+      60_000,
+    );
     const status = await getJson(`http://127.0.0.1:${beta.httpPort}/api/status`);
     expect(status.body).to.deep.include({ role: "standby", instance: "beta", leader: "alpha" });
 
@@ -115,7 +122,8 @@ describe("hot standby: two processes, one leader (integration, kill -9)", functi
     const ids = echoes.map((echo) => echo.id);
     expect(new Set(ids).size, "each message answered once").to.equal(ids.length);
     const counts = echoes.map((echo) => echo.count);
-    for (let at = 1; at < counts.length; at++) expect(counts[at], `count after ${counts[at - 1]}`).to.be.greaterThan(counts[at - 1] ?? 0);
+    for (let at = 1; at < counts.length; at++)
+      expect(counts[at], `count after ${counts[at - 1]}`).to.be.greaterThan(counts[at - 1] ?? 0);
     const alphaLast = Math.max(...echoes.filter((echo) => echo.instance === "alpha").map((echo) => echo.count));
     const betaFirst = Math.min(...echoes.filter((echo) => echo.instance === "beta").map((echo) => echo.count));
     // At most one message alpha ran but had no time to answer before it died.

@@ -25,9 +25,13 @@ describe("inventory API over the knex repositories (buildInventoryApi)", () => {
 
   it("runs the household lifecycle end to end", async () => {
     const app = request(api.app);
-    const owner = await app.post("/api/v1/auth/register").send({ email: "Owner@Example.com", password: "password123", name: "Owner" });
+    const owner = await app
+      .post("/api/v1/auth/register")
+      .send({ email: "Owner@Example.com", password: "password123", name: "Owner" });
     expect(owner.status).to.equal(201);
-    const member = await app.post("/api/v1/auth/register").send({ email: "member@example.com", password: "password123", name: "Member" });
+    const member = await app
+      .post("/api/v1/auth/register")
+      .send({ email: "member@example.com", password: "password123", name: "Member" });
     const asOwner = { Authorization: `Bearer ${owner.body.accessToken}` };
     const asMember = { Authorization: `Bearer ${member.body.accessToken}` };
 
@@ -35,8 +39,12 @@ describe("inventory API over the knex repositories (buildInventoryApi)", () => {
     expect(household.status).to.equal(201);
     const hid = household.body.id;
     const invite = await app.post(`/api/v1/households/${hid}/invites`).set(asOwner);
-    expect((await app.post("/api/v1/invites/accept").set(asMember).send({ code: invite.body.code })).status).to.equal(200);
-    expect((await app.post("/api/v1/invites/accept").set(asMember).send({ code: invite.body.code })).status).to.equal(410);
+    expect((await app.post("/api/v1/invites/accept").set(asMember).send({ code: invite.body.code })).status).to.equal(
+      200,
+    );
+    expect((await app.post("/api/v1/invites/accept").set(asMember).send({ code: invite.body.code })).status).to.equal(
+      410,
+    );
 
     const freezer = await app.post(`/api/v1/households/${hid}/freezers`).set(asMember).send({ name: "Chest" });
     const base = `/api/v1/households/${hid}/freezers/${freezer.body.id}`;
@@ -48,13 +56,20 @@ describe("inventory API over the knex repositories (buildInventoryApi)", () => {
 
     const members = await app.get(`/api/v1/households/${hid}`).set(asMember);
     expect(members.body.members.map((m: { role: string }) => m.role)).to.deep.equal(["OWNER", "MEMBER"]);
-    const transfer = await app.patch(`/api/v1/households/${hid}/transfer`).set(asOwner).send({ newOwnerId: member.body.user.id });
+    const transfer = await app
+      .patch(`/api/v1/households/${hid}/transfer`)
+      .set(asOwner)
+      .send({ newOwnerId: member.body.user.id });
     expect(transfer.body.ownerId).to.equal(member.body.user.id);
 
     const refreshed = await app.post("/api/v1/auth/refresh").send({ refreshToken: owner.body.refreshToken });
     expect(refreshed.status).to.equal(200);
-    expect((await app.post("/api/v1/auth/refresh").send({ refreshToken: owner.body.refreshToken })).status).to.equal(401);
-    expect((await app.post("/api/v1/auth/refresh").send({ refreshToken: refreshed.body.refreshToken })).status).to.equal(401);
+    expect((await app.post("/api/v1/auth/refresh").send({ refreshToken: owner.body.refreshToken })).status).to.equal(
+      401,
+    );
+    expect(
+      (await app.post("/api/v1/auth/refresh").send({ refreshToken: refreshed.body.refreshToken })).status,
+    ).to.equal(401);
 
     expect((await app.delete(`/api/v1/households/${hid}`).set(asMember)).status).to.equal(200);
     expect(await database().knex("freezers").where({ household_id: hid }).first()).to.equal(undefined);

@@ -46,7 +46,11 @@ describe("inventory rate limits shared through Redis", () => {
     if (!redis) this.skip();
     const { first, second } = await twoInstances(4, 1000);
     // A fresh user per run, so counters left in Redis by earlier runs do not interfere.
-    const session = await first.useCases.register.execute({ email: `${createId()}@example.com`, password: "password123", name: "R" });
+    const session = await first.useCases.register.execute({
+      email: `${createId()}@example.com`,
+      password: "password123",
+      name: "R",
+    });
     const auth = { Authorization: `Bearer ${session.accessToken}` };
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) {
@@ -59,8 +63,18 @@ describe("inventory rate limits shared through Redis", () => {
     expect(limited.headers).to.have.property("retry-after");
     expect(limited.headers["ratelimit-limit"]).to.equal("4");
     // Another user is unaffected on either instance.
-    const other = await first.useCases.register.execute({ email: `${createId()}@example.com`, password: "password123", name: "S" });
-    expect((await request(second.app).get("/api/v1/users/me").set({ Authorization: `Bearer ${other.accessToken}` })).status).to.equal(200);
+    const other = await first.useCases.register.execute({
+      email: `${createId()}@example.com`,
+      password: "password123",
+      name: "S",
+    });
+    expect(
+      (
+        await request(second.app)
+          .get("/api/v1/users/me")
+          .set({ Authorization: `Bearer ${other.accessToken}` })
+      ).status,
+    ).to.equal(200);
   });
 
   it("shares the /auth/* per-address budget across both instances", async function () {
@@ -70,8 +84,16 @@ describe("inventory rate limits shared through Redis", () => {
     const address = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
     for (const app of [first.app, second.app]) app.set("trust proxy", true);
     const login = (app: typeof first.app) =>
-      request(app).post("/api/v1/auth/login").set("X-Forwarded-For", address).send({ email: "x@example.com", password: "y" });
-    const statuses = [await login(first.app), await login(second.app), await login(first.app), await login(second.app)].map((r) => r.status);
+      request(app)
+        .post("/api/v1/auth/login")
+        .set("X-Forwarded-For", address)
+        .send({ email: "x@example.com", password: "y" });
+    const statuses = [
+      await login(first.app),
+      await login(second.app),
+      await login(first.app),
+      await login(second.app),
+    ].map((r) => r.status);
     expect(statuses).to.deep.equal([401, 401, 401, 429]);
   });
 

@@ -33,7 +33,9 @@ function packageName(specifier: string): string | null {
 /** Bare module specifiers in `file` (static, re-export, type-only and dynamic imports). */
 function bareImports(file: string): { bare: string[]; relative: string[] } {
   const text = readFileSync(file, "utf8");
-  const found = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)["']([^"']+)["']/gm)].map((m) => m[1] as string);
+  const found = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)["']([^"']+)["']/gm)].map(
+    (m) => m[1] as string,
+  );
   return {
     bare: found.filter((specifier) => !specifier.startsWith(".")),
     relative: found.filter((specifier) => specifier.startsWith(".")),
@@ -41,7 +43,10 @@ function bareImports(file: string): { bare: string[]; relative: string[] } {
 }
 
 /** Every bare specifier reachable from `entry` through relative imports. */
-function reachableBareImports(entry: string, resolveRelative: (from: string, specifier: string) => string): Set<string> {
+function reachableBareImports(
+  entry: string,
+  resolveRelative: (from: string, specifier: string) => string,
+): Set<string> {
   const seen = new Set<string>();
   const bare = new Set<string>();
   const queue = [entry];
@@ -75,7 +80,11 @@ describe("hearth as a library in another project", function () {
     // dependencies resolvable from there.
     packageDir = path.join(scratch, "hearth");
     await mkdir(packageDir);
-    const build = run(process.execPath, [path.join(REPO, "scripts/build.mjs"), "--out-dir", path.join(packageDir, "dist")], REPO);
+    const build = run(
+      process.execPath,
+      [path.join(REPO, "scripts/build.mjs"), "--out-dir", path.join(packageDir, "dist")],
+      REPO,
+    );
     expect(build.status, build.output).to.equal(0);
     cpSync(path.join(REPO, "package.json"), path.join(packageDir, "package.json"));
     await symlink(path.join(REPO, "node_modules"), path.join(packageDir, "node_modules"), "dir");
@@ -84,8 +93,15 @@ describe("hearth as a library in another project", function () {
     await mkdir(path.join(consumerDir, "automations"), { recursive: true });
     await mkdir(path.join(consumerDir, "node_modules", "@types"), { recursive: true });
     await symlink(packageDir, path.join(consumerDir, "node_modules", "hearth"), "dir");
-    await symlink(path.join(REPO, "node_modules", "@types", "node"), path.join(consumerDir, "node_modules", "@types", "node"), "dir");
-    await writeFile(path.join(consumerDir, "package.json"), JSON.stringify({ name: "my-home", private: true, type: "module" }));
+    await symlink(
+      path.join(REPO, "node_modules", "@types", "node"),
+      path.join(consumerDir, "node_modules", "@types", "node"),
+      "dir",
+    );
+    await writeFile(
+      path.join(consumerDir, "package.json"),
+      JSON.stringify({ name: "my-home", private: true, type: "module" }),
+    );
   });
 
   after(async () => {
@@ -116,7 +132,9 @@ describe("hearth as a library in another project", function () {
     const dist = path.join(packageDir, "dist");
     const runtime = new Set(
       ["index.js", "testing.js"].flatMap((entry) => [
-        ...reachableBareImports(path.join(dist, entry), (from, specifier) => path.resolve(path.dirname(from), specifier)),
+        ...reachableBareImports(path.join(dist, entry), (from, specifier) =>
+          path.resolve(path.dirname(from), specifier),
+        ),
       ]),
     );
     const typings = new Set(

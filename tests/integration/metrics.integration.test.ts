@@ -80,7 +80,9 @@ describe("metrics on a running engine", function () {
             });
             const router = express.Router();
             router.use(metrics.httpMiddleware("engine"));
-            router.use(createMetricsRouter({ metrics, auth: createEngineAuth({ token: TOKEN, sessions: null }), public: false }));
+            router.use(
+              createMetricsRouter({ metrics, auth: createEngineAuth({ token: TOKEN, sessions: null }), public: false }),
+            );
             return router;
           },
         },
@@ -101,7 +103,9 @@ describe("metrics on a running engine", function () {
   });
 
   const scrape = async () => {
-    const response = await request(`http://127.0.0.1:${engine.httpPort}`).get("/metrics").set("Authorization", `Bearer ${TOKEN}`);
+    const response = await request(`http://127.0.0.1:${engine.httpPort}`)
+      .get("/metrics")
+      .set("Authorization", `Bearer ${TOKEN}`);
     expect(response.status).to.equal(200);
     return response.text;
   };
@@ -121,7 +125,8 @@ describe("metrics on a running engine", function () {
     await publisher.publishAsync(`${prefix}/in`, JSON.stringify({ n: 1 }));
     await publisher.publishAsync(`${prefix}/fail`, JSON.stringify({ n: 2 }));
     await until(
-      () => (engine.manager.getAutomation("metrics-echo")?.stats.runs ?? 0) === 1 &&
+      () =>
+        (engine.manager.getAutomation("metrics-echo")?.stats.runs ?? 0) === 1 &&
         (engine.manager.getAutomation("metrics-failing")?.stats.errors ?? 0) === 1,
       "both automations to run",
     );
@@ -136,7 +141,10 @@ describe("metrics on a running engine", function () {
     expect(sample(after, 'hearth_automation_duration_seconds_count{automation="metrics-echo"}')).to.equal(1);
     expect(sample(after, "hearth_inventory_active_items")).to.equal(3);
     expect(
-      sample(after, 'hearth_http_request_duration_seconds_count{surface="engine",method="GET",route="/metrics",status="200"}'),
+      sample(
+        after,
+        'hearth_http_request_duration_seconds_count{surface="engine",method="GET",route="/metrics",status="200"}',
+      ),
     ).to.be.at.least(1);
     expect(after).to.include("process_resident_memory_bytes");
   });
@@ -162,7 +170,9 @@ describe("metrics of the whole process (startHearth)", function () {
   });
 
   const scrape = async () => {
-    const response = await request(`http://127.0.0.1:${hearth.httpPort}`).get("/metrics").set("Authorization", `Bearer ${TOKEN}`);
+    const response = await request(`http://127.0.0.1:${hearth.httpPort}`)
+      .get("/metrics")
+      .set("Authorization", `Bearer ${TOKEN}`);
     expect(response.status).to.equal(200);
     return response.text;
   };
@@ -175,7 +185,9 @@ describe("metrics of the whole process (startHearth)", function () {
     expect(sample(before, "hearth_inventory_households")).to.equal(0);
     expect(sample(before, "hearth_inventory_active_items")).to.equal(0);
 
-    const registered = await api.post("/auth/register").send({ email: "gauges@example.com", password: "correct horse", name: "G" });
+    const registered = await api
+      .post("/auth/register")
+      .send({ email: "gauges@example.com", password: "correct horse", name: "G" });
     expect(registered.status).to.equal(201);
     const auth = { Authorization: `Bearer ${registered.body.accessToken}` };
     const household = await api.post("/households").set(auth).send({ name: "Home" });
@@ -193,7 +205,13 @@ describe("metrics of the whole process (startHearth)", function () {
     expect((await api.get(`/households/${hid}/items/${item.body.id}`).set(auth)).status).to.equal(200);
     expect((await api.get(`/households/${hid}/items/${item.body.id}`)).status).to.equal(401);
     expect((await request(`http://127.0.0.1:${hearth.httpPort}`).get("/api/status")).status).to.equal(401);
-    expect((await request(`http://127.0.0.1:${hearth.httpPort}`).get("/api/automations/none").set("Authorization", `Bearer ${TOKEN}`)).status).to.equal(404);
+    expect(
+      (
+        await request(`http://127.0.0.1:${hearth.httpPort}`)
+          .get("/api/automations/none")
+          .set("Authorization", `Bearer ${TOKEN}`)
+      ).status,
+    ).to.equal(404);
 
     const after = await scrape();
     expect(sample(after, "hearth_inventory_households")).to.equal(1);

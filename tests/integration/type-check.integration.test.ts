@@ -60,7 +60,9 @@ describe("type checks of automations", function () {
     await writeFile(path.join(dir, "right.ts"), RIGHT);
     const result = hearthCheck([dir]);
     expect(result.status, result.stdout + result.stderr).to.equal(1);
-    expect(result.stderr).to.include(`${path.relative(".", path.join(dir, "wrong.ts"))}:6:11 - error TS2322: Type 'string' is not assignable to type 'number'.`);
+    expect(result.stderr).to.include(
+      `${path.relative(".", path.join(dir, "wrong.ts"))}:6:11 - error TS2322: Type 'string' is not assignable to type 'number'.`,
+    );
     expect(result.stdout).to.include("Found 1 type error(s) in 1 of 2 automation file(s).");
   });
 
@@ -83,7 +85,10 @@ describe("type checks of automations", function () {
   it("checks a file outside any tsconfig with strict defaults", async () => {
     const outside = await mkdtemp(path.join((await import("node:os")).tmpdir(), "hearth-tc-"));
     try {
-      await writeFile(path.join(outside, "plain.ts"), "export const n: number = 'x';\nexport function f(a) { return a; }\n");
+      await writeFile(
+        path.join(outside, "plain.ts"),
+        "export const n: number = 'x';\nexport function f(a) { return a; }\n",
+      );
       const diagnostics = await new TypeScriptChecker().check([path.join(outside, "plain.ts")]);
       expect(diagnostics.map((diagnostic) => [diagnostic.line, diagnostic.column, diagnostic.code])).to.deep.equal([
         [1, 14, 2322],
@@ -114,10 +119,14 @@ describe("type checks of automations", function () {
     await engine.lastTypeCheck;
 
     const response = await fetch(`http://127.0.0.1:${engine.httpPort}/api/automations/wrong`);
-    const info = (await response.json()) as { typeWarnings: { line: number; column: number; code: number; message: string }[] };
+    const info = (await response.json()) as {
+      typeWarnings: { line: number; column: number; code: number; message: string }[];
+    };
     expect(info.typeWarnings).to.have.length(1);
     expect(info.typeWarnings[0]).to.include({ line: 6, column: 11, code: 2322 });
     expect(engine.manager.getAutomation("right")?.typeWarnings).to.deep.equal([]);
-    expect(logger.entries.some((entry) => entry.level === "warn" && entry.msg.startsWith("Type error: Type 'string'"))).to.equal(true);
+    expect(
+      logger.entries.some((entry) => entry.level === "warn" && entry.msg.startsWith("Type error: Type 'string'")),
+    ).to.equal(true);
   });
 });

@@ -83,7 +83,8 @@ export class FakeTime implements Clock, Timer {
       let next: [object, { at: number; callback: () => void; order: number }] | undefined;
       for (const entry of this.pending) {
         if (entry[1].at > target) continue;
-        if (!next || entry[1].at < next[1].at || (entry[1].at === next[1].at && entry[1].order < next[1].order)) next = entry;
+        if (!next || entry[1].at < next[1].at || (entry[1].at === next[1].at && entry[1].order < next[1].order))
+          next = entry;
       }
       if (!next) break;
       this.pending.delete(next[0]);

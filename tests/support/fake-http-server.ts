@@ -16,7 +16,12 @@ export interface RecordedRequest {
 
 export type FakeHandler = (request: RecordedRequest, response: ServerResponse) => void | Promise<void>;
 
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   response.writeHead(status, { "content-type": "application/json", ...headers });
   response.end(JSON.stringify(body));
 }

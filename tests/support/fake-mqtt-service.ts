@@ -67,9 +67,7 @@ export class FakeMqttService implements MqttServiceApi {
     try {
       const value = JSON.parse(text) as unknown;
       parsed =
-        typeof value === "object" && value !== null && !Array.isArray(value)
-          ? (value as MqttPayload)
-          : { raw: text };
+        typeof value === "object" && value !== null && !Array.isArray(value) ? (value as MqttPayload) : { raw: text };
     } catch {
       parsed = { raw: text };
     }

@@ -41,7 +41,9 @@ export class FakeNanoleaf {
         response.writeHead(403).end();
         return;
       }
-      const token = `Tk${Math.random().toString(36).slice(2).padEnd(14, "x")}${Date.now().toString(36)}`.slice(0, 32).padEnd(32, "Z");
+      const token = `Tk${Math.random().toString(36).slice(2).padEnd(14, "x")}${Date.now().toString(36)}`
+        .slice(0, 32)
+        .padEnd(32, "Z");
       this.tokens.add(token);
       sendJson(response, 200, { auth_token: token });
       return;
@@ -70,7 +72,12 @@ export class FakeNanoleaf {
       return;
     }
     if (rest === "/state" && request.method === "PUT") {
-      const limits: Record<string, [number, number]> = { brightness: [0, 100], hue: [0, 360], sat: [0, 100], ct: [1200, 6500] };
+      const limits: Record<string, [number, number]> = {
+        brightness: [0, 100],
+        hue: [0, 360],
+        sat: [0, 100],
+        ct: [1200, 6500],
+      };
       for (const [field, [min, max]] of Object.entries(limits)) {
         const value = (body[field] as { value?: unknown } | undefined)?.value;
         if (value !== undefined && (typeof value !== "number" || value < min || value > max)) {

@@ -59,11 +59,21 @@ export class FakeNtfy {
         ? `Basic ${Buffer.from(`${this.options.basic.username}:${this.options.basic.password}`).toString("base64")}`
         : undefined;
     if (expected && authorization === undefined) {
-      sendJson(response, 403, { code: 40301, http: 403, error: "forbidden", link: "https://ntfy.sh/docs/publish/#authentication" });
+      sendJson(response, 403, {
+        code: 40301,
+        http: 403,
+        error: "forbidden",
+        link: "https://ntfy.sh/docs/publish/#authentication",
+      });
       return;
     }
     if (expected && authorization !== expected) {
-      sendJson(response, 401, { code: 40101, http: 401, error: "unauthorized", link: "https://ntfy.sh/docs/publish/#authentication" });
+      sendJson(response, 401, {
+        code: 40101,
+        http: 401,
+        error: "unauthorized",
+        link: "https://ntfy.sh/docs/publish/#authentication",
+      });
       return;
     }
     if (this.failNext > 0) {

@@ -12,8 +12,23 @@ import mqtt from "mqtt";
 import { verifyDigest } from "../../src/adapters/services/shelly/shelly-digest-auth.js";
 import { FakeHttpServer, sendJson } from "./fake-http-server.js";
 
-type SwitchState = { id: number; source: string; output: boolean; apower: number; voltage: number; current: number; temperature: { tC: number; tF: number } };
-type CoverState = { id: number; source: string; state: string; apower: number; current_pos: number | null; target_pos: number | null };
+type SwitchState = {
+  id: number;
+  source: string;
+  output: boolean;
+  apower: number;
+  voltage: number;
+  current: number;
+  temperature: { tC: number; tF: number };
+};
+type CoverState = {
+  id: number;
+  source: string;
+  state: string;
+  apower: number;
+  current_pos: number | null;
+  target_pos: number | null;
+};
 type RpcAnswer = { result: unknown } | { error: { code: number; message: string } };
 
 /** The device's components and what its RPC methods do to them. */
@@ -28,10 +43,25 @@ export class ShellyDeviceModel {
     components: { switches?: number[]; covers?: number[] } = { switches: [0] },
   ) {
     for (const channel of components.switches ?? []) {
-      this.switches.set(channel, { id: channel, source: "init", output: false, apower: 0, voltage: 230.1, current: 0, temperature: { tC: 41.2, tF: 106.2 } });
+      this.switches.set(channel, {
+        id: channel,
+        source: "init",
+        output: false,
+        apower: 0,
+        voltage: 230.1,
+        current: 0,
+        temperature: { tC: 41.2, tF: 106.2 },
+      });
     }
     for (const channel of components.covers ?? []) {
-      this.covers.set(channel, { id: channel, source: "init", state: "closed", apower: 0, current_pos: 0, target_pos: null });
+      this.covers.set(channel, {
+        id: channel,
+        source: "init",
+        state: "closed",
+        apower: 0,
+        current_pos: 0,
+        target_pos: null,
+      });
     }
   }
 
@@ -58,13 +88,15 @@ export class ShellyDeviceModel {
       if (action === "GetStatus") return { result: { ...state } };
       const wasOn = state.output;
       if (action === "Set") {
-        if (typeof params.on !== "boolean") return { error: { code: -103, message: "Missing required argument 'on'!" } };
+        if (typeof params.on !== "boolean")
+          return { error: { code: -103, message: "Missing required argument 'on'!" } };
         state.output = params.on;
       } else if (action === "Toggle") state.output = !state.output;
       else return { error: { code: 404, message: `No handler for ${method}` } };
       state.source = "HTTP_in";
       state.apower = state.output ? 1250.5 : 0;
-      if (wasOn !== state.output) this.changed(`switch:${id}`, { id, output: state.output, source: state.source, apower: state.apower });
+      if (wasOn !== state.output)
+        this.changed(`switch:${id}`, { id, output: state.output, source: state.source, apower: state.apower });
       return { result: { was_on: wasOn } };
     }
     if (component === "Cover") {
@@ -75,7 +107,8 @@ export class ShellyDeviceModel {
       else if (action === "Close") Object.assign(state, { state: "closed", current_pos: 0 });
       else if (action === "Stop") Object.assign(state, { state: "stopped" });
       else if (action === "GoToPosition") {
-        if (typeof params.pos !== "number") return { error: { code: -103, message: "Missing required argument 'pos'!" } };
+        if (typeof params.pos !== "number")
+          return { error: { code: -103, message: "Missing required argument 'pos'!" } };
         Object.assign(state, { state: "stopped", current_pos: params.pos });
       } else return { error: { code: 404, message: `No handler for ${method}` } };
       state.source = "rpc";
@@ -113,9 +146,14 @@ export class FakeShellyHttp {
           password: fake.password,
         });
         if (!ok) {
-          sendJson(response, 401, { code: 401, message: "Unauthorized" }, {
-            "www-authenticate": `Digest qop="auth", realm="${device.id}", nonce="${fake.nonce}", algorithm=SHA-256`,
-          });
+          sendJson(
+            response,
+            401,
+            { code: 401, message: "Unauthorized" },
+            {
+              "www-authenticate": `Digest qop="auth", realm="${device.id}", nonce="${fake.nonce}", algorithm=SHA-256`,
+            },
+          );
           return;
         }
       }
@@ -162,12 +200,20 @@ export class FakeShellyMqtt {
       }
       if (typeof request.src !== "string" || typeof request.method !== "string") return;
       const answer = device.handle(request.method, (request.params as Record<string, unknown>) ?? {});
-      client.publish(`${request.src}/rpc`, JSON.stringify({ id: request.id, src: device.id, dst: request.src, ...answer }));
+      client.publish(
+        `${request.src}/rpc`,
+        JSON.stringify({ id: request.id, src: device.id, dst: request.src, ...answer }),
+      );
     });
     device.onChange((component, status) => {
       client.publish(
         `${prefix}/events/rpc`,
-        JSON.stringify({ src: device.id, dst: `${prefix}/events`, method: "NotifyStatus", params: { ts: Date.now() / 1000, [component]: status } }),
+        JSON.stringify({
+          src: device.id,
+          dst: `${prefix}/events`,
+          method: "NotifyStatus",
+          params: { ts: Date.now() / 1000, [component]: status },
+        }),
       );
     });
     await client.subscribeAsync(`${prefix}/rpc`);

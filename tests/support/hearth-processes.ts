@@ -75,7 +75,9 @@ export function assertCompiledRuntimeFresh(): void {
   }
   const changed = Math.max(newestChange(path.resolve("src")), newestChange(path.resolve("migrations")));
   if (changed > builtAt) {
-    throw new Error("src/ or migrations/ changed after dist/ was built; bin/hearth.js runs dist/. Run `npm run build` first.");
+    throw new Error(
+      "src/ or migrations/ changed after dist/ was built; bin/hearth.js runs dist/. Run `npm run build` first.",
+    );
   }
   compiledRuntimeChecked = true;
 }
@@ -84,7 +86,12 @@ export function assertCompiledRuntimeFresh(): void {
  * Starts a command in this checkout (or `cwd`) with only PATH, HOME and `env` in its
  * environment, collecting its output.
  */
-export function launch(command: string, args: string[], env: Record<string, string>, cwd = path.resolve(".")): LaunchedProcess {
+export function launch(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd = path.resolve("."),
+): LaunchedProcess {
   if (args[0] === "bin/hearth.js") assertCompiledRuntimeFresh();
   const child = spawn(command, args, {
     cwd,

@@ -1,7 +1,12 @@
 import type { ZigbeeDevice } from "../../src/domain/automation/zigbee-device.js";
 
 /** Zigbee2MQTT devices with the exposes the HomeKit bridge maps, shaped as Zigbee2MQTT 1.x/2.x publishes them. */
-function device(friendlyName: string, ieee: string, definition: ZigbeeDevice["definition"], type = "Router"): ZigbeeDevice {
+function device(
+  friendlyName: string,
+  ieee: string,
+  definition: ZigbeeDevice["definition"],
+  type = "Router",
+): ZigbeeDevice {
   return {
     ieee_address: ieee,
     friendly_name: friendlyName,
@@ -22,9 +27,25 @@ export function colorBulb(friendlyName = "desk_lamp", ieee = "0x001788010b2c3d4e
       {
         type: "light",
         features: [
-          { type: "binary", name: "state", property: "state", access: 7, value_on: "ON", value_off: "OFF", value_toggle: "TOGGLE" },
+          {
+            type: "binary",
+            name: "state",
+            property: "state",
+            access: 7,
+            value_on: "ON",
+            value_off: "OFF",
+            value_toggle: "TOGGLE",
+          },
           { type: "numeric", name: "brightness", property: "brightness", access: 7, value_min: 0, value_max: 254 },
-          { type: "numeric", name: "color_temp", property: "color_temp", access: 7, unit: "mired", value_min: 153, value_max: 500 },
+          {
+            type: "numeric",
+            name: "color_temp",
+            property: "color_temp",
+            access: 7,
+            unit: "mired",
+            value_min: 153,
+            value_max: 500,
+          },
           {
             type: "composite",
             name: "color_xy",
@@ -72,7 +93,15 @@ export function doubleSwitch(friendlyName = "hall_switch", ieee = "0xa4c138aa11b
     type: "switch",
     endpoint,
     features: [
-      { type: "binary", name: "state", property: `state_${endpoint}`, endpoint, access: 7, value_on: "ON", value_off: "OFF" },
+      {
+        type: "binary",
+        name: "state",
+        property: `state_${endpoint}`,
+        endpoint,
+        access: 7,
+        value_on: "ON",
+        value_off: "OFF",
+      },
     ],
   });
   return device(friendlyName, ieee, {
@@ -165,7 +194,15 @@ export function blind(friendlyName = "bedroom_blind", ieee = "0x5c0272fffe3d4e5f
         type: "cover",
         features: [
           { type: "enum", name: "state", property: "state", access: 7, values: ["OPEN", "CLOSE", "STOP"] },
-          { type: "numeric", name: "position", property: "position", access: 7, value_min: 0, value_max: 100, unit: "%" },
+          {
+            type: "numeric",
+            name: "position",
+            property: "position",
+            access: 7,
+            value_min: 0,
+            value_max: 100,
+            unit: "%",
+          },
         ],
       },
       { type: "numeric", name: "battery", property: "battery", access: 5, unit: "%" },

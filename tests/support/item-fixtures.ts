@@ -11,7 +11,13 @@ import type { UserSummarySource } from "../../src/ports/item-repository.js";
  */
 export interface ItemWorld {
   users: { alice: UserSummary; bob: UserSummary };
-  home: { householdId: string; freezerId: string; compartmentIds: [string, string]; otherFreezerId: string; otherCompartmentId: string };
+  home: {
+    householdId: string;
+    freezerId: string;
+    compartmentIds: [string, string];
+    otherFreezerId: string;
+    otherCompartmentId: string;
+  };
   away: { householdId: string; freezerId: string; compartmentId: string };
 }
 
@@ -77,9 +83,27 @@ export class MemoryWorld implements UserSummarySource, ItemPlacementLookup, Memb
 function worldMemberships(world: ItemWorld): Membership[] {
   const joinedAt = new Date(Date.UTC(2026, 0, 1));
   return [
-    { id: `m${world.home.householdId}`.slice(0, 30), householdId: world.home.householdId, userId: world.users.alice.id, role: "OWNER", joinedAt },
-    { id: `m${world.away.householdId}`.slice(0, 30), householdId: world.away.householdId, userId: world.users.bob.id, role: "OWNER", joinedAt },
-    { id: `n${world.home.householdId}`.slice(0, 30), householdId: world.home.householdId, userId: world.users.bob.id, role: "MEMBER", joinedAt },
+    {
+      id: `m${world.home.householdId}`.slice(0, 30),
+      householdId: world.home.householdId,
+      userId: world.users.alice.id,
+      role: "OWNER",
+      joinedAt,
+    },
+    {
+      id: `m${world.away.householdId}`.slice(0, 30),
+      householdId: world.away.householdId,
+      userId: world.users.bob.id,
+      role: "OWNER",
+      joinedAt,
+    },
+    {
+      id: `n${world.home.householdId}`.slice(0, 30),
+      householdId: world.home.householdId,
+      userId: world.users.bob.id,
+      role: "MEMBER",
+      joinedAt,
+    },
   ];
 }
 
@@ -114,14 +138,38 @@ export async function seedWorld(knex: Knex, world: ItemWorld): Promise<void> {
     );
   });
   await knex("freezers").insert([
-    { id: world.home.freezerId, household_id: world.home.householdId, name: "Kitchen", created_at: now, updated_at: now },
-    { id: world.home.otherFreezerId, household_id: world.home.householdId, name: "Garage", created_at: now, updated_at: now },
+    {
+      id: world.home.freezerId,
+      household_id: world.home.householdId,
+      name: "Kitchen",
+      created_at: now,
+      updated_at: now,
+    },
+    {
+      id: world.home.otherFreezerId,
+      household_id: world.home.householdId,
+      name: "Garage",
+      created_at: now,
+      updated_at: now,
+    },
     { id: world.away.freezerId, household_id: world.away.householdId, name: "Cabin", created_at: now, updated_at: now },
   ]);
   await knex("compartments").insert([
     { id: world.home.compartmentIds[0], freezer_id: world.home.freezerId, name: "Top", position: 0, created_at: now },
-    { id: world.home.compartmentIds[1], freezer_id: world.home.freezerId, name: "Bottom", position: 1, created_at: now },
-    { id: world.home.otherCompartmentId, freezer_id: world.home.otherFreezerId, name: "Drawer", position: 0, created_at: now },
+    {
+      id: world.home.compartmentIds[1],
+      freezer_id: world.home.freezerId,
+      name: "Bottom",
+      position: 1,
+      created_at: now,
+    },
+    {
+      id: world.home.otherCompartmentId,
+      freezer_id: world.home.otherFreezerId,
+      name: "Drawer",
+      position: 0,
+      created_at: now,
+    },
     { id: world.away.compartmentId, freezer_id: world.away.freezerId, name: "Shelf", position: 0, created_at: now },
   ]);
 }

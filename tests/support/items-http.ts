@@ -44,14 +44,20 @@ let userCounter = 0;
 async function register(app: Express, name: string): Promise<Caller> {
   userCounter += 1;
   const email = `${name.toLowerCase()}-${Date.now()}-${userCounter}@example.test`;
-  const response = await request(app).post("/api/v1/auth/register").send({ email, password: "correct horse battery", name });
+  const response = await request(app)
+    .post("/api/v1/auth/register")
+    .send({ email, password: "correct horse battery", name });
   if (response.status !== 201) throw new Error(`register failed: ${response.status} ${JSON.stringify(response.body)}`);
   return { id: response.body.user.id, email, name, token: response.body.accessToken };
 }
 
 async function call(app: Express, caller: Caller, method: "post" | "get", path: string, body?: object) {
-  const response = await request(app)[method](`/api/v1${path}`).set("Authorization", `Bearer ${caller.token}`).send(body);
-  if (response.status >= 300) throw new Error(`${method} ${path} failed: ${response.status} ${JSON.stringify(response.body)}`);
+  const response = await request(app)
+    [method](`/api/v1${path}`)
+    .set("Authorization", `Bearer ${caller.token}`)
+    .send(body);
+  if (response.status >= 300)
+    throw new Error(`${method} ${path} failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body;
 }
 
@@ -63,18 +69,28 @@ async function populate(app: Express, close: () => Promise<void>): Promise<Items
   const invite = await call(app, owner, "post", `/households/${household.id}/invites`);
   await call(app, member, "post", "/invites/accept", { code: invite.code });
   const freezer = await call(app, owner, "post", `/households/${household.id}/freezers`, { name: "Kitchen" });
-  const top = await call(app, owner, "post", `/households/${household.id}/freezers/${freezer.id}/compartments`, { name: "Top" });
+  const top = await call(app, owner, "post", `/households/${household.id}/freezers/${freezer.id}/compartments`, {
+    name: "Top",
+  });
   const bottom = await call(app, owner, "post", `/households/${household.id}/freezers/${freezer.id}/compartments`, {
     name: "Bottom",
     position: 1,
   });
   const garage = await call(app, owner, "post", `/households/${household.id}/freezers`, { name: "Garage" });
-  const drawer = await call(app, owner, "post", `/households/${household.id}/freezers/${garage.id}/compartments`, { name: "Drawer" });
+  const drawer = await call(app, owner, "post", `/households/${household.id}/freezers/${garage.id}/compartments`, {
+    name: "Drawer",
+  });
   const away = await call(app, outsider, "post", "/households", { name: "Cabin" });
   const awayFreezer = await call(app, outsider, "post", `/households/${away.id}/freezers`, { name: "Chest" });
-  const awayCompartment = await call(app, outsider, "post", `/households/${away.id}/freezers/${awayFreezer.id}/compartments`, {
-    name: "Basket",
-  });
+  const awayCompartment = await call(
+    app,
+    outsider,
+    "post",
+    `/households/${away.id}/freezers/${awayFreezer.id}/compartments`,
+    {
+      name: "Basket",
+    },
+  );
   return {
     app,
     owner,

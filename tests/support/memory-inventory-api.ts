@@ -49,7 +49,10 @@ export async function buildMemoryInventoryApi(
   const assembly = assembleInventory(scope, {
     logger: options.logger,
     settings: { refreshTokenTtlSeconds: options.config.JWT_REFRESH_TTL },
-    app: { ...appOptions(options.config, redis?.createStore), ...(options.observe ? { observe: options.observe } : {}) },
+    app: {
+      ...appOptions(options.config, redis?.createStore),
+      ...(options.observe ? { observe: options.observe } : {}),
+    },
   });
   return {
     ...assembly,

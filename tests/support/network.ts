@@ -11,7 +11,11 @@ export async function freePort(): Promise<number> {
 }
 
 /** Polls `check` until it returns true or `timeoutMs` passes; throws with `what` on timeout. */
-export async function waitFor(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 15_000): Promise<void> {
+export async function waitFor(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  timeoutMs = 15_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return;

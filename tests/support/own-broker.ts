@@ -21,7 +21,10 @@ export class OwnBroker {
   private embedded: EmbeddedBroker | null = null;
   readonly kind: "mosquitto" | "aedes";
 
-  private constructor(readonly port: number, private readonly binary: string | null) {
+  private constructor(
+    readonly port: number,
+    private readonly binary: string | null,
+  ) {
     this.kind = binary ? "mosquitto" : "aedes";
   }
 

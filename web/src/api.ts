@@ -166,7 +166,9 @@ async function parse<T>(response: Response): Promise<T> {
 export function refreshSession(): Promise<boolean> {
   refreshing ??= (async () => {
     try {
-      const session = await parse<{ accessToken: string; user: User }>(await send("POST", "/auth/web/refresh", undefined, true));
+      const session = await parse<{ accessToken: string; user: User }>(
+        await send("POST", "/auth/web/refresh", undefined, true),
+      );
       accessToken = session.accessToken;
       currentUser = session.user;
       return true;
@@ -221,7 +223,9 @@ export interface ItemQuery {
   limit?: number;
 }
 
-export type ItemFields = Partial<Pick<Item, "name" | "quantity" | "freezerId" | "compartmentId" | "notes" | "storedAt" | "expiresAt">>;
+export type ItemFields = Partial<
+  Pick<Item, "name" | "quantity" | "freezerId" | "compartmentId" | "notes" | "storedAt" | "expiresAt">
+>;
 
 async function startSession(path: string, body: unknown): Promise<User> {
   const session = await parse<{ accessToken: string; user: User }>(await send("POST", path, body, true));
@@ -247,7 +251,8 @@ export const api = {
   },
   me: () => request<User>("GET", "/users/me"),
   updateMe: (body: { name?: string; email?: string }) => request<User>("PATCH", "/users/me", body),
-  changePassword: (body: { currentPassword: string; newPassword: string }) => request("POST", "/users/me/password", body),
+  changePassword: (body: { currentPassword: string; newPassword: string }) =>
+    request("POST", "/users/me/password", body),
   deleteMe: () => request("DELETE", "/users/me"),
 
   households: () => request<Household[]>("GET", "/households"),
@@ -256,7 +261,8 @@ export const api = {
   renameHousehold: (hid: string, name: string) => request<Household>("PATCH", `/households/${hid}`, { name }),
   removeMember: (hid: string, uid: string) => request("DELETE", `/households/${hid}/members/${uid}`),
   leave: (hid: string) => request("POST", `/households/${hid}/leave`),
-  transfer: (hid: string, newOwnerId: string) => request<Household>("PATCH", `/households/${hid}/transfer`, { newOwnerId }),
+  transfer: (hid: string, newOwnerId: string) =>
+    request<Household>("PATCH", `/households/${hid}/transfer`, { newOwnerId }),
   invites: (hid: string) => request<Invite[]>("GET", `/households/${hid}/invites`),
   createInvite: (hid: string) => request<Invite>("POST", `/households/${hid}/invites`),
   revokeInvite: (hid: string, id: string) => request("DELETE", `/households/${hid}/invites/${id}`),
@@ -265,7 +271,8 @@ export const api = {
   freezers: (hid: string) => request<Freezer[]>("GET", `/households/${hid}/freezers`),
   freezer: (hid: string, fid: string) => request<FreezerDetail>("GET", `/households/${hid}/freezers/${fid}`),
   createFreezer: (hid: string, name: string) => request<Freezer>("POST", `/households/${hid}/freezers`, { name }),
-  renameFreezer: (hid: string, fid: string, name: string) => request<Freezer>("PATCH", `/households/${hid}/freezers/${fid}`, { name }),
+  renameFreezer: (hid: string, fid: string, name: string) =>
+    request<Freezer>("PATCH", `/households/${hid}/freezers/${fid}`, { name }),
   deleteFreezer: (hid: string, fid: string) => request("DELETE", `/households/${hid}/freezers/${fid}`),
   createCompartment: (hid: string, fid: string, name: string, position: number) =>
     request<Compartment>("POST", `/households/${hid}/freezers/${fid}/compartments`, { name, position }),
@@ -277,7 +284,8 @@ export const api = {
   items: (hid: string, q: ItemQuery) => request<Page<Item>>("GET", `/households/${hid}/items${query({ ...q })}`),
   item: (hid: string, iid: string) => request<Item>("GET", `/households/${hid}/items/${iid}`),
   createItem: (hid: string, body: ItemFields) => request<Item>("POST", `/households/${hid}/items`, body),
-  updateItem: (hid: string, iid: string, body: ItemFields) => request<Item>("PATCH", `/households/${hid}/items/${iid}`, body),
+  updateItem: (hid: string, iid: string, body: ItemFields) =>
+    request<Item>("PATCH", `/households/${hid}/items/${iid}`, body),
   consumeItem: (hid: string, iid: string, quantity: number) =>
     request<Item>("POST", `/households/${hid}/items/${iid}/consume`, { quantity }),
   archiveItem: (hid: string, iid: string) => request("DELETE", `/households/${hid}/items/${iid}`),

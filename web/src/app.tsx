@@ -29,7 +29,11 @@ function HouseholdSwitcher() {
   return (
     <div class="switcher">
       <label for="household-switch">{t("household.switch")}</label>
-      <select id="household-switch" value={householdId ?? ""} onChange={(event) => void selectHousehold(event.currentTarget.value).catch(() => undefined)}>
+      <select
+        id="household-switch"
+        value={householdId ?? ""}
+        onChange={(event) => void selectHousehold(event.currentTarget.value).catch(() => undefined)}
+      >
         {households.map((household) => (
           <option key={household.id} value={household.id}>
             {household.name}

@@ -52,9 +52,7 @@ export function useAction<A extends unknown[]>(action: (...args: A) => Promise<u
 }
 
 /** A labelled input; the label is a real <label for>, so every field has an accessible name. */
-export function Field(
-  props: { label: string; id: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>,
-) {
+export function Field(props: { label: string; id: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
   const { label, id, hint, ...rest } = props;
   // The rest type of a union of input variants confuses the compiler; it is the input's attributes.
   const input = rest as InputHTMLAttributes<HTMLInputElement>;

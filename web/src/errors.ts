@@ -32,7 +32,9 @@ export function describeError(error: unknown, overrides: ErrorOverrides = {}): s
   }
   if (error.status === 400 || error.status === 422) {
     const fields = error.details.map((detail) => (detail.path ? `${detail.path} ${detail.message}` : detail.message));
-    return fields.length > 0 ? t("error.400.fields", { fields: fields.join("; ") }) : t("error.400", { message: error.message });
+    return fields.length > 0
+      ? t("error.400.fields", { fields: fields.join("; ") })
+      : t("error.400", { message: error.message });
   }
   const key = BY_STATUS[error.status] ?? (error.status >= 500 ? "error.500" : "error.unexpected");
   return t(key);

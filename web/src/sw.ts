@@ -39,7 +39,11 @@ worker.addEventListener("activate", (event) => {
   event.waitUntil(
     caches
       .keys()
-      .then((keys) => Promise.all(keys.filter((key) => key.startsWith("hearth-shell-") && key !== CACHE).map((key) => caches.delete(key))))
+      .then((keys) =>
+        Promise.all(
+          keys.filter((key) => key.startsWith("hearth-shell-") && key !== CACHE).map((key) => caches.delete(key)),
+        ),
+      )
       .then(() => worker.clients.claim()),
   );
 });

@@ -55,13 +55,20 @@ function answers(socketPath: string): Promise<boolean> {
  * JSON, then the bytes). Fails with DataDirInUseError when another Hearth already answers
  * there; a socket file left behind by a crash is replaced.
  */
-export async function serveBackups(dataDir: string, dump: () => Promise<Uint8Array>, logger: Logger): Promise<BackupSocket> {
+export async function serveBackups(
+  dataDir: string,
+  dump: () => Promise<Uint8Array>,
+  logger: Logger,
+): Promise<BackupSocket> {
   if (dataDir === ":memory:" || process.platform === "win32") return { path: null, close: async () => {} };
   const socketPath = backupSocketPath(dataDir);
   if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH) {
-    logger.warn(`DATA_DIR's path is too long for a Unix socket: live backups (hearth backup) are off; stop Hearth to back up`, {
-      socket: socketPath,
-    });
+    logger.warn(
+      `DATA_DIR's path is too long for a Unix socket: live backups (hearth backup) are off; stop Hearth to back up`,
+      {
+        socket: socketPath,
+      },
+    );
     return { path: null, close: async () => {} };
   }
   if (await answers(socketPath)) throw new DataDirInUseError(path.resolve(dataDir));
@@ -107,7 +114,11 @@ export class LiveDumpError extends Error {
   }
 }
 
-const dumpHeader = z.object({ ok: z.boolean(), bytes: z.number().int().nonnegative().optional(), message: z.string().optional() });
+const dumpHeader = z.object({
+  ok: z.boolean(),
+  bytes: z.number().int().nonnegative().optional(),
+  message: z.string().optional(),
+});
 
 /**
  * Asks the Hearth running on `dataDir` for a dump of its embedded database. Resolves to null
@@ -133,7 +144,8 @@ export async function requestLiveDump(dataDir: string): Promise<Uint8Array | nul
   }
   if (!header.ok) throw new LiveDumpError(header.message ?? "no reason given");
   const bytes = received.subarray(newline + 1);
-  if (bytes.byteLength !== header.bytes) throw new LiveDumpError(`received ${bytes.byteLength} of ${header.bytes} bytes`);
+  if (bytes.byteLength !== header.bytes)
+    throw new LiveDumpError(`received ${bytes.byteLength} of ${header.bytes} bytes`);
   return bytes;
 }
 

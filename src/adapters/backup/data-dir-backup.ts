@@ -70,10 +70,12 @@ async function readIfPresent(file: string): Promise<Buffer | null> {
 
 async function dataDirEntries(dataDir: string): Promise<ArchiveEntry[]> {
   const root = path.resolve(dataDir);
-  const listing = await readdir(root, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return [];
-    throw error;
-  });
+  const listing = await readdir(root, { recursive: true, withFileTypes: true }).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return [];
+      throw error;
+    },
+  );
   const entries: ArchiveEntry[] = [];
   for (const entry of listing) {
     if (!entry.isFile()) continue;
@@ -111,7 +113,10 @@ export async function writeBackup(file: string, options: WriteBackupOptions): Pr
     database: options.databaseDump ? "pglite" : "postgres",
     files: entries.map((entry) => entry.path),
   };
-  const archive = packArchive([{ path: MANIFEST, data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) }, ...entries], now);
+  const archive = packArchive(
+    [{ path: MANIFEST, data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) }, ...entries],
+    now,
+  );
   const target = path.resolve(file);
   const partial = `${target}.partial`;
   await mkdir(path.dirname(target), { recursive: true });
@@ -139,12 +144,14 @@ export async function readBackup(file: string): Promise<Backup> {
   try {
     entries = unpackArchive(bytes);
   } catch (error) {
-    if (error instanceof ArchiveFormatError) throw new BackupFormatError(`${path.resolve(file)} is not a Hearth backup: ${error.message}`);
+    if (error instanceof ArchiveFormatError)
+      throw new BackupFormatError(`${path.resolve(file)} is not a Hearth backup: ${error.message}`);
     throw error;
   }
   const byPath = new Map(entries.map((entry) => [entry.path, entry]));
   const manifestEntry = byPath.get(MANIFEST);
-  if (!manifestEntry) throw new BackupFormatError(`${path.resolve(file)} is not a Hearth backup: it has no ${MANIFEST}`);
+  if (!manifestEntry)
+    throw new BackupFormatError(`${path.resolve(file)} is not a Hearth backup: it has no ${MANIFEST}`);
   let manifest: BackupManifest;
   try {
     manifest = manifestSchema.parse(JSON.parse(Buffer.from(manifestEntry.data).toString("utf8")));

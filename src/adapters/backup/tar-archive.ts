@@ -107,7 +107,11 @@ export function unpackArchive(archive: Uint8Array): ArchiveEntry[] {
     const start = offset + BLOCK;
     if (!Number.isFinite(size) || start + size > tar.length) throw new ArchiveFormatError("truncated archive");
     if (type === "0") {
-      entries.push({ path: safePath(prefix ? `${prefix}/${name}` : name), data: tar.subarray(start, start + size), mode });
+      entries.push({
+        path: safePath(prefix ? `${prefix}/${name}` : name),
+        data: tar.subarray(start, start + size),
+        mode,
+      });
     }
     offset = start + Math.ceil(size / BLOCK) * BLOCK;
   }

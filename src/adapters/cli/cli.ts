@@ -20,7 +20,9 @@ export const USAGE_ERROR = 2;
 
 function helpText(options: CliOptions): string {
   const width = Math.max(...Object.keys(options.commands).map((name) => name.length));
-  const lines = Object.entries(options.commands).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`);
+  const lines = Object.entries(options.commands).map(
+    ([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`,
+  );
   return [
     `Usage: ${options.name} <command> [options]`,
     "",
@@ -53,7 +55,9 @@ export async function runCli(argv: string[], options: CliOptions): Promise<numbe
   }
   const command = options.commands[first];
   if (!command) {
-    err(`${options.name}: unknown command "${first}". Commands: ${Object.keys(options.commands).join(", ")}. See ${options.name} --help.`);
+    err(
+      `${options.name}: unknown command "${first}". Commands: ${Object.keys(options.commands).join(", ")}. See ${options.name} --help.`,
+    );
     return USAGE_ERROR;
   }
   if (rest.includes("--help") || rest.includes("-h")) {

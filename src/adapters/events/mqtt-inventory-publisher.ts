@@ -35,7 +35,12 @@ export interface SummaryPayload {
 
 const SENSORS = [
   { key: "item_count", name: "Items", field: "itemCount", icon: "mdi:fridge-outline" },
-  { key: "expiring_soon", name: `Expiring within ${SUMMARY_SOON_DAYS} days`, field: "expiringSoon", icon: "mdi:timer-sand" },
+  {
+    key: "expiring_soon",
+    name: `Expiring within ${SUMMARY_SOON_DAYS} days`,
+    field: "expiringSoon",
+    icon: "mdi:timer-sand",
+  },
   { key: "expired", name: "Expired", field: "expired", icon: "mdi:alert-circle-outline" },
 ] as const;
 
@@ -121,7 +126,9 @@ export class MqttInventoryPublisher implements InventoryEventSink {
 
   private async refresh(householdIds: string[]): Promise<void> {
     try {
-      const names = new Map((await this.options.summaries.listHouseholds()).map((household) => [household.id, household]));
+      const names = new Map(
+        (await this.options.summaries.listHouseholds()).map((household) => [household.id, household]),
+      );
       for (const id of householdIds) {
         const household = names.get(id);
         if (household) await this.publishSummary(household);
@@ -174,7 +181,8 @@ export class MqttInventoryPublisher implements InventoryEventSink {
   private forget(householdId: string): void {
     this.options.mqtt.publish(this.summaryTopic(householdId), "", { qos: 1, retain: true });
     if (this.options.discoveryPrefix !== null) {
-      for (const sensor of SENSORS) this.options.mqtt.publish(this.discoveryTopic(householdId, sensor.key), "", { qos: 1, retain: true });
+      for (const sensor of SENSORS)
+        this.options.mqtt.publish(this.discoveryTopic(householdId, sensor.key), "", { qos: 1, retain: true });
     }
     this.announced.delete(householdId);
   }

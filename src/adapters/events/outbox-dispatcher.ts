@@ -72,16 +72,18 @@ export class OutboxDispatcher {
     }
     if (this.handle) this.timer.clearTimeout(this.handle);
     this.handle = null;
-    this.running = this.drain().then(() => undefined).finally(() => {
-      this.running = null;
-      if (!this.started) return;
-      if (this.again) {
-        this.again = false;
-        this.nudge();
-      } else {
-        this.handle = this.timer.setTimeout(() => this.nudge(), this.options.pollIntervalMs);
-      }
-    });
+    this.running = this.drain()
+      .then(() => undefined)
+      .finally(() => {
+        this.running = null;
+        if (!this.started) return;
+        if (this.again) {
+          this.again = false;
+          this.nudge();
+        } else {
+          this.handle = this.timer.setTimeout(() => this.nudge(), this.options.pollIntervalMs);
+        }
+      });
   }
 
   /** Delivers until the outbox has nothing this process may claim; returns how many went out. */

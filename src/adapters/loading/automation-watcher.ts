@@ -13,7 +13,11 @@ export interface AutomationFileChange {
 }
 
 /** Starts watching `dir`; calls `listener` with file names relative to it. Returns how to stop. */
-export type WatchDirectory = (dir: string, recursive: boolean, listener: (filename: string | null) => void) => { close(): void };
+export type WatchDirectory = (
+  dir: string,
+  recursive: boolean,
+  listener: (filename: string | null) => void,
+) => { close(): void };
 
 export interface AutomationWatcherOptions {
   dir: string;
@@ -32,7 +36,9 @@ export interface AutomationWatcherOptions {
 }
 
 const nodeWatch: WatchDirectory = (dir, recursive, listener) => {
-  const watcher = watchFiles(dir, { recursive, persistent: false }, (_event, filename) => listener(filename ? String(filename) : null));
+  const watcher = watchFiles(dir, { recursive, persistent: false }, (_event, filename) =>
+    listener(filename ? String(filename) : null),
+  );
   return watcher;
 };
 
@@ -55,7 +61,9 @@ export class AutomationWatcher {
 
   start(): void {
     if (this.watcher) return;
-    this.watcher = (this.options.watch ?? nodeWatch)(this.root, this.options.recursive, (filename) => this.noticed(filename));
+    this.watcher = (this.options.watch ?? nodeWatch)(this.root, this.options.recursive, (filename) =>
+      this.noticed(filename),
+    );
     this.options.logger.info("Watching automations for changes", { dir: this.root });
   }
 

@@ -27,7 +27,9 @@ export class FileAutomationSource implements AutomationSource {
   async loadDefaultExport(file: string, options: { fresh?: boolean } = {}): Promise<unknown> {
     // ES modules cannot be evicted from Node's cache: a reload imports the file under a new
     // URL. Each version's code stays in memory (small: the file itself, its imports are shared).
-    const url = options.fresh ? `${pathToFileURL(file).href}?hearth-reload=${++reloadSequence}` : pathToFileURL(file).href;
+    const url = options.fresh
+      ? `${pathToFileURL(file).href}?hearth-reload=${++reloadSequence}`
+      : pathToFileURL(file).href;
     const module = /\.m?ts$/.test(file) ? await importTypeScript(url) : await import(url);
     return (module as { default?: unknown }).default;
   }

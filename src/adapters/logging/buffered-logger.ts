@@ -30,6 +30,9 @@ export class BufferedLogger extends LevelLogger {
   }
 
   override child(bindings: LogFields): Logger {
-    return new BufferedLogger(this.target.child(bindings), this.buffer, this.minLevel, { ...this.bindings, ...bindings });
+    return new BufferedLogger(this.target.child(bindings), this.buffer, this.minLevel, {
+      ...this.bindings,
+      ...bindings,
+    });
   }
 }

@@ -68,7 +68,11 @@ function loggable(value: unknown, seen: WeakSet<object>, depth: number): unknown
   seen.add(value);
   try {
     if (value instanceof Error) {
-      const error: Record<string, unknown> = { name: value.name, message: maskSecrets(value.message), stack: value.stack };
+      const error: Record<string, unknown> = {
+        name: value.name,
+        message: maskSecrets(value.message),
+        stack: value.stack,
+      };
       if (value.cause !== undefined) error.cause = loggable(value.cause, seen, depth + 1);
       return error;
     }

@@ -14,7 +14,9 @@ const PATH_TOKEN = /(\/api\/v1\/)[A-Za-z0-9]{16,}(?=[/?#\s"']|$)/g;
 export function maskSecrets(text: string): string {
   // Callers outside the type system (automations in plain JS) can hand over anything.
   if (typeof text !== "string") return String(text);
-  return text.replace(PATH_TOKEN, "$1***").replace(/([?&])([^=&#\s"']+)=([^&#\s"']*)/g, (match, separator: string, name: string) =>
-    SECRET_PARAMS.has(name.toLowerCase()) ? `${separator}${name}=***` : match,
-  );
+  return text
+    .replace(PATH_TOKEN, "$1***")
+    .replace(/([?&])([^=&#\s"']+)=([^&#\s"']*)/g, (match, separator: string, name: string) =>
+      SECRET_PARAMS.has(name.toLowerCase()) ? `${separator}${name}=***` : match,
+    );
 }

@@ -44,7 +44,9 @@ const textFormat = winston.format.printf((info) => {
   const rest = Object.fromEntries(
     Object.entries(fields).filter(([name]) => !["module", "service", "automation"].includes(name)),
   );
-  const extra = Object.keys(rest).length ? ` ${inspect(rest, { breakLength: Number.POSITIVE_INFINITY, depth: 4 })}` : "";
+  const extra = Object.keys(rest).length
+    ? ` ${inspect(rest, { breakLength: Number.POSITIVE_INFINITY, depth: 4 })}`
+    : "";
   return `${timestamp} ${level.toUpperCase().padEnd(5)} ${scope ? `[${scope}] ` : ""}${String(message)}${extra}`;
 });
 

@@ -74,7 +74,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     dumpEmbedded: async () => {
       // Holding knex's only PGlite connection keeps every transaction out while the files are
       // copied; the checkpoint writes what is in shared buffers, so the copy needs no WAL replay.
-      const client = knex.client as { acquireConnection(): Promise<unknown>; releaseConnection(connection: unknown): Promise<void> };
+      const client = knex.client as {
+        acquireConnection(): Promise<unknown>;
+        releaseConnection(connection: unknown): Promise<void>;
+      };
       const connection = await client.acquireConnection();
       try {
         await pglite.exec("CHECKPOINT");
@@ -131,7 +134,10 @@ const PGLITE_SETTINGS = [
  * built by the PGlite version installed now; anything else falls back to initdb.
  */
 const TEMPLATE_DIR = fileURLToPath(
-  new URL(import.meta.url.endsWith(".js") ? "../../pglite-template/" : "../../../dist/pglite-template/", import.meta.url),
+  new URL(
+    import.meta.url.endsWith(".js") ? "../../pglite-template/" : "../../../dist/pglite-template/",
+    import.meta.url,
+  ),
 );
 
 async function installedPgliteVersion(): Promise<string> {

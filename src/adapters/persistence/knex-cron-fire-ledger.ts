@@ -37,7 +37,10 @@ export class KnexCronFireLedger implements CronFireLedger {
   }
 
   async lastFired(jobId: string): Promise<Date | null> {
-    const row = await this.knex("engine_cron_fires").where({ job_id: jobId }).max<{ last: Date | string | null }>("fired_at as last").first();
+    const row = await this.knex("engine_cron_fires")
+      .where({ job_id: jobId })
+      .max<{ last: Date | string | null }>("fired_at as last")
+      .first();
     return row?.last ? new Date(row.last) : null;
   }
 

@@ -50,12 +50,12 @@ export class KnexFreezerRepository implements FreezerRepository {
   async insertFreezer(freezer: Freezer, events?: InventoryEvent[]): Promise<void> {
     await this.knex.transaction(async (trx) => {
       await trx("freezers").insert({
-      id: freezer.id,
-      household_id: freezer.householdId,
-      name: freezer.name,
-      description: freezer.description,
-      created_at: freezer.createdAt,
-      updated_at: freezer.updatedAt,
+        id: freezer.id,
+        household_id: freezer.householdId,
+        name: freezer.name,
+        description: freezer.description,
+        created_at: freezer.createdAt,
+        updated_at: freezer.updatedAt,
       });
       await writeOutboxEvents(trx, events);
     });
@@ -85,7 +85,10 @@ export class KnexFreezerRepository implements FreezerRepository {
   async deleteFreezer(householdId: string, freezerId: string, events?: InventoryEvent[]): Promise<DeleteOutcome> {
     try {
       return await this.knex.transaction(async (trx) => {
-        const freezer = await trx("freezers").where({ id: freezerId, household_id: householdId }).forUpdate().first("id");
+        const freezer = await trx("freezers")
+          .where({ id: freezerId, household_id: householdId })
+          .forUpdate()
+          .first("id");
         if (!freezer) return "not-found";
         if (await trx("freezer_items").where({ freezer_id: freezerId }).first("id")) return "has-items";
         await trx("compartments").where({ freezer_id: freezerId }).delete();
@@ -103,18 +106,20 @@ export class KnexFreezerRepository implements FreezerRepository {
   async insertCompartment(compartment: Compartment, events?: InventoryEvent[]): Promise<void> {
     await this.knex.transaction(async (trx) => {
       await trx("compartments").insert({
-      id: compartment.id,
-      freezer_id: compartment.freezerId,
-      name: compartment.name,
-      position: compartment.position,
-      created_at: compartment.createdAt,
+        id: compartment.id,
+        freezer_id: compartment.freezerId,
+        name: compartment.name,
+        position: compartment.position,
+        created_at: compartment.createdAt,
       });
       await writeOutboxEvents(trx, events);
     });
   }
 
   async findCompartment(freezerId: string, compartmentId: string): Promise<Compartment | null> {
-    const row = await this.knex<CompartmentRow>("compartments").where({ id: compartmentId, freezer_id: freezerId }).first();
+    const row = await this.knex<CompartmentRow>("compartments")
+      .where({ id: compartmentId, freezer_id: freezerId })
+      .first();
     return row ? toCompartment(row) : null;
   }
 

@@ -141,7 +141,12 @@ export class KnexHouseholdRepository implements HouseholdRepository {
     }
   }
 
-  async removeMember(householdId: string, userId: string, check?: MembershipCheck, events?: InventoryEvent[]): Promise<boolean> {
+  async removeMember(
+    householdId: string,
+    userId: string,
+    check?: MembershipCheck,
+    events?: InventoryEvent[],
+  ): Promise<boolean> {
     return this.knex.transaction(async (trx) => {
       const locked = await lockMembership(trx, householdId, userId);
       if (!locked) return false;
@@ -190,6 +195,9 @@ async function lockMembership(
 ): Promise<{ household: Household; membership: Membership | null } | null> {
   const household = await trx<HouseholdRow>("households").where({ id: householdId }).forUpdate().first();
   if (!household) return null;
-  const membership = await trx<MembershipRow>("memberships").where({ household_id: householdId, user_id: userId }).forUpdate().first();
+  const membership = await trx<MembershipRow>("memberships")
+    .where({ household_id: householdId, user_id: userId })
+    .forUpdate()
+    .first();
   return { household: toHousehold(household), membership: membership ? toMembership(membership) : null };
 }

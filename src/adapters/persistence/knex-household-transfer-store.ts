@@ -13,11 +13,22 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
   constructor(private readonly knex: Knex) {}
 
   async freezers(householdId: string): Promise<TransferFreezer[]> {
-    const freezers = await this.knex.raw<{ rows: { id: string; household_id: string; name: string; description: string | null; created_at: Date; updated_at: Date }[] }>(
+    const freezers = await this.knex.raw<{
+      rows: {
+        id: string;
+        household_id: string;
+        name: string;
+        description: string | null;
+        created_at: Date;
+        updated_at: Date;
+      }[];
+    }>(
       "SELECT id, household_id, name, description, created_at, updated_at FROM freezers WHERE household_id = ? ORDER BY created_at, id",
       [householdId],
     );
-    const compartments = await this.knex.raw<{ rows: { id: string; freezer_id: string; name: string; position: number; created_at: Date }[] }>(
+    const compartments = await this.knex.raw<{
+      rows: { id: string; freezer_id: string; name: string; position: number; created_at: Date }[];
+    }>(
       `SELECT c.id, c.freezer_id, c.name, c.position, c.created_at FROM compartments c JOIN freezers f ON f.id = c.freezer_id
        WHERE f.household_id = ? ORDER BY c.position, c.name, c.id`,
       [householdId],
@@ -53,7 +64,15 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
 
   async historyAfter(householdId: string, afterId: string | null, limit: number): Promise<ChangeLogEntry[]> {
     const result = await this.knex.raw<{
-      rows: { id: string; item_id: string; field_name: string; old_value: string | null; new_value: string | null; changed_at: Date; changed_by: string }[];
+      rows: {
+        id: string;
+        item_id: string;
+        field_name: string;
+        old_value: string | null;
+        new_value: string | null;
+        changed_at: Date;
+        changed_by: string;
+      }[];
     }>(
       `SELECT l.id, l.item_id, l.field_name, l.old_value, l.new_value, l.changed_at, l.changed_by
        FROM item_change_log l JOIN freezer_items i ON i.id = l.item_id
@@ -71,11 +90,17 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
     }));
   }
 
-  async foreignIds(householdId: string, ids: { items: string[]; freezers: string[]; compartments: string[] }): Promise<string[]> {
+  async foreignIds(
+    householdId: string,
+    ids: { items: string[]; freezers: string[]; compartments: string[] },
+  ): Promise<string[]> {
     const foreign: string[] = [];
     const query = async (sql: string, list: string[]) => {
       if (list.length === 0) return;
-      const result = await this.knex.raw<{ rows: { id: string }[] }>(sql.replace("(?)", `(${list.map(() => "?").join(", ")})`), [...list, householdId]);
+      const result = await this.knex.raw<{ rows: { id: string }[] }>(
+        sql.replace("(?)", `(${list.map(() => "?").join(", ")})`),
+        [...list, householdId],
+      );
       foreign.push(...result.rows.map((row) => row.id));
     };
     await query("SELECT id FROM freezer_items WHERE id IN (?) AND household_id <> ?", ids.items);
@@ -87,7 +112,9 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
     return foreign;
   }
 
-  async importAll(write: ImportWrite): Promise<{ itemsCreated: number; freezersCreated: number; compartmentsCreated: number }> {
+  async importAll(
+    write: ImportWrite,
+  ): Promise<{ itemsCreated: number; freezersCreated: number; compartmentsCreated: number }> {
     return this.knex.transaction(async (trx) => {
       const freezersCreated = await insertIgnoring(trx, "freezers", write.freezers.map(freezerRow));
       const compartmentsCreated = await insertIgnoring(trx, "compartments", write.compartments.map(compartmentRow));
@@ -106,7 +133,11 @@ async function insertIgnoring(trx: Knex.Transaction, table: string, rows: object
   if (rows.length === 0) return 0;
   let inserted = 0;
   for (let start = 0; start < rows.length; start += 1000) {
-    const result = await trx(table).insert(rows.slice(start, start + 1000)).onConflict("id").ignore().returning("id");
+    const result = await trx(table)
+      .insert(rows.slice(start, start + 1000))
+      .onConflict("id")
+      .ignore()
+      .returning("id");
     inserted += (result as unknown[]).length;
   }
   return inserted;

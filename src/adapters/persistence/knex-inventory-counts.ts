@@ -14,7 +14,9 @@ export async function countInventory(knex: Knex): Promise<InventoryCountsResult>
       (SELECT COUNT(*) FROM users WHERE deleted_at IS NULL) AS users,
       (SELECT COUNT(*) FROM freezer_items WHERE deleted_at IS NULL) AS active_items
   `);
-  const row = (result.rows as { households: number | string; users: number | string; active_items: number | string }[])[0];
+  const row = (
+    result.rows as { households: number | string; users: number | string; active_items: number | string }[]
+  )[0];
   return {
     households: Number(row?.households ?? 0),
     users: Number(row?.users ?? 0),

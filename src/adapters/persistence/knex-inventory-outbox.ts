@@ -8,7 +8,10 @@ interface OutboxRow {
 }
 
 /** Writes events inside the caller's transaction: they commit (or roll back) with the change. */
-export async function writeOutboxEvents(db: Knex | Knex.Transaction, events: readonly InventoryEvent[] | undefined): Promise<void> {
+export async function writeOutboxEvents(
+  db: Knex | Knex.Transaction,
+  events: readonly InventoryEvent[] | undefined,
+): Promise<void> {
   if (!events || events.length === 0) return;
   await db("inventory_outbox").insert(
     events.map((event) => ({

@@ -1,5 +1,10 @@
 import type { Knex } from "knex";
-import type { FreezerCount, HouseholdName, HouseholdSummary, InventorySummaries } from "../../ports/inventory-summaries.js";
+import type {
+  FreezerCount,
+  HouseholdName,
+  HouseholdSummary,
+  InventorySummaries,
+} from "../../ports/inventory-summaries.js";
 
 const DAY_MS = 86_400_000;
 
@@ -8,13 +13,17 @@ export class KnexInventorySummaries implements InventorySummaries {
   constructor(private readonly knex: Knex) {}
 
   async listHouseholds(): Promise<HouseholdName[]> {
-    const result = await this.knex.raw<{ rows: HouseholdName[] }>("SELECT id, name FROM households ORDER BY created_at, id");
+    const result = await this.knex.raw<{ rows: HouseholdName[] }>(
+      "SELECT id, name FROM households ORDER BY created_at, id",
+    );
     return result.rows.map((row) => ({ id: row.id, name: row.name }));
   }
 
   async summarize(householdId: string, now: Date, soonDays: number): Promise<HouseholdSummary> {
     const soon = new Date(now.getTime() + soonDays * DAY_MS);
-    const result = await this.knex.raw<{ rows: { total: number | string; expired: number | string; soon: number | string }[] }>(
+    const result = await this.knex.raw<{
+      rows: { total: number | string; expired: number | string; soon: number | string }[];
+    }>(
       `SELECT count(*) AS total,
          count(*) FILTER (WHERE expires_at < ?) AS expired,
          count(*) FILTER (WHERE expires_at >= ? AND expires_at < ?) AS soon

@@ -1,7 +1,12 @@
 import type { Knex } from "knex";
 import type { ChangeLogEntry, ChangeLogEntryView } from "../../domain/inventory/change-log-entry.js";
 import { InvalidItemPlacementError } from "../../domain/inventory/item-errors.js";
-import { type FreezerItem, type FreezerItemView, type ItemSortField, searchTerms } from "../../domain/inventory/freezer-item.js";
+import {
+  type FreezerItem,
+  type FreezerItemView,
+  type ItemSortField,
+  searchTerms,
+} from "../../domain/inventory/freezer-item.js";
 import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
 import type { ItemListQuery, ItemPage, ItemRepository, ItemUpdater } from "../../ports/item-repository.js";
 import type { ItemListCache } from "./item-list-cache.js";
@@ -145,9 +150,18 @@ const WHOLE_WORD_QUERY = "plainto_tsquery('simple', hearth_search_text(?))";
 // The foreign keys of freezer_items that point at where an item is kept, by the request
 // field a caller would correct. PostgreSQL names inline REFERENCES <table>_<column>_fkey.
 const PLACEMENT_KEYS: Record<string, { path: string; message: string }> = {
-  freezer_items_compartment_id_fkey: { path: "compartmentId", message: "The compartment was removed while the item was being saved" },
-  freezer_items_freezer_id_fkey: { path: "freezerId", message: "The freezer was removed while the item was being saved" },
-  freezer_items_household_id_fkey: { path: "freezerId", message: "The household was removed while the item was being saved" },
+  freezer_items_compartment_id_fkey: {
+    path: "compartmentId",
+    message: "The compartment was removed while the item was being saved",
+  },
+  freezer_items_freezer_id_fkey: {
+    path: "freezerId",
+    message: "The freezer was removed while the item was being saved",
+  },
+  freezer_items_household_id_fkey: {
+    path: "freezerId",
+    message: "The household was removed while the item was being saved",
+  },
 };
 
 /**
@@ -238,7 +252,10 @@ export function buildItemListSql(query: ItemListQuery): { page: Sql; count: Sql;
     const tieBreak = field === "name" ? `, i.name COLLATE "C" ${direction}` : "";
     const orderBy = `${column} ${direction}${nullable ? " NULLS LAST" : ""}${tieBreak}, i.id ${direction}`;
     return {
-      page: { text: `${VIEW_SELECT} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, bindings: [...bindings, ...paging] },
+      page: {
+        text: `${VIEW_SELECT} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
+        bindings: [...bindings, ...paging],
+      },
       count,
       countInPage: false,
     };
@@ -376,14 +393,23 @@ export class KnexItemRepository implements ItemRepository {
   private async queryList(query: ItemListQuery): Promise<ItemPage> {
     const sql = buildItemListSql(query);
     const countTotal = async () =>
-      Number((await this.knex.raw<{ rows: { total: number | string }[] }>(sql.count.text, sql.count.bindings)).rows[0]?.total ?? 0);
+      Number(
+        (await this.knex.raw<{ rows: { total: number | string }[] }>(sql.count.text, sql.count.bindings)).rows[0]
+          ?.total ?? 0,
+      );
     if (sql.countInPage) {
-      const page = await this.knex.raw<{ rows: (ItemViewRow & { total: number | string })[] }>(sql.page.text, sql.page.bindings);
+      const page = await this.knex.raw<{ rows: (ItemViewRow & { total: number | string })[] }>(
+        sql.page.text,
+        sql.page.bindings,
+      );
       // Past the last page no row carries the total, so ask for it separately.
       const total = page.rows[0] ? Number(page.rows[0].total) : query.page > 1 ? await countTotal() : 0;
       return { items: page.rows.map(toView), total };
     }
-    const [page, total] = await Promise.all([this.knex.raw<{ rows: ItemViewRow[] }>(sql.page.text, sql.page.bindings), this.boundedTotal(query)]);
+    const [page, total] = await Promise.all([
+      this.knex.raw<{ rows: ItemViewRow[] }>(sql.page.text, sql.page.bindings),
+      this.boundedTotal(query),
+    ]);
     return { items: page.rows.map(toView), ...total };
   }
 
@@ -412,7 +438,11 @@ export class KnexItemRepository implements ItemRepository {
     });
   }
 
-  private async updateLocked(householdId: string, itemId: string, updater: ItemUpdater): Promise<FreezerItemView | undefined> {
+  private async updateLocked(
+    householdId: string,
+    itemId: string,
+    updater: ItemUpdater,
+  ): Promise<FreezerItemView | undefined> {
     return this.knex.transaction(async (trx) => {
       // FOR UPDATE makes concurrent updates of one item queue here, so each sees the previous one's result.
       const locked = await trx.raw<{ rows: ItemRow[] }>(
@@ -423,7 +453,13 @@ export class KnexItemRepository implements ItemRepository {
       const current = toItem(locked.rows[0]);
       const { item, changes, events } = updater(current);
       if (item !== current) {
-        const { id: _id, household_id: _household, created_at: _created, created_by: _creator, ...fields } = toRow(item);
+        const {
+          id: _id,
+          household_id: _household,
+          created_at: _created,
+          created_by: _creator,
+          ...fields
+        } = toRow(item);
         await trx("freezer_items").where({ id: itemId }).update(fields);
       }
       if (changes.length > 0) await trx("item_change_log").insert(changes.map(changeRow));

@@ -25,7 +25,10 @@ export class KnexJsonStore implements JsonStore {
   constructor(private readonly options: KnexJsonStoreOptions) {}
 
   async load(): Promise<unknown> {
-    const row = await this.options.knex("engine_documents").where({ name: this.options.name }).first<{ body: unknown } | undefined>("body");
+    const row = await this.options
+      .knex("engine_documents")
+      .where({ name: this.options.name })
+      .first<{ body: unknown } | undefined>("body");
     return row?.body;
   }
 
@@ -38,7 +41,10 @@ export class KnexJsonStore implements JsonStore {
 
   async moveAside(): Promise<string | null> {
     const aside = `${this.options.name}.corrupt-${Date.now()}`;
-    const moved = await this.options.knex("engine_documents").where({ name: this.options.name }).update({ name: aside });
+    const moved = await this.options
+      .knex("engine_documents")
+      .where({ name: this.options.name })
+      .update({ name: aside });
     return moved === 0 ? null : aside;
   }
 
@@ -68,6 +74,7 @@ export class KnexJsonStore implements JsonStore {
     );
     const written = result.rowCount ?? 0;
     // A late save of a leader that lost its lease would overwrite what the new leader keeps.
-    if (written === 0) this.options.logger.warn("Not saved: this instance no longer holds the engine lease", { document: name });
+    if (written === 0)
+      this.options.logger.warn("Not saved: this instance no longer holds the engine lease", { document: name });
   }
 }

@@ -13,7 +13,8 @@ interface ReminderRow {
 }
 
 // The date column comes back as text: `last_sent_on::text` avoids node-postgres turning it into a local-midnight Date.
-const COLUMNS = "household_id, enabled, days_ahead, time_of_day, channel, last_sent_on::text AS last_sent_on, updated_at";
+const COLUMNS =
+  "household_id, enabled, days_ahead, time_of_day, channel, last_sent_on::text AS last_sent_on, updated_at";
 
 function toSettings(row: ReminderRow): ReminderSettings {
   return {
@@ -32,9 +33,10 @@ export class KnexReminderRepository implements ReminderRepository {
   constructor(private readonly knex: Knex) {}
 
   async find(householdId: string): Promise<ReminderSettings | null> {
-    const result = await this.knex.raw<{ rows: ReminderRow[] }>(`SELECT ${COLUMNS} FROM household_reminders WHERE household_id = ?`, [
-      householdId,
-    ]);
+    const result = await this.knex.raw<{ rows: ReminderRow[] }>(
+      `SELECT ${COLUMNS} FROM household_reminders WHERE household_id = ?`,
+      [householdId],
+    );
     return result.rows[0] ? toSettings(result.rows[0]) : null;
   }
 
@@ -45,7 +47,14 @@ export class KnexReminderRepository implements ReminderRepository {
        ON CONFLICT (household_id) DO UPDATE SET enabled = EXCLUDED.enabled, days_ahead = EXCLUDED.days_ahead,
          time_of_day = EXCLUDED.time_of_day, channel = EXCLUDED.channel, updated_at = EXCLUDED.updated_at
        RETURNING ${COLUMNS}`,
-      [settings.householdId, settings.enabled, settings.daysAhead, settings.timeOfDay, settings.channel, settings.updatedAt],
+      [
+        settings.householdId,
+        settings.enabled,
+        settings.daysAhead,
+        settings.timeOfDay,
+        settings.channel,
+        settings.updatedAt,
+      ],
     );
     return toSettings(result.rows[0]!);
   }
@@ -68,6 +77,8 @@ export class KnexReminderRepository implements ReminderRepository {
   }
 
   async release(householdId: string, date: string, previous: string | null): Promise<void> {
-    await this.knex("household_reminders").where({ household_id: householdId, last_sent_on: date }).update({ last_sent_on: previous });
+    await this.knex("household_reminders")
+      .where({ household_id: householdId, last_sent_on: date })
+      .update({ last_sent_on: previous });
   }
 }

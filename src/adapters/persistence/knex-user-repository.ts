@@ -95,13 +95,15 @@ export class KnexUserRepository implements UserRepository {
     await this.knex.transaction(async (trx) => {
       const rows = await trx("memberships").where({ user_id: id }).forUpdate().select("*");
       check?.(
-        rows.map((row: { id: string; household_id: string; user_id: string; role: Membership["role"]; joined_at: Date }) => ({
-          id: row.id,
-          householdId: row.household_id,
-          userId: row.user_id,
-          role: row.role,
-          joinedAt: toDate(row.joined_at),
-        })),
+        rows.map(
+          (row: { id: string; household_id: string; user_id: string; role: Membership["role"]; joined_at: Date }) => ({
+            id: row.id,
+            householdId: row.household_id,
+            userId: row.user_id,
+            role: row.role,
+            joinedAt: toDate(row.joined_at),
+          }),
+        ),
       );
       await trx("memberships").where({ user_id: id }).delete();
       await trx("refresh_tokens").where({ user_id: id }).delete();

@@ -21,8 +21,13 @@ export class MemoryHouseholdRepository implements HouseholdRepository {
   }
 
   async listForUser(userId: string): Promise<Household[]> {
-    const ids = new Set([...this.store.memberships.values()].filter((m) => m.userId === userId).map((m) => m.householdId));
-    return [...this.store.households.values()].filter((h) => ids.has(h.id)).sort(byCreation).map(copy);
+    const ids = new Set(
+      [...this.store.memberships.values()].filter((m) => m.userId === userId).map((m) => m.householdId),
+    );
+    return [...this.store.households.values()]
+      .filter((h) => ids.has(h.id))
+      .sort(byCreation)
+      .map(copy);
   }
 
   async updateName(id: string, name: string, at: Date): Promise<Household | null> {
@@ -68,9 +73,7 @@ export class MemoryHouseholdRepository implements HouseholdRepository {
   async listMembers(householdId: string): Promise<MemberProfile[]> {
     return [...this.store.memberships.values()]
       .filter((membership) => membership.householdId === householdId)
-      .sort(
-        (a, b) => a.joinedAt.getTime() - b.joinedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-      )
+      .sort((a, b) => a.joinedAt.getTime() - b.joinedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .map((membership) => {
         const user = this.store.users.get(membership.userId);
         return { ...membership, name: user?.name ?? "", email: user?.email ?? "" };
@@ -85,7 +88,12 @@ export class MemoryHouseholdRepository implements HouseholdRepository {
 
   // No await between reading and writing: a method runs to completion before another starts,
   // which gives the same one-at-a-time outcome the SQL adapter's row locks give.
-  async removeMember(householdId: string, userId: string, check?: MembershipCheck, events?: InventoryEvent[]): Promise<boolean> {
+  async removeMember(
+    householdId: string,
+    userId: string,
+    check?: MembershipCheck,
+    events?: InventoryEvent[],
+  ): Promise<boolean> {
     const household = this.store.households.get(householdId);
     if (!household) return false;
     const membership = this.membershipOf(householdId, userId);

@@ -19,7 +19,9 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
       .map((freezer) => ({
         ...freezer,
-        compartments: [...this.store.compartments.values()].filter((c) => c.freezerId === freezer.id).sort(compareCompartments),
+        compartments: [...this.store.compartments.values()]
+          .filter((c) => c.freezerId === freezer.id)
+          .sort(compareCompartments),
       }));
   }
 
@@ -37,7 +39,10 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
       .slice(0, limit);
   }
 
-  async foreignIds(householdId: string, ids: { items: string[]; freezers: string[]; compartments: string[] }): Promise<string[]> {
+  async foreignIds(
+    householdId: string,
+    ids: { items: string[]; freezers: string[]; compartments: string[] },
+  ): Promise<string[]> {
     const freezerHousehold = (id: string) => this.store.freezers.get(id)?.householdId;
     return [
       ...ids.items.filter((id) => {
@@ -52,7 +57,9 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
     ];
   }
 
-  async importAll(write: ImportWrite): Promise<{ itemsCreated: number; freezersCreated: number; compartmentsCreated: number }> {
+  async importAll(
+    write: ImportWrite,
+  ): Promise<{ itemsCreated: number; freezersCreated: number; compartmentsCreated: number }> {
     // Collected first and applied at the end: a failure midway leaves nothing, as a transaction would.
     const freezers = write.freezers.filter((freezer) => !this.store.freezers.has(freezer.id));
     const compartments = write.compartments.filter((compartment) => !this.store.compartments.has(compartment.id));

@@ -1,4 +1,9 @@
-import type { FreezerCount, HouseholdName, HouseholdSummary, InventorySummaries } from "../../ports/inventory-summaries.js";
+import type {
+  FreezerCount,
+  HouseholdName,
+  HouseholdSummary,
+  InventorySummaries,
+} from "../../ports/inventory-summaries.js";
 import type { ItemRepository } from "../../ports/item-repository.js";
 import type { MemoryInventoryStore } from "./memory-inventory-store.js";
 

@@ -44,7 +44,8 @@ export class MemoryInviteRepository implements InviteRepository {
     const invite = this.store.invites.get(inviteId);
     if (!invite || !isInviteUsable(invite, at) || !this.store.households.has(membership.householdId)) return "gone";
     for (const existing of this.store.memberships.values()) {
-      if (existing.householdId === membership.householdId && existing.userId === membership.userId) return "already_member";
+      if (existing.householdId === membership.householdId && existing.userId === membership.userId)
+        return "already_member";
     }
     this.store.invites.set(inviteId, { ...invite, usedAt: at, usedBy: membership.userId });
     this.store.memberships.set(membership.id, copy(membership));

@@ -1,10 +1,5 @@
 import type { ChangeLogEntry, ChangeLogEntryView } from "../../domain/inventory/change-log-entry.js";
-import type {
-  FreezerItem,
-  FreezerItemView,
-  ItemSortField,
-  UserSummary,
-} from "../../domain/inventory/freezer-item.js";
+import type { FreezerItem, FreezerItemView, ItemSortField, UserSummary } from "../../domain/inventory/freezer-item.js";
 import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
 import type {
   ItemListQuery,
@@ -48,7 +43,9 @@ function relevance(nameWords: string[], queryWords: string[]): number {
 
 function byName(a: FreezerItem, b: FreezerItem): number {
   return (
-    compareValues(a.name.toLowerCase(), b.name.toLowerCase()) || compareValues(a.name, b.name) || compareValues(a.id, b.id)
+    compareValues(a.name.toLowerCase(), b.name.toLowerCase()) ||
+    compareValues(a.name, b.name) ||
+    compareValues(a.id, b.id)
   );
 }
 

@@ -23,7 +23,8 @@ export class MemoryRefreshTokenRepository implements RefreshTokenRepository {
 
   async revokeFamily(familyId: string, at: Date): Promise<void> {
     for (const [id, token] of this.store.refreshTokens) {
-      if (token.familyId === familyId && !token.revokedAt) this.store.refreshTokens.set(id, { ...token, revokedAt: at });
+      if (token.familyId === familyId && !token.revokedAt)
+        this.store.refreshTokens.set(id, { ...token, revokedAt: at });
     }
   }
 

@@ -40,7 +40,8 @@ export class MemoryUserRepository implements UserRepository {
   async updateEmail(id: string, email: string, at: Date): Promise<User | null | "taken"> {
     const user = this.store.users.get(id);
     if (!user) return null;
-    for (const existing of this.store.users.values()) if (existing.id !== id && existing.email === email) return "taken";
+    for (const existing of this.store.users.values())
+      if (existing.id !== id && existing.email === email) return "taken";
     const updated = { ...user, email, updatedAt: at };
     this.store.users.set(id, updated);
     return copy(updated);

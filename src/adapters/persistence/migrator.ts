@@ -50,9 +50,6 @@ export async function migrateToLatest(
     const [, pending] = (await knex.migrate.list({ migrationSource })) as [unknown[], unknown[]];
     if (pending.length > 0) progress(`Applying ${pending.length} database migration${pending.length === 1 ? "" : "s"}`);
   }
-  const [, applied] = (await knex.migrate.latest({ migrationSource })) as [
-    number,
-    string[],
-  ];
+  const [, applied] = (await knex.migrate.latest({ migrationSource })) as [number, string[]];
   return applied;
 }

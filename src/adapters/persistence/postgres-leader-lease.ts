@@ -39,7 +39,9 @@ export class PostgresLeaderLease implements LeaderLease {
     );
     const row = taken.rows[0];
     if (row) return { token: Number(row.token) };
-    const current = await this.query<{ holder: string }>("SELECT holder FROM engine_leases WHERE name = $1", [this.name]);
+    const current = await this.query<{ holder: string }>("SELECT holder FROM engine_leases WHERE name = $1", [
+      this.name,
+    ]);
     return { holder: current.rows[0]?.holder ?? null };
   }
 
@@ -53,10 +55,10 @@ export class PostgresLeaderLease implements LeaderLease {
   }
 
   async release(token: number): Promise<void> {
-    await this.query("UPDATE engine_leases SET expires_at = now() - interval '1 millisecond' WHERE name = $1 AND token = $2", [
-      this.name,
-      token,
-    ]);
+    await this.query(
+      "UPDATE engine_leases SET expires_at = now() - interval '1 millisecond' WHERE name = $1 AND token = $2",
+      [this.name, token],
+    );
   }
 
   async close(): Promise<void> {
@@ -66,7 +68,10 @@ export class PostgresLeaderLease implements LeaderLease {
     await client?.end().catch(() => undefined);
   }
 
-  private async query<Row extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<Row>> {
+  private async query<Row extends pg.QueryResultRow = pg.QueryResultRow>(
+    text: string,
+    values: unknown[],
+  ): Promise<pg.QueryResult<Row>> {
     const client = await this.connection();
     try {
       return await client.query<Row>(text, values);

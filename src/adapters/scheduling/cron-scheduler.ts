@@ -86,7 +86,9 @@ export class CronScheduler implements Scheduler {
   }
 
   ticksBetween(expression: string, after: Date, before: Date, limit: number): Date[] {
-    const time = this.options.timeZone ? new CronTime(expression.trim(), this.options.timeZone) : new CronTime(expression.trim());
+    const time = this.options.timeZone
+      ? new CronTime(expression.trim(), this.options.timeZone)
+      : new CronTime(expression.trim());
     const ticks: Date[] = [];
     let from = after;
     while (ticks.length < limit) {

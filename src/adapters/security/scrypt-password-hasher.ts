@@ -23,7 +23,9 @@ function derive(password: string, salt: Buffer, params: ScryptParameters): Promi
     maxmem: 256 * params.cost * params.blockSize,
   };
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize("NFC"), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(password.normalize("NFC"), salt, KEY_LENGTH, options, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
   });
 }
 
@@ -39,7 +41,9 @@ export class ScryptPasswordHasher implements PasswordHasher {
     const salt = randomBytes(16);
     const key = await derive(password, salt, this.params);
     const { cost, blockSize, parallelization } = this.params;
-    return ["scrypt", cost, blockSize, parallelization, salt.toString("base64url"), key.toString("base64url")].join("$");
+    return ["scrypt", cost, blockSize, parallelization, salt.toString("base64url"), key.toString("base64url")].join(
+      "$",
+    );
   }
 
   async verify(password: string, passwordHash: string): Promise<boolean> {

@@ -15,7 +15,10 @@ export interface StoredSecret {
  * development JWT secret, the engine's generated HTTP token. A stored value shorter than
  * `minLength` (a truncated or hand-edited file) is replaced.
  */
-export async function loadOrCreateSecret(file: string, options: { bytes: number; minLength: number }): Promise<StoredSecret> {
+export async function loadOrCreateSecret(
+  file: string,
+  options: { bytes: number; minLength: number },
+): Promise<StoredSecret> {
   const absolute = path.resolve(file);
   try {
     const stored = (await readFile(absolute, "utf8")).trim();

@@ -63,7 +63,9 @@ export class JsonFileStore implements JsonStore {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
       throw error;
     }
-    const stale = names.filter((name) => name.startsWith(prefix) && /^[0-9a-f]{12}\.tmp$/.test(name.slice(prefix.length)));
+    const stale = names.filter(
+      (name) => name.startsWith(prefix) && /^[0-9a-f]{12}\.tmp$/.test(name.slice(prefix.length)),
+    );
     await Promise.all(stale.map((name) => unlink(path.join(directory, name)).catch(() => undefined)));
   }
 

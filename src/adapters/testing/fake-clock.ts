@@ -20,13 +20,22 @@ export class InvalidDurationError extends RangeError {
  */
 export function parseDuration(duration: number | string): number {
   if (typeof duration === "number") {
-    if (!Number.isFinite(duration) || duration < 0) throw new InvalidDurationError(`Expected 0 ms or more, got ${duration}`);
+    if (!Number.isFinite(duration) || duration < 0)
+      throw new InvalidDurationError(`Expected 0 ms or more, got ${duration}`);
     return duration;
   }
   const text = String(duration).trim();
   const parts = [...text.matchAll(/(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)/g)];
-  if (parts.length === 0 || parts.map((part) => part[0]).join("").replace(/\s/g, "") !== text.replace(/\s/g, "")) {
-    throw new InvalidDurationError(`Cannot read the duration ${JSON.stringify(duration)}: use e.g. "500ms", "15m", "1h30m" or a number of ms`);
+  if (
+    parts.length === 0 ||
+    parts
+      .map((part) => part[0])
+      .join("")
+      .replace(/\s/g, "") !== text.replace(/\s/g, "")
+  ) {
+    throw new InvalidDurationError(
+      `Cannot read the duration ${JSON.stringify(duration)}: use e.g. "500ms", "15m", "1h30m" or a number of ms`,
+    );
   }
   return parts.reduce((total, part) => total + Number(part[1]) * (UNITS[part[2] as string] as number), 0);
 }
@@ -42,7 +51,8 @@ export class FakeClock implements Clock, Timer {
 
   constructor(start: Date | string | number = "2026-01-01T00:00:00Z") {
     this.current = new Date(start).getTime();
-    if (Number.isNaN(this.current)) throw new InvalidDurationError(`Cannot read the start time ${JSON.stringify(start)}`);
+    if (Number.isNaN(this.current))
+      throw new InvalidDurationError(`Cannot read the start time ${JSON.stringify(start)}`);
   }
 
   now(): Date {

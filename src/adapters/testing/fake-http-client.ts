@@ -11,7 +11,11 @@ export interface RecordedRequest {
 /** What a fake route answers: a response, or a function of the request building one. */
 export type FakeHttpAnswer =
   | { status?: number; data?: unknown; headers?: Record<string, string> }
-  | ((request: RecordedRequest) => { status?: number; data?: unknown; headers?: Record<string, string> } | Promise<{ status?: number; data?: unknown; headers?: Record<string, string> }>);
+  | ((
+      request: RecordedRequest,
+    ) =>
+      | { status?: number; data?: unknown; headers?: Record<string, string> }
+      | Promise<{ status?: number; data?: unknown; headers?: Record<string, string> }>);
 
 interface Route {
   method: HttpMethod | "*";
@@ -34,14 +38,20 @@ export class FakeHttpClient implements HttpClient {
   }
 
   async request<T = unknown>(url: string, options: HttpRequestOptions = {}): Promise<HttpResponse<T>> {
-    const request: RecordedRequest = { method: options.method ?? "GET", url, headers: options.headers ?? {}, body: options.body };
+    const request: RecordedRequest = {
+      method: options.method ?? "GET",
+      url,
+      headers: options.headers ?? {},
+      body: options.body,
+    };
     this.requests.push(request);
     const route = this.routes.find(
       (candidate) =>
         (candidate.method === "*" || candidate.method === request.method) &&
         (typeof candidate.url === "string" ? candidate.url === url : candidate.url.test(url)),
     );
-    if (!route) return { status: 404, ok: false, headers: {}, data: `No fake response for ${request.method} ${url}` as T };
+    if (!route)
+      return { status: 404, ok: false, headers: {}, data: `No fake response for ${request.method} ${url}` as T };
     const answer = typeof route.answer === "function" ? await route.answer(request) : route.answer;
     const status = answer.status ?? 200;
     return { status, ok: status >= 200 && status < 300, headers: answer.headers ?? {}, data: answer.data as T };

@@ -16,7 +16,13 @@ import type {
   RelayStatusListener,
   SwitchStatus,
 } from "../../ports/relay-service.js";
-import type { DailyForecast, HourlyForecast, WeatherConditions, WeatherReport, WeatherService } from "../../ports/weather-service.js";
+import type {
+  DailyForecast,
+  HourlyForecast,
+  WeatherConditions,
+  WeatherReport,
+  WeatherService,
+} from "../../ports/weather-service.js";
 
 type Clock = () => Date;
 
@@ -132,7 +138,12 @@ export class FakeRelays implements RelayService {
   }
 
   devices(): RelayDeviceInfo[] {
-    return [...this.known].map(([name, channels]) => ({ name, transport: "mqtt" as const, address: `fake/${name}`, ...channels }));
+    return [...this.known].map(([name, channels]) => ({
+      name,
+      transport: "mqtt" as const,
+      address: `fake/${name}`,
+      ...channels,
+    }));
   }
 
   hasDevice(name: string): boolean {
@@ -174,14 +185,26 @@ export class FakeRelays implements RelayService {
 
   async setCoverPosition(device: string, position: number, channel = 0): Promise<void> {
     if (!Number.isFinite(position) || position < 0 || position > 100) {
-      throw new ServiceCallError("relay", "SERVICE_INVALID_ARGUMENT", `Cover position must be 0 to 100, got ${position}`);
+      throw new ServiceCallError(
+        "relay",
+        "SERVICE_INVALID_ARGUMENT",
+        `Cover position must be 0 to 100, got ${position}`,
+      );
     }
     this.setCover(device, channel, position === 0 ? "closed" : position === 100 ? "open" : "stopped", position);
   }
 
   async getCoverStatus(device: string, channel = 0): Promise<CoverStatus> {
     this.check(device);
-    return this.lastKnownCover(device, channel) ?? { device, channel, state: "stopped", position: null, updatedAt: this.now() };
+    return (
+      this.lastKnownCover(device, channel) ?? {
+        device,
+        channel,
+        state: "stopped",
+        position: null,
+        updatedAt: this.now(),
+      }
+    );
   }
 
   lastKnownSwitch(device: string, channel = 0): SwitchStatus | null {
@@ -229,7 +252,11 @@ export class FakeRelays implements RelayService {
 
   private check(device: string): void {
     if (!this.known.has(device)) {
-      throw new ServiceCallError("relay", "SERVICE_UNKNOWN_DEVICE", `Unknown relay device "${device}" (known: ${[...this.known.keys()].join(", ") || "none"})`);
+      throw new ServiceCallError(
+        "relay",
+        "SERVICE_UNKNOWN_DEVICE",
+        `Unknown relay device "${device}" (known: ${[...this.known.keys()].join(", ") || "none"})`,
+      );
     }
   }
 }
@@ -265,7 +292,11 @@ export class FakeLightPanels implements LightPanelService {
   }
 
   panels(): LightPanelInfo[] {
-    return [...this.states.keys()].map((name) => ({ name, url: `http://fake-${name}:16021`, paired: this.paired.has(name) }));
+    return [...this.states.keys()].map((name) => ({
+      name,
+      url: `http://fake-${name}:16021`,
+      paired: this.paired.has(name),
+    }));
   }
 
   hasPanel(name: string): boolean {
@@ -315,7 +346,12 @@ export class FakeLightPanels implements LightPanelService {
 
   async selectEffect(name: string, effect: string): Promise<void> {
     const panel = this.panel(name);
-    if (!this.effects.includes(effect)) throw new ServiceCallError("lightPanels", "SERVICE_INVALID_ARGUMENT", `Panel "${name}" has no effect "${effect}"`);
+    if (!this.effects.includes(effect))
+      throw new ServiceCallError(
+        "lightPanels",
+        "SERVICE_INVALID_ARGUMENT",
+        `Panel "${name}" has no effect "${effect}"`,
+      );
     panel.effect = effect;
     panel.colorMode = "effect";
   }
@@ -337,7 +373,11 @@ export class FakeLightPanels implements LightPanelService {
   private panel(name: string): FakeLightPanelState {
     const panel = this.states.get(name);
     if (!panel) {
-      throw new ServiceCallError("lightPanels", "SERVICE_UNKNOWN_DEVICE", `Unknown light panel "${name}" (known: ${[...this.states.keys()].join(", ") || "none"})`);
+      throw new ServiceCallError(
+        "lightPanels",
+        "SERVICE_UNKNOWN_DEVICE",
+        `Unknown light panel "${name}" (known: ${[...this.states.keys()].join(", ") || "none"})`,
+      );
     }
     return panel;
   }
@@ -345,7 +385,11 @@ export class FakeLightPanels implements LightPanelService {
 
 function range(value: number, min: number, max: number, what: string): number {
   if (!Number.isFinite(value) || value < min || value > max) {
-    throw new ServiceCallError("lightPanels", "SERVICE_INVALID_ARGUMENT", `${what} must be ${min} to ${max}, got ${value}`);
+    throw new ServiceCallError(
+      "lightPanels",
+      "SERVICE_INVALID_ARGUMENT",
+      `${what} must be ${min} to ${max}, got ${value}`,
+    );
   }
   return value;
 }

@@ -60,7 +60,8 @@ export class LoopbackMqttClient implements MqttClient {
 
   /** A device (or anything outside the engine) publishing `payload` on `topic`. */
   deliver(topic: string, payload: unknown, options: { retain?: boolean } = {}): void {
-    const raw = typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString() : JSON.stringify(payload);
+    const raw =
+      typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString() : JSON.stringify(payload);
     this.route(topic, raw, options.retain ?? false);
   }
 

@@ -46,7 +46,11 @@ export class TypeScriptChecker {
     if (files.length === 0) return [];
     const ts = await loadTypeScript();
     const options = this.compilerOptions(ts, files[0] as string);
-    const program = ts.createProgram({ rootNames: [...files], options, ...(this.previous ? { oldProgram: this.previous } : {}) });
+    const program = ts.createProgram({
+      rootNames: [...files],
+      options,
+      ...(this.previous ? { oldProgram: this.previous } : {}),
+    });
     this.previous = program;
     const wanted = new Set(files.map((file) => path.resolve(file)));
     const diagnostics = [
@@ -72,10 +76,14 @@ export class TypeScriptChecker {
       moduleResolution: ts.ModuleResolutionKind.NodeNext,
     };
     if (!configFile) return fallback;
-    const parsed = ts.getParsedCommandLineOfConfigFile(configFile, {}, {
-      ...ts.sys,
-      onUnRecoverableConfigFileDiagnostic: () => undefined,
-    });
+    const parsed = ts.getParsedCommandLineOfConfigFile(
+      configFile,
+      {},
+      {
+        ...ts.sys,
+        onUnRecoverableConfigFileDiagnostic: () => undefined,
+      },
+    );
     if (!parsed) return fallback;
     return { ...parsed.options, noEmit: true, incremental: false, composite: false };
   }
@@ -83,13 +91,22 @@ export class TypeScriptChecker {
 
 function toTypeDiagnostic(ts: TypeScript, diagnostic: import("typescript").Diagnostic): TypeDiagnostic {
   const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
-  if (!diagnostic.file || diagnostic.start === undefined) return { file: "", line: 0, column: 0, code: diagnostic.code, message };
+  if (!diagnostic.file || diagnostic.start === undefined)
+    return { file: "", line: 0, column: 0, code: diagnostic.code, message };
   const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
-  return { file: path.resolve(diagnostic.file.fileName), line: line + 1, column: character + 1, code: diagnostic.code, message };
+  return {
+    file: path.resolve(diagnostic.file.fileName),
+    line: line + 1,
+    column: character + 1,
+    code: diagnostic.code,
+    message,
+  };
 }
 
 /** `file:line:col - error TS2322: message`, the format editors and CI annotate. */
 export function formatDiagnostic(diagnostic: TypeDiagnostic, cwd = process.cwd()): string {
-  const where = diagnostic.file ? `${path.relative(cwd, diagnostic.file)}:${diagnostic.line}:${diagnostic.column}` : "(project)";
+  const where = diagnostic.file
+    ? `${path.relative(cwd, diagnostic.file)}:${diagnostic.line}:${diagnostic.column}`
+    : "(project)";
   return `${where} - error TS${diagnostic.code}: ${diagnostic.message}`;
 }

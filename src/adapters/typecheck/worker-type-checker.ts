@@ -19,7 +19,11 @@ function workerFile(): string {
 
 /** tsx's ESM loader API (its CommonJS build cannot be imported from a worker). */
 function tsxApiUrl(): string {
-  return pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm/api").replace(/\.cjs$/, ".mjs")).href;
+  return pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve("tsx/esm/api")
+      .replace(/\.cjs$/, ".mjs"),
+  ).href;
 }
 
 /**

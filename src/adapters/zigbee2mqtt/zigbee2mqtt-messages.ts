@@ -1,6 +1,11 @@
 import { z } from "zod";
 import type { DeviceState, ZigbeeDevice } from "../../domain/automation/zigbee-device.js";
-import type { BridgeEvent, ParsedMessage, StoredDeviceRegistry, Zigbee2MqttMessages } from "../../ports/zigbee2mqtt-messages.js";
+import type {
+  BridgeEvent,
+  ParsedMessage,
+  StoredDeviceRegistry,
+  Zigbee2MqttMessages,
+} from "../../ports/zigbee2mqtt-messages.js";
 
 // Zigbee2MQTT's bridge/devices entries: only what the registry relies on is checked; every
 // other field (model, power source, exposes, …) is kept as sent.
@@ -36,5 +41,8 @@ export const zigbee2MqttMessages: Zigbee2MqttMessages = {
   deviceList: (value) => parsedWith<ZigbeeDevice[]>(deviceListSchema, value),
   bridgeEvent: (value) => parsedWith<BridgeEvent>(bridgeEventSchema, value),
   storedRegistry: (document) =>
-    parsedWith<{ devices: ZigbeeDevice[]; states: Record<string, DeviceState> }>(storedSchema, document) as ParsedMessage<StoredDeviceRegistry>,
+    parsedWith<{ devices: ZigbeeDevice[]; states: Record<string, DeviceState> }>(
+      storedSchema,
+      document,
+    ) as ParsedMessage<StoredDeviceRegistry>,
 };

@@ -8,7 +8,13 @@ import {
   type RunMode,
 } from "./sdk/automation.js";
 import { AutomationTimers } from "./automation-timers.js";
-import { AutomationTraces, DEFAULT_TRACE_SETTINGS, runInTrace, runOutsideTraces, type TraceRecord } from "./run-traces.js";
+import {
+  AutomationTraces,
+  DEFAULT_TRACE_SETTINGS,
+  runInTrace,
+  runOutsideTraces,
+  type TraceRecord,
+} from "./run-traces.js";
 import { tracedLogger, tracedMqtt, tracedServices, tracedState } from "./traced-runtime.js";
 import { systemTimer, type Timer } from "../../ports/timer.js";
 import type { Trigger, TriggerContext } from "../../domain/automation/trigger.js";
@@ -250,7 +256,9 @@ export class AutomationManager implements AutomationManagerApi {
       this.forgetFailures(file);
       const ok = await this.register(automation, file);
       const failure = this.failed.find((entry) => entry.file === file);
-      return ok ? { status: "registered", name: automation.name } : { status: "failed", error: failure?.error ?? "not registered" };
+      return ok
+        ? { status: "registered", name: automation.name }
+        : { status: "failed", error: failure?.error ?? "not registered" };
     }
     const release = this.holdSubscriptions(previous);
     try {
@@ -264,7 +272,11 @@ export class AutomationManager implements AutomationManagerApi {
     } finally {
       release();
     }
-    this.dependencies.logger.info("Automation reloaded", { automation: automation.name, file, reloads: previous.reloads + 1 });
+    this.dependencies.logger.info("Automation reloaded", {
+      automation: automation.name,
+      file,
+      reloads: previous.reloads + 1,
+    });
     return { status: "reloaded", name: automation.name };
   }
 
@@ -324,7 +336,9 @@ export class AutomationManager implements AutomationManagerApi {
   /** Files automations came from, running or failed (the file watcher). */
   files(): string[] {
     const files = [...this.running.values()].map((entry) => entry.file);
-    return [...new Set([...files, ...this.failed.map((entry) => entry.file)].filter((file): file is string => file !== null))];
+    return [
+      ...new Set([...files, ...this.failed.map((entry) => entry.file)].filter((file): file is string => file !== null)),
+    ];
   }
 
   getTraces(name: string): { traces: RunTrace[]; rejected: TriggerRejection[] } | null {
@@ -376,7 +390,11 @@ export class AutomationManager implements AutomationManagerApi {
         triggers.push({ methods: trigger.methods ?? ["POST"], ...(secret ? { secret } : {}) });
       }
       if (triggers.length > 0) {
-        targets.push({ name: entry.name, methods: [...new Set(triggers.flatMap((trigger) => trigger.methods))], triggers });
+        targets.push({
+          name: entry.name,
+          methods: [...new Set(triggers.flatMap((trigger) => trigger.methods))],
+          triggers,
+        });
       }
     }
     return targets;
@@ -397,7 +415,12 @@ export class AutomationManager implements AutomationManagerApi {
   }
 
   /** Wires and starts a checked automation; throws RegistrationFailure and leaves nothing behind. */
-  private async activate(automation: Automation, file: string | null, triggers: Trigger[], previous?: RunningAutomation): Promise<RunningAutomation> {
+  private async activate(
+    automation: Automation,
+    file: string | null,
+    triggers: Trigger[],
+    previous?: RunningAutomation,
+  ): Promise<RunningAutomation> {
     const entry = this.createEntry(automation, file, triggers, previous);
     this.wireAll(entry);
     this.running.set(entry.name, entry);
@@ -477,7 +500,8 @@ export class AutomationManager implements AutomationManagerApi {
 
   /** Collects every problem at once, so a user fixes an automation in one edit, not one per restart. */
   private checkRegistrable(automation: Automation, replacing?: string): void {
-    if (!isAutomationInstance(automation)) throw new RegistrationFailure("not an instance of a class extending Automation");
+    if (!isAutomationInstance(automation))
+      throw new RegistrationFailure("not an instance of a class extending Automation");
     const problems: string[] = [];
     if (!isKebabCase(automation.name)) {
       problems.push(`name ${JSON.stringify(automation.name)} is not kebab-case (e.g. "porch-light")`);
@@ -507,11 +531,18 @@ export class AutomationManager implements AutomationManagerApi {
     }
     if (problems.length === 1) throw new RegistrationFailure(problems[0]);
     if (problems.length > 1) {
-      throw new RegistrationFailure(`${problems.length} problems: ${problems.map((problem, index) => `(${index + 1}) ${problem}`).join("; ")}`);
+      throw new RegistrationFailure(
+        `${problems.length} problems: ${problems.map((problem, index) => `(${index + 1}) ${problem}`).join("; ")}`,
+      );
     }
   }
 
-  private createEntry(automation: Automation, file: string | null, triggers: Trigger[], previous?: RunningAutomation): RunningAutomation {
+  private createEntry(
+    automation: Automation,
+    file: string | null,
+    triggers: Trigger[],
+    previous?: RunningAutomation,
+  ): RunningAutomation {
     const { dependencies } = this;
     const name = automation.name;
     const settings = this.traceSettings;
@@ -574,7 +605,9 @@ export class AutomationManager implements AutomationManagerApi {
         entry.unwire.push((handlerFor(trigger) as NonNullable<ReturnType<typeof handlerFor>>).wire(trigger, context));
       } catch (error) {
         unwireAll(entry.unwire);
-        throw new RegistrationFailure(`trigger ${position + 1} (${trigger.type}) could not be wired: ${errorMessage(error)}`);
+        throw new RegistrationFailure(
+          `trigger ${position + 1} (${trigger.type}) could not be wired: ${errorMessage(error)}`,
+        );
       }
     });
   }
@@ -590,10 +623,12 @@ export class AutomationManager implements AutomationManagerApi {
         if (busy) return this.drop(entry, context, "a run is in progress (mode single)");
         break;
       case "parallel":
-        if (entry.max !== null && entry.active.size >= entry.max) return this.drop(entry, context, `${entry.max} runs in progress (max)`);
+        if (entry.max !== null && entry.active.size >= entry.max)
+          return this.drop(entry, context, `${entry.max} runs in progress (max)`);
         break;
       case "restart":
-        for (const run of entry.active) abortRun(run, new RunAbortedError("Run aborted: a newer firing restarted the automation"));
+        for (const run of entry.active)
+          abortRun(run, new RunAbortedError("Run aborted: a newer firing restarted the automation"));
         break;
       case "queued":
         if (!busy && entry.queue.length === 0) break;
@@ -636,7 +671,8 @@ export class AutomationManager implements AutomationManagerApi {
     return this.track(
       (result as Promise<void>).then(
         () => this.finish(entry, run, trace, context, startedAt, undefined),
-        (error: unknown) => this.finish(entry, run, trace, context, startedAt, error ?? new Error("execute() rejected without a reason")),
+        (error: unknown) =>
+          this.finish(entry, run, trace, context, startedAt, error ?? new Error("execute() rejected without a reason")),
       ),
     );
   }
@@ -671,7 +707,10 @@ export class AutomationManager implements AutomationManagerApi {
       entry.logger.debug("Run ended after its signal aborted", { trigger: context?.type });
     } else {
       trace.status = "error";
-      trace.error = failure instanceof Error && failure.stack ? { message: errorMessage(failure), stack: authorStack(failure.stack) } : { message: errorMessage(failure) };
+      trace.error =
+        failure instanceof Error && failure.stack
+          ? { message: errorMessage(failure), stack: authorStack(failure.stack) }
+          : { message: errorMessage(failure) };
       stats.errors++;
       stats.lastError = errorMessage(failure);
       entry.logger.error("Automation failed", { trigger: context?.type, err: failure });
@@ -679,7 +718,9 @@ export class AutomationManager implements AutomationManagerApi {
     this.startNextQueued(entry);
     this.notifyRunListeners(entry, durationMs, aborted ? undefined : failure);
     if (failure === undefined) return OK;
-    return aborted ? { status: "dropped", reason: errorMessage(failure) } : { status: "error", error: errorMessage(failure) };
+    return aborted
+      ? { status: "dropped", reason: errorMessage(failure) }
+      : { status: "error", error: errorMessage(failure) };
   }
 
   private startNextQueued(entry: RunningAutomation): void {
@@ -754,7 +795,12 @@ export class AutomationManager implements AutomationManagerApi {
 function authorStack(stack: string): string {
   return stack
     .split("\n")
-    .filter((line) => !/application[\\/]automation[\\/](automation-manager|run-traces)\.[jt]s|node:async_hooks|node:internal\//.test(line))
+    .filter(
+      (line) =>
+        !/application[\\/]automation[\\/](automation-manager|run-traces)\.[jt]s|node:async_hooks|node:internal\//.test(
+          line,
+        ),
+    )
     .join("\n");
 }
 
@@ -778,7 +824,9 @@ export function describeTrigger(trigger: Trigger): TriggerDescription {
   if (trigger.type === "webhook" && trigger.secret !== undefined) {
     // The debug API and the web UI show that a secret is required and how, never its value.
     const secret = webhookSecretOf(trigger);
-    description.secret = secret ? { type: secret.type, header: secret.header ?? defaultWebhookHeader(secret) } : undefined;
+    description.secret = secret
+      ? { type: secret.type, header: secret.header ?? defaultWebhookHeader(secret) }
+      : undefined;
   }
   return description;
 }
@@ -815,5 +863,5 @@ function fileLabel(file: string | null): string {
 
 function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
-  return typeof error === "string" ? error : JSON.stringify(error) ?? String(error);
+  return typeof error === "string" ? error : (JSON.stringify(error) ?? String(error));
 }

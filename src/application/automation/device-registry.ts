@@ -239,7 +239,11 @@ export class DeviceRegistry implements DeviceRegistryApi {
   /** Also finds a handler registered under a name the device has since been renamed from. */
   offDeviceStateChange(name: string, handler: DeviceStateHandler): void {
     const seen = new Set<string>();
-    for (let current: string | undefined = name; current !== undefined && !seen.has(current); current = this.renamedTo.get(current)) {
+    for (
+      let current: string | undefined = name;
+      current !== undefined && !seen.has(current);
+      current = this.renamedTo.get(current)
+    ) {
       seen.add(current);
       const handlers = this.stateHandlers.get(current);
       if (!handlers?.delete(handler)) continue;

@@ -53,11 +53,19 @@ export class LeaderScheduler implements Scheduler {
     try {
       claimed = await this.options.ledger.claim(id, firedAt, token);
     } catch (error) {
-      this.options.logger.error("Could not record a cron tick; it does not run", { job: id, expression, firedAt, err: error });
+      this.options.logger.error("Could not record a cron tick; it does not run", {
+        job: id,
+        expression,
+        firedAt,
+        err: error,
+      });
       return;
     }
     if (!claimed) {
-      this.options.logger.warn("Cron tick already ran or the lease is lost; not running it again", { job: id, firedAt });
+      this.options.logger.warn("Cron tick already ran or the lease is lost; not running it again", {
+        job: id,
+        firedAt,
+      });
       return;
     }
     try {

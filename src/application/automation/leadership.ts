@@ -39,7 +39,8 @@ export class Leadership implements LeadershipStatus {
   private readonly now: () => number;
 
   constructor(private readonly options: LeadershipOptions) {
-    if (options.renewMs * 2 > options.ttlMs) throw new TypeError("Leadership: the lease must live at least two renewal periods");
+    if (options.renewMs * 2 > options.ttlMs)
+      throw new TypeError("Leadership: the lease must live at least two renewal periods");
     this.timer = options.timer ?? systemTimer;
     this.now = options.now ?? (() => performance.now());
   }
@@ -89,9 +90,11 @@ export class Leadership implements LeadershipStatus {
     }
     this.token = null;
     this.leaderName = null;
-    await this.options.lease
-      .release(token)
-      .catch((error: unknown) => this.options.logger.warn("Releasing the engine lease failed; a standby takes over when it expires", { err: error }));
+    await this.options.lease.release(token).catch((error: unknown) =>
+      this.options.logger.warn("Releasing the engine lease failed; a standby takes over when it expires", {
+        err: error,
+      }),
+    );
     this.options.logger.info("Released the engine lease");
   }
 
@@ -122,7 +125,8 @@ export class Leadership implements LeadershipStatus {
       return;
     }
     if (!("token" in answer)) {
-      if (answer.holder !== this.leaderName) this.options.logger.info(`Standby; the engine leader is ${answer.holder ?? "unknown"}`);
+      if (answer.holder !== this.leaderName)
+        this.options.logger.info(`Standby; the engine leader is ${answer.holder ?? "unknown"}`);
       this.leaderName = answer.holder;
       return;
     }
@@ -164,12 +168,15 @@ export class Leadership implements LeadershipStatus {
 
   private armWatchdog(): void {
     if (this.watchdog) this.timer.clearTimeout(this.watchdog);
-    this.watchdog = this.timer.setTimeout(() => {
-      this.watchdog = undefined;
-      if (this.token === null) return;
-      if (this.now() >= this.validUntil) void this.demote("the lease could not be renewed in time");
-      else this.armWatchdog();
-    }, Math.max(0, this.validUntil - this.now()));
+    this.watchdog = this.timer.setTimeout(
+      () => {
+        this.watchdog = undefined;
+        if (this.token === null) return;
+        if (this.now() >= this.validUntil) void this.demote("the lease could not be renewed in time");
+        else this.armWatchdog();
+      },
+      Math.max(0, this.validUntil - this.now()),
+    );
   }
 
   private async demote(reason: string): Promise<void> {
@@ -180,9 +187,11 @@ export class Leadership implements LeadershipStatus {
     this.watchdog = undefined;
     this.options.logger.warn(`No longer the engine leader (${reason}); stopping automations`);
     const previous = this.transition;
-    this.transition = previous.then(() => this.options.onDemote()).catch((error: unknown) => {
-      this.options.logger.error("Stopping automations after losing the lease failed", { err: error });
-    });
+    this.transition = previous
+      .then(() => this.options.onDemote())
+      .catch((error: unknown) => {
+        this.options.logger.error("Stopping automations after losing the lease failed", { err: error });
+      });
     await this.transition;
   }
 }

@@ -6,7 +6,10 @@ import type { AutomationInfo } from "../../ports/automation-catalog.js";
 import type { DeviceRegistryApi } from "../../ports/device-registry.js";
 
 /** A device as a manual trigger may give it: a name at least, the rest as the registry would hold it. */
-export type ManualTriggerDevice = { friendly_name: string; ieee_address: string; type: string } & Record<string, unknown>;
+export type ManualTriggerDevice = { friendly_name: string; ieee_address: string; type: string } & Record<
+  string,
+  unknown
+>;
 
 /**
  * What `POST /api/automations/:name/trigger` asks for: a trigger type and the fields of its
@@ -17,9 +20,25 @@ export type ManualTrigger =
   | { type: "mqtt"; topic: string; payload?: unknown }
   | { type: "cron"; expression?: string | undefined; firedAt?: string | undefined }
   | { type: "state"; key: string; newValue?: unknown; oldValue?: unknown }
-  | { type: "webhook"; path?: string | undefined; method: string; headers: Record<string, string>; query: Record<string, string>; body?: unknown }
-  | { type: "device_state"; friendlyName?: string | undefined; state: Record<string, unknown>; device?: ManualTriggerDevice | undefined }
-  | { type: "device_joined" | "device_left"; friendlyName?: string | undefined; device?: ManualTriggerDevice | undefined }
+  | {
+      type: "webhook";
+      path?: string | undefined;
+      method: string;
+      headers: Record<string, string>;
+      query: Record<string, string>;
+      body?: unknown;
+    }
+  | {
+      type: "device_state";
+      friendlyName?: string | undefined;
+      state: Record<string, unknown>;
+      device?: ManualTriggerDevice | undefined;
+    }
+  | {
+      type: "device_joined" | "device_left";
+      friendlyName?: string | undefined;
+      device?: ManualTriggerDevice | undefined;
+    }
   | { type: "inventory"; event: ManualInventoryEvent };
 
 /** An inventory event as a manual trigger gives it; what it leaves out comes from the automation's trigger. */
@@ -67,7 +86,11 @@ export function buildManualTriggerContext(
   devices: DeviceRegistryApi | null,
   now: Date,
 ): TriggerContext {
-  const deviceFor = (friendlyName: string | undefined, given: ManualTriggerDevice | undefined, type: string): ZigbeeDevice => {
+  const deviceFor = (
+    friendlyName: string | undefined,
+    given: ManualTriggerDevice | undefined,
+    type: string,
+  ): ZigbeeDevice => {
     if (given) return given as ZigbeeDevice;
     const name = friendlyName ?? triggerField(info, type, "friendlyName");
     if (name === undefined) throw new ManualTriggerFieldMissingError("friendlyName", "Give friendlyName or device");
@@ -86,7 +109,14 @@ export function buildManualTriggerContext(
     case "webhook": {
       const path = trigger.path ?? triggerField(info, "webhook", "path");
       if (path === undefined) throw new ManualTriggerFieldMissingError("path", "Give the webhook path");
-      return { type: "webhook", path, method: trigger.method.toUpperCase(), headers: trigger.headers, query: trigger.query, body: trigger.body };
+      return {
+        type: "webhook",
+        path,
+        method: trigger.method.toUpperCase(),
+        headers: trigger.headers,
+        query: trigger.query,
+        body: trigger.body,
+      };
     }
     case "device_state": {
       const device = deviceFor(trigger.friendlyName, trigger.device, "device_state");
@@ -110,7 +140,8 @@ function manualInventoryEvent(given: ManualInventoryEvent, info: AutomationInfo,
   const trigger = info.triggers.find((candidate) => candidate.type === "inventory");
   const listened = Array.isArray(trigger?.events) ? (trigger.events as InventoryEventType[]) : [];
   const householdId = given.householdId ?? triggerField(info, "inventory", "householdId");
-  if (householdId === undefined) throw new ManualTriggerFieldMissingError("event.householdId", "Give event.householdId");
+  if (householdId === undefined)
+    throw new ManualTriggerFieldMissingError("event.householdId", "Give event.householdId");
   return {
     id: given.id ?? `manual-${now.getTime()}`,
     type: given.type ?? listened[0] ?? "item.created",

@@ -103,7 +103,8 @@ export function currentTrace(automation: string): TraceRecord | undefined {
  * its JSON text, so one huge payload cannot hold on to megabytes per trace.
  */
 export function truncateForTrace(value: unknown, maxBytes: number): unknown {
-  if (value === undefined || value === null || typeof value === "number" || typeof value === "boolean") return value ?? null;
+  if (value === undefined || value === null || typeof value === "number" || typeof value === "boolean")
+    return value ?? null;
   let text: string | undefined;
   try {
     text = typeof value === "string" ? value : JSON.stringify(value);

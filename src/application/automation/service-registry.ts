@@ -115,7 +115,6 @@ export class ServiceRegistry implements ServiceRegistryApi {
     return this.resolve(key) !== null;
   }
 
-
   keys(): string[] {
     return [...this.services.keys()];
   }
@@ -228,7 +227,16 @@ export interface ResolveServicesDeps {
 }
 
 /** Order in which well-known keys are built: HomeKit needs the relay service. */
-const WELL_KNOWN_ORDER = ["notifications", "weather", "relay", "relays", "relayService", "lightPanels", "homekit", "homeKit"];
+const WELL_KNOWN_ORDER = [
+  "notifications",
+  "weather",
+  "relay",
+  "relays",
+  "relayService",
+  "lightPanels",
+  "homekit",
+  "homeKit",
+];
 /** Keys whose factories take a context object instead of (http, logger); spellings users reach for. */
 const RELAY_KEYS = new Set(["relay", "relays", "relayService"]);
 const HOMEKIT_KEYS = new Set(["homekit", "homeKit"]);

@@ -124,9 +124,12 @@ export class StateManager implements StateManagerApi {
     if (document === undefined) return;
     if (document === null || typeof document !== "object" || Array.isArray(document)) {
       const movedTo = await store.moveAside();
-      this.dependencies.logger.warn("State file does not hold a JSON object; moved it aside and starting with empty state", {
-        movedTo,
-      });
+      this.dependencies.logger.warn(
+        "State file does not hold a JSON object; moved it aside and starting with empty state",
+        {
+          movedTo,
+        },
+      );
       return;
     }
     for (const [key, value] of Object.entries(document)) this.values.set(key, value);

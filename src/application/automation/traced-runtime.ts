@@ -10,8 +10,15 @@ import { addToTrace, currentTrace, truncateForTrace } from "./run-traces.js";
 const LEVELS: LogLevelName[] = ["trace", "debug", "info", "warn", "error", "fatal"];
 
 /** `now` is the engine's clock, so log lines of a run line up with its start under the test kit. */
-export function tracedLogger(logger: Logger, automation: string, settings: TraceSettings, now: () => Date = () => new Date()): Logger {
-  const traced = { child: (bindings: LogFields) => tracedLogger(logger.child(bindings), automation, settings, now) } as Logger;
+export function tracedLogger(
+  logger: Logger,
+  automation: string,
+  settings: TraceSettings,
+  now: () => Date = () => new Date(),
+): Logger {
+  const traced = {
+    child: (bindings: LogFields) => tracedLogger(logger.child(bindings), automation, settings, now),
+  } as Logger;
   for (const level of LEVELS) {
     traced[level] = ((first: unknown, second?: unknown) => {
       const trace = currentTrace(automation);
@@ -22,10 +29,18 @@ export function tracedLogger(logger: Logger, automation: string, settings: Trace
   return traced;
 }
 
-function logLine(level: LogLevelName, first: unknown, second: unknown, settings: TraceSettings, at: Date): RunTrace["logs"][number] {
+function logLine(
+  level: LogLevelName,
+  first: unknown,
+  second: unknown,
+  settings: TraceSettings,
+  at: Date,
+): RunTrace["logs"][number] {
   const time = at.toISOString();
   if (typeof first === "string") {
-    return second === undefined ? { time, level, msg: first } : { time, level, msg: first, fields: truncateForTrace(fields(second), settings.payloadBytes) };
+    return second === undefined
+      ? { time, level, msg: first }
+      : { time, level, msg: first, fields: truncateForTrace(fields(second), settings.payloadBytes) };
   }
   const msg = typeof second === "string" ? second : first instanceof Error ? first.message : "";
   return { time, level, msg, fields: truncateForTrace(fields(first), settings.payloadBytes) };
@@ -35,7 +50,10 @@ function fields(value: unknown): unknown {
   if (value instanceof Error) return { err: value.message };
   if (value === null || typeof value !== "object") return value;
   return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>).map(([key, field]) => [key, field instanceof Error ? field.message : field]),
+    Object.entries(value as Record<string, unknown>).map(([key, field]) => [
+      key,
+      field instanceof Error ? field.message : field,
+    ]),
   );
 }
 
@@ -97,7 +115,11 @@ export function tracedState(state: StateManagerApi, automation: string, settings
 }
 
 /** Services handed out are proxies that record each method call a run makes. */
-export function tracedServices(services: ServiceRegistryApi, automation: string, settings: TraceSettings): ServiceRegistryApi {
+export function tracedServices(
+  services: ServiceRegistryApi,
+  automation: string,
+  settings: TraceSettings,
+): ServiceRegistryApi {
   const proxies = new Map<string, { target: unknown; proxy: unknown }>();
   const wrap = <T>(key: string, service: T): T => {
     if (service === null || typeof service !== "object") return service;
@@ -109,7 +131,12 @@ export function tracedServices(services: ServiceRegistryApi, automation: string,
         if (typeof value !== "function" || typeof property !== "string") return value;
         return function (this: unknown, ...args: unknown[]) {
           const trace = currentTrace(automation);
-          if (trace) addToTrace(trace, "serviceCalls", { service: key, method: property, args: truncateForTrace(args, settings.payloadBytes) });
+          if (trace)
+            addToTrace(trace, "serviceCalls", {
+              service: key,
+              method: property,
+              args: truncateForTrace(args, settings.payloadBytes),
+            });
           return (value as (...callArgs: unknown[]) => unknown).apply(this === proxy ? target : this, args);
         };
       },

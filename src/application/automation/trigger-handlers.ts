@@ -92,7 +92,8 @@ function registryMissing(context: WiringContext, trigger: Trigger): Unwire {
 }
 
 const mqttHandler: TriggerHandler<MqttTrigger> = {
-  validate: (trigger) => needsString(trigger.topic, "topic") ?? topicFilterProblem(trigger.topic) ?? optionalFunction(trigger.filter),
+  validate: (trigger) =>
+    needsString(trigger.topic, "topic") ?? topicFilterProblem(trigger.topic) ?? optionalFunction(trigger.filter),
   wire(trigger, context) {
     const filter = trigger.filter;
     const handler: MqttHandler = filter
@@ -107,7 +108,8 @@ const mqttHandler: TriggerHandler<MqttTrigger> = {
 };
 
 const cronHandler: TriggerHandler<CronTrigger> = {
-  validate: (trigger, scheduler) => needsString(trigger.expression, "expression") ?? scheduler.validate(trigger.expression),
+  validate: (trigger, scheduler) =>
+    needsString(trigger.expression, "expression") ?? scheduler.validate(trigger.expression),
   wire(trigger, context) {
     context.scheduler.schedule(context.triggerId, trigger.expression, (firedAt) =>
       context.fire({ type: "cron", expression: trigger.expression, firedAt }),
@@ -147,15 +149,19 @@ export function defaultWebhookHeader(secret: WebhookSecret): string {
 function webhookSecretProblem(secret: WebhookTrigger["secret"]): string | null {
   if (secret === undefined) return null;
   if (typeof secret === "string") return secret.length >= 8 ? null : "secret must be at least 8 characters";
-  if (typeof secret !== "object" || secret === null) return 'secret must be a string or { type: "token" | "hmac", ... }';
+  if (typeof secret !== "object" || secret === null)
+    return 'secret must be a string or { type: "token" | "hmac", ... }';
   if (secret.header !== undefined && (typeof secret.header !== "string" || !/^[A-Za-z0-9-]+$/.test(secret.header))) {
     return "secret.header must be an HTTP header name";
   }
   if (secret.type === "token") {
-    return typeof secret.token === "string" && secret.token.length >= 8 ? null : "secret.token must be at least 8 characters";
+    return typeof secret.token === "string" && secret.token.length >= 8
+      ? null
+      : "secret.token must be at least 8 characters";
   }
   if (secret.type === "hmac") {
-    if (typeof secret.secret !== "string" || secret.secret.length < 8) return "secret.secret must be at least 8 characters";
+    if (typeof secret.secret !== "string" || secret.secret.length < 8)
+      return "secret.secret must be at least 8 characters";
     if (secret.algorithm !== undefined && !HMAC_ALGORITHMS.includes(secret.algorithm)) {
       return `secret.algorithm must be one of ${HMAC_ALGORITHMS.join(", ")}`;
     }
@@ -174,7 +180,9 @@ const webhookHandler: TriggerHandler<WebhookTrigger> = {
     if (trigger.methods === undefined) return null;
     if (!Array.isArray(trigger.methods) || trigger.methods.length === 0) return "methods must be a non-empty array";
     const unknown = trigger.methods.filter((method) => !WEBHOOK_METHODS.includes(method));
-    return unknown.length > 0 ? `unsupported webhook methods: ${unknown.join(", ")} (use ${WEBHOOK_METHODS.join(", ")})` : null;
+    return unknown.length > 0
+      ? `unsupported webhook methods: ${unknown.join(", ")} (use ${WEBHOOK_METHODS.join(", ")})`
+      : null;
   },
   // Dispatch happens in the webhook router through AutomationManager.findWebhookTargets.
   wire(trigger, context) {
@@ -243,7 +251,9 @@ function inventoryEventsProblem(events: unknown): string | null {
 
 const inventoryHandler: TriggerHandler<InventoryTrigger> = {
   validate: (trigger) =>
-    inventoryEventsProblem(trigger.events) ?? optionalString(trigger.householdId, "householdId") ?? optionalFunction(trigger.filter),
+    inventoryEventsProblem(trigger.events) ??
+    optionalString(trigger.householdId, "householdId") ??
+    optionalFunction(trigger.filter),
   wire(trigger, context) {
     const source = context.inventoryEvents;
     if (!source) {

@@ -161,9 +161,15 @@ export class TopicIndex<T> {
     if (this.exact.has(topic)) return true;
     if (this.wildcardCount === 0) return false;
     let found = false;
-    this.walk(this.root, topic.split("/"), 0, () => {
-      found = true;
-    }, topic.charCodeAt(0) === 36);
+    this.walk(
+      this.root,
+      topic.split("/"),
+      0,
+      () => {
+        found = true;
+      },
+      topic.charCodeAt(0) === 36,
+    );
     return found;
   }
 

@@ -154,13 +154,14 @@ export interface RunSignal {
 }
 
 /** What execute() receives: which trigger fired and its data, discriminated on `type`. */
-export type TriggerContext = RunSignal & (
-  | MqttTriggerContext
-  | CronTriggerContext
-  | StateTriggerContext
-  | WebhookTriggerContext
-  | DeviceStateTriggerContext
-  | DeviceJoinedTriggerContext
-  | DeviceLeftTriggerContext
-  | InventoryTriggerContext
-);
+export type TriggerContext = RunSignal &
+  (
+    | MqttTriggerContext
+    | CronTriggerContext
+    | StateTriggerContext
+    | WebhookTriggerContext
+    | DeviceStateTriggerContext
+    | DeviceJoinedTriggerContext
+    | DeviceLeftTriggerContext
+    | InventoryTriggerContext
+  );

@@ -13,13 +13,16 @@ export interface ZigbeeDevice {
   manufacturer?: string | null | undefined;
   model_id?: string | null | undefined;
   power_source?: string | null | undefined;
-  definition?: {
-    model?: string;
-    vendor?: string;
-    description?: string;
-    exposes?: unknown[];
-    [field: string]: unknown;
-  } | null | undefined;
+  definition?:
+    | {
+        model?: string;
+        vendor?: string;
+        description?: string;
+        exposes?: unknown[];
+        [field: string]: unknown;
+      }
+    | null
+    | undefined;
   [field: string]: unknown;
 }
 

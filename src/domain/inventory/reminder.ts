@@ -49,7 +49,10 @@ export function localTime(at: Date, timeZone: string | undefined): LocalTime {
     hourCycle: "h23",
   }).formatToParts(at);
   const part = (type: string) => parts.find((candidate) => candidate.type === type)?.value ?? "00";
-  return { date: `${part("year")}-${part("month")}-${part("day")}`, minutes: Number(part("hour")) * 60 + Number(part("minute")) };
+  return {
+    date: `${part("year")}-${part("month")}-${part("day")}`,
+    minutes: Number(part("hour")) * 60 + Number(part("minute")),
+  };
 }
 
 export function minutesOfDay(timeOfDay: string): number {

@@ -1,7 +1,13 @@
 import { expect } from "chai";
 import { MemoryInventoryStore } from "../../../src/adapters/persistence/memory-inventory-store.js";
 import { createInventoryContainer, resolveInventoryPorts } from "../../../src/composition/inventory-api.js";
-import { MEMORY_STORE, memoryModule, pgliteModule, postgresModule, STORAGE_CHECK } from "../../../src/composition/inventory-modules.js";
+import {
+  MEMORY_STORE,
+  memoryModule,
+  pgliteModule,
+  postgresModule,
+  STORAGE_CHECK,
+} from "../../../src/composition/inventory-modules.js";
 import { ITEM_PLACEMENT_LOOKUP } from "../../../src/ports/item-placement.js";
 import { ITEM_REPOSITORY } from "../../../src/ports/item-repository.js";
 import { useMigratedDatabase } from "../../support/migrated-database.js";

@@ -19,7 +19,13 @@ export interface AccountRepositoriesFixture {
   invites: InviteRepository;
   freezers: FreezerRepository;
   /** Puts an item (as the items area would) into a compartment, so "has items" rules can be checked. */
-  storeItem(item: { householdId: string; freezerId: string; compartmentId: string; userId: string; archived?: boolean }): Promise<void>;
+  storeItem(item: {
+    householdId: string;
+    freezerId: string;
+    compartmentId: string;
+    userId: string;
+    archived?: boolean;
+  }): Promise<void>;
   /** Number of items of a household still stored. */
   countItems(householdId: string): Promise<number>;
   dispose(): Promise<void>;
@@ -51,7 +57,10 @@ function membership(householdId: string, userId: string, role: Membership["role"
 }
 
 /** Runs the shared repository contract against one adapter family. */
-export function describeAccountRepositoriesContract(name: string, create: () => Promise<AccountRepositoriesFixture>): void {
+export function describeAccountRepositoriesContract(
+  name: string,
+  create: () => Promise<AccountRepositoriesFixture>,
+): void {
   describe(`account repositories contract: ${name}`, () => {
     let repos: AccountRepositoriesFixture;
     beforeEach(async () => {
@@ -70,9 +79,22 @@ export function describeAccountRepositoriesContract(name: string, create: () => 
     }
 
     async function seedFreezer(householdId: string): Promise<{ freezer: Freezer; compartment: Compartment }> {
-      const freezer: Freezer = { id: createId(), householdId, name: "Chest", description: null, createdAt: t0, updatedAt: t0 };
+      const freezer: Freezer = {
+        id: createId(),
+        householdId,
+        name: "Chest",
+        description: null,
+        createdAt: t0,
+        updatedAt: t0,
+      };
       await repos.freezers.insertFreezer(freezer);
-      const compartment: Compartment = { id: createId(), freezerId: freezer.id, name: "Top", position: 0, createdAt: t0 };
+      const compartment: Compartment = {
+        id: createId(),
+        freezerId: freezer.id,
+        name: "Top",
+        position: 0,
+        createdAt: t0,
+      };
       await repos.freezers.insertCompartment(compartment);
       return { freezer, compartment };
     }
@@ -108,9 +130,17 @@ export function describeAccountRepositoriesContract(name: string, create: () => 
         await repos.users.insert(bob);
         await repos.households.addMember(membership(home.id, bob.id, "MEMBER", at(1)));
         await repos.refreshTokens.insert(token(bob.id));
-        await repos.users.anonymise(bob.id, { name: "Deleted user", email: `deleted+${bob.id}@deleted.invalid`, passwordHash: "!" }, at(2));
+        await repos.users.anonymise(
+          bob.id,
+          { name: "Deleted user", email: `deleted+${bob.id}@deleted.invalid`, passwordHash: "!" },
+          at(2),
+        );
         const stored = await repos.users.findById(bob.id);
-        expect(stored).to.include({ name: "Deleted user", email: `deleted+${bob.id}@deleted.invalid`, passwordHash: "!" });
+        expect(stored).to.include({
+          name: "Deleted user",
+          email: `deleted+${bob.id}@deleted.invalid`,
+          passwordHash: "!",
+        });
         expect(stored?.deletedAt?.toISOString()).to.equal(at(2).toISOString());
         expect(await repos.households.findMembership(home.id, bob.id)).to.equal(null);
         expect(await repos.refreshTokens.findByHash(`hash-${bob.id}`)).to.equal(null);
@@ -143,7 +173,9 @@ export function describeAccountRepositoriesContract(name: string, create: () => 
           repos.refreshTokens.markRotated(stored.id, at(1)),
         ]);
         expect(results.filter(Boolean)).to.have.length(1);
-        expect((await repos.refreshTokens.findByHash(stored.tokenHash))?.rotatedAt?.toISOString()).to.equal(at(1).toISOString());
+        expect((await repos.refreshTokens.findByHash(stored.tokenHash))?.rotatedAt?.toISOString()).to.equal(
+          at(1).toISOString(),
+        );
       });
 
       it("revokes a whole family and nothing else", async () => {
@@ -238,9 +270,25 @@ export function describeAccountRepositoriesContract(name: string, create: () => 
         await repos.households.create(other, membership(other.id, owner.id, "OWNER"));
         const { freezer, compartment } = await seedFreezer(home.id);
         const kept = await seedFreezer(other.id);
-        await repos.storeItem({ householdId: home.id, freezerId: freezer.id, compartmentId: compartment.id, userId: owner.id });
-        await repos.storeItem({ householdId: home.id, freezerId: freezer.id, compartmentId: compartment.id, userId: owner.id, archived: true });
-        await repos.storeItem({ householdId: other.id, freezerId: kept.freezer.id, compartmentId: kept.compartment.id, userId: owner.id });
+        await repos.storeItem({
+          householdId: home.id,
+          freezerId: freezer.id,
+          compartmentId: compartment.id,
+          userId: owner.id,
+        });
+        await repos.storeItem({
+          householdId: home.id,
+          freezerId: freezer.id,
+          compartmentId: compartment.id,
+          userId: owner.id,
+          archived: true,
+        });
+        await repos.storeItem({
+          householdId: other.id,
+          freezerId: kept.freezer.id,
+          compartmentId: kept.compartment.id,
+          userId: owner.id,
+        });
         await repos.invites.insert(invite(home.id, owner.id));
         expect(await repos.households.delete(home.id)).to.equal(true);
         expect(await repos.households.findById(home.id)).to.equal(null);
@@ -314,7 +362,9 @@ export function describeAccountRepositoriesContract(name: string, create: () => 
         await repos.invites.insert(first);
         await repos.invites.insert(second);
         expect(await repos.invites.accept(first.id, membership(home.id, bob.id, "MEMBER"), t0)).to.equal("accepted");
-        expect(await repos.invites.accept(second.id, membership(home.id, bob.id, "MEMBER"), t0)).to.equal("already_member");
+        expect(await repos.invites.accept(second.id, membership(home.id, bob.id, "MEMBER"), t0)).to.equal(
+          "already_member",
+        );
         expect(await repos.invites.findByCode(second.code)).to.include({ usedAt: null, usedBy: null });
       });
     });
@@ -323,7 +373,14 @@ export function describeAccountRepositoriesContract(name: string, create: () => 
       it("scopes freezers to their household and lists oldest first", async () => {
         const { household: home } = await seedHousehold();
         const { freezer } = await seedFreezer(home.id);
-        const later: Freezer = { ...freezer, id: createId(), name: "Upright", description: "garage", createdAt: at(1), updatedAt: at(1) };
+        const later: Freezer = {
+          ...freezer,
+          id: createId(),
+          name: "Upright",
+          description: "garage",
+          createdAt: at(1),
+          updatedAt: at(1),
+        };
         await repos.freezers.insertFreezer(later);
         expect(await repos.freezers.findFreezer(home.id, later.id)).to.deep.equal(later);
         expect(await repos.freezers.findFreezer(createId(), later.id)).to.equal(null);
@@ -336,7 +393,13 @@ export function describeAccountRepositoriesContract(name: string, create: () => 
         const { household: home } = await seedHousehold();
         const { freezer, compartment } = await seedFreezer(home.id);
         const other = await seedFreezer(home.id);
-        const make = (name: string, position: number): Compartment => ({ id: createId(), freezerId: freezer.id, name, position, createdAt: t0 });
+        const make = (name: string, position: number): Compartment => ({
+          id: createId(),
+          freezerId: freezer.id,
+          name,
+          position,
+          createdAt: t0,
+        });
         const drawerB = make("b drawer", 1);
         const drawerA = make("a drawer", 1);
         const chiller = make("Chiller", 1);
@@ -359,7 +422,13 @@ export function describeAccountRepositoriesContract(name: string, create: () => 
         const { freezer, compartment } = await seedFreezer(home.id);
         const empty: Compartment = { id: createId(), freezerId: freezer.id, name: "Empty", position: 2, createdAt: t0 };
         await repos.freezers.insertCompartment(empty);
-        await repos.storeItem({ householdId: home.id, freezerId: freezer.id, compartmentId: compartment.id, userId: owner.id, archived: true });
+        await repos.storeItem({
+          householdId: home.id,
+          freezerId: freezer.id,
+          compartmentId: compartment.id,
+          userId: owner.id,
+          archived: true,
+        });
         expect(await repos.freezers.deleteFreezer(home.id, freezer.id)).to.equal("has-items");
         expect(await repos.freezers.deleteCompartment(freezer.id, compartment.id)).to.equal("has-items");
         expect(await repos.freezers.deleteCompartment(freezer.id, empty.id)).to.equal("deleted");

@@ -12,7 +12,10 @@ import { MemoryInventoryStore } from "../../../src/adapters/persistence/memory-i
 import { MemoryInviteRepository } from "../../../src/adapters/persistence/memory-invite-repository.js";
 import { MemoryRefreshTokenRepository } from "../../../src/adapters/persistence/memory-refresh-token-repository.js";
 import { MemoryUserRepository } from "../../../src/adapters/persistence/memory-user-repository.js";
-import { type AccountRepositoriesFixture, describeAccountRepositoriesContract } from "./account-repositories.contract.js";
+import {
+  type AccountRepositoriesFixture,
+  describeAccountRepositoriesContract,
+} from "./account-repositories.contract.js";
 
 describeAccountRepositoriesContract("memory", async () => {
   const store = new MemoryInventoryStore();
@@ -64,7 +67,9 @@ function knexFixture(knex: Knex, cleanup: () => Promise<void>): AccountRepositor
       });
     },
     countItems: async (householdId) => {
-      const row = await knex("freezer_items").where({ household_id: householdId }).count<{ count: number }[]>("* as count");
+      const row = await knex("freezer_items")
+        .where({ household_id: householdId })
+        .count<{ count: number }[]>("* as count");
       return Number(row[0]?.count ?? 0);
     },
     dispose: cleanup,
@@ -80,7 +85,9 @@ async function truncate(knex: Knex): Promise<void> {
 
 describe("knex on PGlite", () => {
   const database = useMigratedDatabase("pglite");
-  describeAccountRepositoriesContract("knex/PGlite", async () => knexFixture(database().knex, () => truncate(database().knex)));
+  describeAccountRepositoriesContract("knex/PGlite", async () =>
+    knexFixture(database().knex, () => truncate(database().knex)),
+  );
 });
 
 describe("knex on PostgreSQL", () => {

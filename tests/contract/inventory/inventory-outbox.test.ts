@@ -13,10 +13,12 @@ import { useMigratedDatabase } from "../../support/migrated-database.js";
 let counter = 0;
 function event(householdId: string): InventoryEvent {
   counter += 1;
-  return eventFactory({ householdId, userId: "someone", at: new Date("2026-06-01T10:00:00Z"), newId: () => `evt${counter}x${Date.now()}` })(
-    "item.deleted",
-    { itemId: `i${counter}`, name: `item ${counter}` },
-  );
+  return eventFactory({
+    householdId,
+    userId: "someone",
+    at: new Date("2026-06-01T10:00:00Z"),
+    newId: () => `evt${counter}x${Date.now()}`,
+  })("item.deleted", { itemId: `i${counter}`, name: `item ${counter}` });
 }
 
 interface OutboxFixture {
@@ -50,9 +52,11 @@ function describeOutboxContract(name: string, create: () => Promise<OutboxFixtur
     it("keeps events whose delivery threw, and prunes only delivered ones", async () => {
       const { outbox, write } = await create();
       await write([event("hc")]);
-      const failed = await outbox.deliverNext(10, () => {
-        throw new Error("sink down");
-      }).catch((error: unknown) => error);
+      const failed = await outbox
+        .deliverNext(10, () => {
+          throw new Error("sink down");
+        })
+        .catch((error: unknown) => error);
       expect(failed).to.be.instanceOf(Error);
       expect(await outbox.pendingCount()).to.equal(1);
       expect(await outbox.prune(new Date(Date.now() + 60_000))).to.equal(0);
@@ -63,15 +67,34 @@ function describeOutboxContract(name: string, create: () => Promise<OutboxFixtur
   });
 }
 
-function describeReminderClaimContract(name: string, create: () => Promise<{ reminders: ReminderRepository; householdId: string }>) {
+function describeReminderClaimContract(
+  name: string,
+  create: () => Promise<{ reminders: ReminderRepository; householdId: string }>,
+) {
   describe(`reminder repository contract: ${name}`, () => {
     it("saves settings, lists enabled ones, and lets exactly one claim a day", async () => {
       const { reminders, householdId } = await create();
       expect(await reminders.find(householdId)).to.equal(null);
-      await reminders.save({ householdId, enabled: true, daysAhead: 2, timeOfDay: "19:30", channel: "kitchen", updatedAt: new Date() });
-      expect(await reminders.find(householdId)).to.include({ enabled: true, daysAhead: 2, timeOfDay: "19:30", channel: "kitchen", lastSentOn: null });
+      await reminders.save({
+        householdId,
+        enabled: true,
+        daysAhead: 2,
+        timeOfDay: "19:30",
+        channel: "kitchen",
+        updatedAt: new Date(),
+      });
+      expect(await reminders.find(householdId)).to.include({
+        enabled: true,
+        daysAhead: 2,
+        timeOfDay: "19:30",
+        channel: "kitchen",
+        lastSentOn: null,
+      });
       expect((await reminders.listEnabled()).map((row) => row.householdId)).to.include(householdId);
-      const claims = await Promise.all([reminders.claim(householdId, "2026-06-01"), reminders.claim(householdId, "2026-06-01")]);
+      const claims = await Promise.all([
+        reminders.claim(householdId, "2026-06-01"),
+        reminders.claim(householdId, "2026-06-01"),
+      ]);
       expect(claims.filter(Boolean)).to.have.length(1);
       expect((await reminders.find(householdId))?.lastSentOn).to.equal("2026-06-01");
       await reminders.release(householdId, "2026-06-01", null);
@@ -86,7 +109,10 @@ describeOutboxContract("memory", async () => {
   const outbox = new MemoryInventoryOutbox();
   return { outbox, write: async (events) => outbox.append(events) };
 });
-describeReminderClaimContract("memory", async () => ({ reminders: new MemoryReminderRepository(), householdId: "h-memory" }));
+describeReminderClaimContract("memory", async () => ({
+  reminders: new MemoryReminderRepository(),
+  householdId: "h-memory",
+}));
 
 function knexSuites(label: string, database: () => { knex: Knex }) {
   describeOutboxContract(label, async () => {
@@ -115,7 +141,9 @@ describe("knex on PostgreSQL", () => {
   it("while one process delivers a household's events, another skips that household but takes the others", async function () {
     const knex = database().knex;
     if (knex.client.config.client !== "pg") {
-      console.log("      [inventory outbox] SKIPPED concurrent claims: PGlite has one connection (needs TEST_DATABASE_URL or Docker)");
+      console.log(
+        "      [inventory outbox] SKIPPED concurrent claims: PGlite has one connection (needs TEST_DATABASE_URL or Docker)",
+      );
       this.skip();
     }
     await knex("inventory_outbox").delete();

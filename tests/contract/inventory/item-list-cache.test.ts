@@ -17,18 +17,27 @@ interface Writer {
 
 // Every way the listed page can change; each must retire the cached page at once.
 const writers: Writer[] = [
-  { what: "an item created elsewhere", run: ({ other, world }) => other.create(itemIn(world, { name: "Peas too" })).then(() => undefined) },
+  {
+    what: "an item created elsewhere",
+    run: ({ other, world }) => other.create(itemIn(world, { name: "Peas too" })).then(() => undefined),
+  },
   { what: "a bulk insert", run: ({ other, world }) => other.insertMany([itemIn(world, { name: "Bulk peas" })]) },
   {
     what: "a rename through update()",
     run: async ({ other, world, itemId }) => {
-      await other.update(world.home.householdId, itemId, (current) => ({ item: { ...current, name: "Garden peas" }, changes: [] }));
+      await other.update(world.home.householdId, itemId, (current) => ({
+        item: { ...current, name: "Garden peas" },
+        changes: [],
+      }));
     },
   },
   {
     what: "archiving",
     run: async ({ other, world, itemId }) => {
-      await other.update(world.home.householdId, itemId, (current) => ({ item: { ...current, deletedAt: new Date() }, changes: [] }));
+      await other.update(world.home.householdId, itemId, (current) => ({
+        item: { ...current, deletedAt: new Date() },
+        changes: [],
+      }));
     },
   },
   {
@@ -37,12 +46,18 @@ const writers: Writer[] = [
       await other.deletePermanently(world.home.householdId, itemId, () => {});
     },
   },
-  { what: "a hand-written UPDATE", run: ({ knex, itemId }) => knex("freezer_items").where({ id: itemId }).update({ quantity: 9 }) },
+  {
+    what: "a hand-written UPDATE",
+    run: ({ knex, itemId }) => knex("freezer_items").where({ id: itemId }).update({ quantity: 9 }),
+  },
   {
     what: "renaming the item's creator",
     run: ({ knex, world }) => knex("users").where({ id: world.users.alice.id }).update({ name: "Alice B." }),
   },
-  { what: "deleting the household", run: ({ knex, world }) => knex("households").where({ id: world.home.householdId }).delete() },
+  {
+    what: "deleting the household",
+    run: ({ knex, world }) => knex("households").where({ id: world.home.householdId }).delete(),
+  },
 ];
 
 interface OpenedDatabases {
@@ -105,7 +120,9 @@ function describeItemListCache(label: string, open: Opener) {
       const queriesForFirst = statements.length;
       expect(JSON.stringify(await cached.listForMember(world.users.alice.id, query()))).to.equal(first);
       expect(statements.length - queriesForFirst).to.equal(1);
-      expect(statements.at(-1)).to.match(/memberships/).and.to.match(/household_item_revisions/);
+      expect(statements.at(-1))
+        .to.match(/memberships/)
+        .and.to.match(/household_item_revisions/);
     });
 
     it("answers a non-member with nothing, in one statement, even when the page is cached", async () => {
@@ -125,7 +142,13 @@ function describeItemListCache(label: string, open: Opener) {
 
     it("keeps other households' pages when one household changes", async () => {
       const away: ItemListQuery = { householdId: world.away.householdId, page: 1, limit: 20 };
-      await other.create(itemIn(world, { householdId: world.away.householdId, freezerId: world.away.freezerId, compartmentId: world.away.compartmentId }));
+      await other.create(
+        itemIn(world, {
+          householdId: world.away.householdId,
+          freezerId: world.away.freezerId,
+          compartmentId: world.away.compartmentId,
+        }),
+      );
       await cached.list(away);
       await other.create(itemIn(world, { name: "More peas" }));
       const before = statements.length;
@@ -146,7 +169,9 @@ describeItemListCache("PostgreSQL (two connection pools)", async () => {
   if (server.kind !== "postgres") {
     // Two pools need a server two clients can reach; the embedded fallback is one in-process
     // PGlite per handle, which the PGlite suite above already covers with a shared connection.
-    console.log("      [test-servers] SKIPPED item list cache over PostgreSQL: no PostgreSQL server (set TEST_DATABASE_URL or run Docker)");
+    console.log(
+      "      [test-servers] SKIPPED item list cache over PostgreSQL: no PostgreSQL server (set TEST_DATABASE_URL or run Docker)",
+    );
     await server.release();
     return null;
   }

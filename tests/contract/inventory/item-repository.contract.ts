@@ -37,7 +37,12 @@ export function describeItemRepositoryContract(label: string, setup: () => Promi
 
     describe("create and find", () => {
       it("returns the stored item with creator and updater resolved", async () => {
-        const item = itemIn(world, { name: "Chicken thighs", quantity: 2.5, notes: "Bag", expiresAt: new Date("2027-01-01T00:00:00.000Z") });
+        const item = itemIn(world, {
+          name: "Chicken thighs",
+          quantity: 2.5,
+          notes: "Bag",
+          expiresAt: new Date("2027-01-01T00:00:00.000Z"),
+        });
         const created = await repository.create(item);
         expect(created).to.deep.include({ ...item });
         expect(created.createdBy).to.deep.equal(world.users.alice);
@@ -91,7 +96,10 @@ export function describeItemRepositoryContract(label: string, setup: () => Promi
         expect(asMember?.items.map((item) => item.name)).to.deep.equal(["A"]);
         const archive = await repository.listForMember(world.users.alice.id, query({ archived: true }));
         expect(archive?.items.map((item) => item.name)).to.deep.equal(["Gone"]);
-        const outsider = await repository.listForMember(world.users.alice.id, query({ householdId: world.away.householdId }));
+        const outsider = await repository.listForMember(
+          world.users.alice.id,
+          query({ householdId: world.away.householdId }),
+        );
         expect(outsider).to.equal(undefined);
       });
 
@@ -121,14 +129,12 @@ export function describeItemRepositoryContract(label: string, setup: () => Promi
           "bottom-late",
           "bottom-never",
         ]);
-        expect(await names({ compartmentIds: [top, world.home.otherCompartmentId], sort: "name", order: "asc" })).to.deep.equal([
-          "garage",
-          "top-soon",
-        ]);
-        expect(await names({ expiresBefore: new Date("2026-06-01T00:00:00Z"), sort: "name", order: "asc" })).to.deep.equal([
-          "garage",
-          "top-soon",
-        ]);
+        expect(
+          await names({ compartmentIds: [top, world.home.otherCompartmentId], sort: "name", order: "asc" }),
+        ).to.deep.equal(["garage", "top-soon"]);
+        expect(
+          await names({ expiresBefore: new Date("2026-06-01T00:00:00Z"), sort: "name", order: "asc" }),
+        ).to.deep.equal(["garage", "top-soon"]);
         expect(
           await names({ compartmentIds: [bottom], expiresBefore: new Date("2027-01-01T00:00:00Z") }),
         ).to.deep.equal(["bottom-late"]);
@@ -140,7 +146,12 @@ export function describeItemRepositoryContract(label: string, setup: () => Promi
         await addAll([
           itemIn(world, { name: "banana", quantity: 3, expiresAt: new Date("2026-05-01T00:00:00Z"), storedAt: null }),
           itemIn(world, { name: "Apple", quantity: 1, expiresAt: null, storedAt: new Date("2026-01-01T00:00:00Z") }),
-          itemIn(world, { name: "cherry", quantity: 2, expiresAt: new Date("2026-04-01T00:00:00Z"), storedAt: new Date("2025-01-01T00:00:00Z") }),
+          itemIn(world, {
+            name: "cherry",
+            quantity: 2,
+            expiresAt: new Date("2026-04-01T00:00:00Z"),
+            storedAt: new Date("2025-01-01T00:00:00Z"),
+          }),
         ]);
         expect(await names({ sort: "name", order: "asc" })).to.deep.equal(["Apple", "banana", "cherry"]);
         expect(await names({ sort: "name", order: "desc" })).to.deep.equal(["cherry", "banana", "Apple"]);
@@ -191,8 +202,8 @@ export function describeItemRepositoryContract(label: string, setup: () => Promi
 
       it("finds names in any script by their own text, and folds compatibility forms", async () => {
         await addAll(
-          ["김치찌개", "がんもどき", "दाल मखनी", "Йогурт", "Ёлка cake", "ﬁsh ﬁngers", "Ｆｕｌｌ cream milk"].map((name) =>
-            itemIn(world, { name }),
+          ["김치찌개", "がんもどき", "दाल मखनी", "Йогурт", "Ёлка cake", "ﬁsh ﬁngers", "Ｆｕｌｌ cream milk"].map(
+            (name) => itemIn(world, { name }),
           ),
         );
         expect(await search("김치")).to.deep.equal(["김치찌개"]);
@@ -264,8 +275,24 @@ export function describeItemRepositoryContract(label: string, setup: () => Promi
         await repository.create(item);
         const at = new Date("2026-06-01T10:00:00.000Z");
         const changes: ChangeLogEntry[] = [
-          { id: "chg1", itemId: item.id, fieldName: "name", oldValue: "Peas", newValue: "Garden peas", changedAt: at, changedById: world.users.bob.id },
-          { id: "chg2", itemId: item.id, fieldName: "quantity", oldValue: "1", newValue: "3", changedAt: at, changedById: world.users.bob.id },
+          {
+            id: "chg1",
+            itemId: item.id,
+            fieldName: "name",
+            oldValue: "Peas",
+            newValue: "Garden peas",
+            changedAt: at,
+            changedById: world.users.bob.id,
+          },
+          {
+            id: "chg2",
+            itemId: item.id,
+            fieldName: "quantity",
+            oldValue: "1",
+            newValue: "3",
+            changedAt: at,
+            changedById: world.users.bob.id,
+          },
         ];
         const updated = await repository.update(world.home.householdId, item.id, (current) => ({
           item: { ...current, name: "Garden peas", quantity: 3, updatedAt: at, updatedById: world.users.bob.id },
@@ -357,7 +384,15 @@ export function describeItemRepositoryContract(label: string, setup: () => Promi
         await repository.update(world.home.householdId, item.id, (current) => ({
           item: current,
           changes: [
-            { id: `c${item.id}`, itemId: item.id, fieldName: "name", oldValue: "a", newValue: "b", changedAt: new Date(), changedById: world.users.alice.id },
+            {
+              id: `c${item.id}`,
+              itemId: item.id,
+              fieldName: "name",
+              oldValue: "a",
+              newValue: "b",
+              changedAt: new Date(),
+              changedById: world.users.alice.id,
+            },
           ],
         }));
         expect(await repository.deletePermanently(world.away.householdId, item.id, () => {})).to.equal(false);

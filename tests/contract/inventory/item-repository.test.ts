@@ -23,9 +23,12 @@ describe("knex on PGlite", () => {
 describe("knex on PostgreSQL", () => {
   const database = useMigratedDatabase({ acquired: "item repository contract" });
   // Through the list cache, as the app runs it; PGlite above covers the uncached path.
-  describeItemRepositoryContract(`knex + ${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "acquired database"} + list cache`, async () => {
-    const world = makeWorld();
-    await seedWorld(database().knex, world);
-    return { repository: new KnexItemRepository(database().knex, { listCache: new ItemListCache(100) }), world };
-  });
+  describeItemRepositoryContract(
+    `knex + ${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "acquired database"} + list cache`,
+    async () => {
+      const world = makeWorld();
+      await seedWorld(database().knex, world);
+      return { repository: new KnexItemRepository(database().knex, { listCache: new ItemListCache(100) }), world };
+    },
+  );
 });

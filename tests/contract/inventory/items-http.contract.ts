@@ -84,7 +84,14 @@ export function describeItemsHttpContract(label: string, build: () => Promise<It
         { route: "POST /items", method: "post", path: () => items(), body: () => validBody(), member: 201, owner: 201 },
         { route: "GET /items", method: "get", path: () => items(), member: 200, owner: 200 },
         { route: "GET /items/archive", method: "get", path: () => `${items()}/archive`, member: 200, owner: 200 },
-        { route: "GET /items/:iid", method: "get", path: (iid) => `${items()}/${iid}`, state: "active", member: 200, owner: 200 },
+        {
+          route: "GET /items/:iid",
+          method: "get",
+          path: (iid) => `${items()}/${iid}`,
+          state: "active",
+          member: 200,
+          owner: 200,
+        },
         {
           route: "PATCH /items/:iid",
           method: "patch",
@@ -94,7 +101,14 @@ export function describeItemsHttpContract(label: string, build: () => Promise<It
           member: 200,
           owner: 200,
         },
-        { route: "DELETE /items/:iid", method: "delete", path: (iid) => `${items()}/${iid}`, state: "active", member: 200, owner: 200 },
+        {
+          route: "DELETE /items/:iid",
+          method: "delete",
+          path: (iid) => `${items()}/${iid}`,
+          state: "active",
+          member: 200,
+          owner: 200,
+        },
         {
           route: "DELETE /items/:iid/permanent",
           method: "delete",
@@ -186,7 +200,12 @@ export function describeItemsHttpContract(label: string, build: () => Promise<It
     describe("create", () => {
       it("returns 201 with exactly the FreezerItemResponse fields", async () => {
         const before = Date.now();
-        const response = await send("post", items(), w.member, validBody({ notes: "two bags", expiresAt: "2027-01-31T00:00:00.000Z" }));
+        const response = await send(
+          "post",
+          items(),
+          w.member,
+          validBody({ notes: "two bags", expiresAt: "2027-01-31T00:00:00.000Z" }),
+        );
         expect(response.status).to.equal(201);
         const item = response.body;
         expect(Object.keys(item).sort()).to.deep.equal(ITEM_FIELDS);
@@ -209,12 +228,27 @@ export function describeItemsHttpContract(label: string, build: () => Promise<It
       });
 
       it("accepts fractional quantities, explicit storedAt, date-only and null optional fields", async () => {
-        const item = await createItem({ quantity: 0.5, storedAt: "2026-01-02T03:04:05+01:00", expiresAt: "2026-12-24", notes: null });
-        expect(item).to.include({ quantity: 0.5, storedAt: "2026-01-02T02:04:05.000Z", expiresAt: "2026-12-24T00:00:00.000Z", notes: null });
+        const item = await createItem({
+          quantity: 0.5,
+          storedAt: "2026-01-02T03:04:05+01:00",
+          expiresAt: "2026-12-24",
+          notes: null,
+        });
+        expect(item).to.include({
+          quantity: 0.5,
+          storedAt: "2026-01-02T02:04:05.000Z",
+          expiresAt: "2026-12-24T00:00:00.000Z",
+          notes: null,
+        });
       });
 
       it("rejects a freezer of another household with 400 and details", async () => {
-        const response = await send("post", items(), w.member, validBody({ freezerId: w.outsiderFreezerId, compartmentId: w.outsiderCompartmentId }));
+        const response = await send(
+          "post",
+          items(),
+          w.member,
+          validBody({ freezerId: w.outsiderFreezerId, compartmentId: w.outsiderCompartmentId }),
+        );
         expectDetails(response, "freezerId");
       });
 
@@ -228,7 +262,10 @@ export function describeItemsHttpContract(label: string, build: () => Promise<It
       });
 
       it("rejects a well-formed but unknown freezer with 400", async () => {
-        expectDetails(await send("post", items(), w.member, validBody({ freezerId: "zzzzzzzzzzzzzzzzzzzzzzzz" })), "freezerId");
+        expectDetails(
+          await send("post", items(), w.member, validBody({ freezerId: "zzzzzzzzzzzzzzzzzzzzzzzz" })),
+          "freezerId",
+        );
       });
     });
 
@@ -240,7 +277,8 @@ export function describeItemsHttpContract(label: string, build: () => Promise<It
         const hid = household.body.id;
         const freezer = await send("post", `/households/${hid}/freezers`, w.owner, { name: "F" });
         const comp = async (name: string) =>
-          (await send("post", `/households/${hid}/freezers/${freezer.body.id}/compartments`, w.owner, { name })).body.id;
+          (await send("post", `/households/${hid}/freezers/${freezer.body.id}/compartments`, w.owner, { name })).body
+            .id;
         const [a, b, c] = [await comp("A"), await comp("B"), await comp("C")];
         listWorld = { hid, freezerId: freezer.body.id, compartments: [a, b, c] };
         const specs: [string, string, string | undefined, number][] = [
@@ -275,7 +313,8 @@ export function describeItemsHttpContract(label: string, build: () => Promise<It
         expect(response.status, JSON.stringify(response.body)).to.equal(status);
         return response;
       };
-      const listNames = async (query: string) => (await list(query)).body.data.map((item: { name: string }) => item.name);
+      const listNames = async (query: string) =>
+        (await list(query)).body.data.map((item: { name: string }) => item.name);
 
       it("defaults to page 1, limit 20, newest first, active items only", async () => {
         const { body } = await list("");
@@ -297,7 +336,9 @@ export function describeItemsHttpContract(label: string, build: () => Promise<It
         const expected = ["Chicken thighs", "Crème fraîche", "Peas", "Smoked salmon"];
         const sorted = "&sort=name&order=asc";
         expect(await listNames(`?compartmentIds[]=${a}&compartmentIds[]=${b}${sorted}`)).to.deep.equal(expected);
-        expect(await listNames(`?compartmentIds%5B%5D=${a}&compartmentIds%5B%5D=${b}${sorted}`)).to.deep.equal(expected);
+        expect(await listNames(`?compartmentIds%5B%5D=${a}&compartmentIds%5B%5D=${b}${sorted}`)).to.deep.equal(
+          expected,
+        );
         expect(await listNames(`?compartmentIds=${a}&compartmentIds=${b}${sorted}`)).to.deep.equal(expected);
         expect(await listNames(`?compartmentIds=${a},${b}${sorted}`)).to.deep.equal(expected);
         expect(await listNames(`?compartmentIds[]=${a}${sorted}`)).to.deep.equal(["Chicken thighs", "Peas"]);
@@ -311,7 +352,9 @@ export function describeItemsHttpContract(label: string, build: () => Promise<It
           "Chicken thighs",
         ]);
         const [a] = listWorld.compartments;
-        expect(await listNames(`?compartmentIds[]=${a}&expiresBefore=2026-06-01T00:00:00Z`)).to.deep.equal(["Chicken thighs"]);
+        expect(await listNames(`?compartmentIds[]=${a}&expiresBefore=2026-06-01T00:00:00Z`)).to.deep.equal([
+          "Chicken thighs",
+        ]);
       });
 
       it("sorts by each field, items without expiry last both ways", async () => {
@@ -384,7 +427,9 @@ export function describeItemsHttpContract(label: string, build: () => Promise<It
 
       it("says a repeated number parameter was repeated, not that it is no number", async () => {
         const response = await list("?page=1&page=2", 400);
-        expect(response.body.details).to.deep.equal([{ path: "page", message: "was given more than once; give it once" }]);
+        expect(response.body.details).to.deep.equal([
+          { path: "page", message: "was given more than once; give it once" },
+        ]);
       });
 
       it("pages and searches the archive like the item list when asked", async () => {
@@ -396,7 +441,9 @@ export function describeItemsHttpContract(label: string, build: () => Promise<It
         expect((await archive("?search=soup")).body).to.deep.include({ total: 1, page: 1, limit: 20 });
         expect((await archive("?search=peas")).body).to.deep.include({ data: [], total: 0 });
         expect((await archive("?page=2")).body).to.deep.include({ data: [], total: 1, page: 2 });
-        expect((await archive("")).body).to.be.an("array").with.lengthOf(1);
+        expect((await archive("")).body)
+          .to.be.an("array")
+          .with.lengthOf(1);
       });
 
       it("rejects bad query parameters on the archive list", async () => {
@@ -572,16 +619,23 @@ export function describeItemsHttpContract(label: string, build: () => Promise<It
     describe("freezers and households holding items", () => {
       it("refuses to delete a freezer or compartment that holds an item, archived ones included", async () => {
         const freezer = await send("post", `/households/${w.hid}/freezers`, w.owner, { name: "Spare" });
-        const compartment = await send("post", `/households/${w.hid}/freezers/${freezer.body.id}/compartments`, w.owner, {
-          name: "Only",
-        });
+        const compartment = await send(
+          "post",
+          `/households/${w.hid}/freezers/${freezer.body.id}/compartments`,
+          w.owner,
+          {
+            name: "Only",
+          },
+        );
         const item = await createItem({ freezerId: freezer.body.id, compartmentId: compartment.body.id });
         await send("delete", `${items()}/${item.id}`, w.member);
         const compartmentPath = `/households/${w.hid}/freezers/${freezer.body.id}/compartments/${compartment.body.id}`;
         expectError(await send("delete", compartmentPath, w.owner), 409);
         expectError(await send("delete", `/households/${w.hid}/freezers/${freezer.body.id}`, w.owner), 409);
         expect((await send("delete", `${items()}/${item.id}/permanent`, w.owner)).status).to.equal(200);
-        expect((await send("delete", `/households/${w.hid}/freezers/${freezer.body.id}`, w.owner)).status).to.equal(200);
+        expect((await send("delete", `/households/${w.hid}/freezers/${freezer.body.id}`, w.owner)).status).to.equal(
+          200,
+        );
       });
 
       it("deleting a household removes its items and their history", async () => {
@@ -644,7 +698,11 @@ export function describeItemsHttpContract(label: string, build: () => Promise<It
           const before = (await send("get", `${items()}?limit=1`, w.member)).body.total;
           const body =
             label.startsWith("missing name") || label.startsWith("missing quantity")
-              ? { ...validBody(), ...(overrides as object), ...(label === "missing name" ? { name: undefined } : { quantity: undefined }) }
+              ? {
+                  ...validBody(),
+                  ...(overrides as object),
+                  ...(label === "missing name" ? { name: undefined } : { quantity: undefined }),
+                }
               : validBody(overrides as Record<string, unknown>);
           const response = await send("post", items(), w.member, JSON.parse(JSON.stringify(body)));
           expectDetails(response, path);

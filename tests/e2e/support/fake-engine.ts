@@ -68,7 +68,10 @@ export async function startFakeEngine(token: string): Promise<EngineHarness> {
       name: "porch-light",
       file: "automations/porch-light.ts",
       status: "running",
-      triggers: [{ type: "device_state", friendlyName: "porch-motion", hasFilter: true }, { type: "cron", expression: "0 23 * * *" }],
+      triggers: [
+        { type: "device_state", friendlyName: "porch-motion", hasFilter: true },
+        { type: "cron", expression: "0 23 * * *" },
+      ],
     },
     () => setState("porch-light-last-on", new Date().toISOString()),
   );
@@ -82,7 +85,13 @@ export async function startFakeEngine(token: string): Promise<EngineHarness> {
     () => {},
   );
   add(
-    { name: "broken-one", file: "automations/broken.ts", status: "failed", error: "Invalid cron expression", triggers: [] },
+    {
+      name: "broken-one",
+      file: "automations/broken.ts",
+      status: "failed",
+      error: "Invalid cron expression",
+      triggers: [],
+    },
     () => {},
   );
   // As the real fixtures: a second file reusing porch-light's name fails to register.

@@ -51,7 +51,10 @@ export interface RealEngineOptions {
 }
 
 /** `token` undefined runs the engine without HTTP_TOKEN (no login, open API). */
-export async function startRealEngine(token: string | undefined, options: RealEngineOptions = {}): Promise<EngineHarness> {
+export async function startRealEngine(
+  token: string | undefined,
+  options: RealEngineOptions = {},
+): Promise<EngineHarness> {
   const registryEnabled = options.deviceRegistry ?? true;
   const broker = await acquireBroker("web-ui e2e");
   const topicPrefix = uniqueTopicPrefix("webui");

@@ -214,7 +214,9 @@ describe("Hearth process (integration)", function () {
           }),
         );
         expect(await child.exited).to.equal(1);
-        expect(child.output()).to.match(/failed to start/i).and.to.contain("EADDRINUSE");
+        expect(child.output())
+          .to.match(/failed to start/i)
+          .and.to.contain("EADDRINUSE");
       } finally {
         await blocker.stop();
       }

@@ -42,8 +42,18 @@ describe("Hearth as a service (integration, real processes and signals)", functi
     const { env, apiPort, httpPort, dataDir } = await serviceEnv(name);
     const run = launch(command, args, env);
     try {
-      await waitFor("both surfaces", async () => (await answers(`http://127.0.0.1:${httpPort}/readyz`)) && (await answers(`http://127.0.0.1:${apiPort}/api/v1/health`)), 60_000);
-      await waitFor("readiness", async () => (await fetch(`http://127.0.0.1:${httpPort}/readyz`)).status === 200, 30_000);
+      await waitFor(
+        "both surfaces",
+        async () =>
+          (await answers(`http://127.0.0.1:${httpPort}/readyz`)) &&
+          (await answers(`http://127.0.0.1:${apiPort}/api/v1/health`)),
+        60_000,
+      );
+      await waitFor(
+        "readiness",
+        async () => (await fetch(`http://127.0.0.1:${httpPort}/readyz`)).status === 200,
+        30_000,
+      );
     } catch (error) {
       run.child.kill("SIGKILL");
       throw new Error(`${(error as Error).message}\n${run.output()}`);
@@ -51,7 +61,10 @@ describe("Hearth as a service (integration, real processes and signals)", functi
     const tokenFile = path.join(dataDir, "http-token");
     const token = (await readFile(tokenFile, "utf8")).trim();
     expect(run.output()).to.include(tokenFile).and.not.to.include(token);
-    expect(run.output()).to.include(`Household web app: http://localhost:${apiPort}/`).and.to.include(`http://localhost:${apiPort}/api/docs`).and.to.include(`http://localhost:${httpPort}/status`);
+    expect(run.output())
+      .to.include(`Household web app: http://localhost:${apiPort}/`)
+      .and.to.include(`http://localhost:${apiPort}/api/docs`)
+      .and.to.include(`http://localhost:${httpPort}/status`);
     const put = await fetch(`http://127.0.0.1:${httpPort}/api/state/away`, {
       method: "PUT",
       headers: { "content-type": "application/json", authorization: `Bearer ${token}` },

@@ -26,7 +26,9 @@ describe("engine lease on PostgreSQL (integration)", function () {
     server = await acquireDatabase("leader lease");
     url = server.url ?? null;
     if (!url) {
-      console.warn("      SKIPPED LOUDLY: the engine lease needs PostgreSQL (TEST_DATABASE_URL or Docker); PGlite is one process");
+      console.warn(
+        "      SKIPPED LOUDLY: the engine lease needs PostgreSQL (TEST_DATABASE_URL or Docker); PGlite is one process",
+      );
       this.skip();
     }
     opened = await openDatabase({ databaseUrl: url, dataDir: ":memory:" });
@@ -113,7 +115,9 @@ describe("engine lease on PostgreSQL (integration)", function () {
     await store.save({ count: 3 });
     expect(await store.load()).to.deep.equal({ count: 2 });
     expect(logger.at("debug").map((entry) => entry.msg)).to.deep.equal(["Not saved: this instance is a standby"]);
-    expect(logger.at("warn").map((entry) => entry.msg)).to.deep.equal(["Not saved: this instance no longer holds the engine lease"]);
+    expect(logger.at("warn").map((entry) => entry.msg)).to.deep.equal([
+      "Not saved: this instance no longer holds the engine lease",
+    ]);
   });
 
   it("a leader that loses its database connection stops before a standby starts", async () => {
@@ -157,7 +161,11 @@ describe("engine lease on PostgreSQL (integration)", function () {
   });
 
   it("fails, rather than hangs, when the database cannot be reached", async () => {
-    const unreachable = new PostgresLeaderLease({ databaseUrl: "postgres://nobody@127.0.0.1:1/none", queryTimeoutMs: 1000, logger: new MemoryLogger() });
+    const unreachable = new PostgresLeaderLease({
+      databaseUrl: "postgres://nobody@127.0.0.1:1/none",
+      queryTimeoutMs: 1000,
+      logger: new MemoryLogger(),
+    });
     leases.push(unreachable);
     let failure: unknown;
     await unreachable.tryAcquire("alpha", 1000).catch((error: unknown) => {

@@ -10,7 +10,14 @@ function put(agent: Agent, port: number, key: string, value: unknown): Promise<n
   return new Promise((resolve) => {
     const body = JSON.stringify({ value });
     const req = httpRequest(
-      { host: "127.0.0.1", port, method: "PUT", path: `/api/state/${key}`, agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+      {
+        host: "127.0.0.1",
+        port,
+        method: "PUT",
+        path: `/api/state/${key}`,
+        agent,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
       (res) => {
         res.resume();
         res.on("end", () => resolve(res.statusCode ?? null));
@@ -39,7 +46,11 @@ describe("nothing acknowledged is lost on a clean stop (integration, real signal
       // The state file is what this test reads; hot standby would keep the state in PostgreSQL.
       HOT_STANDBY: "false",
     });
-    await waitFor("the engine", async () => (await fetch(`http://127.0.0.1:${httpPort}/readyz`).catch(() => null))?.status === 200, 60_000);
+    await waitFor(
+      "the engine",
+      async () => (await fetch(`http://127.0.0.1:${httpPort}/readyz`).catch(() => null))?.status === 200,
+      60_000,
+    );
 
     // Eight keep-alive writers, each counting up its own key; the last value each saw acknowledged must be saved.
     const writers = 8;
@@ -61,7 +72,9 @@ describe("nothing acknowledged is lost on a clean stop (integration, real signal
     };
     await Promise.all(Array.from({ length: writers }, (_, index) => writer(index)));
     expect(await exited, output()).to.equal(0);
-    const saved = JSON.parse(await readFile(path.join(dataDir, "state.json"), "utf8")) as { state?: Record<string, unknown> } & Record<string, unknown>;
+    const saved = JSON.parse(await readFile(path.join(dataDir, "state.json"), "utf8")) as {
+      state?: Record<string, unknown>;
+    } & Record<string, unknown>;
     const values = (saved.state ?? saved) as Record<string, unknown>;
     expect(acknowledged.size).to.equal(writers);
     for (const [key, value] of acknowledged) expect(values[key], key).to.equal(value);

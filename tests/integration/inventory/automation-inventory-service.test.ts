@@ -9,7 +9,11 @@ import { KnexItemRepository } from "../../../src/adapters/persistence/knex-item-
 import { KnexUserRepository } from "../../../src/adapters/persistence/knex-user-repository.js";
 import { Cuid2IdGenerator } from "../../../src/adapters/ids/cuid2-id-generator.js";
 import { Automation, ATTACH_RUNTIME } from "../../../src/application/automation/sdk/automation.js";
-import { AutomationInventoryService, automationMemberships, type InventoryService } from "../../../src/application/inventory/automation-inventory-service.js";
+import {
+  AutomationInventoryService,
+  automationMemberships,
+  type InventoryService,
+} from "../../../src/application/inventory/automation-inventory-service.js";
 import { HouseholdAccess } from "../../../src/application/inventory/household-access.js";
 import { placementsFromFreezers } from "../../../src/application/inventory/items/item-placement.js";
 import { createItemUseCases } from "../../../src/application/inventory/items/item-use-cases.js";
@@ -33,31 +37,62 @@ describe("the inventory service for automations (knex on PGlite)", function () {
 
   it("reads expiring items, searches, counts by freezer; consumes and archives as the automation, with history and events", async () => {
     const knex = database().knex;
-    const api = await buildInventoryApi({ config: loadConfig({ JWT_SECRET: "inventory-service-secret-0123456789abcdef" }), database: database(), logger: new MemoryLogger() });
-    const owner = await request(api.app).post("/api/v1/auth/register").send({ email: "bot-owner@example.test", password: "password123", name: "Owner" });
+    const api = await buildInventoryApi({
+      config: loadConfig({ JWT_SECRET: "inventory-service-secret-0123456789abcdef" }),
+      database: database(),
+      logger: new MemoryLogger(),
+    });
+    const owner = await request(api.app)
+      .post("/api/v1/auth/register")
+      .send({ email: "bot-owner@example.test", password: "password123", name: "Owner" });
     const auth = { Authorization: `Bearer ${owner.body.accessToken}` };
     const hid = (await request(api.app).post("/api/v1/households").set(auth).send({ name: "Home" })).body.id as string;
-    const freezer = (await request(api.app).post(`/api/v1/households/${hid}/freezers`).set(auth).send({ name: "Chest" })).body;
-    const compartment = (await request(api.app).post(`/api/v1/households/${hid}/freezers/${freezer.id}/compartments`).set(auth).send({ name: "Top" })).body;
+    const freezer = (
+      await request(api.app).post(`/api/v1/households/${hid}/freezers`).set(auth).send({ name: "Chest" })
+    ).body;
+    const compartment = (
+      await request(api.app)
+        .post(`/api/v1/households/${hid}/freezers/${freezer.id}/compartments`)
+        .set(auth)
+        .send({ name: "Top" })
+    ).body;
     const soon = new Date(Date.now() + 86_400_000).toISOString();
     const add = async (name: string, expiresAt: string | null) =>
-      (await request(api.app).post(`/api/v1/households/${hid}/items`).set(auth).send({ name, quantity: 2, freezerId: freezer.id, compartmentId: compartment.id, expiresAt })).body as { id: string };
+      (
+        await request(api.app)
+          .post(`/api/v1/households/${hid}/items`)
+          .set(auth)
+          .send({ name, quantity: 2, freezerId: freezer.id, compartmentId: compartment.id, expiresAt })
+      ).body as { id: string };
     const peas = await add("Garden peas", soon);
     const ice = await add("Ice cubes", null);
 
     const items = new KnexItemRepository(knex);
     const useCases = createItemUseCases(
-      { items, placements: placementsFromFreezers(new KnexFreezerRepository(knex)), ids: new Cuid2IdGenerator(), clock: systemClock },
+      {
+        items,
+        placements: placementsFromFreezers(new KnexFreezerRepository(knex)),
+        ids: new Cuid2IdGenerator(),
+        clock: systemClock,
+      },
       new HouseholdAccess(automationMemberships(new KnexHouseholdRepository(knex))),
     );
-    const registered = new AutomationInventoryService({ useCases, items, summaries: new KnexInventorySummaries(knex), users: new KnexUserRepository(knex), clock: systemClock });
+    const registered = new AutomationInventoryService({
+      useCases,
+      items,
+      summaries: new KnexInventorySummaries(knex),
+      users: new KnexUserRepository(knex),
+      clock: systemClock,
+    });
     const bot = new FreezerBot();
     bot[ATTACH_RUNTIME]({ services: { get: () => registered } } as unknown as AutomationRuntime);
     const inventory = bot.require<InventoryService>("inventory");
 
     expect((await inventory.expiringItems(hid, { days: 3 })).map((item) => item.name)).to.deep.equal(["Garden peas"]);
     expect((await inventory.search(hid, "ice")).map((item) => item.id)).to.deep.equal([ice.id]);
-    expect(await inventory.countsByFreezer(hid)).to.deep.equal([{ freezerId: freezer.id, name: "Chest", itemCount: 2 }]);
+    expect(await inventory.countsByFreezer(hid)).to.deep.equal([
+      { freezerId: freezer.id, name: "Chest", itemCount: 2 },
+    ]);
     expect(await inventory.summary(hid)).to.include({ itemCount: 2, expiringSoon: 1, expired: 0 });
 
     const consumed = await inventory.consume(hid, peas.id, 1);
@@ -77,8 +112,16 @@ describe("the inventory service for automations (knex on PGlite)", function () {
     expect(byBot[0]?.actor).to.deep.equal({ kind: "automation", id: "automation:freezer-bot", name: "freezer-bot" });
 
     // Nobody can sign in as the automation, nor register its address.
-    expect((await request(api.app).post("/api/v1/auth/login").send({ email: "freezer-bot@automations.invalid", password: "!automation" })).status).to.equal(401);
-    const taken = await request(api.app).post("/api/v1/auth/register").send({ email: "other-bot@automations.invalid", password: "password123", name: "X" });
+    expect(
+      (
+        await request(api.app)
+          .post("/api/v1/auth/login")
+          .send({ email: "freezer-bot@automations.invalid", password: "!automation" })
+      ).status,
+    ).to.equal(401);
+    const taken = await request(api.app)
+      .post("/api/v1/auth/register")
+      .send({ email: "other-bot@automations.invalid", password: "password123", name: "X" });
     expect(taken.status).to.equal(400);
     await api.close();
   });

@@ -7,7 +7,13 @@ import mqtt from "mqtt";
 import { type RunningHearth, startHearth } from "../../../src/composition/hearth.js";
 import { FakeTime, waitFor } from "../../support/engine-fakes.js";
 import { FakeNtfy } from "../../support/fake-ntfy.js";
-import { acquireBroker, acquireDatabase, type TestBroker, type TestDatabase, uniqueTopicPrefix } from "../../support/test-servers.js";
+import {
+  acquireBroker,
+  acquireDatabase,
+  type TestBroker,
+  type TestDatabase,
+  uniqueTopicPrefix,
+} from "../../support/test-servers.js";
 
 const quiet = () => new Writable({ write: (_chunk, _encoding, done) => done() });
 
@@ -39,7 +45,11 @@ async function signUp(port: number): Promise<Api> {
     });
     return { status: response.status, body: await response.json() };
   };
-  const registered = await raw("POST", "/auth/register", { email: `cook-${Date.now()}@example.test`, password: "correct horse battery", name: "Cook" });
+  const registered = await raw("POST", "/auth/register", {
+    email: `cook-${Date.now()}@example.test`,
+    password: "correct horse battery",
+    name: "Cook",
+  });
   expect(registered.status).to.equal(201);
   const token = registered.body.accessToken as string;
   return { token, call: (method, route, body) => raw(method, route, body, token) };
@@ -120,7 +130,9 @@ for (const kind of ["PGlite", "PostgreSQL"] as const) {
       const api = await signUp(hearth.apiPort);
       const household = (await api.call("POST", "/households", { name: "Home" })).body;
       const freezer = (await api.call("POST", `/households/${household.id}/freezers`, { name: "Chest" })).body;
-      const compartment = (await api.call("POST", `/households/${household.id}/freezers/${freezer.id}/compartments`, { name: "Top" })).body;
+      const compartment = (
+        await api.call("POST", `/households/${household.id}/freezers/${freezer.id}/compartments`, { name: "Top" })
+      ).body;
       const reminders = await api.call("PUT", `/households/${household.id}/reminders`, {
         enabled: true,
         daysAhead: 3,
@@ -151,8 +163,16 @@ for (const kind of ["PGlite", "PostgreSQL"] as const) {
         15_000,
         "the summary",
       );
-      expect(retained.get(summaryTopic)).to.include({ householdId: household.id, itemCount: 1, expiringSoon: 1, expired: 0 });
-      const discovery = retained.get(`${prefix}/ha/sensor/hearth_${household.id}/item_count/config`) as Record<string, unknown>;
+      expect(retained.get(summaryTopic)).to.include({
+        householdId: household.id,
+        itemCount: 1,
+        expiringSoon: 1,
+        expired: 0,
+      });
+      const discovery = retained.get(`${prefix}/ha/sensor/hearth_${household.id}/item_count/config`) as Record<
+        string,
+        unknown
+      >;
       expect(discovery).to.include({ state_topic: summaryTopic, value_template: "{{ value_json.itemCount }}" });
       const event = retained.get(`${prefix}/hearth/${household.id}/events`) as Record<string, unknown>;
       expect(event).to.include({ type: "item.created", householdId: household.id });

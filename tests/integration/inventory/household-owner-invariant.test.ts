@@ -3,7 +3,10 @@ import { expect } from "chai";
 import type { Knex } from "knex";
 import { type Database, openDatabase } from "../../../src/adapters/persistence/database.js";
 import { migrateToLatest } from "../../../src/adapters/persistence/migrator.js";
-import { down as dropInvariant, up as addInvariant } from "../../../migrations/20261124000005_household_owner_invariant.js";
+import {
+  down as dropInvariant,
+  up as addInvariant,
+} from "../../../migrations/20261124000005_household_owner_invariant.js";
 import { acquireDatabase, type TestDatabase } from "../../support/test-servers.js";
 
 async function rejects(work: Promise<unknown>): Promise<string> {
@@ -34,7 +37,14 @@ function describeInvariant(label: string, open: () => Promise<{ database: Databa
     async function user(): Promise<string> {
       const id = createId();
       const now = new Date();
-      await knex("users").insert({ id, email: `${id}@example.com`, name: id, password_hash: "x", created_at: now, updated_at: now });
+      await knex("users").insert({
+        id,
+        email: `${id}@example.com`,
+        name: id,
+        password_hash: "x",
+        created_at: now,
+        updated_at: now,
+      });
       return id;
     }
 
@@ -44,18 +54,38 @@ function describeInvariant(label: string, open: () => Promise<{ database: Databa
       const now = new Date();
       await knex.transaction(async (trx) => {
         await trx("households").insert({ id: hid, name: "H", owner_id: owner, created_at: now, updated_at: now });
-        await trx("memberships").insert({ id: createId(), household_id: hid, user_id: owner, role: "OWNER", joined_at: now });
+        await trx("memberships").insert({
+          id: createId(),
+          household_id: hid,
+          user_id: owner,
+          role: "OWNER",
+          joined_at: now,
+        });
       });
-      await knex("memberships").insert({ id: createId(), household_id: hid, user_id: member, role: "MEMBER", joined_at: new Date(now.getTime() + 1000) });
+      await knex("memberships").insert({
+        id: createId(),
+        household_id: hid,
+        user_id: member,
+        role: "MEMBER",
+        joined_at: new Date(now.getTime() + 1000),
+      });
       return { hid, owner, member };
     }
 
     it("refuses a second OWNER, a lone owner_id change, and removing the owner's membership", async () => {
       const { hid, owner, member } = await household();
-      expect(await rejects(knex("memberships").where({ household_id: hid, user_id: member }).update({ role: "OWNER" }))).to.match(/unique|memberships_one_owner/i);
-      expect(await rejects(knex("households").where({ id: hid }).update({ owner_id: member }))).to.match(/exactly one OWNER/);
-      expect(await rejects(knex("memberships").where({ household_id: hid, user_id: owner }).delete())).to.match(/exactly one OWNER/);
-      expect(await rejects(knex("memberships").where({ household_id: hid, user_id: owner }).update({ role: "MEMBER" }))).to.match(/exactly one OWNER/);
+      expect(
+        await rejects(knex("memberships").where({ household_id: hid, user_id: member }).update({ role: "OWNER" })),
+      ).to.match(/unique|memberships_one_owner/i);
+      expect(await rejects(knex("households").where({ id: hid }).update({ owner_id: member }))).to.match(
+        /exactly one OWNER/,
+      );
+      expect(await rejects(knex("memberships").where({ household_id: hid, user_id: owner }).delete())).to.match(
+        /exactly one OWNER/,
+      );
+      expect(
+        await rejects(knex("memberships").where({ household_id: hid, user_id: owner }).update({ role: "MEMBER" })),
+      ).to.match(/exactly one OWNER/);
       const owners = await knex("memberships").where({ household_id: hid, role: "OWNER" }).select("user_id");
       expect(owners).to.deep.equal([{ user_id: owner }]);
     });

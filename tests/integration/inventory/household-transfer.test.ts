@@ -18,7 +18,11 @@ const ITEMS = 2500;
 async function household(app: Parameters<typeof request>[0]) {
   const owner = await request(app)
     .post("/api/v1/auth/register")
-    .send({ email: `transfer-${Date.now()}-${Math.random().toString(36).slice(2)}@example.test`, password: "password123", name: "Owner" });
+    .send({
+      email: `transfer-${Date.now()}-${Math.random().toString(36).slice(2)}@example.test`,
+      password: "password123",
+      name: "Owner",
+    });
   const auth = { Authorization: `Bearer ${owner.body.accessToken}` };
   const created = await request(app).post("/api/v1/households").set(auth).send({ name: "Home" });
   return { hid: created.body.id as string, auth };
@@ -52,7 +56,10 @@ for (const kind of ["PGlite", "PostgreSQL"] as const) {
           this.skip();
         }
       }
-      database = await openDatabase({ dataDir: path.join(scratch, "data"), ...(server?.url ? { databaseUrl: server.url } : {}) });
+      database = await openDatabase({
+        dataDir: path.join(scratch, "data"),
+        ...(server?.url ? { databaseUrl: server.url } : {}),
+      });
       await migrateToLatest(database.knex);
     });
     after(async () => {
@@ -68,7 +75,12 @@ for (const kind of ["PGlite", "PostgreSQL"] as const) {
 
       const imported = await request(api.app).post(`/api/v1/households/${hid}/import`).set(auth).send(file);
       expect(imported.status, JSON.stringify(imported.body)).to.equal(200);
-      expect(imported.body).to.deep.equal({ freezersCreated: 2, compartmentsCreated: 6, itemsCreated: ITEMS, itemsUnchanged: 0 });
+      expect(imported.body).to.deep.equal({
+        freezersCreated: 2,
+        compartmentsCreated: 6,
+        itemsCreated: ITEMS,
+        itemsUnchanged: 0,
+      });
 
       const exported = await request(api.app).get(`/api/v1/households/${hid}/export`).set(auth);
       expect(exported.status).to.equal(200);
@@ -79,9 +91,19 @@ for (const kind of ["PGlite", "PostgreSQL"] as const) {
       expect(document.compartments).to.have.length(6);
 
       const again = await request(api.app).post(`/api/v1/households/${hid}/import`).set(auth).send(exported.body);
-      expect(again.body).to.deep.equal({ freezersCreated: 0, compartmentsCreated: 0, itemsCreated: 0, itemsUnchanged: ITEMS });
+      expect(again.body).to.deep.equal({
+        freezersCreated: 0,
+        compartmentsCreated: 0,
+        itemsCreated: 0,
+        itemsUnchanged: ITEMS,
+      });
 
-      const bad = { items: [...file.items.slice(0, 10).map((item) => ({ ...item, id: `new${item.id}` })), { ...file.items[0], id: "badquantity1", quantity: -1 }] };
+      const bad = {
+        items: [
+          ...file.items.slice(0, 10).map((item) => ({ ...item, id: `new${item.id}` })),
+          { ...file.items[0], id: "badquantity1", quantity: -1 },
+        ],
+      };
       const refused = await request(api.app).post(`/api/v1/households/${hid}/import`).set(auth).send(bad);
       expect(refused.status).to.equal(400);
       expect(refused.body.details).to.deep.equal([{ path: "items[10]", message: "quantity: must be 0 or more" }]);
@@ -91,7 +113,11 @@ for (const kind of ["PGlite", "PostgreSQL"] as const) {
 
       // The CLI, offline: PGlite takes one process at a time, so this process lets go first.
       await database.close();
-      const env = { DATA_DIR: path.join(scratch, "data"), LOG_LEVEL: "warn", ...(server?.url ? { DATABASE_URL: server.url } : {}) };
+      const env = {
+        DATA_DIR: path.join(scratch, "data"),
+        LOG_LEVEL: "warn",
+        ...(server?.url ? { DATABASE_URL: server.url } : {}),
+      };
       const csvFile = path.join(scratch, "home.csv");
       const exportRun = launch(process.execPath, ["bin/hearth.js", "export", "--household", hid, csvFile], env);
       expect(await exportRun.exited, exportRun.output()).to.equal(0);
@@ -99,7 +125,9 @@ for (const kind of ["PGlite", "PostgreSQL"] as const) {
       expect(csv.split("\r\n").filter((line) => line.startsWith("item,"))).to.have.length(ITEMS);
       const importRun = launch(process.execPath, ["bin/hearth.js", "import", "--household", hid, csvFile], env);
       expect(await importRun.exited, importRun.output()).to.equal(0);
-      expect(importRun.output()).to.include(`0 items, 0 freezers and 0 compartments created; ${ITEMS} items already there`);
+      expect(importRun.output()).to.include(
+        `0 items, 0 freezers and 0 compartments created; ${ITEMS} items already there`,
+      );
       const broken = path.join(scratch, "broken.csv");
       await writeFile(broken, "id,name,quantity\nabcdefgh12,,1\n");
       const brokenRun = launch(process.execPath, ["bin/hearth.js", "import", "--household", hid, broken], env);
@@ -107,7 +135,10 @@ for (const kind of ["PGlite", "PostgreSQL"] as const) {
       expect(brokenRun.output()).to.include("row 2: name");
       const usage = launch(process.execPath, ["bin/hearth.js", "export", csvFile], env);
       expect(await usage.exited).to.equal(2);
-      database = await openDatabase({ dataDir: path.join(scratch, "data"), ...(server?.url ? { databaseUrl: server.url } : {}) });
+      database = await openDatabase({
+        dataDir: path.join(scratch, "data"),
+        ...(server?.url ? { databaseUrl: server.url } : {}),
+      });
     });
   });
 }

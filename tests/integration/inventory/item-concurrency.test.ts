@@ -53,7 +53,11 @@ describe("item updates under concurrency", () => {
       ),
     );
 
-    const entries = await history.execute({ householdId: world.home.householdId, itemId: item.id, userId: world.users.alice.id });
+    const entries = await history.execute({
+      householdId: world.home.householdId,
+      itemId: item.id,
+      userId: world.users.alice.id,
+    });
     const final = await items.findById(world.home.householdId, item.id);
     expect(entries.filter((entry) => entry.fieldName === "quantity")).to.have.length(20);
     expect(entries.filter((entry) => entry.fieldName === "name")).to.have.length(20);
@@ -62,7 +66,11 @@ describe("item updates under concurrency", () => {
     for (const entry of [...entries].reverse()) {
       chains.set(entry.fieldName, [...(chains.get(entry.fieldName) ?? []), entry]);
     }
-    const initial: Record<string, string> = { quantity: "1", name: "Soup 0", compartmentId: world.home.compartmentIds[0] };
+    const initial: Record<string, string> = {
+      quantity: "1",
+      name: "Soup 0",
+      compartmentId: world.home.compartmentIds[0],
+    };
     for (const [field, chain] of chains) {
       expect(chain[0]!.oldValue, `${field} starts from the created value`).to.equal(initial[field]);
       for (let index = 1; index < chain.length; index++) {

@@ -44,7 +44,9 @@ function describePlacementRace(label: string, open: () => Promise<{ database: Da
 
     it("refuses a new item whose compartment just went", async () => {
       await database.knex("compartments").where({ id: world.home.compartmentIds[1] }).delete();
-      const details = await placementErrorOf(items.create(itemIn(world, { compartmentId: world.home.compartmentIds[1] })));
+      const details = await placementErrorOf(
+        items.create(itemIn(world, { compartmentId: world.home.compartmentIds[1] })),
+      );
       expect(details?.[0]?.path).to.equal("compartmentId");
       expect((await items.list({ householdId: world.home.householdId, page: 1, limit: 20 })).total).to.equal(0);
     });
@@ -53,7 +55,9 @@ function describePlacementRace(label: string, open: () => Promise<{ database: Da
       await database.knex("compartments").where({ freezer_id: world.home.otherFreezerId }).delete();
       await database.knex("freezers").where({ id: world.home.otherFreezerId }).delete();
       const details = await placementErrorOf(
-        items.create(itemIn(world, { freezerId: world.home.otherFreezerId, compartmentId: world.home.compartmentIds[0] })),
+        items.create(
+          itemIn(world, { freezerId: world.home.otherFreezerId, compartmentId: world.home.compartmentIds[0] }),
+        ),
       );
       expect(details?.[0]?.path).to.equal("freezerId");
     });
@@ -68,7 +72,9 @@ function describePlacementRace(label: string, open: () => Promise<{ database: Da
           changes: [],
         })),
       );
-      expect((await items.findById(world.home.householdId, item.id))?.compartmentId).to.equal(world.home.compartmentIds[0]);
+      expect((await items.findById(world.home.householdId, item.id))?.compartmentId).to.equal(
+        world.home.compartmentIds[0],
+      );
     });
   });
 }

@@ -5,7 +5,16 @@ import { migrateToLatest } from "../../../src/adapters/persistence/migrator.js";
 import { itemIn, makeWorld, seedWorld } from "../../support/item-fixtures.js";
 import { acquireDatabase, type TestDatabase } from "../../support/test-servers.js";
 
-const FOODS = ["Peas", "Chicken thighs", "Beef mince", "Salmon fillet", "Sweetcorn", "Spinach", "Pork chops", "Bread rolls"];
+const FOODS = [
+  "Peas",
+  "Chicken thighs",
+  "Beef mince",
+  "Salmon fillet",
+  "Sweetcorn",
+  "Spinach",
+  "Pork chops",
+  "Bread rolls",
+];
 
 /** The plan PostgreSQL picks for the API's search query, with sequential scans discouraged. */
 async function searchPlan(database: Database, householdId: string, search: string): Promise<string> {
@@ -54,7 +63,12 @@ for (const engine of ["PostgreSQL", "PGlite"] as const) {
     });
 
     it("finds the rare item by an accent-free prefix", async () => {
-      const page = await new KnexItemRepository(database.knex).list({ householdId, search: "fraich", page: 1, limit: 20 });
+      const page = await new KnexItemRepository(database.knex).list({
+        householdId,
+        search: "fraich",
+        page: 1,
+        limit: 20,
+      });
       expect(page.items.map((item) => item.name)).to.deep.equal(["Crème fraîche"]);
       expect(page.total).to.equal(1);
     });

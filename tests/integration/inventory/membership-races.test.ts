@@ -31,7 +31,12 @@ describe("membership races (integration, parallel requests)", function () {
     await running?.release();
   });
 
-  async function call(method: string, path: string, caller?: Caller, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  async function call(
+    method: string,
+    path: string,
+    caller?: Caller,
+    body?: unknown,
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
     const response = await fetch(`${base}${path}`, {
       method,
       headers: {
@@ -77,7 +82,10 @@ describe("membership races (integration, parallel requests)", function () {
   const racers: { name: string; race: (world: { a: Caller; b: Caller; hid: string }) => Promise<number> }[] = [
     { name: "B deletes their account", race: async ({ b }) => (await call("DELETE", "/users/me", b)).status },
     { name: "B leaves", race: async ({ b, hid }) => (await call("POST", `/households/${hid}/leave`, b)).status },
-    { name: "A removes B", race: async ({ a, b, hid }) => (await call("DELETE", `/households/${hid}/members/${b.id}`, a)).status },
+    {
+      name: "A removes B",
+      race: async ({ a, b, hid }) => (await call("DELETE", `/households/${hid}/members/${b.id}`, a)).status,
+    },
   ];
 
   for (const racer of racers) {
@@ -92,13 +100,18 @@ describe("membership races (integration, parallel requests)", function () {
         const key = `${transfer.status}/${other}`;
         outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
         // Exactly one of the two may succeed, and neither may fail with a 500.
-        expect([transfer.status, other].filter((status) => status === 200), key).to.have.length(1);
+        expect(
+          [transfer.status, other].filter((status) => status === 200),
+          key,
+        ).to.have.length(1);
         expect([transfer.status, other]).not.to.include(500);
         await expectOneOwner(world.hid);
         const detail = await call("GET", `/households/${world.hid}`, transfer.status === 200 ? world.b : world.a);
         expect(detail.status).to.equal(200);
         const members = detail.body.members as { userId: string; role: string }[];
-        expect(members.filter((member) => member.role === "OWNER").map((member) => member.userId)).to.deep.equal([detail.body.ownerId]);
+        expect(members.filter((member) => member.role === "OWNER").map((member) => member.userId)).to.deep.equal([
+          detail.body.ownerId,
+        ]);
       }
       console.log(`      outcomes (transfer/other): ${JSON.stringify(Object.fromEntries(outcomes))}`);
     });
@@ -109,10 +122,17 @@ describe("membership races (integration, parallel requests)", function () {
       const [owner, joiner] = [await register(), await register()];
       const hid = (await call("POST", "/households", owner, { name: "Invites" })).body.id as string;
       const codes: string[] = [];
-      for (let i = 0; i < 3; i++) codes.push((await call("POST", `/households/${hid}/invites`, owner, {})).body.code as string);
-      const statuses = await Promise.all(codes.map((code) => call("POST", "/invites/accept", joiner, { code }).then((r) => r.status)));
+      for (let i = 0; i < 3; i++)
+        codes.push((await call("POST", `/households/${hid}/invites`, owner, {})).body.code as string);
+      const statuses = await Promise.all(
+        codes.map((code) => call("POST", "/invites/accept", joiner, { code }).then((r) => r.status)),
+      );
       expect([...statuses].sort()).to.deep.equal([200, 409, 409]);
-      const used = await running.hearth.database.knex("invites").where({ household_id: hid }).whereNotNull("used_at").count({ n: "*" });
+      const used = await running.hearth.database
+        .knex("invites")
+        .where({ household_id: hid })
+        .whereNotNull("used_at")
+        .count({ n: "*" });
       expect(Number(used[0]?.n)).to.equal(1);
       const pending = await call("GET", `/households/${hid}/invites`, owner);
       expect(pending.body).to.be.an("array").with.lengthOf(2);

@@ -53,9 +53,20 @@ async function kitchen(port: number) {
   const token = registered.accessToken as string;
   const household = await call(port, token, "POST", "/households", { name: "Home" });
   const freezer = await call(port, token, "POST", `/households/${household.id}/freezers`, { name: "Chest" });
-  const compartment = await call(port, token, "POST", `/households/${household.id}/freezers/${freezer.id}/compartments`, { name: "Top" });
+  const compartment = await call(
+    port,
+    token,
+    "POST",
+    `/households/${household.id}/freezers/${freezer.id}/compartments`,
+    { name: "Top" },
+  );
   const addItem = async (through: number, name: string) =>
-    call(through, token, "POST", `/households/${household.id}/items`, { name, quantity: 1, freezerId: freezer.id, compartmentId: compartment.id });
+    call(through, token, "POST", `/households/${household.id}/items`, {
+      name,
+      quantity: 1,
+      freezerId: freezer.id,
+      compartmentId: compartment.id,
+    });
   return { householdId: household.id as string, addItem };
 }
 
@@ -107,7 +118,9 @@ describe("inventory events survive crashes and are delivered once across process
       // A later event goes out after it, so anything still in flight has arrived by then.
       await home.addItem(second.apiPort, "Marker");
       await waitFor("the marker", () => observer.events.some((event) => event.data.item?.name === "Marker"), 30_000);
-      const created = observer.events.filter((event) => event.type === "item.created" && event.data.item?.name === "Stock");
+      const created = observer.events.filter(
+        (event) => event.type === "item.created" && event.data.item?.name === "Stock",
+      );
       expect(created, "delivered once").to.have.length(1);
       expect(created[0]?.data.item).to.include({ name: "Stock" });
       expect(item.name).to.equal("Stock");
@@ -118,7 +131,9 @@ describe("inventory events survive crashes and are delivered once across process
 
   it("two processes sharing one PostgreSQL database deliver each event exactly once", async function () {
     if (!servers.database.url) {
-      console.log("      [outbox delivery] SKIPPED: two processes need a shared PostgreSQL (no TEST_DATABASE_URL, no Docker)");
+      console.log(
+        "      [outbox delivery] SKIPPED: two processes need a shared PostgreSQL (no TEST_DATABASE_URL, no Docker)",
+      );
       this.skip();
     }
     const prefix = uniqueTopicPrefix("outbox-pair");
@@ -139,14 +154,21 @@ describe("inventory events survive crashes and are delivered once across process
       const names = Array.from({ length: 40 }, (_, index) => `item-${String(index).padStart(2, "0")}`);
       // Written through both processes, a few at a time, so both dispatchers compete for them.
       for (let start = 0; start < names.length; start += 4) {
-        await Promise.all(names.slice(start, start + 4).map((name, offset) => home.addItem(offset % 2 === 0 ? a.apiPort : b.apiPort, name)));
+        await Promise.all(
+          names
+            .slice(start, start + 4)
+            .map((name, offset) => home.addItem(offset % 2 === 0 ? a.apiPort : b.apiPort, name)),
+        );
       }
       const database = new pg.Client({ connectionString: servers.database.url });
       await database.connect();
       try {
         await waitFor(
           "every event delivered",
-          async () => Number((await database.query("SELECT count(*) AS n FROM inventory_outbox WHERE delivered_at IS NULL")).rows[0].n) === 0,
+          async () =>
+            Number(
+              (await database.query("SELECT count(*) AS n FROM inventory_outbox WHERE delivered_at IS NULL")).rows[0].n,
+            ) === 0,
           60_000,
         );
       } finally {
@@ -160,7 +182,9 @@ describe("inventory events survive crashes and are delivered once across process
         () => ["marker-a", "marker-b"].every((name) => observer.events.some((event) => event.data.item?.name === name)),
         30_000,
       );
-      const created = observer.events.filter((event) => event.type === "item.created" && names.includes(event.data.item?.name ?? ""));
+      const created = observer.events.filter(
+        (event) => event.type === "item.created" && names.includes(event.data.item?.name ?? ""),
+      );
       const ids = created.map((event) => event.id);
       expect(new Set(ids).size, "no event twice").to.equal(ids.length);
       expect(ids, "every event").to.have.length(names.length);

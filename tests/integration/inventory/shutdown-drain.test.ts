@@ -7,7 +7,14 @@ import { launch, useProcessServers } from "../../support/hearth-processes.js";
 
 type Outcome = { status: number; body: string } | { error: string };
 
-function send(agent: Agent, port: number, method: string, route: string, body: unknown, token?: string): Promise<Outcome> {
+function send(
+  agent: Agent,
+  port: number,
+  method: string,
+  route: string,
+  body: unknown,
+  token?: string,
+): Promise<Outcome> {
   return new Promise((resolve) => {
     const text = body === undefined ? "" : JSON.stringify(body);
     const req = httpRequest(
@@ -50,16 +57,41 @@ describe("inventory API drains in-flight requests on SIGTERM (integration, real 
       LOG_LEVEL: "warn",
       ...servers.env(),
     });
-    await waitFor("the API", async () => (await fetch(`http://127.0.0.1:${apiPort}/api/v1/health`).catch(() => null))?.status === 200, 60_000);
+    await waitFor(
+      "the API",
+      async () => (await fetch(`http://127.0.0.1:${apiPort}/api/v1/health`).catch(() => null))?.status === 200,
+      60_000,
+    );
 
     const setup = new Agent({ keepAlive: false });
-    const registered = await send(setup, apiPort, "POST", "/auth/register", { email: "drain@example.com", password: "correct horse battery", name: "Drain" });
+    const registered = await send(setup, apiPort, "POST", "/auth/register", {
+      email: "drain@example.com",
+      password: "correct horse battery",
+      name: "Drain",
+    });
     expect(registered, JSON.stringify(registered)).to.have.property("status", 201);
     const token = (JSON.parse((registered as { body: string }).body) as { accessToken: string }).accessToken;
-    const household = JSON.parse(((await send(setup, apiPort, "POST", "/households", { name: "H" }, token)) as { body: string }).body) as { id: string };
-    const freezer = JSON.parse(((await send(setup, apiPort, "POST", `/households/${household.id}/freezers`, { name: "F" }, token)) as { body: string }).body) as { id: string };
+    const household = JSON.parse(
+      ((await send(setup, apiPort, "POST", "/households", { name: "H" }, token)) as { body: string }).body,
+    ) as { id: string };
+    const freezer = JSON.parse(
+      (
+        (await send(setup, apiPort, "POST", `/households/${household.id}/freezers`, { name: "F" }, token)) as {
+          body: string;
+        }
+      ).body,
+    ) as { id: string };
     const compartment = JSON.parse(
-      ((await send(setup, apiPort, "POST", `/households/${household.id}/freezers/${freezer.id}/compartments`, { name: "C" }, token)) as { body: string }).body,
+      (
+        (await send(
+          setup,
+          apiPort,
+          "POST",
+          `/households/${household.id}/freezers/${freezer.id}/compartments`,
+          { name: "C" },
+          token,
+        )) as { body: string }
+      ).body,
     ) as { id: string };
 
     const acknowledged = new Set<string>();
@@ -69,7 +101,14 @@ describe("inventory API drains in-flight requests on SIGTERM (integration, real 
       const agent = new Agent({ keepAlive: true, maxSockets: 1 });
       for (let n = 0; ; n++) {
         const name = `item-${index}-${n}`;
-        const outcome = await send(agent, apiPort, "POST", `/households/${household.id}/items`, { name, quantity: 1, freezerId: freezer.id, compartmentId: compartment.id }, token);
+        const outcome = await send(
+          agent,
+          apiPort,
+          "POST",
+          `/households/${household.id}/items`,
+          { name, quantity: 1, freezerId: freezer.id, compartmentId: compartment.id },
+          token,
+        );
         if ("status" in outcome && outcome.status === 201) acknowledged.add(name);
         else if ("error" in outcome) {
           // Refused before sending (the listener is gone) is fine; anything else may have lost a write.

@@ -96,7 +96,12 @@ describe("example automation: freezer door alarm with ntfy, Shelly and the weath
 
     await advance(20); // 06:57:10: 2 minutes
     await waitFor(() => ntfy.published.length === 1 && relay.switches.get(0)?.output === true, 5000, "the alarm");
-    expect(ntfy.published[0]).to.deep.include({ topic: "freezer", title: "Freezer door open", priority: 5, tags: ["warning", "snowflake"] });
+    expect(ntfy.published[0]).to.deep.include({
+      topic: "freezer",
+      title: "Freezer door open",
+      priority: 5,
+      tags: ["warning", "snowflake"],
+    });
     await waitFor(() => running.state.get("relay.freezer-alarm.0") !== undefined, 5000, "the relay state");
     expect(running.state.get("relay.freezer-alarm.0")).to.deep.include({ kind: "switch", on: true });
 

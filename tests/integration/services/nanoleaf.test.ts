@@ -58,7 +58,9 @@ describe("Nanoleaf light panels (against a fake panel on loopback)", () => {
 
     const everything = JSON.stringify([logger.entries, panels.serviceHealth(), again.serviceHealth()]);
     expect(everything).not.to.contain(token);
-    expect(panels.serviceHealth().config.panels).to.deep.equal([{ name: "living", url: panel.url, paired: true, token: "***" }]);
+    expect(panels.serviceHealth().config.panels).to.deep.equal([
+      { name: "living", url: panel.url, paired: true, token: "***" },
+    ]);
   });
 
   it("sets brightness with a duration, hue and saturation, colour temperature, and reads the state", async () => {
@@ -69,7 +71,15 @@ describe("Nanoleaf light panels (against a fake panel on loopback)", () => {
     expect(panel.lastBrightnessDuration).to.equal(5);
     await panels.setHueSaturation("living", 200, 60);
     let state = await panels.getState("living");
-    expect(state).to.deep.include({ name: "living", brightness: 80, hue: 200, saturation: 60, colorMode: "hs", effect: null, model: "NL42" });
+    expect(state).to.deep.include({
+      name: "living",
+      brightness: 80,
+      hue: 200,
+      saturation: 60,
+      colorMode: "hs",
+      effect: null,
+      model: "NL42",
+    });
     await panels.setColorTemperature("living", 2700);
     state = await panels.getState("living");
     expect(state).to.deep.include({ colorTemperature: 2700, colorMode: "ct" });

@@ -1,7 +1,10 @@
 import { expect } from "chai";
 import { FetchHttpClient } from "../../../src/adapters/http-client/fetch-http-client.js";
 import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
-import { NtfyNotificationService, ntfyPriority } from "../../../src/adapters/services/ntfy/ntfy-notification-service.js";
+import {
+  NtfyNotificationService,
+  ntfyPriority,
+} from "../../../src/adapters/services/ntfy/ntfy-notification-service.js";
 import { FakeNtfy } from "../../support/fake-ntfy.js";
 import { freePort } from "../../support/network.js";
 
@@ -11,11 +14,12 @@ describe("ntfy notifications (against a fake ntfy server on loopback)", () => {
   let sleeps: number[];
 
   const service = (settings: Partial<ConstructorParameters<typeof NtfyNotificationService>[2]> = {}) =>
-    new NtfyNotificationService(
-      new FetchHttpClient(logger, { sleep: async (ms) => void sleeps.push(ms) }),
-      logger,
-      { url: ntfy.url, defaultTopic: "hearth", channels: { alarm: "home-alarm" }, ...settings },
-    );
+    new NtfyNotificationService(new FetchHttpClient(logger, { sleep: async (ms) => void sleeps.push(ms) }), logger, {
+      url: ntfy.url,
+      defaultTopic: "hearth",
+      channels: { alarm: "home-alarm" },
+      ...settings,
+    });
 
   beforeEach(async () => {
     ntfy = await FakeNtfy.start({ token: "tk_secret123" });
@@ -57,7 +61,11 @@ describe("ntfy notifications (against a fake ntfy server on loopback)", () => {
   it("maps a named channel to its topic and leaves optional fields out", async () => {
     const result = await service({ token: "tk_secret123" }).send({ channel: "alarm", message: "Smoke" });
     expect(result.ok).to.equal(true);
-    expect(ntfy.published[0]).to.deep.equal({ topic: "home-alarm", message: "Smoke", authorization: "Bearer tk_secret123" });
+    expect(ntfy.published[0]).to.deep.equal({
+      topic: "home-alarm",
+      message: "Smoke",
+      authorization: "Bearer tk_secret123",
+    });
   });
 
   it("sends username and password as basic auth", async () => {
@@ -74,8 +82,14 @@ describe("ntfy notifications (against a fake ntfy server on loopback)", () => {
     expect(unknown).to.deep.include({ ok: false, code: "SERVICE_INVALID_ARGUMENT" });
     expect(unknown.ok === false && unknown.error).to.match(/no ntfy channel "garage".*default, alarm/);
     expect(await notifications.send({ message: "" })).to.deep.include({ ok: false, code: "SERVICE_INVALID_ARGUMENT" });
-    expect(await notifications.send({ message: "x", priority: 9 })).to.deep.include({ ok: false, code: "SERVICE_INVALID_ARGUMENT" });
-    expect(await notifications.send({ message: "x", priority: "loud" })).to.deep.include({ ok: false, code: "SERVICE_INVALID_ARGUMENT" });
+    expect(await notifications.send({ message: "x", priority: 9 })).to.deep.include({
+      ok: false,
+      code: "SERVICE_INVALID_ARGUMENT",
+    });
+    expect(await notifications.send({ message: "x", priority: "loud" })).to.deep.include({
+      ok: false,
+      code: "SERVICE_INVALID_ARGUMENT",
+    });
     expect(ntfy.server.requests).to.have.length(0);
     expect(notifications.serviceHealth().reachable).to.equal(null);
   });
@@ -113,7 +127,9 @@ describe("ntfy notifications (against a fake ntfy server on loopback)", () => {
   });
 
   it("maps priority names and numbers", () => {
-    expect([1, 5, "min", "low", "default", "high", "urgent", "MAX", "3"].map(ntfyPriority)).to.deep.equal([1, 5, 1, 2, 3, 4, 5, 5, 3]);
+    expect([1, 5, "min", "low", "default", "high", "urgent", "MAX", "3"].map(ntfyPriority)).to.deep.equal([
+      1, 5, 1, 2, 3, 4, 5, 5, 3,
+    ]);
     expect(ntfyPriority(0)).to.be.a("string");
     expect(ntfyPriority(2.5)).to.be.a("string");
   });

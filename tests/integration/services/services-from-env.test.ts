@@ -68,7 +68,9 @@ describe("services configured from the environment under npm start", function ()
     const { engine } = running.hearth;
     expect(engine.services.keys()).to.deep.equal(["notifications", "weather", "relay", "lightPanels"]);
     const base = `http://127.0.0.1:${running.hearth.httpPort}`;
-    const services = (await (await fetch(`${base}/api/services`)).json()) as { services: { key: string; provider: string; configured: boolean }[] };
+    const services = (await (await fetch(`${base}/api/services`)).json()) as {
+      services: { key: string; provider: string; configured: boolean }[];
+    };
     expect(services.services.map((service) => [service.key, service.provider, service.configured])).to.deep.equal([
       ["notifications", "ntfy", true],
       ["weather", "open-meteo", true],
@@ -84,7 +86,9 @@ describe("services configured from the environment under npm start", function ()
     expect(await engine.notifications?.send({ channel: "alarm", message: "test" })).to.deep.include({ ok: true });
     expect(ntfy.published[0]).to.deep.include({ topic: "home-alarm", authorization: "Bearer tk_env_secret" });
 
-    const forecast = await engine.services.getOrThrow<{ daily(days: number): Promise<{ data: unknown[] }> }>("weather").daily(3);
+    const forecast = await engine.services
+      .getOrThrow<{ daily(days: number): Promise<{ data: unknown[] }> }>("weather")
+      .daily(3);
     expect(forecast.data).to.have.length(3);
 
     const relay = engine.services.getOrThrow<RelayService>("relays");
@@ -93,7 +97,11 @@ describe("services configured from the environment under npm start", function ()
     await relay.switchOn("garage");
     expect(garage.switches.get(0)?.output).to.equal(true);
     garage.press(0);
-    await waitFor(() => (engine.state.get("relay.garage.0") as { source?: string } | undefined)?.source === "button", 5000, "the button press in state");
+    await waitFor(
+      () => (engine.state.get("relay.garage.0") as { source?: string } | undefined)?.source === "button",
+      5000,
+      "the button press in state",
+    );
     expect(engine.state.get("relay.garage.0")).to.deep.include({ kind: "switch", on: false });
   });
 
@@ -120,9 +128,11 @@ describe("services configured from the environment under npm start", function ()
   });
 
   it("refuses to start with a bad service variable, naming it", async () => {
-    const error = await startHearth({ env: { SHELLY_DEVICES: "garage=ftp://nowhere", HTTP_AUTH: "false" }, apiPort: 0, httpPort: null }).catch(
-      (caught: unknown) => caught,
-    );
+    const error = await startHearth({
+      env: { SHELLY_DEVICES: "garage=ftp://nowhere", HTTP_AUTH: "false" },
+      apiPort: 0,
+      httpPort: null,
+    }).catch((caught: unknown) => caught);
     expect(error).to.be.instanceOf(ConfigError);
     expect((error as ConfigError).problems[0]?.variable).to.equal("SHELLY_DEVICES");
   });

@@ -30,8 +30,15 @@ describe("Shelly relays", () => {
 
   describe("digest authentication", () => {
     it("answers a SHA-256 challenge as RFC 7616 computes it", () => {
-      const challenge = parseDigestChallenge('Digest qop="auth", realm="shellypro4pm-f008d1d8b8b8", nonce="60dc59c6", algorithm=SHA-256');
-      expect(challenge).to.deep.equal({ realm: "shellypro4pm-f008d1d8b8b8", nonce: "60dc59c6", qop: "auth", algorithm: "SHA-256" });
+      const challenge = parseDigestChallenge(
+        'Digest qop="auth", realm="shellypro4pm-f008d1d8b8b8", nonce="60dc59c6", algorithm=SHA-256',
+      );
+      expect(challenge).to.deep.equal({
+        realm: "shellypro4pm-f008d1d8b8b8",
+        nonce: "60dc59c6",
+        qop: "auth",
+        algorithm: "SHA-256",
+      });
       const header = digestAuthorization(challenge!, {
         method: "POST",
         uri: "/rpc/Switch.Set",
@@ -40,7 +47,9 @@ describe("Shelly relays", () => {
         nonceCount: 1,
         cnonce: "abc",
       });
-      expect(header).to.match(/^Digest username="admin", realm="shellypro4pm-f008d1d8b8b8", nonce="60dc59c6", uri="\/rpc\/Switch.Set", algorithm=SHA-256, response="[0-9a-f]{64}", qop=auth, nc=00000001, cnonce="abc"$/);
+      expect(header).to.match(
+        /^Digest username="admin", realm="shellypro4pm-f008d1d8b8b8", nonce="60dc59c6", uri="\/rpc\/Switch.Set", algorithm=SHA-256, response="[0-9a-f]{64}", qop=auth, nc=00000001, cnonce="abc"$/,
+      );
       expect(parseDigestChallenge("Basic realm=x")).to.equal(null);
     });
   });
@@ -48,11 +57,22 @@ describe("Shelly relays", () => {
   describe("over HTTP RPC (fake device on loopback)", () => {
     let device: ShellyDeviceModel;
     let fake: FakeShellyHttp;
-    const relay = (address: string, options: { password?: string; devices?: Record<string, { transport: "http"; address: string; covers?: number[]; switches?: number[] }> } = {}) =>
-      new ShellyRelayService(new FetchHttpClient(logger, { sleep: async () => undefined }), new FakeMqttService(), logger, {
-        devices: options.devices ?? { kitchen: { transport: "http", address, switches: [0, 1] } },
-        password: options.password,
-      });
+    const relay = (
+      address: string,
+      options: {
+        password?: string;
+        devices?: Record<string, { transport: "http"; address: string; covers?: number[]; switches?: number[] }>;
+      } = {},
+    ) =>
+      new ShellyRelayService(
+        new FetchHttpClient(logger, { sleep: async () => undefined }),
+        new FakeMqttService(),
+        logger,
+        {
+          devices: options.devices ?? { kitchen: { transport: "http", address, switches: [0, 1] } },
+          password: options.password,
+        },
+      );
 
     beforeEach(async () => {
       device = new ShellyDeviceModel("shellypro2-abc", { switches: [0, 1], covers: [] });
@@ -73,8 +93,18 @@ describe("Shelly relays", () => {
       await service.switchOff("kitchen");
       const status = await service.getSwitchStatus("kitchen", 1);
       expect(status).to.deep.include({ device: "kitchen", channel: 1, on: false, voltageV: 230.1, temperatureC: 41.2 });
-      expect(changes.map((change) => change.kind === "switch" && change.status.on)).to.deep.equal([true, false, false, false]);
-      expect(device.calls.map((call) => call.method)).to.deep.equal(["Switch.Set", "Switch.Toggle", "Switch.Set", "Switch.GetStatus"]);
+      expect(changes.map((change) => change.kind === "switch" && change.status.on)).to.deep.equal([
+        true,
+        false,
+        false,
+        false,
+      ]);
+      expect(device.calls.map((call) => call.method)).to.deep.equal([
+        "Switch.Set",
+        "Switch.Toggle",
+        "Switch.Set",
+        "Switch.GetStatus",
+      ]);
       // The challenge is remembered: one 401 for the first call, none after.
       expect(fake.server.requests.filter((request) => !request.headers.authorization)).to.have.length(1);
       expect(JSON.stringify(logger.entries)).not.to.contain("s3cret-pw");
@@ -105,7 +135,9 @@ describe("Shelly relays", () => {
       const coverFake = await FakeShellyHttp.start(coverDevice);
       try {
         const service = relay("", { devices: { blinds: { transport: "http", address: coverFake.url, covers: [0] } } });
-        expect(service.devices()).to.deep.equal([{ name: "blinds", transport: "http", address: coverFake.url, switches: [], covers: [0] }]);
+        expect(service.devices()).to.deep.equal([
+          { name: "blinds", transport: "http", address: coverFake.url, switches: [], covers: [0] },
+        ]);
         await service.openCover("blinds");
         await service.setCoverPosition("blinds", 40);
         await service.stopCover("blinds");
@@ -136,7 +168,9 @@ describe("Shelly relays", () => {
       const before = fake.server.requests.length;
       expect((await rejection(service.switchOn("garage"))).code).to.equal("SERVICE_UNKNOWN_DEVICE");
       expect((await rejection(service.switchOn("kitchen", -1))).code).to.equal("SERVICE_INVALID_ARGUMENT");
-      expect((await rejection(service.setSwitch("kitchen", "on" as unknown as boolean))).code).to.equal("SERVICE_INVALID_ARGUMENT");
+      expect((await rejection(service.setSwitch("kitchen", "on" as unknown as boolean))).code).to.equal(
+        "SERVICE_INVALID_ARGUMENT",
+      );
       expect(fake.server.requests.length).to.equal(before);
     });
 
@@ -216,10 +250,18 @@ describe("Shelly relays", () => {
         timeoutMs: 5000,
       });
       service.onStart();
-      expect([...mqtt.subscriptions.keys()]).to.have.members(["hearth-test/rpc", "shellyplus1-abc/events/rpc", "shellyplus1-abc/status/+"]);
+      expect([...mqtt.subscriptions.keys()]).to.have.members([
+        "hearth-test/rpc",
+        "shellyplus1-abc/events/rpc",
+        "shellyplus1-abc/status/+",
+      ]);
       const call = service.switchOn("garage");
       expect(mqtt.published[0]).to.deep.include({ topic: "shellyplus1-abc/rpc" });
-      expect(mqtt.published[0]?.payload).to.deep.include({ src: "hearth-test", method: "Switch.Set", params: { id: 0, on: true } });
+      expect(mqtt.published[0]?.payload).to.deep.include({
+        src: "hearth-test",
+        method: "Switch.Set",
+        params: { id: 0, on: true },
+      });
       time.advance(5000);
       const error = await rejection(call);
       expect(error.code).to.equal("SERVICE_UNREACHABLE");
@@ -242,7 +284,12 @@ describe("Shelly relays", () => {
       const call = service.switchOn("garage");
       expect(mqtt.subscriptions.has("hearth-lazy/rpc")).to.equal(true);
       const request = mqtt.published[0]?.payload as { id: number };
-      await mqtt.emit("hearth-lazy/rpc", { id: request.id, src: "shellyplus1-abc", dst: "hearth-lazy", result: { was_on: false } });
+      await mqtt.emit("hearth-lazy/rpc", {
+        id: request.id,
+        src: "shellyplus1-abc",
+        dst: "hearth-lazy",
+        result: { was_on: false },
+      });
       await call;
       expect(service.lastKnownSwitch("garage")?.on).to.equal(true);
       service.onStop();

@@ -16,13 +16,26 @@ describe("weather (against fake Open-Meteo and OpenWeatherMap on loopback)", () 
 
   const openMeteo = (units: "metric" | "imperial" = "metric") =>
     new CachedWeatherService(
-      new OpenMeteoProvider(http(), { latitude: 59.91, longitude: 10.75, units, timeZone: "UTC", baseUrl: weather.url }),
+      new OpenMeteoProvider(http(), {
+        latitude: 59.91,
+        longitude: 10.75,
+        units,
+        timeZone: "UTC",
+        baseUrl: weather.url,
+      }),
       logger,
       { cacheTtlSeconds: 600, now: clock },
     );
   const owm = (apiKey = "owm-key-123", units: "metric" | "imperial" = "metric") =>
     new CachedWeatherService(
-      new OpenWeatherMapProvider(http(), { latitude: 59.91, longitude: 10.75, units, apiKey, timeZone: "UTC", baseUrl: weather.url }),
+      new OpenWeatherMapProvider(http(), {
+        latitude: 59.91,
+        longitude: 10.75,
+        units,
+        apiKey,
+        timeZone: "UTC",
+        baseUrl: weather.url,
+      }),
       logger,
       { now: clock },
     );
@@ -46,7 +59,13 @@ describe("weather (against fake Open-Meteo and OpenWeatherMap on loopback)", () 
       expect(current.provider).to.equal("open-meteo");
       expect(current.stale).to.equal(false);
       expect(current.unitLabels).to.deep.equal({ temperature: "°C", windSpeed: "km/h", precipitation: "mm" });
-      expect(current.data).to.deep.include({ temperature: 3.5, humidity: 81, code: 61, description: "Light rain", isDay: false });
+      expect(current.data).to.deep.include({
+        temperature: 3.5,
+        humidity: 81,
+        code: 61,
+        description: "Light rain",
+        isDay: false,
+      });
       expect(current.data.time).to.be.instanceOf(Date);
 
       const hourly = await service.hourly();
@@ -103,10 +122,12 @@ describe("weather (against fake Open-Meteo and OpenWeatherMap on loopback)", () 
 
     it("rejects with a catchable ServiceCallError when there never was a good answer", async () => {
       weather.down = true;
-      const error = await openMeteo().current().then(
-        () => null,
-        (caught: unknown) => caught,
-      );
+      const error = await openMeteo()
+        .current()
+        .then(
+          () => null,
+          (caught: unknown) => caught,
+        );
       expect(error).to.be.instanceOf(ServiceCallError);
       expect((error as ServiceCallError).code).to.equal("SERVICE_REQUEST_FAILED");
     });
@@ -126,7 +147,10 @@ describe("weather (against fake Open-Meteo and OpenWeatherMap on loopback)", () 
         const error = await service.hourly(bad).catch((caught: unknown) => caught);
         expect((error as ServiceCallError).code).to.equal("SERVICE_INVALID_ARGUMENT");
       }
-      expect((await service.daily(17).catch((caught: unknown) => caught)) as ServiceCallError).to.have.property("code", "SERVICE_INVALID_ARGUMENT");
+      expect((await service.daily(17).catch((caught: unknown) => caught)) as ServiceCallError).to.have.property(
+        "code",
+        "SERVICE_INVALID_ARGUMENT",
+      );
       expect(weather.requests).to.have.length(0);
     });
   });
@@ -138,7 +162,13 @@ describe("weather (against fake Open-Meteo and OpenWeatherMap on loopback)", () 
       expect(weather.requests[0]?.path).to.equal("/data/3.0/onecall");
       expect(weather.requests[0]?.query.get("exclude")).to.equal("minutely,alerts");
       expect(current.provider).to.equal("openweathermap");
-      expect(current.data).to.deep.include({ temperature: 3.5, windSpeed: 14.4, code: 500, description: "Light rain", precipitation: 0.25 });
+      expect(current.data).to.deep.include({
+        temperature: 3.5,
+        windSpeed: 14.4,
+        code: 500,
+        description: "Light rain",
+        precipitation: 0.25,
+      });
       const hourly = await service.hourly();
       expect(hourly.data).to.have.length(48);
       expect(hourly.data[0]?.precipitationProbability).to.equal(70);

@@ -106,7 +106,11 @@ describe("AutomationManager", () => {
     state.set("mode", "away");
     await flush();
     expect(automation.contexts.map((context) => context.type)).to.deep.equal(["mqtt", "cron", "state"]);
-    expect(automation.contexts[0]).to.deep.equal({ type: "mqtt", topic: "home/hall/motion", payload: { occupancy: true } });
+    expect(automation.contexts[0]).to.deep.equal({
+      type: "mqtt",
+      topic: "home/hall/motion",
+      payload: { occupancy: true },
+    });
     expect(automation.contexts[2]).to.deep.equal({ type: "state", key: "mode", newValue: "away", oldValue: undefined });
     const info = manager.getAutomation("all-kinds");
     expect(info?.status).to.equal("running");
@@ -129,7 +133,9 @@ describe("AutomationManager", () => {
     const stats = manager.getAutomation("failing")?.stats;
     expect(stats).to.include({ runs: 1, errors: 1, lastError: "kaput", lastRunAt: "2026-01-01T00:00:00.000Z" });
     expect(stats?.lastDurationMs).to.be.a("number");
-    expect(logger.at("error").find((entry) => entry.msg === "Automation failed")?.fields.automation).to.equal("failing");
+    expect(logger.at("error").find((entry) => entry.msg === "Automation failed")?.fields.automation).to.equal(
+      "failing",
+    );
   });
 
   it("rejects bad names, duplicates, bad triggers and missing services, listing them as failed", async () => {
@@ -137,14 +143,25 @@ describe("AutomationManager", () => {
     expect(await manager.register(new Recorder("Not Kebab", []))).to.equal(false);
     expect(await manager.register(new Recorder("dup", []))).to.equal(true);
     expect(await manager.register(new Recorder("dup", []))).to.equal(false);
-    expect(await manager.register(new Recorder("bad-cron", [{ type: "cron", expression: "every day" }]))).to.equal(false);
+    expect(await manager.register(new Recorder("bad-cron", [{ type: "cron", expression: "every day" }]))).to.equal(
+      false,
+    );
     expect(await manager.register(new Recorder("empty-topic", [{ type: "mqtt", topic: "" }]))).to.equal(false);
-    expect(await manager.register(new Recorder("odd-type", [{ type: "sunrise" } as unknown as Trigger]))).to.equal(false);
+    expect(await manager.register(new Recorder("odd-type", [{ type: "sunrise" } as unknown as Trigger]))).to.equal(
+      false,
+    );
     const needy = new Recorder("needy", []);
     Object.assign(needy, { requiredServices: ["weather"] });
     expect(await manager.register(needy)).to.equal(false);
     const failed = manager.listAutomations().filter((info) => info.status === "failed");
-    expect(failed.map((info) => info.name)).to.deep.equal(["Not Kebab", "dup", "bad-cron", "empty-topic", "odd-type", "needy"]);
+    expect(failed.map((info) => info.name)).to.deep.equal([
+      "Not Kebab",
+      "dup",
+      "bad-cron",
+      "empty-topic",
+      "odd-type",
+      "needy",
+    ]);
     expect(failed.find((info) => info.name === "needy")?.error).to.match(/missing required service.*weather/);
     expect(failed.find((info) => info.name === "bad-cron")?.error).to.match(/cron/);
     expect(manager.getAutomation("dup")?.status).to.equal("running");
@@ -169,7 +186,9 @@ describe("AutomationManager", () => {
   it("validates webhook secrets and never shows their value", async () => {
     const { manager } = setup();
     const weak = new Recorder("weak-secret", [{ type: "webhook", path: "a", secret: "short" }]);
-    const odd = new Recorder("odd-secret", [{ type: "webhook", path: "b", secret: { type: "hmac", secret: "long-enough", algorithm: "md5" } as never }]);
+    const odd = new Recorder("odd-secret", [
+      { type: "webhook", path: "b", secret: { type: "hmac", secret: "long-enough", algorithm: "md5" } as never },
+    ]);
     expect(await manager.register(weak)).to.equal(false);
     expect(await manager.register(odd)).to.equal(false);
     expect(manager.getAutomation("weak-secret")?.error).to.match(/at least 8 characters/);
@@ -279,7 +298,14 @@ describe("AutomationManager", () => {
       { name: "hook-two", methods: ["GET", "PUT"], triggers: [{ methods: ["GET", "PUT"] }] },
     ]);
     expect(manager.findWebhookTargets("other")).to.deep.equal([]);
-    const context = { type: "webhook", path: "doorbell", method: "POST", headers: {}, query: {}, body: "fail" } as const;
+    const context = {
+      type: "webhook",
+      path: "doorbell",
+      method: "POST",
+      headers: {},
+      query: {},
+      body: "fail",
+    } as const;
     expect(await manager.runAutomation("hook", context)).to.deep.equal({ status: "error", error: "bad body" });
     expect(await manager.runAutomation("nobody", context)).to.deep.equal({ status: "not_found" });
     expect(await manager.triggerAutomation("nobody", context)).to.equal(false);
@@ -288,7 +314,9 @@ describe("AutomationManager", () => {
     manager.onRun((event) => runs.push(`${event.automation}:${event.error ? "error" : "ok"}`));
     await manager.runAutomation("hook", context);
     expect(runs).to.deep.equal(["hook:error"]);
-    expect(await manager.register(new Recorder("bad-hook", [{ type: "webhook", path: "x", methods: ["PATCH" as "GET"] }]))).to.equal(false);
+    expect(
+      await manager.register(new Recorder("bad-hook", [{ type: "webhook", path: "x", methods: ["PATCH" as "GET"] }])),
+    ).to.equal(false);
   });
 
   it("calls onStop and unwires on stopAll", async () => {
@@ -300,7 +328,12 @@ describe("AutomationManager", () => {
         stopped.push(this.name);
       }
     }
-    await manager.register(new Stoppable("one", [{ type: "mqtt", topic: "a" }, { type: "cron", expression: "* * * * *" }]));
+    await manager.register(
+      new Stoppable("one", [
+        { type: "mqtt", topic: "a" },
+        { type: "cron", expression: "* * * * *" },
+      ]),
+    );
     await manager.register(new Stoppable("two", [{ type: "mqtt", topic: "a" }]));
     await manager.stopAll();
     expect(stopped).to.deep.equal(["two", "one"]);
@@ -372,12 +405,17 @@ export default class Two extends FakeBase { name = "two"; triggers = []; async e
       expect(await deep.manager.discoverAndRegister(dir, true)).to.deep.equal({ registered: 3, failed: 0 });
     });
 
-    it("loads the shipped examples in ./automations, which import \"hearth\" by name", async () => {
+    it('loads the shipped examples in ./automations, which import "hearth" by name', async () => {
       const { manager, client, state } = setup();
       await client.connect();
-      expect(await manager.discoverAndRegister(path.resolve("automations"))).to.deep.equal({ registered: 5, failed: 0 });
+      expect(await manager.discoverAndRegister(path.resolve("automations"))).to.deep.equal({
+        registered: 5,
+        failed: 0,
+      });
       const webhook = { type: "webhook", path: "away-mode", method: "POST", headers: {}, query: {} } as const;
-      expect(await manager.runAutomation("away-mode-webhook", { ...webhook, body: { away: true } })).to.deep.equal({ status: "ok" });
+      expect(await manager.runAutomation("away-mode-webhook", { ...webhook, body: { away: true } })).to.deep.equal({
+        status: "ok",
+      });
       await flush();
       expect(state.get("away")).to.equal(true);
       expect(client.published.map((message) => message.topic)).to.deep.equal([
@@ -385,7 +423,9 @@ export default class Two extends FakeBase { name = "two"; triggers = []; async e
         "z2m/living_room_lamp/set",
         "z2m/kitchen_ceiling/set",
       ]);
-      expect((await manager.runAutomation("away-mode-webhook", { ...webhook, body: "nonsense" })).status).to.equal("error");
+      expect((await manager.runAutomation("away-mode-webhook", { ...webhook, body: "nonsense" })).status).to.equal(
+        "error",
+      );
       expect(manager.listAutomations().map((info) => info.name)).to.have.members([
         "away-lights-off",
         "away-mode-webhook",
@@ -416,7 +456,9 @@ export default class Two extends FakeBase { name = "two"; triggers = []; async e
       expect(failed.find((info) => info.file?.endsWith("zz-dup.ts"))?.error).to.match(/duplicate/);
       const errors = logger.at("error").filter((entry) => entry.msg === "Automation not registered");
       expect(errors).to.have.length(4);
-      expect(errors.every((entry) => typeof entry.fields.file === "string" && typeof entry.fields.automation === "string")).to.equal(true);
+      expect(
+        errors.every((entry) => typeof entry.fields.file === "string" && typeof entry.fields.automation === "string"),
+      ).to.equal(true);
     });
   });
 });

@@ -105,7 +105,16 @@ describe("AutomationManager reloads", () => {
     state.set("porch.mode", "on");
     time.advance(5 * 60_000);
     await manager.idle();
-    expect(events.slice(1)).to.deep.equal(["v2 mqtt", "v2 state", "v2 tick", "v2 tick", "v2 tick", "v2 tick", "v2 cron", "v2 tick"]);
+    expect(events.slice(1)).to.deep.equal([
+      "v2 mqtt",
+      "v2 state",
+      "v2 tick",
+      "v2 tick",
+      "v2 tick",
+      "v2 tick",
+      "v2 cron",
+      "v2 tick",
+    ]);
     expect(manager.getAutomation("porch")).to.include({ status: "running", reloads: 1, reloadError: null });
     expect(mqtt.subscriptionCount).to.equal(1);
   });
@@ -120,7 +129,11 @@ describe("AutomationManager reloads", () => {
     });
 
     const outcome = await manager.loadFile("/a/porch.ts");
-    expect(outcome).to.deep.equal({ status: "kept_previous", name: "porch", error: "failed to load: Unexpected token '}'" });
+    expect(outcome).to.deep.equal({
+      status: "kept_previous",
+      name: "porch",
+      error: "failed to load: Unexpected token '}'",
+    });
     expect(events).to.deep.equal([]);
     client.deliver("home/porch", {});
     await manager.idle();

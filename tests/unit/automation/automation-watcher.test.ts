@@ -2,7 +2,11 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "chai";
-import { type AutomationFileChange, AutomationWatcher, type WatchDirectory } from "../../../src/adapters/loading/automation-watcher.js";
+import {
+  type AutomationFileChange,
+  AutomationWatcher,
+  type WatchDirectory,
+} from "../../../src/adapters/loading/automation-watcher.js";
 import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
 import { FakeTime } from "../../support/engine-fakes.js";
 

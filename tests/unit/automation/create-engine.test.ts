@@ -180,7 +180,9 @@ export default class Farewell extends Automation {
       });
       expect(engine.config.LOG_LEVEL).to.equal("info");
       // Without the override, the environment's mistake is still reported, naming the variable.
-      expect(() => createEngine({ automationsDir: dir, mqttClient: new FakeMqttClient(), handleSignals: false })).to.throw(/LOG_LEVEL/);
+      expect(() =>
+        createEngine({ automationsDir: dir, mqttClient: new FakeMqttClient(), handleSignals: false }),
+      ).to.throw(/LOG_LEVEL/);
     } finally {
       if (previous === undefined) delete process.env.LOG_LEVEL;
       else process.env.LOG_LEVEL = previous;

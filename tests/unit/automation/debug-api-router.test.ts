@@ -70,7 +70,8 @@ describe("debug API router", () => {
     logs = new RingBufferLog(100);
     mqtt = new FakeMqttService();
     ready = { mqtt: true, engine: true };
-    devices = new DeviceRegistry({ messages: zigbee2MqttMessages,
+    devices = new DeviceRegistry({
+      messages: zigbee2MqttMessages,
       mqtt,
       prefix: "zigbee2mqtt",
       logger: new MemoryLogger(),
@@ -240,14 +241,19 @@ describe("debug API router", () => {
     it("lists, reads, sets and deletes state", async () => {
       const app = appFor();
       state.set("mode", "away");
-      await request(app).get("/api/state").expect(200, { state: { mode: "away" }, count: 1 });
+      await request(app)
+        .get("/api/state")
+        .expect(200, { state: { mode: "away" }, count: 1 });
       await request(app).get("/api/state/mode").expect(200, { key: "mode", value: "away", exists: true });
       await request(app).get("/api/state/none").expect(200, { key: "none", value: null, exists: false });
       await request(app)
         .put("/api/state/mode")
         .send({ value: { home: true } })
         .expect(200, { key: "mode", value: { home: true }, previous: "away" });
-      await request(app).put("/api/state/fresh").send({ value: 3 }).expect(200, { key: "fresh", value: 3, previous: null });
+      await request(app)
+        .put("/api/state/fresh")
+        .send({ value: 3 })
+        .expect(200, { key: "fresh", value: 3, previous: null });
       await request(app).delete("/api/state/mode").expect(200, { key: "mode", deleted: true });
       await request(app).delete("/api/state/mode").expect(200, { key: "mode", deleted: false });
     });
@@ -271,7 +277,11 @@ describe("debug API router", () => {
     it("says the body must be { value } when a bare JSON value is sent", async () => {
       const app = appFor();
       for (const bare of ["true", "5", '"on"', "null", "[1]"]) {
-        const response = await request(app).put("/api/state/away").set("Content-Type", "application/json").send(bare).expect(400);
+        const response = await request(app)
+          .put("/api/state/away")
+          .set("Content-Type", "application/json")
+          .send(bare)
+          .expect(400);
         expect(response.body.message).to.match(/^The body must be a JSON object \{ "value": … \}/);
         expect(response.body.message).not.to.match(/Unexpected token/);
       }

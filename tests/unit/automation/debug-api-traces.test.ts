@@ -48,7 +48,11 @@ describe("debug API: traces and run modes", () => {
 
   beforeEach(() => {
     manager = new FakeAutomationManager()
-      .add(automationInfo("porch-light", { triggers: [{ type: "mqtt", topic: "zigbee2mqtt/porch_motion", hasFilter: true }] }))
+      .add(
+        automationInfo("porch-light", {
+          triggers: [{ type: "mqtt", topic: "zigbee2mqtt/porch_motion", hasFilter: true }],
+        }),
+      )
       .add(automationInfo("broken", { status: "failed", error: "SyntaxError" }));
     manager.traces.set("porch-light", {
       traces: [TRACE],
@@ -76,7 +80,10 @@ describe("debug API: traces and run modes", () => {
 
   it("needs the token like every debug API route", async () => {
     await request(app("s3cret-token")).get("/api/automations/porch-light/traces").expect(401);
-    await request(app("s3cret-token")).get("/api/automations/porch-light/traces").set("Authorization", "Bearer s3cret-token").expect(200);
+    await request(app("s3cret-token"))
+      .get("/api/automations/porch-light/traces")
+      .set("Authorization", "Bearer s3cret-token")
+      .expect(200);
   });
 
   it("answers 409 when the run mode drops a manual trigger", async () => {

@@ -72,7 +72,8 @@ describe("DeviceRegistry", () => {
   let removed: ZigbeeDevice[];
 
   function create(options: { names?: Record<string, string>; store?: MemoryStore | null } = {}): DeviceRegistry {
-    const created = new DeviceRegistry({ messages: zigbee2MqttMessages,
+    const created = new DeviceRegistry({
+      messages: zigbee2MqttMessages,
       mqtt,
       prefix: PREFIX,
       logger,
@@ -163,7 +164,11 @@ describe("DeviceRegistry", () => {
     expect(seen).to.have.length(2);
     expect(seen[1]![0]).to.deep.equal({ state: "ON", brightness: 80, linkquality: 120 });
     expect(seen[1]![1].ieee_address).to.equal("0x0017880108f1e2d3");
-    expect(registry.getDeviceState("living_room_lamp")).to.deep.equal({ state: "ON", brightness: 80, linkquality: 120 });
+    expect(registry.getDeviceState("living_room_lamp")).to.deep.equal({
+      state: "ON",
+      brightness: 80,
+      linkquality: 120,
+    });
   });
 
   it("ignores /set, /get, /availability and bridge topics and unknown devices", async () => {

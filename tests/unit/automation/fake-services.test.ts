@@ -105,7 +105,9 @@ describe("fake services of the test kit", () => {
     expect(await relays.getCoverStatus("garage")).to.include({ state: "stopped", position: 40 });
     await relays.closeCover("garage");
     expect(relays.lastKnownCover("garage")).to.include({ state: "closed", position: 0 });
-    expect(relays.devices()).to.deep.equal([{ name: "garage", transport: "mqtt", address: "fake/garage", switches: [0, 1], covers: [0] }]);
+    expect(relays.devices()).to.deep.equal([
+      { name: "garage", transport: "mqtt", address: "fake/garage", switches: [0, 1], covers: [0] },
+    ]);
 
     const panels = new FakeLightPanels(["hall"]);
     await panels.selectEffect("hall", "Forest");

@@ -79,7 +79,11 @@ describe("FetchHttpClient", () => {
   });
 
   it("keeps a caller's own content type", async () => {
-    await client.request(`${base}/x`, { method: "PUT", body: { a: 1 }, headers: { "Content-Type": "application/merge-patch+json" } });
+    await client.request(`${base}/x`, {
+      method: "PUT",
+      body: { a: 1 },
+      headers: { "Content-Type": "application/merge-patch+json" },
+    });
     expect(requests[0]!.headers["content-type"]).to.equal("application/merge-patch+json");
   });
 

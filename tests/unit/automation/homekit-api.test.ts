@@ -85,7 +85,10 @@ describe("GET /api/homekit", () => {
   });
 
   it("gives an authenticated caller the bridges, ports, counts, the setup code and the setup URIs", async () => {
-    const response = await request(appFor(token)).get("/api/homekit").set("Authorization", `Bearer ${token}`).expect(200);
+    const response = await request(appFor(token))
+      .get("/api/homekit")
+      .set("Authorization", `Bearer ${token}`)
+      .expect(200);
     expect(response.body.setupCode).to.equal("031-45-154");
     expect(response.body.bridges.map((bridge: { port: number }) => bridge.port)).to.deep.equal([47128, 47129]);
     expect(response.body.bridges.map((bridge: { accessories: number }) => bridge.accessories)).to.deep.equal([149, 2]);
@@ -114,7 +117,9 @@ describe("GET /api/homekit", () => {
     const response = await request(appFor(undefined)).get("/api/homekit").expect(200);
     expect(response.body.setupCode).to.equal(null);
     expect(response.body.setupCodeHidden).to.match(/Log in/);
-    expect(response.body.bridges.map((bridge: { setupUri: unknown; setupQr: unknown }) => [bridge.setupUri, bridge.setupQr])).to.deep.equal([
+    expect(
+      response.body.bridges.map((bridge: { setupUri: unknown; setupQr: unknown }) => [bridge.setupUri, bridge.setupQr]),
+    ).to.deep.equal([
       [null, null],
       [null, null],
     ]);
@@ -124,7 +129,10 @@ describe("GET /api/homekit", () => {
 
   it("answers 404 naming the switch when no bridge is registered", async () => {
     services = new ServiceRegistry(new MemoryLogger());
-    const response = await request(appFor(token)).get("/api/homekit").set("Authorization", `Bearer ${token}`).expect(404);
+    const response = await request(appFor(token))
+      .get("/api/homekit")
+      .set("Authorization", `Bearer ${token}`)
+      .expect(404);
     expect(response.body.message).to.contain("HOMEKIT_ENABLED=true");
   });
 });

@@ -55,7 +55,9 @@ describe("LeaderScheduler (cron among several processes)", () => {
     time.advance(60_000);
     await settle();
     expect(fired).to.deep.equal([]);
-    expect(logger.at("warn").map((entry) => entry.msg)).to.include("Cron tick already ran or the lease is lost; not running it again");
+    expect(logger.at("warn").map((entry) => entry.msg)).to.include(
+      "Cron tick already ran or the lease is lost; not running it again",
+    );
   });
 
   it("runs nothing while this process does not lead, or under a lost lease", async () => {

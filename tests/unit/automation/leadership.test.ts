@@ -23,7 +23,9 @@ function setup() {
       timer: time,
       now: () => time.now().getTime(),
       onPromote: async (token) => {
-        events.push(`${name} promoted (token ${token}) at ${time.now().getTime() - Date.parse("2026-01-01T00:00:00Z")}`);
+        events.push(
+          `${name} promoted (token ${token}) at ${time.now().getTime() - Date.parse("2026-01-01T00:00:00Z")}`,
+        );
       },
       onDemote: async () => {
         events.push(`${name} demoted at ${time.now().getTime() - Date.parse("2026-01-01T00:00:00Z")}`);
@@ -75,7 +77,11 @@ describe("Leadership (the engine lease)", () => {
     await advance(4500);
     // alpha's last renewal was sent at 0: it gives up at 2000, the row expires at 3000,
     // and beta takes over at its first attempt after that.
-    expect(events).to.deep.equal(["alpha promoted (token 1) at 0", "alpha demoted at 2000", "beta promoted (token 2) at 4000"]);
+    expect(events).to.deep.equal([
+      "alpha promoted (token 1) at 0",
+      "alpha demoted at 2000",
+      "beta promoted (token 2) at 4000",
+    ]);
     expect(alpha.currentToken()).to.equal(null);
     expect(beta.currentToken()).to.equal(2);
   });
@@ -99,7 +105,11 @@ describe("Leadership (the engine lease)", () => {
     await alpha.stop();
     expect(lease.released).to.deep.equal([1]);
     await advance(1000);
-    expect(events).to.deep.equal(["alpha promoted (token 1) at 0", "alpha demoted at 0", "beta promoted (token 2) at 1000"]);
+    expect(events).to.deep.equal([
+      "alpha promoted (token 1) at 0",
+      "alpha demoted at 0",
+      "beta promoted (token 2) at 1000",
+    ]);
   });
 
   it("stays standby, with a warning, while the database cannot be reached", async () => {
@@ -117,7 +127,16 @@ describe("Leadership (the engine lease)", () => {
   it("refuses a lease shorter than two renewal periods", () => {
     const { lease, logger } = setup();
     expect(
-      () => new Leadership({ lease, instance: "x", ttlMs: 1000, renewMs: 600, logger, onPromote: async () => {}, onDemote: async () => {} }),
+      () =>
+        new Leadership({
+          lease,
+          instance: "x",
+          ttlMs: 1000,
+          renewMs: 600,
+          logger,
+          onPromote: async () => {},
+          onDemote: async () => {},
+        }),
     ).to.throw(/two renewal periods/);
   });
 });

@@ -132,7 +132,12 @@ describe("AutomationTimers", () => {
     time.advance(100);
     await Promise.resolve();
     expect(fired).to.deep.equal(["tick", "once", "tick"]);
-    expect(logger.at("error").map((entry) => entry.msg).sort()).to.deep.equal([
+    expect(
+      logger
+        .at("error")
+        .map((entry) => entry.msg)
+        .sort(),
+    ).to.deep.equal([
       "A after() timer callback failed",
       "A every() timer callback failed",
       "A every() timer callback failed",

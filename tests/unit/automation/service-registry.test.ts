@@ -21,7 +21,10 @@ describe("resolveServices", () => {
 
   it("registers instances as they are", () => {
     const notifications = { send: async () => undefined };
-    const registry = resolveServices({ notifications, custom: { id: 1 } }, { http, mqtt, logger, deviceRegistry: null });
+    const registry = resolveServices(
+      { notifications, custom: { id: 1 } },
+      { http, mqtt, logger, deviceRegistry: null },
+    );
     expect(registry.get("notifications")).to.equal(notifications);
     expect(registry.get("custom")).to.deep.equal({ id: 1 });
   });
@@ -87,7 +90,10 @@ describe("resolveServices", () => {
   it("skips undefined entries, accepts no services, and fills a given registry", () => {
     const registry = new ServiceRegistry(logger);
     expect(resolveServices(undefined, { http, mqtt, logger, deviceRegistry: null }).keys()).to.deep.equal([]);
-    resolveServices({ weather: undefined, lightPanels: { n: 1 } }, { http, mqtt, logger, deviceRegistry: null, registry });
+    resolveServices(
+      { weather: undefined, lightPanels: { n: 1 } },
+      { http, mqtt, logger, deviceRegistry: null, registry },
+    );
     expect(registry.keys()).to.deep.equal(["lightPanels"]);
   });
 });

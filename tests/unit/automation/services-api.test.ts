@@ -51,13 +51,20 @@ describe("services in the debug API", () => {
     services = new ServiceRegistry(new MemoryLogger());
     services.register("notifications", { send: async () => undefined, serviceHealth: () => healthy });
     services.register("relay", {
-      serviceHealth: (): ServiceHealthReport => ({ ...healthy, provider: "shelly", reachable: false, lastError: "garage: unreachable" }),
+      serviceHealth: (): ServiceHealthReport => ({
+        ...healthy,
+        provider: "shelly",
+        reachable: false,
+        lastError: "garage: unreachable",
+      }),
     });
     services.register("custom", { anything: true });
     services.register("lightPanels", {
       pair: async (name: string) => {
-        if (name === "hall") throw new ServiceCallError("lightPanels", "SERVICE_NOT_READY", 'Nanoleaf "hall" is not in pairing mode');
-        if (name !== "living") throw new ServiceCallError("lightPanels", "SERVICE_UNKNOWN_DEVICE", `No light panel named "${name}"`);
+        if (name === "hall")
+          throw new ServiceCallError("lightPanels", "SERVICE_NOT_READY", 'Nanoleaf "hall" is not in pairing mode');
+        if (name !== "living")
+          throw new ServiceCallError("lightPanels", "SERVICE_UNKNOWN_DEVICE", `No light panel named "${name}"`);
         paired.push(name);
       },
     });
@@ -68,7 +75,12 @@ describe("services in the debug API", () => {
     expect(response.body.count).to.equal(4);
     expect(response.body.services[0]).to.deep.equal({ key: "notifications", ...healthy });
     expect(response.body.services[1]).to.include({ key: "relay", provider: "shelly", reachable: false });
-    expect(response.body.services[2]).to.deep.include({ key: "custom", provider: "custom", configured: true, reachable: null });
+    expect(response.body.services[2]).to.deep.include({
+      key: "custom",
+      provider: "custom",
+      configured: true,
+      reachable: null,
+    });
   });
 
   it("answers one service by key, or by another spelling of it, and 404 for none", async () => {

@@ -12,7 +12,8 @@ class DeviceWatcher extends Automation {
   ];
   async execute(context: TriggerContext): Promise<void> {
     if (context.type === "device_state") this.state.set("porch.battery", context.state.battery);
-    else if (context.type === "device_joined" || context.type === "device_left") this.state.set(`last.${context.type}`, context.device.friendly_name);
+    else if (context.type === "device_joined" || context.type === "device_left")
+      this.state.set(`last.${context.type}`, context.device.friendly_name);
   }
 }
 
@@ -24,7 +25,10 @@ class WeatherReport extends Automation {
     const weather = this.require<{ current(city: string): Promise<{ temperature: number }> }>("weather");
     const { temperature } = await weather.current("Utrecht");
     const response = await this.http.get<{ text: string }>("https://quotes.example/today");
-    await this.notify({ title: "Morning", message: `${temperature} °C. ${response.ok ? response.data.text : "no quote"}` });
+    await this.notify({
+      title: "Morning",
+      message: `${temperature} °C. ${response.ok ? response.data.text : "no quote"}`,
+    });
   }
 }
 
@@ -73,13 +77,22 @@ describe("createTestEngine (hearth/testing)", () => {
       { service: "weather", method: "current", args: ["Utrecht"] },
       { service: "notifications", method: "send", args: [{ title: "Morning", message: "4 °C. Carpe diem." }] },
     ]);
-    expect(t.http.requests).to.deep.equal([{ method: "GET", url: "https://quotes.example/today", headers: {}, body: undefined }]);
+    expect(t.http.requests).to.deep.equal([
+      { method: "GET", url: "https://quotes.example/today", headers: {}, body: undefined },
+    ]);
     const [trace] = t.traces("weather-report").traces;
-    expect(trace?.serviceCalls.map((call) => `${call.service}.${call.method}`)).to.deep.equal(["weather.current", "notifications.send"]);
+    expect(trace?.serviceCalls.map((call) => `${call.service}.${call.method}`)).to.deep.equal([
+      "weather.current",
+      "notifications.send",
+    ]);
   });
 
   it("answers unknown HTTP with a 404, never the network", async () => {
-    t = await createTestEngine({ automations: [WeatherReport], now: "2026-02-01T06:59:00Z", services: { weather: { current: async () => ({ temperature: -2 }) } } });
+    t = await createTestEngine({
+      automations: [WeatherReport],
+      now: "2026-02-01T06:59:00Z",
+      services: { weather: { current: async () => ({ temperature: -2 }) } },
+    });
     await t.advance("1m");
     t.expectNotified({ message: "-2 °C. no quote" });
   });
@@ -109,7 +122,10 @@ describe("createTestEngine (hearth/testing)", () => {
   it("explains a failed expectation with what was published", async () => {
     t = await createTestEngine({ automations: [Ticker] });
     await t.advance("1m");
-    expect(() => t?.expectPublished("home/tick", { at: "never" })).to.throw(AssertionError, /home\/tick \{"at":"2026-01-01T00:01:00.000Z"\}/);
+    expect(() => t?.expectPublished("home/tick", { at: "never" })).to.throw(
+      AssertionError,
+      /home\/tick \{"at":"2026-01-01T00:01:00.000Z"\}/,
+    );
     expect(() => t?.expectNothingPublished("home/+")).to.throw(AssertionError, /Expected nothing on home\/\+/);
     expect(() => t?.expectNotified({ title: "x" })).to.throw(AssertionError, /none was sent/);
     expect(t.expectPublished("home/#", { at: /T00:01/ }).topic).to.equal("home/tick");

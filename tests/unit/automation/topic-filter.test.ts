@@ -74,7 +74,9 @@ describe("topic filters", () => {
       index.add(filter, `${filter}@${n}`);
     }
     for (const topic of topics) {
-      const expected = filters.map((filter, n) => [filter, n] as const).filter(([filter]) => topicMatches(filter, topic));
+      const expected = filters
+        .map((filter, n) => [filter, n] as const)
+        .filter(([filter]) => topicMatches(filter, topic));
       expect(index.match(topic).length, topic).to.equal(expected.length);
     }
   });

@@ -23,7 +23,10 @@ describe("webhook router", () => {
         automationInfo("garage", { triggers: [{ type: "webhook", path: "garage/open", methods: ["GET", "PUT"] }] }),
         record,
       )
-      .add(automationInfo("garage-log", { triggers: [{ type: "webhook", path: "garage/open", methods: ["GET"] }] }), record)
+      .add(
+        automationInfo("garage-log", { triggers: [{ type: "webhook", path: "garage/open", methods: ["GET"] }] }),
+        record,
+      )
       .add(automationInfo("broken", { triggers: [{ type: "webhook", path: "broken" }] }), () => {
         throw new Error("relay offline");
       });
@@ -95,9 +98,14 @@ describe("webhook router", () => {
 
     beforeEach(() => {
       manager
-        .add(automationInfo("shortcut", { triggers: [{ type: "webhook", path: "phone/arrived", webhookSecret: tokenSecret }] }), (context) => {
-          received.push(context as WebhookTriggerContext);
-        })
+        .add(
+          automationInfo("shortcut", {
+            triggers: [{ type: "webhook", path: "phone/arrived", webhookSecret: tokenSecret }],
+          }),
+          (context) => {
+            received.push(context as WebhookTriggerContext);
+          },
+        )
         .add(
           automationInfo("signed", {
             triggers: [{ type: "webhook", path: "signed", webhookSecret: { ...hmacSecret, header: "X-Signature" } }],
@@ -110,14 +118,26 @@ describe("webhook router", () => {
 
     it("answers 401 without running when the token is missing or wrong", async () => {
       await request(app).post("/webhook/phone/arrived").send({}).expect(401);
-      await request(app).post("/webhook/phone/arrived").set("X-Webhook-Token", "s3cret-token-valuX").send({}).expect(401);
+      await request(app)
+        .post("/webhook/phone/arrived")
+        .set("X-Webhook-Token", "s3cret-token-valuX")
+        .send({})
+        .expect(401);
       await request(app).post("/webhook/phone/arrived").set("X-Webhook-Token", "short").send({}).expect(401);
       expect(manager.runs).to.have.length(0);
     });
 
     it("runs with the token in its header or as a bearer token", async () => {
-      await request(app).post("/webhook/phone/arrived").set("X-Webhook-Token", "s3cret-token-value").send({}).expect(200);
-      await request(app).post("/webhook/phone/arrived").set("Authorization", "Bearer s3cret-token-value").send({}).expect(200);
+      await request(app)
+        .post("/webhook/phone/arrived")
+        .set("X-Webhook-Token", "s3cret-token-value")
+        .send({})
+        .expect(200);
+      await request(app)
+        .post("/webhook/phone/arrived")
+        .set("Authorization", "Bearer s3cret-token-value")
+        .send({})
+        .expect(200);
       expect(manager.runs.map((run) => run.name)).to.deep.equal(["shortcut", "shortcut"]);
     });
 
@@ -126,7 +146,11 @@ describe("webhook router", () => {
       const body = '{"event":"push", "spacing" : 1}';
       const signature = createHmac("sha256", "hmac-shared-secret").update(body).digest("hex");
       const send = (value: string, payload = body) =>
-        request(app).post("/webhook/signed").set("Content-Type", "application/json").set("X-Signature", value).send(payload);
+        request(app)
+          .post("/webhook/signed")
+          .set("Content-Type", "application/json")
+          .set("X-Signature", value)
+          .send(payload);
       await send(signature).expect(200);
       await send(`sha256=${signature}`).expect(200);
       await send(signature, '{"event":"push","spacing":1}').expect(401);

@@ -25,7 +25,11 @@ describe("freezer-door-alarm (bundled automation)", () => {
         },
       ],
     });
-    t = await createTestEngine({ automations: [FreezerDoorAlarm], now: "2026-03-02T06:00:00Z", services: { relay, weather } });
+    t = await createTestEngine({
+      automations: [FreezerDoorAlarm],
+      now: "2026-03-02T06:00:00Z",
+      services: { relay, weather },
+    });
   });
 
   afterEach(() => t.stop());
@@ -57,7 +61,10 @@ describe("freezer-door-alarm (bundled automation)", () => {
 
   it("still notifies when the relay cannot be switched, logging why", async () => {
     await t.stop();
-    t = await createTestEngine({ automations: [FreezerDoorAlarm], services: { relay: new FakeRelays(["something-else"]) } });
+    t = await createTestEngine({
+      automations: [FreezerDoorAlarm],
+      services: { relay: new FakeRelays(["something-else"]) },
+    });
     await t.publish("zigbee2mqtt/freezer_door", { contact: false });
     await t.advance("2m10s");
     t.expectNotified({ title: "Freezer door open" });
@@ -66,12 +73,19 @@ describe("freezer-door-alarm (bundled automation)", () => {
 
   it("sends the morning forecast at 07:00", async () => {
     await t.advance("1h");
-    t.expectNotified({ title: "Today: Overcast", message: /^1–10 °C, 30% chance of rain\. Sunrise 06:10, sunset 17:45\.$/ });
+    t.expectNotified({
+      title: "Today: Overcast",
+      message: /^1–10 °C, 30% chance of rain\. Sunrise 06:10, sunset 17:45\.$/,
+    });
   });
 
   it("skips the forecast while the weather service is down, logging why", async () => {
     await t.stop();
-    t = await createTestEngine({ automations: [FreezerDoorAlarm], now: "2026-03-02T06:59:30Z", services: { weather: new FakeWeather().fail() } });
+    t = await createTestEngine({
+      automations: [FreezerDoorAlarm],
+      now: "2026-03-02T06:59:30Z",
+      services: { weather: new FakeWeather().fail() },
+    });
     await t.advance("1m");
     expect(t.notifications).to.be.empty;
     expect(t.logs.some((entry) => entry.msg === "No forecast this morning")).to.equal(true);

@@ -54,8 +54,18 @@ describe("DATA_DIR backups", () => {
 
   it("holds DATA_DIR's files (not the live database), the dump, and files kept outside DATA_DIR", async () => {
     const read = await readBackup(await backup());
-    expect(read.manifest).to.include({ format: 1, hearthVersion: "1.2.3", database: "pglite", createdAt: "2026-11-24T12:00:00.000Z" });
-    expect(read.dataFiles.map((entry) => entry.path).sort()).to.deep.equal(["homekit/AccessoryInfo.json", "http-token", "jwt-secret", "state.json"]);
+    expect(read.manifest).to.include({
+      format: 1,
+      hearthVersion: "1.2.3",
+      database: "pglite",
+      createdAt: "2026-11-24T12:00:00.000Z",
+    });
+    expect(read.dataFiles.map((entry) => entry.path).sort()).to.deep.equal([
+      "homekit/AccessoryInfo.json",
+      "http-token",
+      "jwt-secret",
+      "state.json",
+    ]);
     expect(Buffer.from(read.databaseDump as Uint8Array).toString()).to.equal("dump");
     expect(Buffer.from(read.deviceRegistryFile as Uint8Array).toString()).to.equal('{"devices":[]}');
     expect((await stat(path.join(scratch, "backup.tar.gz"))).mode & 0o777).to.equal(0o600);
@@ -73,9 +83,16 @@ describe("DATA_DIR backups", () => {
     expect(restoredDumps).to.have.length(1);
 
     await writeFile(path.join(target, "jwt-secret"), "changed\n");
-    const error = await restoreBackup(read, { dataDir: target, deviceRegistryFile: registry, force: false, restoreDatabase }).catch((e) => e);
+    const error = await restoreBackup(read, {
+      dataDir: target,
+      deviceRegistryFile: registry,
+      force: false,
+      restoreDatabase,
+    }).catch((e) => e);
     expect(error).to.be.instanceOf(RestoreTargetNotEmptyError);
-    expect((error as Error).message).to.include("is not empty").and.to.include("restored-registry.json exists");
+    expect((error as Error).message)
+      .to.include("is not empty")
+      .and.to.include("restored-registry.json exists");
     expect(await readFile(path.join(target, "jwt-secret"), "utf8"), "nothing changed").to.equal("changed\n");
     expect(restoredDumps).to.have.length(1);
 
@@ -95,8 +112,14 @@ describe("DATA_DIR backups", () => {
       await writeFile(file, packArchive(entries));
       return file;
     };
-    await expectFormatError(await write("plain.tar.gz", [{ path: "x", data: Buffer.from("x") }]), "has no hearth-backup.json");
-    await expectFormatError(await write("foreign.tar.gz", [{ path: "hearth-backup.json", data: Buffer.from('{"format":9}') }]), "cannot read");
+    await expectFormatError(
+      await write("plain.tar.gz", [{ path: "x", data: Buffer.from("x") }]),
+      "has no hearth-backup.json",
+    );
+    await expectFormatError(
+      await write("foreign.tar.gz", [{ path: "hearth-backup.json", data: Buffer.from('{"format":9}') }]),
+      "cannot read",
+    );
     const manifest = { format: 1, hearthVersion: "1", createdAt: "x", database: "pglite", files: ["data/state.json"] };
     await expectFormatError(
       await write("incomplete.tar.gz", [{ path: "hearth-backup.json", data: Buffer.from(JSON.stringify(manifest)) }]),

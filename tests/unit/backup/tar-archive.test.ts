@@ -33,7 +33,13 @@ describe("tar archive (backups)", () => {
     }
     const dir = await mkdtemp(path.join(tmpdir(), "hearth-tar-"));
     try {
-      await writeFile(path.join(dir, "a.tar.gz"), packArchive([{ path: "data/state.json", data: Buffer.from("{}") }, { path: longPath, data: Buffer.from("x") }]));
+      await writeFile(
+        path.join(dir, "a.tar.gz"),
+        packArchive([
+          { path: "data/state.json", data: Buffer.from("{}") },
+          { path: longPath, data: Buffer.from("x") },
+        ]),
+      );
       const listed = spawnSync("tar", ["-tzf", path.join(dir, "a.tar.gz")], { encoding: "utf8" });
       expect(listed.stdout.trim().split("\n")).to.deep.equal(["data/state.json", longPath]);
       spawnSync("tar", ["-xzf", path.join(dir, "a.tar.gz"), "-C", dir]);
@@ -50,7 +56,10 @@ describe("tar archive (backups)", () => {
     const truncated = gzipSync(gunzipSync(whole).subarray(0, 1024));
     expect(() => unpackArchive(truncated)).to.throw(ArchiveFormatError, "truncated");
     for (const bad of ["../escape", "/etc/passwd", "data/../../escape"]) {
-      expect(() => unpackArchive(packArchive([{ path: bad, data: Buffer.from("x") }]))).to.throw(ArchiveFormatError, "outside");
+      expect(() => unpackArchive(packArchive([{ path: bad, data: Buffer.from("x") }]))).to.throw(
+        ArchiveFormatError,
+        "outside",
+      );
     }
   });
 });

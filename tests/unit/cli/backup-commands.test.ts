@@ -28,7 +28,7 @@ describe("hearth backup / restore command lines", () => {
     expect(await backupCommand([], output)).to.equal(2);
     expect(await backupCommand(["a.tar.gz", "b.tar.gz"], output)).to.equal(2);
     expect(await restoreCommand(["a.tar.gz", "--yes"], output)).to.equal(2);
-    expect(lines.err.join("\n")).to.include("Usage: hearth backup <file>").and.to.include('unknown option --yes');
+    expect(lines.err.join("\n")).to.include("Usage: hearth backup <file>").and.to.include("unknown option --yes");
     expect(lines.err.join("\n")).to.include("Usage: hearth restore <file> [--force]");
   });
 

@@ -34,7 +34,10 @@ describe("the hearth command line", () => {
   it("lists the commands for --help, and with no command as a usage error", async () => {
     const help = cli(["--help"]);
     expect(await help.result).to.equal(0);
-    expect(help.out[0]).to.match(/Usage: hearth <command>/).and.to.match(/start +the start command/).and.to.match(/migrate/);
+    expect(help.out[0])
+      .to.match(/Usage: hearth <command>/)
+      .and.to.match(/start +the start command/)
+      .and.to.match(/migrate/);
     const bare = cli([]);
     expect(await bare.result).to.equal(USAGE_ERROR);
     expect(bare.ran).to.deep.equal([]);

@@ -13,9 +13,22 @@ import { FakeMqttService } from "../../support/fake-mqtt-service.js";
 
 let counter = 0;
 function itemCreated(householdId = "h1", name = "Peas"): InventoryEvent {
-  const event = eventFactory({ householdId, userId: "u1", at: new Date("2026-06-01T10:00:00Z"), newId: () => `e${++counter}` });
+  const event = eventFactory({
+    householdId,
+    userId: "u1",
+    at: new Date("2026-06-01T10:00:00Z"),
+    newId: () => `e${++counter}`,
+  });
   return event("item.created", {
-    item: { id: `i${counter}`, name, quantity: 1, freezerId: "f", compartmentId: "c", expiresAt: null, archived: false },
+    item: {
+      id: `i${counter}`,
+      name,
+      quantity: 1,
+      freezerId: "f",
+      compartmentId: "c",
+      expiresAt: null,
+      archived: false,
+    },
   });
 }
 
@@ -25,23 +38,38 @@ describe("inventory trigger", () => {
     const bus = new InventoryEventBus(new MemoryLogger());
     const fired: TriggerContext[] = [];
     const logger = new MemoryLogger();
-    const unwire = handler.wire(trigger, { fire: (context: TriggerContext) => fired.push(context), logger, inventoryEvents: bus } as unknown as WiringContext);
+    const unwire = handler.wire(trigger, {
+      fire: (context: TriggerContext) => fired.push(context),
+      logger,
+      inventoryEvents: bus,
+    } as unknown as WiringContext);
     return { bus, fired, unwire, logger };
   };
 
   it("validates event types, household and filter, naming every problem", () => {
     expect(handler.validate({ type: "inventory" }, {} as never)).to.equal(null);
-    expect(handler.validate({ type: "inventory", events: ["item.created", "member.joined"] }, {} as never)).to.equal(null);
-    expect(handler.validate({ type: "inventory", events: [] } as InventoryTrigger, {} as never)).to.match(/non-empty array/);
-    expect(handler.validate({ type: "inventory", events: ["item.eaten"] } as unknown as InventoryTrigger, {} as never)).to.match(
-      /unknown inventory event types: item\.eaten/,
+    expect(handler.validate({ type: "inventory", events: ["item.created", "member.joined"] }, {} as never)).to.equal(
+      null,
     );
+    expect(handler.validate({ type: "inventory", events: [] } as InventoryTrigger, {} as never)).to.match(
+      /non-empty array/,
+    );
+    expect(
+      handler.validate({ type: "inventory", events: ["item.eaten"] } as unknown as InventoryTrigger, {} as never),
+    ).to.match(/unknown inventory event types: item\.eaten/);
     expect(handler.validate({ type: "inventory", householdId: "" }, {} as never)).to.match(/householdId/);
-    expect(handler.validate({ type: "inventory", filter: "yes" } as unknown as InventoryTrigger, {} as never)).to.match(/filter/);
+    expect(handler.validate({ type: "inventory", filter: "yes" } as unknown as InventoryTrigger, {} as never)).to.match(
+      /filter/,
+    );
   });
 
   it("fires with the event when type, household and filter match, and stops after unwiring", () => {
-    const { bus, fired, unwire } = wire({ type: "inventory", events: ["item.created"], householdId: "h1", filter: (event) => event.type === "item.created" && event.data.item.name !== "Ice" });
+    const { bus, fired, unwire } = wire({
+      type: "inventory",
+      events: ["item.created"],
+      householdId: "h1",
+      filter: (event) => event.type === "item.created" && event.data.item.name !== "Ice",
+    });
     const wanted = itemCreated("h1", "Peas");
     bus.publish([wanted, itemCreated("h2", "Peas"), itemCreated("h1", "Ice")]);
     expect(fired).to.deep.equal([{ type: "inventory", event: wanted }]);
@@ -65,12 +93,17 @@ describe("inventory trigger", () => {
   it("warns and never fires when the inventory does not run in the process", () => {
     const logger = new MemoryLogger();
     handler.wire({ type: "inventory" }, { fire: () => {}, logger, inventoryEvents: null } as unknown as WiringContext);
-    expect(logger.entries.map((entry) => entry.msg)).to.include("The inventory is not running in this process; this inventory trigger can never fire");
+    expect(logger.entries.map((entry) => entry.msg)).to.include(
+      "The inventory is not running in this process; this inventory trigger can never fire",
+    );
   });
 });
 
 describe("OutboxDispatcher", () => {
-  function dispatcher(outbox: MemoryInventoryOutbox, deliver: (events: readonly InventoryEvent[]) => void | Promise<void>) {
+  function dispatcher(
+    outbox: MemoryInventoryOutbox,
+    deliver: (events: readonly InventoryEvent[]) => void | Promise<void>,
+  ) {
     const time = new FakeTime("2026-06-01T10:00:00Z");
     const logger = new MemoryLogger();
     const instance = new OutboxDispatcher({
@@ -156,7 +189,15 @@ describe("MqttInventoryPublisher", () => {
   function publisher(discoveryPrefix: string | null) {
     const mqtt = new FakeMqttService();
     const time = new FakeTime("2026-06-01T10:00:00Z");
-    const instance = new MqttInventoryPublisher({ mqtt, summaries, logger: new MemoryLogger(), prefix: "hearth/inventory", discoveryPrefix, clock: time, timer: time });
+    const instance = new MqttInventoryPublisher({
+      mqtt,
+      summaries,
+      logger: new MemoryLogger(),
+      prefix: "hearth/inventory",
+      discoveryPrefix,
+      clock: time,
+      timer: time,
+    });
     return { mqtt, instance };
   }
 
@@ -175,9 +216,19 @@ describe("MqttInventoryPublisher", () => {
     ]);
     const summary = mqtt.published.filter((message) => message.topic === "hearth/inventory/h1/summary").at(-1);
     expect(summary?.options).to.deep.include({ retain: true });
-    expect(summary?.payload).to.deep.include({ householdId: "h1", itemCount: 4, expiringSoon: 1, expired: 2, expiringWithinDays: 7 });
+    expect(summary?.payload).to.deep.include({
+      householdId: "h1",
+      itemCount: 4,
+      expiringSoon: 1,
+      expired: 2,
+      expiringWithinDays: 7,
+    });
     const first = mqtt.published.find((message) => message.topic === "hearth/inventory/h1/events");
-    expect(first?.payload).to.deep.include({ id: event.id, type: "item.created", occurredAt: "2026-06-01T10:00:00.000Z" });
+    expect(first?.payload).to.deep.include({
+      id: event.id,
+      type: "item.created",
+      occurredAt: "2026-06-01T10:00:00.000Z",
+    });
     await instance.stop();
   });
 
@@ -221,18 +272,16 @@ describe("MqttInventoryPublisher refresh", () => {
       timer: time,
     });
     await publisher.start();
-    expect(mqtt.published.filter((message) => message.topic.endsWith("/summary")).map((message) => message.topic)).to.deep.equal([
-      "p/h1/summary",
-      "p/h2/summary",
-    ]);
+    expect(
+      mqtt.published.filter((message) => message.topic.endsWith("/summary")).map((message) => message.topic),
+    ).to.deep.equal(["p/h1/summary", "p/h2/summary"]);
     households = [{ id: "h1", name: "Home" }];
     mqtt.published.length = 0;
     time.advance(3_600_000);
     await publisher.settled();
-    expect(mqtt.published.filter((message) => message.payload === "").map((message) => message.topic)).to.include.members([
-      "p/h2/summary",
-      "ha/sensor/hearth_h2/item_count/config",
-    ]);
+    expect(
+      mqtt.published.filter((message) => message.payload === "").map((message) => message.topic),
+    ).to.include.members(["p/h2/summary", "ha/sensor/hearth_h2/item_count/config"]);
     expect(mqtt.published.some((message) => message.topic === "p/h1/summary" && message.payload !== "")).to.equal(true);
     await publisher.stop();
     expect(time.pendingCount).to.equal(0);

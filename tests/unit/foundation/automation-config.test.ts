@@ -14,7 +14,10 @@ function problem(env: Record<string, string>): string {
 describe("loadConfig: automation authoring settings", () => {
   it("watches and type-checks automations under hearth start, not for the library, unless told", () => {
     expect(loadConfig({})).to.include({ AUTOMATIONS_WATCH: true, AUTOMATIONS_TYPECHECK: true });
-    expect(loadConfig({}, { surface: "library" })).to.include({ AUTOMATIONS_WATCH: false, AUTOMATIONS_TYPECHECK: false });
+    expect(loadConfig({}, { surface: "library" })).to.include({
+      AUTOMATIONS_WATCH: false,
+      AUTOMATIONS_TYPECHECK: false,
+    });
     expect(loadConfig({ AUTOMATIONS_WATCH: "false", AUTOMATIONS_TYPECHECK: "no" })).to.include({
       AUTOMATIONS_WATCH: false,
       AUTOMATIONS_TYPECHECK: false,
@@ -37,7 +40,11 @@ describe("loadConfig: automation authoring settings", () => {
     expect(problem({ AUTOMATION_TRACE_RUNS: "-1" })).to.include("AUTOMATION_TRACE_RUNS: expected 0 or more");
     expect(problem({ AUTOMATION_TRACE_RUNS: "5000" })).to.include("AUTOMATION_TRACE_RUNS: expected at most 1000");
     expect(problem({ AUTOMATION_TRACE_RUNS: "ten" })).to.include("AUTOMATION_TRACE_RUNS: expected a number");
-    expect(problem({ AUTOMATION_TRACE_PAYLOAD_BYTES: "10" })).to.include("AUTOMATION_TRACE_PAYLOAD_BYTES: expected at least 64");
-    expect(problem({ AUTOMATION_TRACE_PAYLOAD_BYTES: "1.5" })).to.include("AUTOMATION_TRACE_PAYLOAD_BYTES: expected a whole number");
+    expect(problem({ AUTOMATION_TRACE_PAYLOAD_BYTES: "10" })).to.include(
+      "AUTOMATION_TRACE_PAYLOAD_BYTES: expected at least 64",
+    );
+    expect(problem({ AUTOMATION_TRACE_PAYLOAD_BYTES: "1.5" })).to.include(
+      "AUTOMATION_TRACE_PAYLOAD_BYTES: expected a whole number",
+    );
   });
 });

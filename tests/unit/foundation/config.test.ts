@@ -41,10 +41,19 @@ describe("loadConfig", () => {
   });
 
   it("keeps state in DATA_DIR for the service, and follows the spec (off, ./state.json) for the library", () => {
-    expect(loadConfig({ DATA_DIR: "/var/lib/hearth" })).to.include({ STATE_PERSIST: true, STATE_FILE_PATH: "/var/lib/hearth/state.json" });
-    expect(loadConfig({}, { surface: "library" })).to.include({ STATE_PERSIST: false, STATE_FILE_PATH: "./state.json" });
+    expect(loadConfig({ DATA_DIR: "/var/lib/hearth" })).to.include({
+      STATE_PERSIST: true,
+      STATE_FILE_PATH: "/var/lib/hearth/state.json",
+    });
+    expect(loadConfig({}, { surface: "library" })).to.include({
+      STATE_PERSIST: false,
+      STATE_FILE_PATH: "./state.json",
+    });
     expect(loadConfig({ STATE_PERSIST: "false" })).to.include({ STATE_PERSIST: false });
-    expect(loadConfig({ STATE_PERSIST: "", STATE_FILE_PATH: "/x/s.json" })).to.include({ STATE_PERSIST: true, STATE_FILE_PATH: "/x/s.json" });
+    expect(loadConfig({ STATE_PERSIST: "", STATE_FILE_PATH: "/x/s.json" })).to.include({
+      STATE_PERSIST: true,
+      STATE_FILE_PATH: "/x/s.json",
+    });
     expect(loadConfig({ HTTP_AUTH: "false" }).HTTP_AUTH).to.equal(false);
   });
 
@@ -72,22 +81,38 @@ describe("loadConfig", () => {
   it("takes an item-list cache size of 0 (off) or more, and nothing else", () => {
     expect(loadConfig({ ITEM_LIST_CACHE_SIZE: "0" }).ITEM_LIST_CACHE_SIZE).to.equal(0);
     expect(loadConfig({ ITEM_LIST_CACHE_SIZE: "2000" }).ITEM_LIST_CACHE_SIZE).to.equal(2000);
-    expect(() => loadConfig({ ITEM_LIST_CACHE_SIZE: "-1" })).to.throw(ConfigError, /ITEM_LIST_CACHE_SIZE: expected 0 or more/);
+    expect(() => loadConfig({ ITEM_LIST_CACHE_SIZE: "-1" })).to.throw(
+      ConfigError,
+      /ITEM_LIST_CACHE_SIZE: expected 0 or more/,
+    );
     expect(() => loadConfig({ ITEM_LIST_CACHE_SIZE: "lots" })).to.throw(ConfigError, /ITEM_LIST_CACHE_SIZE/);
   });
 
   it("reads the hot standby settings and refuses a renewal period over half the lease", () => {
     expect(loadConfig({})).to.include({ HOT_STANDBY: true, LEADER_LEASE_TTL_MS: 3000, LEADER_LEASE_RENEW_MS: 1000 });
     expect(loadConfig({}).INSTANCE_NAME).to.equal(undefined);
-    expect(loadConfig({ HOT_STANDBY: "false", INSTANCE_NAME: "attic", LEADER_LEASE_TTL_MS: "1500", LEADER_LEASE_RENEW_MS: "500" })).to.include({
+    expect(
+      loadConfig({
+        HOT_STANDBY: "false",
+        INSTANCE_NAME: "attic",
+        LEADER_LEASE_TTL_MS: "1500",
+        LEADER_LEASE_RENEW_MS: "500",
+      }),
+    ).to.include({
       HOT_STANDBY: false,
       INSTANCE_NAME: "attic",
       LEADER_LEASE_TTL_MS: 1500,
       LEADER_LEASE_RENEW_MS: 500,
     });
-    expect(() => loadConfig({ LEADER_LEASE_TTL_MS: "3000", LEADER_LEASE_RENEW_MS: "2000" })).to.throw(ConfigError, /LEADER_LEASE_RENEW_MS: expected at most half/);
+    expect(() => loadConfig({ LEADER_LEASE_TTL_MS: "3000", LEADER_LEASE_RENEW_MS: "2000" })).to.throw(
+      ConfigError,
+      /LEADER_LEASE_RENEW_MS: expected at most half/,
+    );
     expect(() => loadConfig({ LEADER_LEASE_TTL_MS: "soon" })).to.throw(ConfigError, /LEADER_LEASE_TTL_MS/);
-    expect(() => loadConfig({ LEADER_LEASE_TTL_MS: "100" })).to.throw(ConfigError, /LEADER_LEASE_TTL_MS: expected at least 200/);
+    expect(() => loadConfig({ LEADER_LEASE_TTL_MS: "100" })).to.throw(
+      ConfigError,
+      /LEADER_LEASE_TTL_MS: expected at least 200/,
+    );
     expect(() => loadConfig({ HOT_STANDBY: "maybe" })).to.throw(ConfigError, /HOT_STANDBY/);
   });
 
@@ -108,13 +133,16 @@ describe("loadConfig", () => {
   });
 
   it("validates DATABASE_URL fully and names the problem", () => {
-    const problem = (url: string) => problemsOf({ DATABASE_URL: url }).find((p) => p.variable === "DATABASE_URL")?.message;
+    const problem = (url: string) =>
+      problemsOf({ DATABASE_URL: url }).find((p) => p.variable === "DATABASE_URL")?.message;
     expect(problem("postgres://postgres@127.0.0.1:notaport/db")).to.include('the port "notaport" is not a number');
     expect(problem("postgres://")).to.include("host is missing");
     expect(problem("postgres://postgres@127.0.0.1:5432/")).to.include("database name is missing");
     expect(problem("postgres://127.0.0.1:5432/db")).to.include("user name is missing");
     expect(problem("http://u@h/db")).to.include("must start with postgres://");
-    expect(loadConfig({ DATABASE_URL: "postgresql://u:p@db.lan:5433/hearth" }).DATABASE_URL).to.equal("postgresql://u:p@db.lan:5433/hearth");
+    expect(loadConfig({ DATABASE_URL: "postgresql://u:p@db.lan:5433/hearth" }).DATABASE_URL).to.equal(
+      "postgresql://u:p@db.lan:5433/hearth",
+    );
   });
 
   it("rejects a short JWT_SECRET and a non-postgres DATABASE_URL", () => {
@@ -145,7 +173,10 @@ describe("loadConfig", () => {
       "loopback, 10.0.0.0/8, 192.168.1.2, fd00::/8",
     );
     for (const bad of ["proxy.lan", "10.0.0.0/33", "loopback, nonsense", "1.2.3.4/8/9"]) {
-      expect(problemsOf({ TRUST_PROXY: bad }).map((p) => p.variable), bad).to.deep.equal(["TRUST_PROXY"]);
+      expect(
+        problemsOf({ TRUST_PROXY: bad }).map((p) => p.variable),
+        bad,
+      ).to.deep.equal(["TRUST_PROXY"]);
     }
     expect(problemsOf({ JWT_ACCESS_TTL: "soon" })[0]?.variable).to.equal("JWT_ACCESS_TTL");
   });
@@ -163,15 +194,35 @@ describe("loadConfig: inventory events, MQTT summary and reminders", () => {
       HA_DISCOVERY_PREFIX: "homeassistant",
       REMINDER_CHECK_INTERVAL: 60,
     });
-    const set = loadConfig({ INVENTORY_EVENTS_RETENTION: "2d", INVENTORY_MQTT_ENABLED: "no", INVENTORY_MQTT_PREFIX: "home/freezers/", REMINDER_CHECK_INTERVAL: "5m" });
-    expect(set).to.include({ INVENTORY_EVENTS_RETENTION: 172800, INVENTORY_MQTT_ENABLED: false, INVENTORY_MQTT_PREFIX: "home/freezers", REMINDER_CHECK_INTERVAL: 300 });
+    const set = loadConfig({
+      INVENTORY_EVENTS_RETENTION: "2d",
+      INVENTORY_MQTT_ENABLED: "no",
+      INVENTORY_MQTT_PREFIX: "home/freezers/",
+      REMINDER_CHECK_INTERVAL: "5m",
+    });
+    expect(set).to.include({
+      INVENTORY_EVENTS_RETENTION: 172800,
+      INVENTORY_MQTT_ENABLED: false,
+      INVENTORY_MQTT_PREFIX: "home/freezers",
+      REMINDER_CHECK_INTERVAL: 300,
+    });
   });
 
   it("names a bad value's variable", () => {
-    expect(problemsOf({ INVENTORY_MQTT_PREFIX: "hearth/#" }).map((p) => p.variable)).to.deep.equal(["INVENTORY_MQTT_PREFIX"]);
-    expect(problemsOf({ INVENTORY_EVENTS_POLL_MS: "0" }).map((p) => p.variable)).to.deep.equal(["INVENTORY_EVENTS_POLL_MS"]);
-    expect(problemsOf({ INVENTORY_EVENTS_POLL_MS: "120000" }).map((p) => p.variable)).to.deep.equal(["INVENTORY_EVENTS_POLL_MS"]);
-    expect(problemsOf({ HA_DISCOVERY_ENABLED: "maybe" }).map((p) => p.variable)).to.deep.equal(["HA_DISCOVERY_ENABLED"]);
-    expect(problemsOf({ REMINDER_CHECK_INTERVAL: "often" }).map((p) => p.variable)).to.deep.equal(["REMINDER_CHECK_INTERVAL"]);
+    expect(problemsOf({ INVENTORY_MQTT_PREFIX: "hearth/#" }).map((p) => p.variable)).to.deep.equal([
+      "INVENTORY_MQTT_PREFIX",
+    ]);
+    expect(problemsOf({ INVENTORY_EVENTS_POLL_MS: "0" }).map((p) => p.variable)).to.deep.equal([
+      "INVENTORY_EVENTS_POLL_MS",
+    ]);
+    expect(problemsOf({ INVENTORY_EVENTS_POLL_MS: "120000" }).map((p) => p.variable)).to.deep.equal([
+      "INVENTORY_EVENTS_POLL_MS",
+    ]);
+    expect(problemsOf({ HA_DISCOVERY_ENABLED: "maybe" }).map((p) => p.variable)).to.deep.equal([
+      "HA_DISCOVERY_ENABLED",
+    ]);
+    expect(problemsOf({ REMINDER_CHECK_INTERVAL: "often" }).map((p) => p.variable)).to.deep.equal([
+      "REMINDER_CHECK_INTERVAL",
+    ]);
   });
 });

@@ -41,23 +41,60 @@ describe("the layer rule (npm run lint)", () => {
         "domain/a.ts": 'import { b } from "./b.js";\nexport const a = b;\n',
         "domain/b.ts": "export const b = 1;\n",
         "ports/p.ts": 'import type { a } from "../domain/a.js";\nexport type P = typeof a;\n',
-        "application/u.ts": 'import type { P } from "../ports/p.js";\nimport { a } from "../domain/a.js";\nexport const u: P = a;\n',
-        "adapters/http/h.ts": 'import express from "express";\nimport { u } from "../../application/u.js";\nimport { log } from "../logging/l.js";\nexport const h = [express, u, log];\n',
+        "application/u.ts":
+          'import type { P } from "../ports/p.js";\nimport { a } from "../domain/a.js";\nexport const u: P = a;\n',
+        "adapters/http/h.ts":
+          'import express from "express";\nimport { u } from "../../application/u.js";\nimport { log } from "../logging/l.js";\nexport const h = [express, u, log];\n',
         "adapters/logging/l.ts": "export const log = 1;\n",
-        "composition/c.ts": 'import { container } from "tsyringe";\nimport { h } from "../adapters/http/h.js";\nexport const c = [container, h];\n',
+        "composition/c.ts":
+          'import { container } from "tsyringe";\nimport { h } from "../adapters/http/h.js";\nexport const c = [container, h];\n',
       }),
     );
     expect(status, output).to.equal(0);
   });
 
   const wrong: [string, Record<string, string>, RegExp][] = [
-    ["the domain importing the application", { "domain/a.ts": 'import { u } from "../application/u.js";\n', "application/u.ts": "export const u = 1;\n" }, /domain may import only domain/],
-    ["the domain importing a package", { "domain/a.ts": 'import { z } from "zod";\n' }, /the domain imports no package/],
-    ["the application importing an adapter", { "application/u.ts": 'import { h } from "../adapters/http/h.js";\n', "adapters/http/h.ts": "export const h = 1;\n" }, /application may import only/],
-    ["the application naming express in an inline type", { "application/u.ts": 'export type R = import("express").Router;\n' }, /application imports no framework/],
-    ["the application importing node:path", { "application/u.ts": 'import path from "node:path";\nexport const p = path;\n' }, /node:path/],
-    ["one adapter area reaching into another", { "adapters/mqtt/m.ts": 'import { k } from "../persistence/k.js";\n', "adapters/persistence/k.ts": "export const k = 1;\n" }, /go through a port/],
-    ["an adapter importing tsyringe", { "adapters/http/h.ts": 'import { container } from "tsyringe";\n' }, /only composition imports tsyringe/],
+    [
+      "the domain importing the application",
+      { "domain/a.ts": 'import { u } from "../application/u.js";\n', "application/u.ts": "export const u = 1;\n" },
+      /domain may import only domain/,
+    ],
+    [
+      "the domain importing a package",
+      { "domain/a.ts": 'import { z } from "zod";\n' },
+      /the domain imports no package/,
+    ],
+    [
+      "the application importing an adapter",
+      {
+        "application/u.ts": 'import { h } from "../adapters/http/h.js";\n',
+        "adapters/http/h.ts": "export const h = 1;\n",
+      },
+      /application may import only/,
+    ],
+    [
+      "the application naming express in an inline type",
+      { "application/u.ts": 'export type R = import("express").Router;\n' },
+      /application imports no framework/,
+    ],
+    [
+      "the application importing node:path",
+      { "application/u.ts": 'import path from "node:path";\nexport const p = path;\n' },
+      /node:path/,
+    ],
+    [
+      "one adapter area reaching into another",
+      {
+        "adapters/mqtt/m.ts": 'import { k } from "../persistence/k.js";\n',
+        "adapters/persistence/k.ts": "export const k = 1;\n",
+      },
+      /go through a port/,
+    ],
+    [
+      "an adapter importing tsyringe",
+      { "adapters/http/h.ts": 'import { container } from "tsyringe";\n' },
+      /only composition imports tsyringe/,
+    ],
   ];
   for (const [what, files, message] of wrong) {
     it(`fails on ${what}`, async () => {

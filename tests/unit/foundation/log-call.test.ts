@@ -84,7 +84,9 @@ describe("log calls in both argument orders", () => {
     }
     expect(() => JSON.stringify(text.buffer.query())).not.to.throw();
     expect(() => JSON.stringify(json.buffer.query())).not.to.throw();
-    const withCycle = text.buffer.query().find((entry) => (entry.self as { self?: unknown } | undefined)?.self === "[Circular]");
+    const withCycle = text.buffer
+      .query()
+      .find((entry) => (entry.self as { self?: unknown } | undefined)?.self === "[Circular]");
     expect(withCycle).to.include({ name: "loop" });
     expect(text.buffer.query().find((entry) => entry.big !== undefined)?.big).to.equal("10n");
   });

@@ -3,7 +3,8 @@ import { maskSecrets } from "../../../src/adapters/logging/mask-url.js";
 
 describe("maskSecrets", () => {
   it("masks every secret query parameter and keeps the others", () => {
-    const url = "https://api.example/weather?q=Oslo&appid=abc123&units=metric&apikey=k&api_key=z&token=t&key=1&secret=s";
+    const url =
+      "https://api.example/weather?q=Oslo&appid=abc123&units=metric&apikey=k&api_key=z&token=t&key=1&secret=s";
     expect(maskSecrets(url)).to.equal(
       "https://api.example/weather?q=Oslo&appid=***&units=metric&apikey=***&api_key=***&token=***&key=***&secret=***",
     );
@@ -28,7 +29,9 @@ describe("maskSecrets", () => {
     expect(maskSecrets("PUT http://10.0.0.40:16021/api/v1/AbCdEf0123456789XyZ0123456789abcd/state")).to.equal(
       "PUT http://10.0.0.40:16021/api/v1/***/state",
     );
-    expect(maskSecrets("http://p:16021/api/v1/AbCdEf0123456789XyZ0123456789abcd")).to.equal("http://p:16021/api/v1/***");
+    expect(maskSecrets("http://p:16021/api/v1/AbCdEf0123456789XyZ0123456789abcd")).to.equal(
+      "http://p:16021/api/v1/***",
+    );
     expect(maskSecrets("POST http://p:16021/api/v1/new")).to.equal("POST http://p:16021/api/v1/new");
   });
 });

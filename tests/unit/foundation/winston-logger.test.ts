@@ -42,7 +42,12 @@ describe("createLogger", () => {
     const { logger, lines } = capture(true);
     logger.child({ service: "weather" }).info("fetched", { url: "https://w.example/?appid=123" });
     const parsed = JSON.parse(lines[0] ?? "{}") as Record<string, unknown>;
-    expect(parsed).to.include({ level: "info", message: "fetched", service: "weather", url: "https://w.example/?appid=***" });
+    expect(parsed).to.include({
+      level: "info",
+      message: "fetched",
+      service: "weather",
+      url: "https://w.example/?appid=***",
+    });
   });
 
   it("writes readable text otherwise, with the scope in brackets", () => {

@@ -18,7 +18,16 @@ import {
   sensorReading,
   xyToHueSaturation,
 } from "../../../src/adapters/services/homekit/exposes-mapping.js";
-import { blind, climateSensor, colorBulb, doorSensor, doubleSwitch, leakSensor, plug, remote } from "../../support/homekit-fixtures.js";
+import {
+  blind,
+  climateSensor,
+  colorBulb,
+  doorSensor,
+  doubleSwitch,
+  leakSensor,
+  plug,
+  remote,
+} from "../../support/homekit-fixtures.js";
 import { bulb, coordinator, motionSensor } from "../../support/zigbee2mqtt-fixtures.js";
 
 describe("HomeKit exposes mapping", () => {
@@ -57,8 +66,14 @@ describe("HomeKit exposes mapping", () => {
     });
 
     it("maps motion, contact, leak, temperature and humidity sensors, with a battery service", () => {
-      expect(planAccessory(motionSensor())!.services.map((service) => service.kind)).to.deep.equal(["motion", "battery"]);
-      expect(planAccessory(doorSensor())!.services.map((service) => service.kind)).to.deep.equal(["contact", "battery"]);
+      expect(planAccessory(motionSensor())!.services.map((service) => service.kind)).to.deep.equal([
+        "motion",
+        "battery",
+      ]);
+      expect(planAccessory(doorSensor())!.services.map((service) => service.kind)).to.deep.equal([
+        "contact",
+        "battery",
+      ]);
       expect(planAccessory(leakSensor())!.services.map((service) => service.kind)).to.deep.equal(["leak", "battery"]);
       const climate = planAccessory(climateSensor())!.services;
       expect(climate.map((service) => service.kind)).to.deep.equal(["temperature", "humidity", "battery"]);
@@ -80,7 +95,10 @@ describe("HomeKit exposes mapping", () => {
     });
 
     it("skips malformed exposes instead of failing on them", () => {
-      const device = { ...plug(), definition: { exposes: [42, null, { name: "no type" }, ...(plug().definition!.exposes as unknown[])] } };
+      const device = {
+        ...plug(),
+        definition: { exposes: [42, null, { name: "no type" }, ...(plug().definition!.exposes as unknown[])] },
+      };
       expect(planAccessory(device)!.services.map((service) => service.kind)).to.deep.equal(["switch"]);
     });
 
@@ -107,7 +125,9 @@ describe("HomeKit exposes mapping", () => {
       expect(isOn({ state: "OFF" }, on)).to.equal(false);
       expect(isOn({ brightness: 3 }, on)).to.equal(undefined);
       expect(onCommand(on, true)).to.deep.equal({ state: "ON" });
-      expect(onCommand({ property: "state_l2", valueOn: "ON", valueOff: "OFF" }, false)).to.deep.equal({ state_l2: "OFF" });
+      expect(onCommand({ property: "state_l2", valueOn: "ON", valueOff: "OFF" }, false)).to.deep.equal({
+        state_l2: "OFF",
+      });
     });
 
     it("scales brightness 0..254 to 0..100 % and back", () => {
@@ -126,7 +146,10 @@ describe("HomeKit exposes mapping", () => {
     });
 
     it("reads hue/saturation directly or from CIE xy, and writes hue/saturation", () => {
-      expect(hueSaturation({ color: { hue: 120, saturation: 80, x: 0.2, y: 0.6 } }, "color")).to.deep.equal({ hue: 120, saturation: 80 });
+      expect(hueSaturation({ color: { hue: 120, saturation: 80, x: 0.2, y: 0.6 } }, "color")).to.deep.equal({
+        hue: 120,
+        saturation: 80,
+      });
       const red = hueSaturation({ color: { x: 0.64, y: 0.33 } }, "color")!;
       expect(red.hue === 0 || red.hue > 350 || red.hue < 10).to.equal(true);
       expect(red.saturation).to.be.above(90);
@@ -145,7 +168,9 @@ describe("HomeKit exposes mapping", () => {
       expect(coverPosition({ state: "STOP" }, openClose)).to.equal(undefined);
       expect(coverCommand(openClose, 80)).to.deep.equal({ state: "OPEN" });
       expect(coverCommand(openClose, 10)).to.deep.equal({ state: "CLOSE" });
-      expect([coverMovement({ moving: "UP" }), coverMovement({ moving: "DOWN" }), coverMovement({})]).to.deep.equal([1, 0, 2]);
+      expect([coverMovement({ moving: "UP" }), coverMovement({ moving: "DOWN" }), coverMovement({})]).to.deep.equal([
+        1, 0, 2,
+      ]);
     });
 
     it("turns Zigbee2MQTT's contact (true = closed) into HomeKit's ContactSensorState", () => {
@@ -165,7 +190,9 @@ describe("HomeKit exposes mapping", () => {
       expect(batteryLevel({ battery: 55.4 }, "battery")).to.equal(55);
       expect(lowBattery({ battery: 15 }, { property: "battery" })).to.equal(1);
       expect(lowBattery({ battery: 80 }, { property: "battery" })).to.equal(0);
-      expect(lowBattery({ battery: 80, battery_low: true }, { property: "battery", lowProperty: "battery_low" })).to.equal(1);
+      expect(
+        lowBattery({ battery: 80, battery_low: true }, { property: "battery", lowProperty: "battery_low" }),
+      ).to.equal(1);
       expect(lowBattery({}, { property: "battery" })).to.equal(undefined);
     });
   });

@@ -4,7 +4,12 @@ import { HomeKitBridge } from "../../../src/adapters/services/homekit/homekit-br
 import { FakeMqttService } from "../../support/fake-mqtt-service.js";
 
 describe("HomeKitBridge options", () => {
-  const base = { mqtt: new FakeMqttService(), logger: new MemoryLogger(), deviceRegistry: null, dataDir: "/nonexistent/homekit" };
+  const base = {
+    mqtt: new FakeMqttService(),
+    logger: new MemoryLogger(),
+    deviceRegistry: null,
+    dataDir: "/nonexistent/homekit",
+  };
 
   it("rejects a setup code HomeKit would refuse, or a capacity it cannot hold, when built", () => {
     expect(() => new HomeKitBridge({ ...base, setupCode: "1234" })).to.throw(RangeError, /8 digits/);

@@ -95,6 +95,6 @@ describe("HomeKit identity", () => {
     expect(uri).to.match(/^data:image\/svg\+xml;base64,/);
     const svg = Buffer.from(uri.split(",")[1]!, "base64").toString("utf8");
     expect(svg).to.match(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" viewBox="0 0 (\d+) \1"/);
-    expect(svg).to.contain("<path d=\"M");
+    expect(svg).to.contain('<path d="M');
   });
 });

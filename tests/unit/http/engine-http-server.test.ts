@@ -32,7 +32,13 @@ describe("EngineHttpServer", () => {
     expect((await agent.get("/healthz")).body).to.deep.equal({ status: "ok" });
     const notReady = await agent.get("/readyz");
     expect(notReady.status).to.equal(503);
-    expect(notReady.body).to.deep.equal({ status: "not ready", checks: { mqtt: false, engine: false }, startedAt: null, role: "single", leader: null });
+    expect(notReady.body).to.deep.equal({
+      status: "not ready",
+      checks: { mqtt: false, engine: false },
+      startedAt: null,
+      role: "single",
+      leader: null,
+    });
 
     readiness = { mqtt: true, engine: false, startedAt: null };
     expect((await agent.get("/readyz")).status).to.equal(503);

@@ -11,9 +11,19 @@ describe("inventory events of the item use cases", () => {
     const alice = uc.world.users.alice.id;
     const item = await uc.create({ expiresAt: new Date("2026-05-03T00:00:00Z") });
     uc.clock.advance(1000);
-    await uc.updateItem.execute({ householdId, itemId: item.id, userId: alice, patch: { name: "Garden peas", quantity: 3 } });
+    await uc.updateItem.execute({
+      householdId,
+      itemId: item.id,
+      userId: alice,
+      patch: { name: "Garden peas", quantity: 3 },
+    });
     uc.clock.advance(1000);
-    await uc.updateItem.execute({ householdId, itemId: item.id, userId: alice, patch: { compartmentId: uc.world.home.compartmentIds[1] } });
+    await uc.updateItem.execute({
+      householdId,
+      itemId: item.id,
+      userId: alice,
+      patch: { compartmentId: uc.world.home.compartmentIds[1] },
+    });
     await uc.archiveItem.execute({ householdId, itemId: item.id, userId: alice });
     await uc.restoreItem.execute({ householdId, itemId: item.id, userId: alice });
     await uc.archiveItem.execute({ householdId, itemId: item.id, userId: alice });
@@ -38,7 +48,9 @@ describe("inventory events of the item use cases", () => {
     }
     expect(events[0]?.occurredAt.toISOString()).to.equal("2026-05-01T08:00:00.000Z");
     expect(events[1]?.data).to.deep.include({ changes: ["name", "quantity"] });
-    expect(events[3]?.data).to.deep.include({ from: { freezerId: uc.world.home.freezerId, compartmentId: uc.world.home.compartmentIds[0] } });
+    expect(events[3]?.data).to.deep.include({
+      from: { freezerId: uc.world.home.freezerId, compartmentId: uc.world.home.compartmentIds[0] },
+    });
     expect(events[7]?.data).to.deep.equal({ itemId: item.id, name: "Garden peas" });
   });
 
@@ -46,9 +58,21 @@ describe("inventory events of the item use cases", () => {
     const uc = itemUseCases();
     const { householdId } = uc.world.home;
     const item = await uc.create();
-    await uc.updateItem.execute({ householdId, itemId: item.id, userId: uc.world.users.alice.id, patch: { name: "Peas" } });
+    await uc.updateItem.execute({
+      householdId,
+      itemId: item.id,
+      userId: uc.world.users.alice.id,
+      patch: { name: "Peas" },
+    });
     // Alice is no member of the away household.
-    await rejection(uc.updateItem.execute({ householdId: uc.world.away.householdId, itemId: item.id, userId: uc.world.users.alice.id, patch: { name: "X" } }));
+    await rejection(
+      uc.updateItem.execute({
+        householdId: uc.world.away.householdId,
+        itemId: item.id,
+        userId: uc.world.users.alice.id,
+        patch: { name: "X" },
+      }),
+    );
     expect(uc.outbox.all().map((event) => event.type)).to.deep.equal(["item.created"]);
   });
 });
@@ -84,8 +108,13 @@ describe("ConsumeItem", () => {
     expect([consumed.type, archived.type]).to.deep.equal(["item.consumed", "item.archived"]);
     expect(consumed.data).to.deep.include({ quantity: 0.2, remaining: 0 });
     expect(archived.data).to.deep.include({ reason: "used_up" });
-    expect((archived.data as { item: { quantity: number; archived: boolean } }).item).to.include({ quantity: 0, archived: true });
-    expect(await rejection(uc.restoreItem.execute({ householdId, itemId: item.id, userId: alice }))).to.be.instanceOf(ItemUsedUpError);
+    expect((archived.data as { item: { quantity: number; archived: boolean } }).item).to.include({
+      quantity: 0,
+      archived: true,
+    });
+    expect(await rejection(uc.restoreItem.execute({ householdId, itemId: item.id, userId: alice }))).to.be.instanceOf(
+      ItemUsedUpError,
+    );
   });
 
   it("refuses more than is left (saying how many), archived items and non-members, changing nothing", async () => {
@@ -93,13 +122,19 @@ describe("ConsumeItem", () => {
     const { householdId } = uc.world.home;
     const alice = uc.world.users.alice.id;
     const item = await uc.create({ quantity: 2 });
-    const tooMany = await rejection(uc.consumeItem.execute({ householdId, itemId: item.id, userId: alice, quantity: 3 }));
+    const tooMany = await rejection(
+      uc.consumeItem.execute({ householdId, itemId: item.id, userId: alice, quantity: 3 }),
+    );
     expect(tooMany).to.be.instanceOf(NotEnoughLeftError);
     expect((tooMany as Error).message).to.equal("Only 2 left of this item");
-    const outsider = await rejection(uc.consumeItem.execute({ householdId: uc.world.away.householdId, itemId: item.id, userId: alice, quantity: 1 }));
+    const outsider = await rejection(
+      uc.consumeItem.execute({ householdId: uc.world.away.householdId, itemId: item.id, userId: alice, quantity: 1 }),
+    );
     expect(outsider).to.be.instanceOf(NotHouseholdMemberError);
     await uc.archiveItem.execute({ householdId, itemId: item.id, userId: alice });
-    expect(await rejection(uc.consumeItem.execute({ householdId, itemId: item.id, userId: alice, quantity: 1 }))).to.be.instanceOf(ItemArchivedError);
+    expect(
+      await rejection(uc.consumeItem.execute({ householdId, itemId: item.id, userId: alice, quantity: 1 })),
+    ).to.be.instanceOf(ItemArchivedError);
     expect((await uc.items.findById(householdId, item.id))?.quantity).to.equal(2);
   });
 });
@@ -121,8 +156,16 @@ describe("ListExpiringItems", () => {
     expect(page.total).to.equal(2);
     const second = await uc.listExpiringItems.execute({ householdId, userId: alice, days: 10, page: 2, limit: 2 });
     expect(second.data.map((item) => item.name)).to.deep.equal(["Next week"]);
-    expect(await rejection(uc.listExpiringItems.execute({ householdId: uc.world.away.householdId, userId: alice, days: 3, page: 1, limit: 20 }))).to.be.instanceOf(
-      NotHouseholdMemberError,
-    );
+    expect(
+      await rejection(
+        uc.listExpiringItems.execute({
+          householdId: uc.world.away.householdId,
+          userId: alice,
+          days: 3,
+          page: 1,
+          limit: 20,
+        }),
+      ),
+    ).to.be.instanceOf(NotHouseholdMemberError);
   });
 });

@@ -149,9 +149,12 @@ describe("metrics", () => {
       ),
     ).to.equal(2);
     expect(
-      sample(text, 'hearth_http_request_duration_seconds_count{surface="engine",method="GET",route="unmatched",status="404"}'),
+      sample(
+        text,
+        'hearth_http_request_duration_seconds_count{surface="engine",method="GET",route="unmatched",status="404"}',
+      ),
     ).to.equal(1);
-    expect(text).to.not.include("porch-light\",status");
+    expect(text).to.not.include('porch-light",status');
   });
 
   it("reports inventory gauges with one round of counts per scrape", async () => {

@@ -2,7 +2,12 @@ import { expect } from "chai";
 import { ItemListCache } from "../../../src/adapters/persistence/item-list-cache.js";
 import type { ItemListQuery, ItemPage } from "../../../src/ports/item-repository.js";
 
-const query = (overrides: Partial<ItemListQuery> = {}): ItemListQuery => ({ householdId: "h1", page: 1, limit: 20, ...overrides });
+const query = (overrides: Partial<ItemListQuery> = {}): ItemListQuery => ({
+  householdId: "h1",
+  page: 1,
+  limit: 20,
+  ...overrides,
+});
 const page = (total: number): ItemPage => ({ items: [], total });
 
 describe("ItemListCache", () => {

@@ -9,7 +9,14 @@ const switchChange = (on: boolean, powerW?: number): RelayStatusChange => ({
   kind: "switch",
   device: "garage",
   channel: 1,
-  status: { device: "garage", channel: 1, on, updatedAt: at, source: "button", ...(powerW !== undefined ? { powerW } : {}) },
+  status: {
+    device: "garage",
+    channel: 1,
+    on,
+    updatedAt: at,
+    source: "button",
+    ...(powerW !== undefined ? { powerW } : {}),
+  },
   previous: null,
 });
 
@@ -70,7 +77,9 @@ describe("relay status mirrored into state", () => {
 describe("well-known service keys are typed", () => {
   it("types get, use and getOrThrow of notifications, weather, relay and lightPanels without a type argument", async () => {
     const { ServiceRegistry } = await import("../../../src/application/automation/service-registry.js");
-    const registry: import("../../../src/ports/engine-services.js").ServiceRegistryApi = new ServiceRegistry(new MemoryLogger());
+    const registry: import("../../../src/ports/engine-services.js").ServiceRegistryApi = new ServiceRegistry(
+      new MemoryLogger(),
+    );
     const relay = { devices: () => [{ name: "garage" }] };
     registry.register("relays", relay);
     // These lines only compile when the keys carry their service types.

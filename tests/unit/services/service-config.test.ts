@@ -15,7 +15,13 @@ function problems(env: Record<string, string>): { variable: string; message: str
 describe("service configuration (environment variables)", () => {
   it("leaves every service off when nothing is set", () => {
     const config = loadConfig({});
-    expect(config).to.include({ NTFY_URL: "https://ntfy.sh", WEATHER_PROVIDER: "open-meteo", WEATHER_UNITS: "metric", WEATHER_CACHE_TTL: 600, SHELLY_USERNAME: "admin" });
+    expect(config).to.include({
+      NTFY_URL: "https://ntfy.sh",
+      WEATHER_PROVIDER: "open-meteo",
+      WEATHER_UNITS: "metric",
+      WEATHER_CACHE_TTL: 600,
+      SHELLY_USERNAME: "admin",
+    });
     expect(config.SHELLY_DEVICES).to.deep.equal({});
     expect(buildServicesFromConfig(config)).to.deep.equal({});
   });
@@ -58,7 +64,11 @@ describe("service configuration (environment variables)", () => {
       [{ WEATHER_LATITUDE: "north", WEATHER_LONGITUDE: "0" }, "WEATHER_LATITUDE", /decimal degrees/],
       [{ WEATHER_LATITUDE: "59" }, "WEATHER_LONGITUDE", /both/],
       [{ WEATHER_PROVIDER: "yr" }, "WEATHER_PROVIDER", /open-meteo|openweathermap/],
-      [{ WEATHER_PROVIDER: "openweathermap", WEATHER_LATITUDE: "1", WEATHER_LONGITUDE: "2" }, "OPENWEATHERMAP_API_KEY", /required/],
+      [
+        { WEATHER_PROVIDER: "openweathermap", WEATHER_LATITUDE: "1", WEATHER_LONGITUDE: "2" },
+        "OPENWEATHERMAP_API_KEY",
+        /required/,
+      ],
       [{ WEATHER_UNITS: "kelvin" }, "WEATHER_UNITS", /metric|imperial/],
       [{ WEATHER_CACHE_TTL: "soon" }, "WEATHER_CACHE_TTL", /duration/],
       [{ SHELLY_DEVICES: "garage=ftp://x" }, "SHELLY_DEVICES", /garage: expected http/],
@@ -69,7 +79,10 @@ describe("service configuration (environment variables)", () => {
     ];
     for (const [env, variable, message] of cases) {
       const found = problems(env);
-      expect(found.map((problem) => problem.variable), JSON.stringify(env)).to.include(variable);
+      expect(
+        found.map((problem) => problem.variable),
+        JSON.stringify(env),
+      ).to.include(variable);
       expect(found.find((problem) => problem.variable === variable)?.message, JSON.stringify(env)).to.match(message);
     }
   });
@@ -78,7 +91,9 @@ describe("service configuration (environment variables)", () => {
     const config = loadConfig({ NTFY_TOPIC: "hearth", SHELLY_DEVICES: "garage=mqtt:shellyplus1-abc" });
     const given = { relays: { mine: true }, notifications: { send: async () => undefined } };
     expect(buildServicesFromConfig(config, given)).to.deep.equal({});
-    expect(Object.keys(buildServicesFromConfig(config, { relayService: { mine: true } }))).to.deep.equal(["notifications"]);
+    expect(Object.keys(buildServicesFromConfig(config, { relayService: { mine: true } }))).to.deep.equal([
+      "notifications",
+    ]);
   });
 
   it("keeps HomeKit's place after the relay service in the build order", () => {

@@ -82,7 +82,9 @@ describe("web UI router", () => {
 
     it("does not accept an unknown session id", async () => {
       const { app } = build();
-      const page = await request(app).get("/status").set("Cookie", `${SESSION_COOKIE}=${"a".repeat(64)}`);
+      const page = await request(app)
+        .get("/status")
+        .set("Cookie", `${SESSION_COOKIE}=${"a".repeat(64)}`);
       expect(page.status).to.equal(303);
     });
 

@@ -19,13 +19,19 @@ describe("web app: messages and formats", () => {
 
   it("turns every API failure into a sentence; a 429 says when to retry", () => {
     // Outside a browser the catalogue is English.
-    expect(describeError(new ApiError(429, "Too many requests", [], 30))).to.equal("Too many requests. Try again in 30 seconds.");
-    expect(describeError(new ApiError(429, "Too many requests"))).to.equal("Too many requests. Wait a minute, then try again.");
-    expect(describeError(new ApiError(0, "offline"))).to.match(/server cannot be reached/);
-    expect(describeError(new ApiError(400, "Request body invalid", [{ path: "name", message: "must not be empty" }]))).to.equal(
-      "Please check: name must not be empty.",
+    expect(describeError(new ApiError(429, "Too many requests", [], 30))).to.equal(
+      "Too many requests. Try again in 30 seconds.",
     );
-    expect(describeError(new ApiError(409, "Conflict"), { 409: "freezers.freezerNotEmpty" })).to.equal(en["freezers.freezerNotEmpty"]);
+    expect(describeError(new ApiError(429, "Too many requests"))).to.equal(
+      "Too many requests. Wait a minute, then try again.",
+    );
+    expect(describeError(new ApiError(0, "offline"))).to.match(/server cannot be reached/);
+    expect(
+      describeError(new ApiError(400, "Request body invalid", [{ path: "name", message: "must not be empty" }])),
+    ).to.equal("Please check: name must not be empty.");
+    expect(describeError(new ApiError(409, "Conflict"), { 409: "freezers.freezerNotEmpty" })).to.equal(
+      en["freezers.freezerNotEmpty"],
+    );
     expect(describeError(new ApiError(503, "down"))).to.equal(en["error.unavailable"]);
     expect(describeError(new ApiError(418, "teapot"))).to.equal(en["error.unexpected"]);
     expect(describeError(new Error("boom"))).to.equal(en["error.unexpected"]);

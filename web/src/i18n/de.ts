@@ -10,7 +10,8 @@ export const de: Catalogue = {
   "nav.freezers": "Gefriergeräte",
   "nav.household": "Haushalt",
   "nav.account": "Konto",
-  "offline.banner": "Du bist offline. Das ist die zuletzt geladene Liste; Änderungen sind gesperrt, bis die Verbindung zurück ist.",
+  "offline.banner":
+    "Du bist offline. Das ist die zuletzt geladene Liste; Änderungen sind gesperrt, bis die Verbindung zurück ist.",
 
   "action.cancel": "Abbrechen",
   "action.save": "Speichern",
@@ -79,7 +80,8 @@ export const de: Catalogue = {
   "item.consume": "Entnehmen",
   "item.consumeQuantity": "Wie viele entnehmen",
   "item.consumeSubmit": "Entnehmen",
-  "item.consumeUnavailable": "Entnehmen kann dieser Server noch nicht. Aktualisiere Hearth oder ändere stattdessen die Menge.",
+  "item.consumeUnavailable":
+    "Entnehmen kann dieser Server noch nicht. Aktualisiere Hearth oder ändere stattdessen die Menge.",
   "item.archive": "Archivieren",
   "item.archiveHint": "Archivierte Einträge verschwinden aus der Liste; im Archiv kannst du sie wiederherstellen.",
   "item.archiveSubmit": "Archivieren",
@@ -118,12 +120,14 @@ export const de: Catalogue = {
   "freezers.add": "Gefriergerät anlegen",
   "freezers.delete": "Gefriergerät löschen",
   "freezers.deleteQuestion": "Das Gefriergerät {name} mit seinen Fächern löschen?",
-  "freezers.freezerNotEmpty": "In diesem Gefriergerät liegen noch Einträge, in der Liste oder im Archiv. Lagere sie um oder lösche sie zuerst aus dem Archiv.",
+  "freezers.freezerNotEmpty":
+    "In diesem Gefriergerät liegen noch Einträge, in der Liste oder im Archiv. Lagere sie um oder lösche sie zuerst aus dem Archiv.",
   "freezers.compartments": "Fächer",
   "freezers.newCompartment": "Neues Fach in {freezer}",
   "freezers.addCompartment": "Fach anlegen",
   "freezers.deleteCompartmentQuestion": "Das Fach {name} löschen?",
-  "freezers.compartmentNotEmpty": "In diesem Fach liegen noch Einträge, in der Liste oder im Archiv. Lagere sie um oder lösche sie zuerst aus dem Archiv.",
+  "freezers.compartmentNotEmpty":
+    "In diesem Fach liegen noch Einträge, in der Liste oder im Archiv. Lagere sie um oder lösche sie zuerst aus dem Archiv.",
   "freezers.moveUp": "{name} nach oben",
   "freezers.moveDown": "{name} nach unten",
 
@@ -165,9 +169,11 @@ export const de: Catalogue = {
   "invite.revokeConfirm": "Ja, widerrufen",
   "invite.joinTitle": "Einem Haushalt beitreten",
   "invite.joining": "Einladung wird angenommen …",
-  "invite.signInFirst": "Du wurdest in einen Haushalt eingeladen. Melde dich an oder erstelle ein Konto, dann trittst du ihm bei.",
+  "invite.signInFirst":
+    "Du wurdest in einen Haushalt eingeladen. Melde dich an oder erstelle ein Konto, dann trittst du ihm bei.",
   "invite.gone": "Diese Einladung ist abgelaufen oder wurde schon benutzt. Bitte um eine neue.",
-  "invite.notFound": "Dieser Einladungslink ist ungültig. Prüfe, ob er vollständig kopiert wurde, oder bitte um einen neuen.",
+  "invite.notFound":
+    "Dieser Einladungslink ist ungültig. Prüfe, ob er vollständig kopiert wurde, oder bitte um einen neuen.",
   "invite.alreadyMember": "Du bist schon Mitglied dieses Haushalts.",
   "invite.toHome": "Zur Startseite",
 
@@ -183,10 +189,12 @@ export const de: Catalogue = {
   "account.signOut": "Auf diesem Gerät abmelden",
   "account.signOutEverywhere": "Auf allen Geräten abmelden",
   "account.delete": "Konto löschen",
-  "account.deleteHint": "Bei deinen Einträgen steht dann „Gelöschter Nutzer“. Eigentümer müssen ihre Haushalte vorher übertragen oder löschen.",
+  "account.deleteHint":
+    "Bei deinen Einträgen steht dann „Gelöschter Nutzer“. Eigentümer müssen ihre Haushalte vorher übertragen oder löschen.",
   "account.deleteQuestion": "Dein Konto löschen? Das lässt sich nicht rückgängig machen.",
   "account.deleteConfirm": "Ja, mein Konto löschen",
-  "account.deleteRefused": "Dir gehört noch ein Haushalt. Übertrage ihn an ein anderes Mitglied (Seite Haushalt) oder lösche ihn, dann versuche es noch einmal.",
+  "account.deleteRefused":
+    "Dir gehört noch ein Haushalt. Übertrage ihn an ein anderes Mitglied (Seite Haushalt) oder lösche ihn, dann versuche es noch einmal.",
 
   "error.offline": "Der Server ist nicht erreichbar. Prüfe die Verbindung und versuche es noch einmal.",
   "error.400": "Das hat nicht geklappt: {message}",

@@ -8,7 +8,8 @@ export const en = {
   "nav.freezers": "Freezers",
   "nav.household": "Household",
   "nav.account": "Account",
-  "offline.banner": "You are offline. This is the list as last loaded; changes are switched off until the connection is back.",
+  "offline.banner":
+    "You are offline. This is the list as last loaded; changes are switched off until the connection is back.",
 
   "action.cancel": "Cancel",
   "action.save": "Save",
@@ -77,7 +78,8 @@ export const en = {
   "item.consume": "Take out",
   "item.consumeQuantity": "How many to take out",
   "item.consumeSubmit": "Take out",
-  "item.consumeUnavailable": "Taking items out is not available on this server yet. Update Hearth, or change the quantity instead.",
+  "item.consumeUnavailable":
+    "Taking items out is not available on this server yet. Update Hearth, or change the quantity instead.",
   "item.archive": "Archive",
   "item.archiveHint": "Archived items leave the list; you can restore them from the archive.",
   "item.archiveSubmit": "Archive",
@@ -116,12 +118,14 @@ export const en = {
   "freezers.add": "Add freezer",
   "freezers.delete": "Delete freezer",
   "freezers.deleteQuestion": "Delete the freezer {name} and its compartments?",
-  "freezers.freezerNotEmpty": "This freezer still holds items, in the list or in the archive. Move them or delete them from the archive first.",
+  "freezers.freezerNotEmpty":
+    "This freezer still holds items, in the list or in the archive. Move them or delete them from the archive first.",
   "freezers.compartments": "Compartments",
   "freezers.newCompartment": "New compartment in {freezer}",
   "freezers.addCompartment": "Add compartment",
   "freezers.deleteCompartmentQuestion": "Delete the compartment {name}?",
-  "freezers.compartmentNotEmpty": "This compartment still holds items, in the list or in the archive. Move them or delete them from the archive first.",
+  "freezers.compartmentNotEmpty":
+    "This compartment still holds items, in the list or in the archive. Move them or delete them from the archive first.",
   "freezers.moveUp": "Move {name} up",
   "freezers.moveDown": "Move {name} down",
 
@@ -181,10 +185,12 @@ export const en = {
   "account.signOut": "Sign out on this device",
   "account.signOutEverywhere": "Sign out on all devices",
   "account.delete": "Delete account",
-  "account.deleteHint": "Your items keep your name replaced by “Deleted user”. Owners must transfer or delete their households first.",
+  "account.deleteHint":
+    "Your items keep your name replaced by “Deleted user”. Owners must transfer or delete their households first.",
   "account.deleteQuestion": "Delete your account? This cannot be undone.",
   "account.deleteConfirm": "Yes, delete my account",
-  "account.deleteRefused": "You still own a household. Transfer ownership to another member (Household page) or delete the household first, then try again.",
+  "account.deleteRefused":
+    "You still own a household. Transfer ownership to another member (Household page) or delete the household first, then try again.",
 
   "error.offline": "The server cannot be reached. Check the connection and try again.",
   "error.400": "That did not work: {message}",

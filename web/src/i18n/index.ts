@@ -10,7 +10,12 @@ export type Catalogue = Record<MessageKey, string>;
 const CATALOGUES: Record<string, Catalogue> = { en, de };
 
 function pickLanguage(): string {
-  const wanted = typeof navigator === "undefined" ? ["en"] : navigator.languages?.length ? navigator.languages : [navigator.language];
+  const wanted =
+    typeof navigator === "undefined"
+      ? ["en"]
+      : navigator.languages?.length
+        ? navigator.languages
+        : [navigator.language];
   for (const tag of wanted) {
     const language = tag.toLowerCase().split("-")[0] ?? "en";
     if (language in CATALOGUES) return language;

@@ -58,8 +58,24 @@ export function AccountView() {
           }}
         >
           <fieldset disabled={!online || profile.busy}>
-            <Field id="account-name" label={t("field.name")} autocomplete="name" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
-            <Field id="account-email" label={t("field.email")} type="email" autocomplete="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+            <Field
+              id="account-name"
+              label={t("field.name")}
+              autocomplete="name"
+              required
+              maxLength={100}
+              value={name}
+              onInput={(e) => setName(e.currentTarget.value)}
+            />
+            <Field
+              id="account-email"
+              label={t("field.email")}
+              type="email"
+              autocomplete="email"
+              required
+              value={email}
+              onInput={(e) => setEmail(e.currentTarget.value)}
+            />
             <button type="submit" class="primary">
               {t("action.save")}
             </button>

@@ -21,7 +21,10 @@ function ArchivedItem(props: { item: Item; isOwner: boolean; onChanged: () => vo
     <li class="card">
       <h3>{item.name}</h3>
       <p class="muted">
-        {t("archive.line", { quantity: formatNumber(item.quantity), date: item.deletedAt ? formatDate(item.deletedAt) : "" })}
+        {t("archive.line", {
+          quantity: formatNumber(item.quantity),
+          date: item.deletedAt ? formatDate(item.deletedAt) : "",
+        })}
       </p>
       <div class="actions">
         <button type="button" disabled={!online || restore.busy} onClick={() => void restore.run()}>

@@ -13,7 +13,8 @@ export function AuthView() {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const submit = useAction(async () => {
-    const user = mode === "login" ? await api.login({ email, password }) : await api.register({ email, password, name });
+    const user =
+      mode === "login" ? await api.login({ email, password }) : await api.register({ email, password, name });
     await signedIn(user);
   });
   return (
@@ -64,7 +65,10 @@ export function AuthView() {
             {mode === "login" ? t("auth.login.submit") : t("auth.register.submit")}
           </button>
         </fieldset>
-        <ErrorText error={submit.error} overrides={mode === "login" ? { 401: "auth.login.failed" } : { 409: "auth.register.taken" }} />
+        <ErrorText
+          error={submit.error}
+          overrides={mode === "login" ? { 401: "auth.login.failed" } : { 409: "auth.register.taken" }}
+        />
       </form>
       <p>
         <button

@@ -37,7 +37,14 @@ function Rename(props: { id: string; label: string; value: string; onSave: (name
         void save.run();
       }}
     >
-      <Field id={props.id} label={props.label} required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      <Field
+        id={props.id}
+        label={props.label}
+        required
+        maxLength={100}
+        value={name}
+        onInput={(e) => setName(e.currentTarget.value)}
+      />
       <button type="submit" class="primary" disabled={save.busy}>
         {t("action.save")}
       </button>
@@ -87,7 +94,12 @@ function CompartmentRow(props: { freezer: FreezerDetail; compartment: Compartmen
         >
           ↓
         </button>
-        <Rename id={`compartment-name-${compartment.id}`} label={t("field.compartmentName")} value={compartment.name} onSave={rename} />
+        <Rename
+          id={`compartment-name-${compartment.id}`}
+          label={t("field.compartmentName")}
+          value={compartment.name}
+          onSave={rename}
+        />
         {props.isOwner ? (
           <ConfirmButton
             label={t("action.delete")}
@@ -190,7 +202,14 @@ export function FreezersView() {
         }}
       >
         <fieldset disabled={!online || create.busy}>
-          <Field id="new-freezer" label={t("freezers.newFreezer")} required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          <Field
+            id="new-freezer"
+            label={t("freezers.newFreezer")}
+            required
+            maxLength={100}
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
           <button type="submit" class="primary">
             {t("freezers.add")}
           </button>

@@ -143,7 +143,9 @@ function Members(props: { detail: HouseholdDetail; isOwner: boolean; onChanged: 
           <li key={member.id} class="member">
             <span>
               <strong>{member.name}</strong> <span class="muted">{member.email}</span>{" "}
-              <span class={`role role-${member.role.toLowerCase()}`}>{member.role === "OWNER" ? t("role.owner") : t("role.member")}</span>
+              <span class={`role role-${member.role.toLowerCase()}`}>
+                {member.role === "OWNER" ? t("role.owner") : t("role.member")}
+              </span>
               <span class="muted"> · {t("household.joined", { date: formatDate(member.joinedAt) })}</span>
             </span>
             {props.isOwner && member.role !== "OWNER" ? (
@@ -168,7 +170,13 @@ function Members(props: { detail: HouseholdDetail; isOwner: boolean; onChanged: 
           }}
         >
           <fieldset disabled={!online || transfer.busy}>
-            <Select id="transfer-to" label={t("household.transferTo")} required value={newOwner} onChange={(e) => setNewOwner(e.currentTarget.value)}>
+            <Select
+              id="transfer-to"
+              label={t("household.transferTo")}
+              required
+              value={newOwner}
+              onChange={(e) => setNewOwner(e.currentTarget.value)}
+            >
               <option value="">{t("household.choose")}</option>
               {others.map((member) => (
                 <option key={member.userId} value={member.userId}>
@@ -237,7 +245,14 @@ export function HouseholdView() {
           }}
         >
           <fieldset disabled={!online || rename.busy}>
-            <Field id="household-name" label={t("household.name")} required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+            <Field
+              id="household-name"
+              label={t("household.name")}
+              required
+              maxLength={100}
+              value={name}
+              onInput={(e) => setName(e.currentTarget.value)}
+            />
             <button type="submit">{t("action.rename")}</button>
           </fieldset>
           <ErrorText error={rename.error} />
@@ -268,7 +283,14 @@ export function HouseholdView() {
           }}
         >
           <fieldset disabled={!online || create.busy}>
-            <Field id="new-household" label={t("household.name")} required maxLength={100} value={newName} onInput={(e) => setNewName(e.currentTarget.value)} />
+            <Field
+              id="new-household"
+              label={t("household.name")}
+              required
+              maxLength={100}
+              value={newName}
+              onInput={(e) => setNewName(e.currentTarget.value)}
+            />
             <button type="submit" class="primary">
               {t("household.create")}
             </button>

@@ -22,7 +22,10 @@ export function InviteView(props: { code: string }) {
     <main id="main" class="narrow">
       <h1>{t("invite.joinTitle")}</h1>
       {accept.busy ? <p>{t("invite.joining")}</p> : null}
-      <ErrorText error={accept.error} overrides={{ 410: "invite.gone", 404: "invite.notFound", 409: "invite.alreadyMember" }} />
+      <ErrorText
+        error={accept.error}
+        overrides={{ 410: "invite.gone", 404: "invite.notFound", 409: "invite.alreadyMember" }}
+      />
       {accept.error ? (
         <p>
           <Link href="/" class="button">
@@ -33,4 +36,3 @@ export function InviteView(props: { code: string }) {
     </main>
   );
 }
-

@@ -68,7 +68,10 @@ export function ItemView(props: { itemId: string }) {
   const reload = async () => {
     if (!householdId) return;
     try {
-      const [loaded, entries] = await Promise.all([api.item(householdId, props.itemId), api.history(householdId, props.itemId)]);
+      const [loaded, entries] = await Promise.all([
+        api.item(householdId, props.itemId),
+        api.history(householdId, props.itemId),
+      ]);
       show(loaded);
       setHistory(entries);
       setLoadError(null);
@@ -139,7 +142,14 @@ export function ItemView(props: { itemId: string }) {
           }}
         >
           <fieldset disabled={!online || archived || save.busy}>
-            <Field id="edit-name" label={t("field.itemName")} required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+            <Field
+              id="edit-name"
+              label={t("field.itemName")}
+              required
+              maxLength={200}
+              value={name}
+              onInput={(e) => setName(e.currentTarget.value)}
+            />
             <Field
               id="edit-quantity"
               label={t("field.quantity")}
@@ -151,8 +161,20 @@ export function ItemView(props: { itemId: string }) {
               value={quantity}
               onInput={(e) => setQuantity(e.currentTarget.value)}
             />
-            <Field id="edit-expires" label={t("field.expiresAt")} type="date" value={expiresAt} onInput={(e) => setExpiresAt(e.currentTarget.value)} />
-            <Field id="edit-notes" label={t("field.notes")} maxLength={2000} value={notes} onInput={(e) => setNotes(e.currentTarget.value)} />
+            <Field
+              id="edit-expires"
+              label={t("field.expiresAt")}
+              type="date"
+              value={expiresAt}
+              onInput={(e) => setExpiresAt(e.currentTarget.value)}
+            />
+            <Field
+              id="edit-notes"
+              label={t("field.notes")}
+              maxLength={2000}
+              value={notes}
+              onInput={(e) => setNotes(e.currentTarget.value)}
+            />
             <button type="submit" class="primary">
               {t("action.save")}
             </button>
@@ -186,7 +208,12 @@ export function ItemView(props: { itemId: string }) {
                 </option>
               ))}
             </Select>
-            <Select id="move-compartment" label={t("field.compartment")} value={compartmentId} onChange={(e) => setCompartmentId(e.currentTarget.value)}>
+            <Select
+              id="move-compartment"
+              label={t("field.compartment")}
+              value={compartmentId}
+              onChange={(e) => setCompartmentId(e.currentTarget.value)}
+            >
               {freezer?.compartments.map((option) => (
                 <option key={option.id} value={option.id}>
                   {option.name}
@@ -245,9 +272,7 @@ export function ItemView(props: { itemId: string }) {
 
       <section aria-labelledby="history-title">
         <h2 id="history-title">{t("item.history")}</h2>
-        <p class="muted">
-          {t("item.created", { who: item.createdBy.name, when: formatRelative(item.createdAt) })}
-        </p>
+        <p class="muted">{t("item.created", { who: item.createdBy.name, when: formatRelative(item.createdAt) })}</p>
         {history.length === 0 ? <p class="muted">{t("item.historyEmpty")}</p> : null}
         <ol class="history">
           {history.map((entry) => (

@@ -70,7 +70,11 @@ export function ExpiringSoon(props: { version: number }) {
     <section aria-labelledby="expiring-title">
       <h2 id="expiring-title">{t("home.expiring")}</h2>
       {items && items.length === 0 ? <p class="muted">{t("home.expiringNone")}</p> : null}
-      <ul class="items">{items?.map((item) => <ItemRow key={item.id} item={item} />)}</ul>
+      <ul class="items">
+        {items?.map((item) => (
+          <ItemRow key={item.id} item={item} />
+        ))}
+      </ul>
       {online ? <ErrorText error={error} /> : null}
     </section>
   );
@@ -118,7 +122,8 @@ export function QuickAdd(props: { onAdded: () => void }) {
   const [expiresAt, setExpiresAt] = useState("");
   const suggestions = useNameSuggestions(householdId, name);
   const freezer = freezers.find((candidate) => candidate.id === freezerId) ?? freezers[0];
-  const compartment = freezer?.compartments.find((candidate) => candidate.id === compartmentId) ?? freezer?.compartments[0];
+  const compartment =
+    freezer?.compartments.find((candidate) => candidate.id === compartmentId) ?? freezer?.compartments[0];
   const nameInput = useRef<HTMLInputElement>(null);
   const add = useAction(async () => {
     if (!householdId || !freezer || !compartment) return;
@@ -186,7 +191,12 @@ export function QuickAdd(props: { onAdded: () => void }) {
             value={quantity}
             onInput={(event) => setQuantity(event.currentTarget.value)}
           />
-          <Select id="add-freezer" label={t("field.freezer")} value={freezer?.id} onChange={(event) => setFreezerId(event.currentTarget.value)}>
+          <Select
+            id="add-freezer"
+            label={t("field.freezer")}
+            value={freezer?.id}
+            onChange={(event) => setFreezerId(event.currentTarget.value)}
+          >
             {freezers.map((option) => (
               <option key={option.id} value={option.id}>
                 {option.name}
@@ -357,7 +367,12 @@ export function ItemList(props: { version: number }) {
           value={expiresBefore}
           onInput={(event) => setExpiresBefore(event.currentTarget.value)}
         />
-        <Select id="list-sort" label={t("list.sort")} value={sort} onChange={(event) => setSort(event.currentTarget.value as SortChoice)}>
+        <Select
+          id="list-sort"
+          label={t("list.sort")}
+          value={sort}
+          onChange={(event) => setSort(event.currentTarget.value as SortChoice)}
+        >
           {SORTS.map((option) => (
             <option key={option.value} value={option.value}>
               {t(option.label)}

@@ -47,7 +47,6 @@ export const MAX_LOG_LIMIT = 1000;
 
 // ---- manual trigger bodies ---------------------------------------------------------
 
-
 const deviceSchema = z.looseObject({
   friendly_name: z.string().min(1),
   ieee_address: z.string().default(""),

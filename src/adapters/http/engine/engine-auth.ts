@@ -31,7 +31,10 @@ export function readCookie(header: string | undefined, name: string): string | u
     const separator = part.indexOf("=");
     if (separator < 0) continue;
     if (part.slice(0, separator).trim() !== name) continue;
-    const raw = part.slice(separator + 1).trim().replace(/^"(.*)"$/, "$1");
+    const raw = part
+      .slice(separator + 1)
+      .trim()
+      .replace(/^"(.*)"$/, "$1");
     try {
       return decodeURIComponent(raw);
     } catch {

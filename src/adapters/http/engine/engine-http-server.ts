@@ -57,7 +57,9 @@ export class EngineHttpServer {
       // Every change answered 200 before this point is in the state that stop() saves next;
       // one accepted after it could be lost, so it is refused instead.
       response.set({ Connection: "close", "Retry-After": "10" });
-      response.status(503).json({ error: "Service Unavailable", message: "The engine is stopping; nothing can be changed now" });
+      response
+        .status(503)
+        .json({ error: "Service Unavailable", message: "The engine is stopping; nothing can be changed now" });
     });
     this.app.get("/healthz", (_request, response) => {
       response.json({ status: "ok" });

@@ -51,11 +51,16 @@ export function provesSecret(req: Request, secret: WebhookSecret): boolean {
   const value = Array.isArray(sent) ? sent[0] : sent;
   if (secret.type === "token") {
     const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "")?.[1];
-    return [value, bearer].some((candidate) => typeof candidate === "string" && constantTimeEqual(candidate.trim(), secret.token));
+    return [value, bearer].some(
+      (candidate) => typeof candidate === "string" && constantTimeEqual(candidate.trim(), secret.token),
+    );
   }
   if (typeof value !== "string") return false;
   const algorithm = secret.algorithm ?? "sha256";
-  const signature = value.trim().replace(new RegExp(`^${algorithm}=`, "i"), "").toLowerCase();
+  const signature = value
+    .trim()
+    .replace(new RegExp(`^${algorithm}=`, "i"), "")
+    .toLowerCase();
   const body = (req as WithRawBody)[RAW_BODY] ?? Buffer.alloc(0);
   const expected = createHmac(algorithm, secret.secret).update(body).digest("hex");
   return constantTimeEqual(signature, expected);
@@ -66,7 +71,8 @@ function admitted(req: Request, targets: WebhookTarget[], method: string): Webho
   return targets.filter((target) =>
     target.triggers.some(
       (trigger) =>
-        trigger.methods.map((m) => m.toUpperCase()).includes(method) && (!trigger.secret || provesSecret(req, trigger.secret)),
+        trigger.methods.map((m) => m.toUpperCase()).includes(method) &&
+        (!trigger.secret || provesSecret(req, trigger.secret)),
     ),
   );
 }
@@ -75,7 +81,10 @@ function runParsers(req: Request, res: Response): Promise<void> {
   return bodyParsers.reduce<Promise<void>>(
     (previous, parser) =>
       previous.then(
-        () => new Promise<void>((resolve, reject) => parser(req, res, (error?: unknown) => (error ? reject(error) : resolve()))),
+        () =>
+          new Promise<void>((resolve, reject) =>
+            parser(req, res, (error?: unknown) => (error ? reject(error) : resolve())),
+          ),
       ),
     Promise.resolve(),
   );

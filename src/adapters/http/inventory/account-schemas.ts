@@ -2,21 +2,11 @@ import { z } from "zod";
 import "./openapi.js";
 
 const email = z.email("must be a valid email address").max(254, "must be at most 254 characters");
-const password = z
-  .string()
-  .min(8, "must be at least 8 characters")
-  .max(128, "must be at most 128 characters");
-export const personName = z
-  .string()
-  .trim()
-  .min(1, "must not be empty")
-  .max(100, "must be at most 100 characters");
+const password = z.string().min(8, "must be at least 8 characters").max(128, "must be at most 128 characters");
+export const personName = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
 const opaqueToken = z.string().min(1, "must not be empty").max(512, "must be at most 512 characters");
 
-export const registerBody = z
-  .object({ email, password, name: personName })
-  .strict()
-  .openapi("RegisterRequest");
+export const registerBody = z.object({ email, password, name: personName }).strict().openapi("RegisterRequest");
 
 export const loginBody = z
   .object({
@@ -40,7 +30,6 @@ export const changePasswordBody = z
   })
   .strict()
   .openapi("ChangePasswordRequest");
-
 
 export const userResponse = z.object({ id: z.string(), email: z.string(), name: z.string() }).openapi("UserResponse");
 

@@ -8,10 +8,18 @@ import express, { type Request, type RequestHandler, type Response, type Router 
 import { z } from "zod";
 import type { ExportHousehold } from "../../../application/inventory/transfer/export-household.js";
 import type { ImportHousehold } from "../../../application/inventory/transfer/import-household.js";
-import type { GetReminderSettings, UpdateReminderSettings } from "../../../application/inventory/reminders/reminder-settings.js";
+import type {
+  GetReminderSettings,
+  UpdateReminderSettings,
+} from "../../../application/inventory/reminders/reminder-settings.js";
 import type { ImportRow } from "../../../domain/inventory/household-transfer.js";
 import { currentUserId } from "./authenticate.js";
-import { FileShapeError, type HouseholdFileFormat, readHouseholdFile, writeHouseholdFile } from "./household-file-format.js";
+import {
+  FileShapeError,
+  type HouseholdFileFormat,
+  readHouseholdFile,
+  writeHouseholdFile,
+} from "./household-file-format.js";
 import { HttpError } from "./http-errors.js";
 import { validate } from "./validation.js";
 import { householdParams } from "./household-schemas.js";
@@ -42,7 +50,10 @@ const importSummaryResponse = z
     freezersCreated: z.number().int(),
     compartmentsCreated: z.number().int(),
     itemsCreated: z.number().int(),
-    itemsUnchanged: z.number().int().openapi({ description: "Items of the file already in the household (same id), left alone" }),
+    itemsUnchanged: z
+      .number()
+      .int()
+      .openapi({ description: "Items of the file already in the household (same id), left alone" }),
   })
   .openapi("ImportSummary");
 
@@ -52,9 +63,11 @@ function importFormat(req: Request, query: z.output<typeof importQuery>): Househ
   const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
   if (type === "text/csv") return "csv";
   if (type === "application/json") return "json";
-  throw new HttpError("UNSUPPORTED_MEDIA_TYPE", "Send the file as application/json or text/csv (or name it with ?format=json|csv)", [
-    { path: "content-type", message: "must be application/json or text/csv" },
-  ]);
+  throw new HttpError(
+    "UNSUPPORTED_MEDIA_TYPE",
+    "Send the file as application/json or text/csv (or name it with ?format=json|csv)",
+    [{ path: "content-type", message: "must be application/json or text/csv" }],
+  );
 }
 
 /** Copies the request body to a file, refusing more than IMPORT_MAX_BYTES. */
@@ -63,7 +76,8 @@ async function spool(req: Request, file: string): Promise<void> {
   const limit = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       size += chunk.length;
-      if (size > IMPORT_MAX_BYTES) done(new HttpError("PAYLOAD_TOO_LARGE", `The import is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB`));
+      if (size > IMPORT_MAX_BYTES)
+        done(new HttpError("PAYLOAD_TOO_LARGE", `The import is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB`));
       else done(null, chunk);
     },
   });
@@ -111,7 +125,10 @@ function importHandler(useCases: HouseholdDataUseCases): RequestHandler {
             try {
               yield* readHouseholdFile(createReadStream(file), format);
             } catch (error) {
-              if (error instanceof FileShapeError) throw new HttpError("IMPORT_INVALID", `The file cannot be read: ${error.message}`, [{ path: "file", message: error.message }]);
+              if (error instanceof FileShapeError)
+                throw new HttpError("IMPORT_INVALID", `The file cannot be read: ${error.message}`, [
+                  { path: "file", message: error.message },
+                ]);
               throw error;
             }
           })(),
@@ -151,7 +168,9 @@ export function householdDataRoutes(useCases: HouseholdDataUseCases): RouteDefin
       status: 200,
       response: remindersResponse,
       handler: async ({ userId, params, body }) =>
-        toRemindersResponse(await useCases.updateReminderSettings.execute({ userId, householdId: params.hid, ...body })),
+        toRemindersResponse(
+          await useCases.updateReminderSettings.execute({ userId, householdId: params.hid, ...body }),
+        ),
     }),
   ];
 }
@@ -188,11 +207,17 @@ export function registerHouseholdDataOpenApi(registry: OpenAPIRegistry): void {
   registerRoutes(registry, householdDataRoutes({} as HouseholdDataUseCases));
   registry.register("ImportSummary", importSummaryResponse);
   const errors = (statuses: number[]) =>
-    Object.fromEntries(statuses.map((status) => [status, { description: String(status), content: { "application/json": { schema: errorResponseSchema } } }]));
+    Object.fromEntries(
+      statuses.map((status) => [
+        status,
+        { description: String(status), content: { "application/json": { schema: errorResponseSchema } } },
+      ]),
+    );
   registry.registerPath({
     method: "get",
     path: `${HOUSEHOLD_PATH}/export`,
-    summary: "Export the household (member): freezers, compartments, items (active and archived) and history, streamed as JSON or CSV",
+    summary:
+      "Export the household (member): freezers, compartments, items (active and archived) and history, streamed as JSON or CSV",
     tags: ["Export and import"],
     security: [{ [BEARER_AUTH]: [] }],
     request: { params: householdParams, query: exportQuery },

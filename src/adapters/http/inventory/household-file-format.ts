@@ -54,16 +54,41 @@ async function put(out: Writable, text: string): Promise<void> {
 
 const iso = (value: Date | null) => (value === null ? null : value.toISOString());
 
-function recordFields(record: ExportRecord): { array: "freezers" | "compartments" | "items" | "history"; csv: Partial<Record<CsvColumn, string | number | null>> ; json: object } {
+function recordFields(record: ExportRecord): {
+  array: "freezers" | "compartments" | "items" | "history";
+  csv: Partial<Record<CsvColumn, string | number | null>>;
+  json: object;
+} {
   switch (record.kind) {
     case "freezer": {
       const { freezer } = record;
-      const json = { id: freezer.id, name: freezer.name, description: freezer.description, createdAt: iso(freezer.createdAt) };
-      return { array: "freezers", json, csv: { record: "freezer", id: freezer.id, name: freezer.name, notes: freezer.description, createdAt: iso(freezer.createdAt) } };
+      const json = {
+        id: freezer.id,
+        name: freezer.name,
+        description: freezer.description,
+        createdAt: iso(freezer.createdAt),
+      };
+      return {
+        array: "freezers",
+        json,
+        csv: {
+          record: "freezer",
+          id: freezer.id,
+          name: freezer.name,
+          notes: freezer.description,
+          createdAt: iso(freezer.createdAt),
+        },
+      };
     }
     case "compartment": {
       const { compartment } = record;
-      const json = { id: compartment.id, freezerId: compartment.freezerId, name: compartment.name, position: compartment.position, createdAt: iso(compartment.createdAt) };
+      const json = {
+        id: compartment.id,
+        freezerId: compartment.freezerId,
+        name: compartment.name,
+        position: compartment.position,
+        createdAt: iso(compartment.createdAt),
+      };
       return { array: "compartments", json, csv: { record: "compartment", ...json } };
     }
     case "item": {
@@ -120,7 +145,10 @@ export async function writeHouseholdFile(
     }
     return;
   }
-  await put(out, `{"format":"hearth-household","version":1,"householdId":${JSON.stringify(meta.householdId)},"exportedAt":"${meta.exportedAt.toISOString()}"`);
+  await put(
+    out,
+    `{"format":"hearth-household","version":1,"householdId":${JSON.stringify(meta.householdId)},"exportedAt":"${meta.exportedAt.toISOString()}"`,
+  );
   // The arrays come in this order; an array with no records is still written, empty.
   const arrays = ["freezers", "compartments", "items", "history"];
   let current = -1;
@@ -144,19 +172,37 @@ export async function writeHouseholdFile(
 
 // ---- reading ---------------------------------------------------------------------
 
-const nullableText = (schema: z.ZodType<string>) => schema.nullable().optional().transform((value) => value ?? null);
-const optionalTimestamp = timestamp.nullable().optional().transform((value) => value ?? null);
+const nullableText = (schema: z.ZodType<string>) =>
+  schema
+    .nullable()
+    .optional()
+    .transform((value) => value ?? null);
+const optionalTimestamp = timestamp
+  .nullable()
+  .optional()
+  .transform((value) => value ?? null);
 const name = z.string("must be a string").trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
 
 const freezerRow = z
-  .object({ id: idSchema, name, description: nullableText(z.string().max(500, "must be at most 500 characters")), createdAt: z.unknown().optional() })
+  .object({
+    id: idSchema,
+    name,
+    description: nullableText(z.string().max(500, "must be at most 500 characters")),
+    createdAt: z.unknown().optional(),
+  })
   .strict();
 const compartmentRow = z
   .object({
     id: idSchema,
     freezerId: idSchema,
     name,
-    position: z.number("must be a number").int("must be a whole number").min(0, "must be 0 or more").max(10_000).optional().default(0),
+    position: z
+      .number("must be a number")
+      .int("must be a whole number")
+      .min(0, "must be 0 or more")
+      .max(10_000)
+      .optional()
+      .default(0),
     createdAt: z.unknown().optional(),
   })
   .strict();
@@ -165,9 +211,15 @@ const itemRow = z
     id: idSchema,
     name: itemName,
     quantity: z.number("must be a number").min(0, "must be 0 or more").max(1_000_000, "must be at most 1000000"),
-    freezerId: idSchema.nullable().optional().transform((value) => value ?? null),
+    freezerId: idSchema
+      .nullable()
+      .optional()
+      .transform((value) => value ?? null),
     freezerName: nullableText(name),
-    compartmentId: idSchema.nullable().optional().transform((value) => value ?? null),
+    compartmentId: idSchema
+      .nullable()
+      .optional()
+      .transform((value) => value ?? null),
     compartmentName: nullableText(name),
     notes: notes.optional().transform((value) => value ?? null),
     storedAt: optionalTimestamp,
@@ -178,7 +230,10 @@ const itemRow = z
     updatedAt: z.unknown().optional(),
   })
   .strict()
-  .refine((row) => row.quantity !== 0 || row.archivedAt !== null, { path: ["quantity"], message: "must be above 0 (0 only for an archived, used-up item)" });
+  .refine((row) => row.quantity !== 0 || row.archivedAt !== null, {
+    path: ["quantity"],
+    message: "must be above 0 (0 only for an archived, used-up item)",
+  });
 
 function problemText(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.join(".") || "row"}: ${issue.message}`).join("; ");
@@ -197,7 +252,14 @@ function parseRow(kind: "freezers" | "compartments" | "items" | "history", value
   if (kind === "compartments") {
     const parsed = compartmentRow.safeParse(value);
     return parsed.success
-      ? { kind: "compartment", row, id: parsed.data.id, freezerId: parsed.data.freezerId, name: parsed.data.name, position: parsed.data.position }
+      ? {
+          kind: "compartment",
+          row,
+          id: parsed.data.id,
+          freezerId: parsed.data.freezerId,
+          name: parsed.data.name,
+          position: parsed.data.position,
+        }
       : { kind: "problem", row, message: problemText(parsed.error) };
   }
   const parsed = itemRow.safeParse(value);
@@ -239,7 +301,10 @@ async function* jsonRows(source: Readable): AsyncGenerator<Parsed> {
           depth = 2;
         } else if (token.name === "endObject") depth = 0;
         else if (key !== null && JSON_META.has(key) && /Value$/.test(token.name)) key = null;
-        else throw new FileShapeError(`unexpected ${key === null ? "content" : `field "${key}"`} at the top level (expected freezers, compartments, items, history)`);
+        else
+          throw new FileShapeError(
+            `unexpected ${key === null ? "content" : `field "${key}"`} at the top level (expected freezers, compartments, items, history)`,
+          );
       } else if (token.name === "endArray") {
         depth = 1;
         array = null;
@@ -337,7 +402,21 @@ const CSV_RECORD_ARRAY: Record<string, "freezers" | "compartments" | "items" | "
 const CSV_FIELDS: Record<string, readonly string[]> = {
   freezers: ["id", "name", "notes", "createdAt"],
   compartments: ["id", "freezerId", "name", "position", "createdAt"],
-  items: ["id", "name", "quantity", "freezerId", "freezerName", "compartmentId", "compartmentName", "notes", "storedAt", "expiresAt", "archivedAt", "createdAt", "updatedAt"],
+  items: [
+    "id",
+    "name",
+    "quantity",
+    "freezerId",
+    "freezerName",
+    "compartmentId",
+    "compartmentName",
+    "notes",
+    "storedAt",
+    "expiresAt",
+    "archivedAt",
+    "createdAt",
+    "updatedAt",
+  ],
   history: [],
 };
 
@@ -348,7 +427,8 @@ async function* csvRows(source: Readable): AsyncGenerator<Parsed> {
     if (!header) {
       header = cells.map((cell) => cell.trim());
       const unknown = header.filter((column) => !(CSV_COLUMNS as readonly string[]).includes(column));
-      if (unknown.length > 0) throw new FileShapeError(`unknown CSV columns: ${unknown.join(", ")} (known: ${CSV_COLUMNS.join(", ")})`);
+      if (unknown.length > 0)
+        throw new FileShapeError(`unknown CSV columns: ${unknown.join(", ")} (known: ${CSV_COLUMNS.join(", ")})`);
       if (!header.includes("id")) throw new FileShapeError("the CSV header must name an id column");
       continue;
     }
@@ -360,7 +440,11 @@ async function* csvRows(source: Readable): AsyncGenerator<Parsed> {
     const values = Object.fromEntries(header.map((column, index) => [column, cells[index] as string]));
     const array = values.record === undefined ? "items" : CSV_RECORD_ARRAY[values.record];
     if (!array) {
-      yield { kind: "problem", row, message: `record must be one of freezer, compartment, item, history (not "${values.record}")` };
+      yield {
+        kind: "problem",
+        row,
+        message: `record must be one of freezer, compartment, item, history (not "${values.record}")`,
+      };
       continue;
     }
     const typed: Record<string, unknown> = {};

@@ -17,13 +17,25 @@ import { createRateLimiters, type RateLimitOptions } from "./rate-limits.js";
 import { mountRoutes, registerRoutes } from "./routes.js";
 import { validate } from "./validation.js";
 import { createWebAppRouter } from "./web-app-router.js";
-import { registerWebSessionOpenApi, requireWebAppRequest, WEB_SESSION_PATH, webSessionRoutes } from "./web-session-routes.js";
+import {
+  registerWebSessionOpenApi,
+  requireWebAppRequest,
+  WEB_SESSION_PATH,
+  webSessionRoutes,
+} from "./web-session-routes.js";
 
 export const API_BASE_PATH = "/api/v1";
 const JSON_BODY_LIMIT = "100kb";
 
 /** Headers a browser client on an allowed origin may read, so it can pace itself. */
-const EXPOSED_HEADERS = ["RateLimit", "RateLimit-Policy", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After"];
+const EXPOSED_HEADERS = [
+  "RateLimit",
+  "RateLimit-Policy",
+  "RateLimit-Limit",
+  "RateLimit-Remaining",
+  "RateLimit-Reset",
+  "Retry-After",
+];
 
 /**
  * Refuses a non-empty body that express.json did not read (any type but JSON): left alone it
@@ -105,7 +117,10 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
   if (deps.options.observe) app.use(deps.options.observe);
   app.use(securityHeaders());
   app.use(
-    cors({ origin: deps.options.corsOrigins.length > 0 ? deps.options.corsOrigins : false, exposedHeaders: EXPOSED_HEADERS }),
+    cors({
+      origin: deps.options.corsOrigins.length > 0 ? deps.options.corsOrigins : false,
+      exposedHeaders: EXPOSED_HEADERS,
+    }),
   );
 
   const authenticate = createAuthenticate(deps.tokens);
@@ -151,7 +166,10 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
       `${API_BASE_PATH}/households/:hid`,
       deps.householdDataRouter({
         authenticate,
-        json: [express.json({ limit: JSON_BODY_LIMIT, type: ["application/json", "application/*+json"] }), requireJsonBody],
+        json: [
+          express.json({ limit: JSON_BODY_LIMIT, type: ["application/json", "application/*+json"] }),
+          requireJsonBody,
+        ],
       }),
     );
   }

@@ -36,7 +36,11 @@ export const timestamp = z
 
 const nullableTimestamp = timestamp.nullable().openapi({ type: ["string", "null"], format: "date-time" });
 
-export const itemName = z.string("must be a string").trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
+export const itemName = z
+  .string("must be a string")
+  .trim()
+  .min(1, "must not be empty")
+  .max(200, "must be at most 200 characters");
 export const quantity = z
   .number("must be a number")
   .positive("must be greater than 0")
@@ -90,7 +94,9 @@ const pageNumber = queryInteger({ min: 1, max: 1_000_000 });
 export const listItemsQuery = z
   .object({
     freezerId: idSchema.optional(),
-    "compartmentIds[]": compartmentIdList.optional().openapi({ description: "Repeat the key for several compartments" }),
+    "compartmentIds[]": compartmentIdList
+      .optional()
+      .openapi({ description: "Repeat the key for several compartments" }),
     compartmentIds: compartmentIdList
       .optional()
       .openapi({ description: "Alternative form: repeated or comma-separated" }),
@@ -141,7 +147,6 @@ export const listArchiveQuery = z
   .strict();
 
 const isoString = z.iso.datetime();
-
 
 export const itemResponse = z
   .object({

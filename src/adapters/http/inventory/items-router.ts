@@ -113,7 +113,8 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
     defineRoute({
       method: "get",
       path: `${ITEMS_PATH}/expiring`,
-      summary: "Active items expiring within `days` days (default 3) and those already expired, soonest first, paged like the item list",
+      summary:
+        "Active items expiring within `days` days (default 3) and those already expired, soonest first, paged like the item list",
       tags: TAGS,
       params: householdParams,
       access: "member",
@@ -139,7 +140,12 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
       errors: [404, 409],
       handler: async ({ userId, params, body }) =>
         toItemResponse(
-          await useCases.consumeItem.execute({ householdId: params.hid, itemId: params.iid, userId, quantity: body.quantity }),
+          await useCases.consumeItem.execute({
+            householdId: params.hid,
+            itemId: params.iid,
+            userId,
+            quantity: body.quantity,
+          }),
         ),
     }),
     defineRoute({

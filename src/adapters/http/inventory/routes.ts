@@ -22,7 +22,11 @@ export interface RouteContext<P, Q, B> {
  * path ids → query → body → handler, whose use case checks the membership) and registers the OpenAPI path,
  * so the document cannot drift from what the server validates.
  */
-export interface RouteDefinition<P extends ObjectSchema = ObjectSchema, Q extends ObjectSchema = ObjectSchema, B extends ObjectSchema = ObjectSchema> {
+export interface RouteDefinition<
+  P extends ObjectSchema = ObjectSchema,
+  Q extends ObjectSchema = ObjectSchema,
+  B extends ObjectSchema = ObjectSchema,
+> {
   method: "get" | "post" | "put" | "patch" | "delete";
   /** OpenAPI-style path under /api/v1, e.g. `/households/{hid}/freezers/{fid}`. */
   path: string;

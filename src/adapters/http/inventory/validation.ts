@@ -31,12 +31,7 @@ export function queryInteger(limits: { min: number; max: number }) {
       }
       return Number(value);
     })
-    .pipe(
-      z
-        .number()
-        .min(limits.min, `must be ${limits.min} or more`)
-        .max(limits.max, `must be at most ${limits.max}`),
-    )
+    .pipe(z.number().min(limits.min, `must be ${limits.min} or more`).max(limits.max, `must be at most ${limits.max}`))
     .openapi({ type: "integer", minimum: limits.min, maximum: limits.max });
 }
 
@@ -71,7 +66,8 @@ function nulCharacterDetails(value: unknown, path: string[] = []): ErrorDetail[]
   if (typeof value === "string") {
     return value.includes("\u0000") ? [{ path: path.join("."), message: "must not contain NUL characters" }] : [];
   }
-  if (Array.isArray(value)) return value.flatMap((entry, index) => nulCharacterDetails(entry, [...path, String(index)]));
+  if (Array.isArray(value))
+    return value.flatMap((entry, index) => nulCharacterDetails(entry, [...path, String(index)]));
   if (value !== null && typeof value === "object") {
     return Object.entries(value).flatMap(([key, entry]) => nulCharacterDetails(entry, [...path, key]));
   }

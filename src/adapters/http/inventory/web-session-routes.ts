@@ -88,7 +88,11 @@ export function requireWebAppRequest(options: Pick<WebSessionOptions, "corsOrigi
   };
 }
 
-function startSession(res: Response, options: WebSessionOptions, session: { accessToken: string; refreshToken: string }): void {
+function startSession(
+  res: Response,
+  options: WebSessionOptions,
+  session: { accessToken: string; refreshToken: string },
+): void {
   res.cookie(REFRESH_COOKIE, session.refreshToken, {
     ...cookieOptions(res.req, options),
     maxAge: options.refreshTokenTtlSeconds * 1000,
@@ -96,7 +100,11 @@ function startSession(res: Response, options: WebSessionOptions, session: { acce
 }
 
 /** /auth/web/*: register, login, refresh and logout with the refresh token in a cookie. */
-export function webSessionRoutes(useCases: InventoryUseCases, tokens: TokenService, options: WebSessionOptions): RouteDefinition[] {
+export function webSessionRoutes(
+  useCases: InventoryUseCases,
+  tokens: TokenService,
+  options: WebSessionOptions,
+): RouteDefinition[] {
   const tags = ["Web app session"];
   return [
     defineRoute({

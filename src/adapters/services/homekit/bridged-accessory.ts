@@ -101,7 +101,9 @@ export class BridgedAccessory<S, C> {
   /** A device renamed in Zigbee2MQTT keeps its accessory (and so its room and scenes); only the label changes. */
   rename(name: string): void {
     this.accessory.displayName = homeKitName(name);
-    this.accessory.getService(Service.AccessoryInformation)!.updateCharacteristic(Characteristic.Name, homeKitName(name));
+    this.accessory
+      .getService(Service.AccessoryInformation)!
+      .updateCharacteristic(Characteristic.Name, homeKitName(name));
   }
 
   private addService(serviceBinding: ServiceBinding<S, C>): void {
@@ -112,7 +114,11 @@ export class BridgedAccessory<S, C> {
       if (binding.props) {
         // The default value (ColorTemperature's 140) may lie outside the narrowed range: move it in first.
         const { minValue } = binding.props;
-        if (typeof minValue === "number" && typeof characteristic.value === "number" && characteristic.value < minValue) {
+        if (
+          typeof minValue === "number" &&
+          typeof characteristic.value === "number" &&
+          characteristic.value < minValue
+        ) {
           characteristic.updateValue(minValue);
         }
         characteristic.setProps(binding.props);

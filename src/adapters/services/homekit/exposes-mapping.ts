@@ -156,7 +156,12 @@ function coverPlan(expose: Expose): ServicePlan | null {
     features.find((feature) => feature.name === "position"),
     { min: 0, max: 100 },
   );
-  return { kind: "cover", key: subtype("cover", expose), stateProperty: state.property, ...(position ? { position } : {}) };
+  return {
+    kind: "cover",
+    key: subtype("cover", expose),
+    stateProperty: state.property,
+    ...(position ? { position } : {}),
+  };
 }
 
 /** Sensor exposes by their name: which service each becomes. */
@@ -327,7 +332,10 @@ export function xyToHueSaturation(x: number, y: number): { hue: number; saturati
 }
 
 /** A cover's position in HomeKit's 0 (closed) … 100 (open); from `state` alone, open is 100 and closed 0. */
-export function coverPosition(state: DeviceState, plan: { position?: RangeProperty; stateProperty: string }): number | undefined {
+export function coverPosition(
+  state: DeviceState,
+  plan: { position?: RangeProperty; stateProperty: string },
+): number | undefined {
   if (plan.position) {
     const value = numberAt(state, plan.position.property);
     if (value !== undefined && plan.position.max > plan.position.min) {
@@ -341,7 +349,10 @@ export function coverPosition(state: DeviceState, plan: { position?: RangeProper
 }
 
 /** Moves to a position, or, for covers without one, opens (50 % and up) or closes. */
-export function coverCommand(plan: { position?: RangeProperty; stateProperty: string }, percent: number): Record<string, unknown> {
+export function coverCommand(
+  plan: { position?: RangeProperty; stateProperty: string },
+  percent: number,
+): Record<string, unknown> {
   if (plan.position) {
     const { property, min, max } = plan.position;
     return { [property]: clamp(Math.round(min + (percent / 100) * (max - min)), min, max) };
@@ -368,7 +379,11 @@ export function contactState(state: DeviceState, sensor: BinaryProperty): 0 | 1 
 }
 
 /** HomeKit CurrentTemperature accepts -270..100 °C; humidity 0..100 %. */
-export function sensorReading(state: DeviceState, kind: "temperature" | "humidity", property: string): number | undefined {
+export function sensorReading(
+  state: DeviceState,
+  kind: "temperature" | "humidity",
+  property: string,
+): number | undefined {
   const value = numberAt(state, property);
   if (value === undefined) return undefined;
   return kind === "temperature" ? clamp(value, -270, 100) : clamp(value, 0, 100);
@@ -385,7 +400,8 @@ export function batteryLevel(state: DeviceState, property: string | undefined): 
 
 /** HomeKit StatusLowBattery: 1 low, 0 normal. */
 export function lowBattery(state: DeviceState, plan: { property?: string; lowProperty?: string }): 0 | 1 | undefined {
-  if (plan.lowProperty !== undefined && typeof state[plan.lowProperty] === "boolean") return state[plan.lowProperty] ? 1 : 0;
+  if (plan.lowProperty !== undefined && typeof state[plan.lowProperty] === "boolean")
+    return state[plan.lowProperty] ? 1 : 0;
   const level = batteryLevel(state, plan.property);
   return level === undefined ? undefined : level < LOW_BATTERY_PERCENT ? 1 : 0;
 }

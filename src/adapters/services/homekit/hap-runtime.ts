@@ -6,6 +6,12 @@
 export { Bridge } from "hap-nodejs";
 export { accessoryUuid, BridgedAccessory } from "./bridged-accessory.js";
 export { registerHapStorage } from "./hap-storage.js";
-export { fetchRelayState, lastKnownRelayState, planRelayChannels, relayServiceBinding, sendRelayCommand } from "./relay-bindings.js";
+export {
+  fetchRelayState,
+  lastKnownRelayState,
+  planRelayChannels,
+  relayServiceBinding,
+  sendRelayCommand,
+} from "./relay-bindings.js";
 export { setupQrDataUri } from "./setup-qr.js";
 export { zigbeeServiceBindings } from "./zigbee-bindings.js";

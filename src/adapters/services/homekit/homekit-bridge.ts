@@ -27,7 +27,6 @@ import { HomeKitIdentity, maskSetupCode, normalizeSetupCode } from "./homekit-id
 import type { RelayChannelPlan, RelayCommand } from "./relay-bindings.js";
 import type { ZigbeeCommand } from "./zigbee-bindings.js";
 
-
 /** How long stop() waits for the mDNS goodbye before it lets go: an absent network must not hold up shutdown. */
 const UNPUBLISH_TIMEOUT_MS = 3000;
 
@@ -90,7 +89,9 @@ export class HomeKitPortInUseError extends Error {
   readonly code = "HOMEKIT_PORT_IN_USE";
 
   constructor(readonly port: number) {
-    super(`HomeKit bridge port ${port} is in use; set HOMEKIT_PORT to a free port (bridges use it and the ports after it)`);
+    super(
+      `HomeKit bridge port ${port} is in use; set HOMEKIT_PORT to a free port (bridges use it and the ports after it)`,
+    );
     this.name = "HomeKitPortInUseError";
   }
 }
@@ -183,7 +184,9 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
         bridges: this.bridges.map((slot) => ({ name: this.nameOf(slot.index), port: slot.port })),
         accessories: this.entries.size,
         setupCode: maskSetupCode(identity.setupCode),
-        setupCodeSource: identity.setupCodeConfigured ? "HOMEKIT_SETUP_CODE" : path.join(this.options.dataDir, "identity.json"),
+        setupCodeSource: identity.setupCodeConfigured
+          ? "HOMEKIT_SETUP_CODE"
+          : path.join(this.options.dataDir, "identity.json"),
       });
     } catch (error) {
       this.recordError(error);
@@ -339,7 +342,8 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
     });
     // hap-nodejs leaves its TCP server without an error listener; a port taken since the probe
     // above would otherwise end the process instead of this start.
-    const server = (slot.bridge._server as unknown as { httpServer?: { tcpServer?: Server } } | undefined)?.httpServer?.tcpServer;
+    const server = (slot.bridge._server as unknown as { httpServer?: { tcpServer?: Server } } | undefined)?.httpServer
+      ?.tcpServer;
     const failed = new Promise<never>((_resolve, reject) => {
       server?.once("error", (error: NodeJS.ErrnoException) =>
         reject(error.code === "EADDRINUSE" || error.code === "EACCES" ? new HomeKitPortInUseError(port) : error),
@@ -380,10 +384,12 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
     this.defer(() => {
       this.reconcileQueued = false;
       if (!this.running) return;
-      this.reconciling = this.reconciling.then(() => this.reconcileNow()).catch((error: unknown) => {
-        this.recordError(error);
-        this.logger.error("HomeKit bridge could not update its accessories", { err: error });
-      });
+      this.reconciling = this.reconciling
+        .then(() => this.reconcileNow())
+        .catch((error: unknown) => {
+          this.recordError(error);
+          this.logger.error("HomeKit bridge could not update its accessories", { err: error });
+        });
     });
   }
 
@@ -465,7 +471,10 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
     if (!relay) return;
     const hap = this.hap!;
     const plans = hap.planRelayChannels(relay.devices());
-    const byChannel = new Map<string, { plan: RelayChannelPlan; bridged: BridgedAccessory<RelayStateOf, RelayCommand> }>();
+    const byChannel = new Map<
+      string,
+      { plan: RelayChannelPlan; bridged: BridgedAccessory<RelayStateOf, RelayCommand> }
+    >();
     for (const plan of plans) {
       const bridged = new hap.BridgedAccessory<RelayStateOf, RelayCommand>({
         id: plan.id,
@@ -479,10 +488,18 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
       const known = hap.lastKnownRelayState(relay, plan);
       if (known) bridged.update(known);
       byChannel.set(`${plan.kind}:${plan.device}:${plan.channel}`, { plan, bridged });
-      await this.bridgeAccessory({ source: "relay", id: plan.id, name: plan.name, signature: plan.id, bridged, detach: () => {} });
+      await this.bridgeAccessory({
+        source: "relay",
+        id: plan.id,
+        name: plan.name,
+        signature: plan.id,
+        bridged,
+        detach: () => {},
+      });
       // HTTP-connected devices tell nothing until asked: ask once, without holding up the start.
       if (!known) {
-        hap.fetchRelayState(relay, plan)
+        hap
+          .fetchRelayState(relay, plan)
           .then((state) => bridged.update(state))
           .catch((error: unknown) =>
             this.logger.debug("Relay state not available yet for HomeKit", {

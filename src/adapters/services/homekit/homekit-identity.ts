@@ -28,7 +28,10 @@ export function normalizeSetupCode(input: string): { ok: true; code: string } | 
   const digits = input.replace(/[\s-]/g, "");
   if (!/^\d{8}$/.test(digits)) return { ok: false, message: "expected 8 digits, as 123-45-678 or 12345678" };
   if (FORBIDDEN_CODES.has(digits)) {
-    return { ok: false, message: "HomeKit rejects this code as too easy to guess (all digits equal, 12345678 or 87654321)" };
+    return {
+      ok: false,
+      message: "HomeKit rejects this code as too easy to guess (all digits equal, 12345678 or 87654321)",
+    };
   }
   return { ok: true, code: `${digits.slice(0, 3)}-${digits.slice(3, 5)}-${digits.slice(5)}` };
 }
@@ -85,7 +88,8 @@ export class HomeKitIdentity {
       problem = `${file} is malformed (${parsed.error.issues[0]?.message ?? "invalid"}); moved it aside and started a new identity`;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== "ENOENT") problem = `${file} could not be read (${(error as Error).message}); moved it aside and started a new identity`;
+      if (code !== "ENOENT")
+        problem = `${file} could not be read (${(error as Error).message}); moved it aside and started a new identity`;
     }
     if (problem) await rename(file, `${file}.bad-${Date.now()}`).catch(() => undefined);
     const identity = new HomeKitIdentity(

@@ -34,10 +34,22 @@ export function planRelayChannels(devices: RelayDeviceInfo[]): RelayChannelPlan[
     const channels = device.switches.length + device.covers.length;
     const label = (channel: number) => (channels > 1 ? `${device.name} ${channel}` : device.name);
     for (const channel of device.switches) {
-      plans.push({ id: `relay:${device.name}:switch:${channel}`, device: device.name, channel, kind: "switch", name: label(channel) });
+      plans.push({
+        id: `relay:${device.name}:switch:${channel}`,
+        device: device.name,
+        channel,
+        kind: "switch",
+        name: label(channel),
+      });
     }
     for (const channel of device.covers) {
-      plans.push({ id: `relay:${device.name}:cover:${channel}`, device: device.name, channel, kind: "cover", name: label(channel) });
+      plans.push({
+        id: `relay:${device.name}:cover:${channel}`,
+        device: device.name,
+        channel,
+        kind: "cover",
+        name: label(channel),
+      });
     }
   }
   return plans;
@@ -60,7 +72,8 @@ export function relayServiceBinding(plan: RelayChannelPlan): ServiceBinding<Rela
       ],
     };
   }
-  const position = (state: RelayState) => ("position" in state && typeof state.position === "number" ? state.position : undefined);
+  const position = (state: RelayState) =>
+    "position" in state && typeof state.position === "number" ? state.position : undefined;
   return {
     type: Service.WindowCovering,
     subtype: `cover_${plan.channel}`,
@@ -69,7 +82,10 @@ export function relayServiceBinding(plan: RelayChannelPlan): ServiceBinding<Rela
       { type: Characteristic.CurrentPosition, read: position },
       {
         type: Characteristic.TargetPosition,
-        read: (state) => ("targetPosition" in state && typeof state.targetPosition === "number" ? state.targetPosition : position(state)),
+        read: (state) =>
+          "targetPosition" in state && typeof state.targetPosition === "number"
+            ? state.targetPosition
+            : position(state),
         write: (value) => ({ kind: "cover", position: Math.round(Number(value)) }),
       },
       { type: Characteristic.PositionState, read: (state) => ("state" in state ? positionState(state) : undefined) },
@@ -86,10 +102,14 @@ export function sendRelayCommand(relay: RelayService, plan: RelayChannelPlan, co
 
 /** The last state the relay service knows, without asking the device. */
 export function lastKnownRelayState(relay: RelayService, plan: RelayChannelPlan): RelayState | null {
-  return plan.kind === "switch" ? relay.lastKnownSwitch(plan.device, plan.channel) : relay.lastKnownCover(plan.device, plan.channel);
+  return plan.kind === "switch"
+    ? relay.lastKnownSwitch(plan.device, plan.channel)
+    : relay.lastKnownCover(plan.device, plan.channel);
 }
 
 /** Asks the device for its state now, so HomeKit shows it before the first change. */
 export function fetchRelayState(relay: RelayService, plan: RelayChannelPlan): Promise<RelayState> {
-  return plan.kind === "switch" ? relay.getSwitchStatus(plan.device, plan.channel) : relay.getCoverStatus(plan.device, plan.channel);
+  return plan.kind === "switch"
+    ? relay.getSwitchStatus(plan.device, plan.channel)
+    : relay.getCoverStatus(plan.device, plan.channel);
 }

@@ -31,11 +31,21 @@ import {
 export type ZigbeeCommand = Record<string, unknown>;
 type Binding = ServiceBinding<DeviceState, ZigbeeCommand>;
 /** The plan variant whose kind includes K (motion, contact and leak share one variant). */
-type PlanOf<K extends ServiceKind> = ServicePlan extends infer P ? (P extends { kind: infer Kinds } ? (K extends Kinds ? P : never) : never) : never;
+type PlanOf<K extends ServiceKind> = ServicePlan extends infer P
+  ? P extends { kind: infer Kinds }
+    ? K extends Kinds
+      ? P
+      : never
+    : never
+  : never;
 
 function light(plan: PlanOf<"light">, name: string): Binding {
   const characteristics: Binding["characteristics"] = [
-    { type: Characteristic.On, read: (state) => isOn(state, plan.on), write: (value) => onCommand(plan.on, value === true) },
+    {
+      type: Characteristic.On,
+      read: (state) => isOn(state, plan.on),
+      write: (value) => onCommand(plan.on, value === true),
+    },
   ];
   const { brightness, colorTemp, color } = plan;
   if (brightness) {
@@ -59,12 +69,14 @@ function light(plan: PlanOf<"light">, name: string): Binding {
       {
         type: Characteristic.Hue,
         read: (state) => hueSaturation(state, color.property)?.hue,
-        write: (value, current) => colorCommand(color.property, Number(value), Number(current(Characteristic.Saturation) ?? 100)),
+        write: (value, current) =>
+          colorCommand(color.property, Number(value), Number(current(Characteristic.Saturation) ?? 100)),
       },
       {
         type: Characteristic.Saturation,
         read: (state) => hueSaturation(state, color.property)?.saturation,
-        write: (value, current) => colorCommand(color.property, Number(current(Characteristic.Hue) ?? 0), Number(value)),
+        write: (value, current) =>
+          colorCommand(color.property, Number(current(Characteristic.Hue) ?? 0), Number(value)),
       },
     );
   }
@@ -77,7 +89,11 @@ function switchLike(plan: PlanOf<"switch" | "outlet">, name: string): Binding {
     subtype: plan.key,
     name,
     characteristics: [
-      { type: Characteristic.On, read: (state) => isOn(state, plan.on), write: (value) => onCommand(plan.on, value === true) },
+      {
+        type: Characteristic.On,
+        read: (state) => isOn(state, plan.on),
+        write: (value) => onCommand(plan.on, value === true),
+      },
     ],
   };
 }
@@ -144,7 +160,10 @@ const BUILDERS: { [K in ServiceKind]: (plan: PlanOf<K>, name: string) => Binding
     subtype: plan.key,
     name,
     characteristics: [
-      { type: Characteristic.CurrentRelativeHumidity, read: (state) => sensorReading(state, "humidity", plan.property) },
+      {
+        type: Characteristic.CurrentRelativeHumidity,
+        read: (state) => sensorReading(state, "humidity", plan.property),
+      },
     ],
   }),
   battery: (plan, name) => ({
@@ -152,7 +171,9 @@ const BUILDERS: { [K in ServiceKind]: (plan: PlanOf<K>, name: string) => Binding
     subtype: plan.key,
     name,
     characteristics: [
-      ...(plan.property ? [{ type: Characteristic.BatteryLevel, read: (state: DeviceState) => batteryLevel(state, plan.property) }] : []),
+      ...(plan.property
+        ? [{ type: Characteristic.BatteryLevel, read: (state: DeviceState) => batteryLevel(state, plan.property) }]
+        : []),
       { type: Characteristic.StatusLowBattery, read: (state) => lowBattery(state, plan) },
     ],
   }),

@@ -145,7 +145,9 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     if (!inventoryCounts) return Promise.resolve(null);
     pendingCounts ??= inventoryCounts()
       .catch((error: unknown) => {
-        logger.warn("Inventory counts for metrics failed", { err: error instanceof Error ? error.message : String(error) });
+        logger.warn("Inventory counts for metrics failed", {
+          err: error instanceof Error ? error.message : String(error),
+        });
         return null;
       })
       .finally(() => {
@@ -166,7 +168,11 @@ export function createMetrics(deps: MetricsDeps): Metrics {
   if (inventoryCounts) {
     inventoryGauge("hearth_inventory_households", "Households in the inventory", (counts) => counts.households);
     inventoryGauge("hearth_inventory_users", "Users that are not deleted", (counts) => counts.users);
-    inventoryGauge("hearth_inventory_active_items", "Freezer items that are not archived", (counts) => counts.activeItems);
+    inventoryGauge(
+      "hearth_inventory_active_items",
+      "Freezer items that are not archived",
+      (counts) => counts.activeItems,
+    );
   }
 
   return {

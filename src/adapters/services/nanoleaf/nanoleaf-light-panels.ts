@@ -69,7 +69,9 @@ export class NanoleafLightPanels implements LightPanelService, ServiceHealthRepo
     const parsed = tokensSchema.safeParse(document);
     if (!parsed.success) {
       const aside = await store.moveAside();
-      this.logger.warn("The stored Nanoleaf tokens are not a name → token map; moved aside, pair again", { movedTo: aside });
+      this.logger.warn("The stored Nanoleaf tokens are not a name → token map; moved aside, pair again", {
+        movedTo: aside,
+      });
       return;
     }
     for (const [name, token] of Object.entries(parsed.data)) {
@@ -113,7 +115,9 @@ export class NanoleafLightPanels implements LightPanelService, ServiceHealthRepo
   setBrightness(name: string, brightness: number, durationSeconds?: number): Promise<void> {
     this.check("brightness", brightness, 0, 100);
     if (durationSeconds !== undefined) this.check("durationSeconds", durationSeconds, 0, 3600);
-    return this.putState(name, { brightness: { value: brightness, ...(durationSeconds !== undefined ? { duration: durationSeconds } : {}) } });
+    return this.putState(name, {
+      brightness: { value: brightness, ...(durationSeconds !== undefined ? { duration: durationSeconds } : {}) },
+    });
   }
 
   setHueSaturation(name: string, hue: number, saturation: number): Promise<void> {
@@ -131,7 +135,11 @@ export class NanoleafLightPanels implements LightPanelService, ServiceHealthRepo
     const response = await this.authorised(name, "/", "GET");
     const parsed = infoSchema.safeParse(response.data);
     if (!parsed.success) {
-      throw new ServiceCallError("lightPanels", "SERVICE_BAD_RESPONSE", `Nanoleaf "${name}" answered its info with an unexpected shape`);
+      throw new ServiceCallError(
+        "lightPanels",
+        "SERVICE_BAD_RESPONSE",
+        `Nanoleaf "${name}" answered its info with an unexpected shape`,
+      );
     }
     const { state, effects } = parsed.data;
     const effect = effects?.select ?? null;
@@ -152,13 +160,22 @@ export class NanoleafLightPanels implements LightPanelService, ServiceHealthRepo
   async listEffects(name: string): Promise<string[]> {
     const response = await this.authorised(name, "/effects/effectsList", "GET");
     const parsed = z.array(z.string()).safeParse(response.data);
-    if (!parsed.success) throw new ServiceCallError("lightPanels", "SERVICE_BAD_RESPONSE", `Nanoleaf "${name}" answered its effects list with an unexpected shape`);
+    if (!parsed.success)
+      throw new ServiceCallError(
+        "lightPanels",
+        "SERVICE_BAD_RESPONSE",
+        `Nanoleaf "${name}" answered its effects list with an unexpected shape`,
+      );
     return parsed.data;
   }
 
   async selectEffect(name: string, effect: string): Promise<void> {
     if (typeof effect !== "string" || effect.trim() === "") {
-      throw new ServiceCallError("lightPanels", "SERVICE_INVALID_ARGUMENT", "effect must be the name of one of the panel's effects");
+      throw new ServiceCallError(
+        "lightPanels",
+        "SERVICE_INVALID_ARGUMENT",
+        "effect must be the name of one of the panel's effects",
+      );
     }
     await this.authorised(name, "/effects", "PUT", { select: effect });
   }
@@ -177,7 +194,11 @@ export class NanoleafLightPanels implements LightPanelService, ServiceHealthRepo
 
   private check(what: string, value: number, min: number, max: number): void {
     if (typeof value !== "number" || !Number.isFinite(value) || value < min || value > max) {
-      throw new ServiceCallError("lightPanels", "SERVICE_INVALID_ARGUMENT", `${what} must be from ${min} to ${max} (got ${value})`);
+      throw new ServiceCallError(
+        "lightPanels",
+        "SERVICE_INVALID_ARGUMENT",
+        `${what} must be from ${min} to ${max} (got ${value})`,
+      );
     }
   }
 

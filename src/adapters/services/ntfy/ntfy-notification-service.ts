@@ -43,7 +43,9 @@ const PRIORITY_NAMES: Record<string, number> = { min: 1, low: 2, default: 3, hig
 export function ntfyPriority(priority: NotificationOptions["priority"]): number | string | undefined {
   if (priority === undefined) return undefined;
   if (typeof priority === "number") {
-    return Number.isInteger(priority) && priority >= 1 && priority <= 5 ? priority : `priority ${priority} is not 1 to 5`;
+    return Number.isInteger(priority) && priority >= 1 && priority <= 5
+      ? priority
+      : `priority ${priority} is not 1 to 5`;
   }
   const named = PRIORITY_NAMES[String(priority).trim().toLowerCase()];
   if (named !== undefined) return named;
@@ -91,7 +93,10 @@ export class NtfyNotificationService implements NotificationService, ServiceHeal
   ) {
     this.health = new HealthTracker(settings.now);
     this.base = settings.url.replace(/\/+$/, "");
-    this.channels = { ...(settings.defaultTopic ? { [DEFAULT_CHANNEL]: settings.defaultTopic } : {}), ...settings.channels };
+    this.channels = {
+      ...(settings.defaultTopic ? { [DEFAULT_CHANNEL]: settings.defaultTopic } : {}),
+      ...settings.channels,
+    };
   }
 
   /** Channel names this service knows. */
@@ -104,7 +109,8 @@ export class NtfyNotificationService implements NotificationService, ServiceHeal
     try {
       const message = this.buildMessage(options, channel);
       const response = await this.publish(message);
-      const id = typeof (response.data as { id?: unknown })?.id === "string" ? (response.data as { id: string }).id : undefined;
+      const id =
+        typeof (response.data as { id?: unknown })?.id === "string" ? (response.data as { id: string }).id : undefined;
       this.health.succeeded();
       this.logger.debug("Notification sent", { channel, topic: message.topic, id });
       return { ok: true, channel, ...(id ? { id } : {}) };
@@ -172,7 +178,8 @@ export class NtfyNotificationService implements NotificationService, ServiceHeal
   private authHeaders(): Record<string, string> {
     const { token, username, password } = this.settings;
     if (token) return { authorization: `Bearer ${token}` };
-    if (username && password) return { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}` };
+    if (username && password)
+      return { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}` };
     return {};
   }
 

@@ -61,7 +61,12 @@ export function digestAuthorization(challenge: DigestChallenge, request: DigestR
   const nc = request.nonceCount.toString(16).padStart(8, "0");
   const ha1 = hash(algorithm, `${request.username}:${challenge.realm}:${request.password}`);
   const ha2 = hash(algorithm, `${request.method}:${request.uri}`);
-  const qop = challenge.qop?.split(",").map((value) => value.trim()).includes("auth") ? "auth" : undefined;
+  const qop = challenge.qop
+    ?.split(",")
+    .map((value) => value.trim())
+    .includes("auth")
+    ? "auth"
+    : undefined;
   const response = qop
     ? hash(algorithm, `${ha1}:${challenge.nonce}:${nc}:${cnonce}:${qop}:${ha2}`)
     : hash(algorithm, `${ha1}:${challenge.nonce}:${ha2}`);
@@ -89,7 +94,8 @@ export function verifyDigest(
     const name = match[1];
     if (name) fields[name.toLowerCase()] = match[2] ?? match[3] ?? "";
   }
-  if (fields.username !== expected.username || fields.realm !== expected.realm || fields.nonce !== expected.nonce) return false;
+  if (fields.username !== expected.username || fields.realm !== expected.realm || fields.nonce !== expected.nonce)
+    return false;
   const algorithm = (fields.algorithm ?? "MD5").toUpperCase() === "SHA-256" ? "sha256" : "md5";
   const ha1 = hash(algorithm, `${expected.username}:${expected.realm}:${expected.password}`);
   const ha2 = hash(algorithm, `${expected.method}:${fields.uri ?? ""}`);

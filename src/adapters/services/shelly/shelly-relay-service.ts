@@ -22,13 +22,7 @@ import type {
 import type { ServiceHealthReport, ServiceHealthReporter } from "../../../ports/service-health.js";
 import { systemTimer, type Timer } from "../../../ports/timer.js";
 import { describeError, HealthTracker, masked } from "../health-tracker.js";
-import {
-  componentKey,
-  coverStatusSchema,
-  mergeCover,
-  mergeSwitch,
-  switchStatusSchema,
-} from "./shelly-status.js";
+import { componentKey, coverStatusSchema, mergeCover, mergeSwitch, switchStatusSchema } from "./shelly-status.js";
 import { ShellyHttpTransport, ShellyMqttRpc, type ShellyTransport } from "./shelly-transports.js";
 
 /** One device as configured (SHELLY_DEVICES). */
@@ -99,7 +93,12 @@ export class ShellyRelayService implements RelayService, ServiceHealthReporter {
   ) {
     this.now = options.now ?? (() => new Date());
     const timeoutMs = options.timeoutMs ?? 10_000;
-    this.rpc = new ShellyMqttRpc(mqtt, options.timer ?? systemTimer, options.clientId ?? `hearth-${randomBytes(4).toString("hex")}`, timeoutMs);
+    this.rpc = new ShellyMqttRpc(
+      mqtt,
+      options.timer ?? systemTimer,
+      options.clientId ?? `hearth-${randomBytes(4).toString("hex")}`,
+      timeoutMs,
+    );
     let usesPassword = Boolean(options.password);
     for (const [name, config] of Object.entries(options.devices)) {
       const covers = config.covers ?? [];
@@ -182,7 +181,8 @@ export class ShellyRelayService implements RelayService, ServiceHealthReporter {
   async toggleSwitch(device: string, channel = 0): Promise<void> {
     // Never retried: a toggle that reached the device but lost its answer would toggle twice.
     const result = (await this.run(device, channel, "Switch.Toggle", { id: channel })) as { was_on?: unknown } | null;
-    if (typeof result?.was_on === "boolean") this.learnSwitch(device, channel, { output: !result.was_on, source: "hearth" });
+    if (typeof result?.was_on === "boolean")
+      this.learnSwitch(device, channel, { output: !result.was_on, source: "hearth" });
   }
 
   async getSwitchStatus(device: string, channel = 0): Promise<SwitchStatus> {
@@ -268,9 +268,17 @@ export class ShellyRelayService implements RelayService, ServiceHealthReporter {
       const wrapped =
         error instanceof ServiceCallError
           ? error
-          : new ServiceCallError("relay", "SERVICE_UNREACHABLE", `Shelly "${name}": ${describeError(error)}`, { cause: error });
+          : new ServiceCallError("relay", "SERVICE_UNREACHABLE", `Shelly "${name}": ${describeError(error)}`, {
+              cause: error,
+            });
       device.health.failed(wrapped.message, wrapped.code !== "SERVICE_UNREACHABLE");
-      this.logger.warn("Shelly RPC failed", { device: name, method, channel, code: wrapped.code, error: wrapped.message });
+      this.logger.warn("Shelly RPC failed", {
+        device: name,
+        method,
+        channel,
+        code: wrapped.code,
+        error: wrapped.message,
+      });
       throw wrapped;
     }
   }
@@ -280,7 +288,11 @@ export class ShellyRelayService implements RelayService, ServiceHealthReporter {
   }
 
   private badResponse(device: string, method: string): ServiceCallError {
-    return new ServiceCallError("relay", "SERVICE_BAD_RESPONSE", `Shelly "${device}" answered ${method} with an unexpected shape`);
+    return new ServiceCallError(
+      "relay",
+      "SERVICE_BAD_RESPONSE",
+      `Shelly "${device}" answered ${method} with an unexpected shape`,
+    );
   }
 
   private learnSwitch(device: string, channel: number, update: Parameters<typeof mergeSwitch>[3]): SwitchStatus | null {
@@ -321,7 +333,8 @@ export class ShellyRelayService implements RelayService, ServiceHealthReporter {
       if (payload.method !== "NotifyStatus" && payload.method !== "NotifyFullStatus") return;
       const params = payload.params;
       if (typeof params !== "object" || params === null) return;
-      for (const [component, value] of Object.entries(params as Record<string, unknown>)) this.learnComponent(name, component, value);
+      for (const [component, value] of Object.entries(params as Record<string, unknown>))
+        this.learnComponent(name, component, value);
       return;
     }
     this.learnComponent(name, topic.slice(topic.lastIndexOf("/") + 1), payload);
@@ -362,12 +375,23 @@ export class ShellyRelayService implements RelayService, ServiceHealthReporter {
           .sort()
           .at(-1) ?? null,
       config: {
-        devices: snapshots.map(({ name, transport, address, switches, covers }) => ({ name, transport, address, switches, covers })),
+        devices: snapshots.map(({ name, transport, address, switches, covers }) => ({
+          name,
+          transport,
+          address,
+          switches,
+          covers,
+        })),
         password: masked(this.usesPassword ? "set" : undefined),
         mqttClientId: this.rpc.src,
       },
       details: {
-        devices: snapshots.map(({ name, reachable, lastError, lastSuccessAt }) => ({ name, reachable, lastError, lastSuccessAt })),
+        devices: snapshots.map(({ name, reachable, lastError, lastSuccessAt }) => ({
+          name,
+          reachable,
+          lastError,
+          lastSuccessAt,
+        })),
       },
     };
   }

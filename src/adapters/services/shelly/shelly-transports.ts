@@ -23,7 +23,10 @@ export interface ShellyTransport {
 
 const rpcError = (device: string, method: string, body: unknown, status?: number): ServiceCallError => {
   const error = body as { code?: unknown; message?: unknown } | null;
-  const detail = typeof error?.message === "string" ? `${error.message}${typeof error.code === "number" ? ` (code ${error.code})` : ""}` : `status ${status}`;
+  const detail =
+    typeof error?.message === "string"
+      ? `${error.message}${typeof error.code === "number" ? ` (code ${error.code})` : ""}`
+      : `status ${status}`;
   return new ServiceCallError("relay", "SERVICE_REQUEST_FAILED", `Shelly "${device}" refused ${method}: ${detail}`);
 };
 
@@ -62,7 +65,11 @@ export class ShellyHttpTransport implements ShellyTransport {
       response = await this.send(uri, params, options.retry ?? false);
       if (response.status === 401) {
         this.challenge = null;
-        throw new ServiceCallError("relay", "SERVICE_AUTH_FAILED", `Shelly "${this.settings.device}" refused the password (digest auth)`);
+        throw new ServiceCallError(
+          "relay",
+          "SERVICE_AUTH_FAILED",
+          `Shelly "${this.settings.device}" refused the password (digest auth)`,
+        );
       }
     }
     if (!response.ok) throw rpcError(this.settings.device, method, response.data, response.status);
@@ -149,7 +156,13 @@ export class ShellyMqttRpc {
     this.mqtt.unsubscribe(this.answerTopic, this.onAnswer);
     for (const [id, call] of this.pending) {
       this.timer.clearTimeout(call.timeout);
-      call.reject(new ServiceCallError("relay", "SERVICE_UNREACHABLE", `Shelly "${call.device}": ${call.method} cancelled, Hearth is stopping`));
+      call.reject(
+        new ServiceCallError(
+          "relay",
+          "SERVICE_UNREACHABLE",
+          `Shelly "${call.device}": ${call.method} cancelled, Hearth is stopping`,
+        ),
+      );
       this.pending.delete(id);
     }
   }
@@ -163,7 +176,11 @@ export class ShellyMqttRpc {
     this.start();
     if (!this.mqtt.isConnected) {
       return Promise.reject(
-        new ServiceCallError("relay", "SERVICE_UNREACHABLE", `Shelly "${device}": the MQTT broker is not connected, ${method} not sent`),
+        new ServiceCallError(
+          "relay",
+          "SERVICE_UNREACHABLE",
+          `Shelly "${device}": the MQTT broker is not connected, ${method} not sent`,
+        ),
       );
     }
     const id = this.nextId++;

@@ -64,7 +64,11 @@ export class CachedWeatherService implements WeatherService, ServiceHealthReport
 
   private checkCount(what: string, value: number, max: number): number {
     if (!Number.isInteger(value) || value < 1 || value > max) {
-      throw new ServiceCallError("weather", "SERVICE_INVALID_ARGUMENT", `${what} must be a whole number from 1 to ${max} (got ${value})`);
+      throw new ServiceCallError(
+        "weather",
+        "SERVICE_INVALID_ARGUMENT",
+        `${what} must be a whole number from 1 to ${max} (got ${value})`,
+      );
     }
     return value;
   }

@@ -8,7 +8,12 @@ import { ServiceCallError } from "../../../domain/automation/service-errors.js";
 import type { HttpClient, HttpResponse } from "../../../ports/http-client.js";
 import type { WeatherUnits } from "../../../ports/weather-service.js";
 import { describeError } from "../health-tracker.js";
-import { describeWmoCode, type WeatherLocation, type WeatherProvider, type WeatherSnapshot } from "./weather-provider.js";
+import {
+  describeWmoCode,
+  type WeatherLocation,
+  type WeatherProvider,
+  type WeatherSnapshot,
+} from "./weather-provider.js";
 
 export const OPEN_METEO_URL = "https://api.open-meteo.com";
 
@@ -139,7 +144,9 @@ export class OpenMeteoProvider implements WeatherProvider {
     try {
       response = await this.http.request(this.url(), { timeout: this.settings.timeoutMs ?? 10_000, retries: 1 });
     } catch (error) {
-      throw new ServiceCallError("weather", "SERVICE_UNREACHABLE", `Open-Meteo unreachable: ${describeError(error)}`, { cause: error });
+      throw new ServiceCallError("weather", "SERVICE_UNREACHABLE", `Open-Meteo unreachable: ${describeError(error)}`, {
+        cause: error,
+      });
     }
     if (!response.ok) {
       const reason = (response.data as { reason?: unknown })?.reason;
@@ -151,7 +158,11 @@ export class OpenMeteoProvider implements WeatherProvider {
     }
     const parsed = responseSchema.safeParse(response.data);
     if (!parsed.success) {
-      throw new ServiceCallError("weather", "SERVICE_BAD_RESPONSE", `Open-Meteo's answer is not the documented shape: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+      throw new ServiceCallError(
+        "weather",
+        "SERVICE_BAD_RESPONSE",
+        `Open-Meteo's answer is not the documented shape: ${parsed.error.issues[0]?.message ?? "invalid"}`,
+      );
     }
     return toSnapshot(parsed.data);
   }

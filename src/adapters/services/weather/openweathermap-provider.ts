@@ -102,7 +102,11 @@ export class OpenWeatherMapProvider implements WeatherProvider {
         retries: 1,
       });
     } catch (error) {
-      throw new ServiceCallError("weather", "SERVICE_UNREACHABLE", `OpenWeatherMap unreachable: ${this.scrub(describeError(error))}`);
+      throw new ServiceCallError(
+        "weather",
+        "SERVICE_UNREACHABLE",
+        `OpenWeatherMap unreachable: ${this.scrub(describeError(error))}`,
+      );
     }
     if (!response.ok) {
       const message = (response.data as { message?: unknown })?.message;
@@ -116,7 +120,11 @@ export class OpenWeatherMapProvider implements WeatherProvider {
     }
     const parsed = responseSchema.safeParse(response.data);
     if (!parsed.success) {
-      throw new ServiceCallError("weather", "SERVICE_BAD_RESPONSE", `OpenWeatherMap's answer is not the documented shape: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+      throw new ServiceCallError(
+        "weather",
+        "SERVICE_BAD_RESPONSE",
+        `OpenWeatherMap's answer is not the documented shape: ${parsed.error.issues[0]?.message ?? "invalid"}`,
+      );
     }
     return this.toSnapshot(parsed.data);
   }
@@ -141,7 +149,10 @@ export class OpenWeatherMapProvider implements WeatherProvider {
     const [now] = current.weather;
     const isDay =
       current.sunrise && current.sunset ? current.dt >= current.sunrise && current.dt < current.sunset : null;
-    const hourPrecipitation = (entry: { rain?: { "1h"?: number | undefined } | undefined; snow?: { "1h"?: number | undefined } | undefined }) =>
+    const hourPrecipitation = (entry: {
+      rain?: { "1h"?: number | undefined } | undefined;
+      snow?: { "1h"?: number | undefined } | undefined;
+    }) =>
       entry.rain?.["1h"] === undefined && entry.snow?.["1h"] === undefined
         ? 0
         : (entry.rain?.["1h"] ?? 0) + (entry.snow?.["1h"] ?? 0);
@@ -215,6 +226,7 @@ export function startOfDay(instant: Date, timeZone: string | undefined): Date {
     hourCycle: "h23",
   }).formatToParts(instant);
   const get = (type: string) => Number(parts.find((part) => part.type === type)?.value ?? 0);
-  const sinceMidnightMs = ((get("hour") * 60 + get("minute")) * 60 + get("second")) * 1000 + instant.getUTCMilliseconds();
+  const sinceMidnightMs =
+    ((get("hour") * 60 + get("minute")) * 60 + get("second")) * 1000 + instant.getUTCMilliseconds();
   return new Date(instant.getTime() - sinceMidnightMs);
 }

@@ -1,5 +1,15 @@
-import { AuthenticationRequiredError, EmailAlreadyRegisteredError, ValidationError } from "../../../domain/inventory/errors.js";
-import { isReservedEmail, normaliseEmail, summariseUser, type User, type UserSummary } from "../../../domain/inventory/user.js";
+import {
+  AuthenticationRequiredError,
+  EmailAlreadyRegisteredError,
+  ValidationError,
+} from "../../../domain/inventory/errors.js";
+import {
+  isReservedEmail,
+  normaliseEmail,
+  summariseUser,
+  type User,
+  type UserSummary,
+} from "../../../domain/inventory/user.js";
 import { requireActiveUser } from "./active-user.js";
 import type { InventoryPorts } from "../inventory-ports.js";
 

@@ -25,8 +25,15 @@ export class CreateFreezer {
       createdAt: now,
       updatedAt: now,
     };
-    const event = eventFactory({ householdId: input.householdId, userId: input.userId, at: now, newId: () => this.ports.ids.next() });
-    await this.ports.freezers.insertFreezer(freezer, [event("freezer.created", { freezerId: freezer.id, name: freezer.name })]);
+    const event = eventFactory({
+      householdId: input.householdId,
+      userId: input.userId,
+      at: now,
+      newId: () => this.ports.ids.next(),
+    });
+    await this.ports.freezers.insertFreezer(freezer, [
+      event("freezer.created", { freezerId: freezer.id, name: freezer.name }),
+    ]);
     return viewFreezer(freezer);
   }
 }

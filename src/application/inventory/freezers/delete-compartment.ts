@@ -15,7 +15,12 @@ export class DeleteCompartment {
   async execute(input: CompartmentInput): Promise<Confirmation> {
     await this.access.requireOwner(input.householdId, input.userId);
     await requireFreezer(this.ports.freezers, input.householdId, input.freezerId);
-    const event = eventFactory({ householdId: input.householdId, userId: input.userId, at: this.ports.clock.now(), newId: () => this.ports.ids.next() });
+    const event = eventFactory({
+      householdId: input.householdId,
+      userId: input.userId,
+      at: this.ports.clock.now(),
+      newId: () => this.ports.ids.next(),
+    });
     const outcome = await this.ports.freezers.deleteCompartment(input.freezerId, input.compartmentId, [
       event("compartment.deleted", { freezerId: input.freezerId, compartmentId: input.compartmentId }),
     ]);

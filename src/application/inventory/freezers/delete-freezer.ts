@@ -13,7 +13,12 @@ export class DeleteFreezer {
 
   async execute(input: FreezerInput): Promise<Confirmation> {
     await this.access.requireOwner(input.householdId, input.userId);
-    const event = eventFactory({ householdId: input.householdId, userId: input.userId, at: this.ports.clock.now(), newId: () => this.ports.ids.next() });
+    const event = eventFactory({
+      householdId: input.householdId,
+      userId: input.userId,
+      at: this.ports.clock.now(),
+      newId: () => this.ports.ids.next(),
+    });
     const outcome = await this.ports.freezers.deleteFreezer(input.householdId, input.freezerId, [
       event("freezer.deleted", { freezerId: input.freezerId }),
     ]);

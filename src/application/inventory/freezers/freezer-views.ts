@@ -30,5 +30,10 @@ export function viewFreezer(freezer: Freezer): FreezerView {
 }
 
 export function viewCompartment(compartment: Compartment): CompartmentView {
-  return { id: compartment.id, freezerId: compartment.freezerId, name: compartment.name, position: compartment.position };
+  return {
+    id: compartment.id,
+    freezerId: compartment.freezerId,
+    name: compartment.name,
+    position: compartment.position,
+  };
 }

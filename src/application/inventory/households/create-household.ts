@@ -14,7 +14,13 @@ export class CreateHousehold {
   async execute(input: CreateHouseholdInput): Promise<HouseholdView> {
     const user = await requireActiveUser(this.ports.users, input.userId);
     const now = this.ports.clock.now();
-    const household = { id: this.ports.ids.next(), name: input.name.trim(), ownerId: user.id, createdAt: now, updatedAt: now };
+    const household = {
+      id: this.ports.ids.next(),
+      name: input.name.trim(),
+      ownerId: user.id,
+      createdAt: now,
+      updatedAt: now,
+    };
     await this.ports.households.create(household, {
       id: this.ports.ids.next(),
       householdId: household.id,

@@ -14,15 +14,22 @@ export class LeaveHousehold {
     const membership = await this.access.requireMember(input.householdId, input.userId);
     if (membership.role === "OWNER") throw new OwnerCannotLeaveError();
     // Again under the repository's locks: ownership may have been transferred to the caller meanwhile.
-    const left = await this.ports.households.removeMember(input.householdId, input.userId, (_household, current) => {
-      if (!current) throw new NotHouseholdMemberError();
-      if (current.role === "OWNER") throw new OwnerCannotLeaveError();
-    }, [
-      eventFactory({ householdId: input.householdId, userId: input.userId, at: this.ports.clock.now(), newId: () => this.ports.ids.next() })(
-        "member.left",
-        { userId: input.userId, removed: false },
-      ),
-    ]);
+    const left = await this.ports.households.removeMember(
+      input.householdId,
+      input.userId,
+      (_household, current) => {
+        if (!current) throw new NotHouseholdMemberError();
+        if (current.role === "OWNER") throw new OwnerCannotLeaveError();
+      },
+      [
+        eventFactory({
+          householdId: input.householdId,
+          userId: input.userId,
+          at: this.ports.clock.now(),
+          newId: () => this.ports.ids.next(),
+        })("member.left", { userId: input.userId, removed: false }),
+      ],
+    );
     if (!left) throw new NotHouseholdMemberError();
     return { message: "You left the household" };
   }

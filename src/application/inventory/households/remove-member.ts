@@ -1,5 +1,9 @@
 import { eventFactory } from "../../../domain/inventory/inventory-event.js";
-import { CannotRemoveOwnerError, MemberNotFoundError, NotHouseholdOwnerError } from "../../../domain/inventory/errors.js";
+import {
+  CannotRemoveOwnerError,
+  MemberNotFoundError,
+  NotHouseholdOwnerError,
+} from "../../../domain/inventory/errors.js";
 import type { HouseholdAccess } from "../household-access.js";
 import type { Confirmation, HouseholdInput, InventoryPorts } from "../inventory-ports.js";
 
@@ -18,16 +22,23 @@ export class RemoveMember {
     await this.access.requireOwner(input.householdId, input.userId);
     // Checked under the repository's locks, so a concurrent transfer cannot make the member
     // being removed the owner in between.
-    const removed = await this.ports.households.removeMember(input.householdId, input.memberUserId, (household, member) => {
-      if (household.ownerId !== input.userId) throw new NotHouseholdOwnerError();
-      if (!member) throw new MemberNotFoundError();
-      if (member.role === "OWNER") throw new CannotRemoveOwnerError();
-    }, [
-      eventFactory({ householdId: input.householdId, userId: input.userId, at: this.ports.clock.now(), newId: () => this.ports.ids.next() })(
-        "member.left",
-        { userId: input.memberUserId, removed: true },
-      ),
-    ]);
+    const removed = await this.ports.households.removeMember(
+      input.householdId,
+      input.memberUserId,
+      (household, member) => {
+        if (household.ownerId !== input.userId) throw new NotHouseholdOwnerError();
+        if (!member) throw new MemberNotFoundError();
+        if (member.role === "OWNER") throw new CannotRemoveOwnerError();
+      },
+      [
+        eventFactory({
+          householdId: input.householdId,
+          userId: input.userId,
+          at: this.ports.clock.now(),
+          newId: () => this.ports.ids.next(),
+        })("member.left", { userId: input.memberUserId, removed: true }),
+      ],
+    );
     if (!removed) throw new MemberNotFoundError();
     return { message: "Member removed" };
   }

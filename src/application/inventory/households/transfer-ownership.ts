@@ -1,5 +1,9 @@
 import { eventFactory } from "../../../domain/inventory/inventory-event.js";
-import { InvalidTransferTargetError, NotHouseholdMemberError, NotHouseholdOwnerError } from "../../../domain/inventory/errors.js";
+import {
+  InvalidTransferTargetError,
+  NotHouseholdMemberError,
+  NotHouseholdOwnerError,
+} from "../../../domain/inventory/errors.js";
 
 const NOT_A_MEMBER = "newOwnerId must be the user id of a member of this household";
 import type { HouseholdAccess } from "../household-access.js";
@@ -33,7 +37,14 @@ export class TransferOwnership {
       ((event) => [
         event("member.role_changed", { userId: input.newOwnerId, role: "OWNER" }),
         event("member.role_changed", { userId: input.userId, role: "MEMBER" }),
-      ])(eventFactory({ householdId: input.householdId, userId: input.userId, at: this.ports.clock.now(), newId: () => this.ports.ids.next() })),
+      ])(
+        eventFactory({
+          householdId: input.householdId,
+          userId: input.userId,
+          at: this.ports.clock.now(),
+          newId: () => this.ports.ids.next(),
+        }),
+      ),
     );
     if (!household) throw new NotHouseholdMemberError();
     return viewHousehold(household);

@@ -26,7 +26,12 @@ export class AcceptInvite {
     if (!household) throw new InviteNotFoundError();
     // Using the invite up and joining are one transaction: a refusal (another invite of the same
     // household accepted a moment earlier, say) leaves this invite unused.
-    const joined = eventFactory({ householdId: household.id, userId: user.id, at: now, newId: () => this.ports.ids.next() });
+    const joined = eventFactory({
+      householdId: household.id,
+      userId: user.id,
+      at: now,
+      newId: () => this.ports.ids.next(),
+    });
     const outcome = await this.ports.invites.accept(
       invite.id,
       { id: this.ports.ids.next(), householdId: household.id, userId: user.id, role: "MEMBER", joinedAt: now },

@@ -17,7 +17,12 @@ export class ArchiveItem {
       if (isArchived(current)) throw new ItemAlreadyArchivedError();
       const at = nextChangeTime(this.ports.clock.now(), current);
       const item = { ...current, deletedAt: at, updatedAt: at, updatedById: input.userId };
-      const event = eventFactory({ householdId: input.householdId, userId: input.userId, at, newId: () => this.ports.ids.next() });
+      const event = eventFactory({
+        householdId: input.householdId,
+        userId: input.userId,
+        at,
+        newId: () => this.ports.ids.next(),
+      });
       return { item, changes: [], events: [event("item.archived", { item: eventItem(item), reason: "archived" })] };
     });
     if (!archived) throw new ItemNotFoundError();

@@ -29,7 +29,11 @@ export class ConsumeItem {
       if (input.quantity > current.quantity) throw new NotEnoughLeftError(current.quantity);
       // Floating-point units (0.3 - 0.1) are rounded so "all of it" really reaches zero.
       const remaining = Math.max(0, Math.round((current.quantity - input.quantity) * 1e9) / 1e9);
-      const update = applyItemPatch(current, { quantity: remaining }, { by: input.userId, now: this.ports.clock.now(), newId });
+      const update = applyItemPatch(
+        current,
+        { quantity: remaining },
+        { by: input.userId, now: this.ports.clock.now(), newId },
+      );
       const usedUp = remaining === 0;
       const item = usedUp ? { ...update.item, deletedAt: update.item.updatedAt } : update.item;
       const event = eventFactory({ householdId: input.householdId, userId: input.userId, at: item.updatedAt, newId });

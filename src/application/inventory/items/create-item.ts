@@ -44,7 +44,12 @@ export class CreateItem {
       createdById: input.userId,
       updatedById: input.userId,
     };
-    const event = eventFactory({ householdId: input.householdId, userId: input.userId, at: now, newId: () => this.ports.ids.next() });
+    const event = eventFactory({
+      householdId: input.householdId,
+      userId: input.userId,
+      at: now,
+      newId: () => this.ports.ids.next(),
+    });
     return this.ports.items.create(item, [event("item.created", { item: eventItem(item) })]);
   }
 }

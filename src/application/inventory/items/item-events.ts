@@ -16,7 +16,9 @@ export function itemChangeEvents(before: FreezerItem, update: ItemUpdate, newId:
   const item = eventItem(update.item);
   const events = [event("item.updated", { item, changes: update.changes.map((change) => change.fieldName) })];
   if (before.freezerId !== update.item.freezerId || before.compartmentId !== update.item.compartmentId) {
-    events.push(event("item.moved", { item, from: { freezerId: before.freezerId, compartmentId: before.compartmentId } }));
+    events.push(
+      event("item.moved", { item, from: { freezerId: before.freezerId, compartmentId: before.compartmentId } }),
+    );
   }
   return events;
 }

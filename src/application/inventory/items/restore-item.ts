@@ -18,7 +18,12 @@ export class RestoreItem {
       if (current.quantity <= 0) throw new ItemUsedUpError();
       const at = nextChangeTime(this.ports.clock.now(), current);
       const item = { ...current, deletedAt: null, updatedAt: at, updatedById: input.userId };
-      const event = eventFactory({ householdId: input.householdId, userId: input.userId, at, newId: () => this.ports.ids.next() });
+      const event = eventFactory({
+        householdId: input.householdId,
+        userId: input.userId,
+        at,
+        newId: () => this.ports.ids.next(),
+      });
       return { item, changes: [], events: [event("item.restored", { item: eventItem(item) })] };
     });
     if (!restored) throw new ItemNotFoundError();

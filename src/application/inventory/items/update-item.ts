@@ -1,4 +1,9 @@
-import { type FreezerItemView, type ItemPatch, applyItemPatch, isArchived } from "../../../domain/inventory/freezer-item.js";
+import {
+  type FreezerItemView,
+  type ItemPatch,
+  applyItemPatch,
+  isArchived,
+} from "../../../domain/inventory/freezer-item.js";
 import { ItemArchivedError, ItemNotFoundError } from "../../../domain/inventory/item-errors.js";
 import { itemChangeEvents } from "./item-events.js";
 import type { HouseholdAccess } from "../household-access.js";
@@ -69,7 +74,11 @@ export class UpdateItem {
       ) {
         throw new PlacementMovedMeanwhile();
       }
-      const update = applyItemPatch(current, patch, { by: userId, now: this.ports.clock.now(), newId: () => this.ports.ids.next() });
+      const update = applyItemPatch(current, patch, {
+        by: userId,
+        now: this.ports.clock.now(),
+        newId: () => this.ports.ids.next(),
+      });
       return { ...update, events: itemChangeEvents(current, update, () => this.ports.ids.next()) };
     });
     if (!updated) throw new ItemNotFoundError();

@@ -15,7 +15,9 @@ export class GetReminderSettings {
   /** Any member may read them. */
   async execute(input: HouseholdInput): Promise<ReminderSettings> {
     await this.access.requireMember(input.householdId, input.userId);
-    return (await this.reminders.find(input.householdId)) ?? defaultReminderSettings(input.householdId, this.clock.now());
+    return (
+      (await this.reminders.find(input.householdId)) ?? defaultReminderSettings(input.householdId, this.clock.now())
+    );
   }
 }
 

@@ -56,7 +56,8 @@ export class SendDueReminders {
     if (total === 0) return false;
     const service = this.deps.notifications();
     if (!service) {
-      if (!this.warnedNoService) this.deps.logger.warn("Expiry reminders are due but no notifications service is registered");
+      if (!this.warnedNoService)
+        this.deps.logger.warn("Expiry reminders are due but no notifications service is registered");
       this.warnedNoService = true;
       return false;
     }
@@ -70,7 +71,9 @@ export class SendDueReminders {
       });
       // Hearth's ntfy service reports a failed send as { ok: false } instead of throwing.
       if (typeof result === "object" && result !== null && (result as { ok?: unknown }).ok === false) {
-        throw new Error(String((result as { error?: unknown }).error ?? "the notification service refused the message"));
+        throw new Error(
+          String((result as { error?: unknown }).error ?? "the notification service refused the message"),
+        );
       }
       this.deps.logger.info("Sent the expiry reminder", { householdId: settings.householdId, items: total });
       return true;
@@ -96,11 +99,18 @@ function reminderTitle(items: FreezerItemView[], total: number, now: Date): stri
 }
 
 /** One line per item, soonest first: "Peas: expired on 21 Nov" / "Stew: expires on 27 Nov". */
-export function reminderMessage(items: FreezerItemView[], total: number, now: Date, timeZone: string | undefined): string {
+export function reminderMessage(
+  items: FreezerItemView[],
+  total: number,
+  now: Date,
+  timeZone: string | undefined,
+): string {
   const format = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone });
   const lines = items.map((item) => {
     const on = format.format(item.expiresAt as Date);
-    return isExpired(item, now) ? `${item.name} (${item.quantity}): expired on ${on}` : `${item.name} (${item.quantity}): expires on ${on}`;
+    return isExpired(item, now)
+      ? `${item.name} (${item.quantity}): expired on ${on}`
+      : `${item.name} (${item.quantity}): expires on ${on}`;
   });
   if (total > items.length) lines.push(`and ${total - items.length} more`);
   return lines.join("\n");

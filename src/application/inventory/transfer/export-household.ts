@@ -25,7 +25,8 @@ export class ExportHousehold {
   private async *records(householdId: string): AsyncGenerator<ExportRecord> {
     const freezers = await this.store.freezers(householdId);
     for (const { compartments: _compartments, ...freezer } of freezers) yield { kind: "freezer", freezer };
-    for (const freezer of freezers) for (const compartment of freezer.compartments) yield { kind: "compartment", compartment };
+    for (const freezer of freezers)
+      for (const compartment of freezer.compartments) yield { kind: "compartment", compartment };
     for (let after: string | null = null; ; ) {
       const items = await this.store.itemsAfter(householdId, after, PAGE);
       for (const item of items) yield { kind: "item", item };

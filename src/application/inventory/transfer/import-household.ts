@@ -129,7 +129,8 @@ export class ImportHousehold {
     const placements = new Placements(input.householdId, now, () => this.ids.next());
     for (const freezer of await this.store.freezers(input.householdId)) {
       placements.addFreezer(freezer.id, freezer.name, null);
-      for (const compartment of freezer.compartments) placements.addCompartment(compartment.id, freezer.id, compartment.name, null);
+      for (const compartment of freezer.compartments)
+        placements.addCompartment(compartment.id, freezer.id, compartment.name, null);
     }
     const itemCount = await this.validate(input, placements);
     const { householdId, userId } = input;
@@ -190,7 +191,8 @@ export class ImportHousehold {
           compartments: ofKind("compartments"),
         }),
       );
-      for (const entry of pending) if (foreign.has(entry.id)) problem(entry.row, `id ${entry.id} belongs to another household`);
+      for (const entry of pending)
+        if (foreign.has(entry.id)) problem(entry.row, `id ${entry.id} belongs to another household`);
       pending = [];
     };
     let items = 0;
@@ -217,7 +219,8 @@ export class ImportHousehold {
         case "compartment": {
           const owner = placements.compartmentFreezer.get(row.id);
           if (owner !== undefined) {
-            if (owner !== row.freezerId) problem(row.row, `compartment ${row.id} is in freezer ${owner}, not ${row.freezerId}`);
+            if (owner !== row.freezerId)
+              problem(row.row, `compartment ${row.id} is in freezer ${owner}, not ${row.freezerId}`);
           } else if (!placements.knownFreezer(row.freezerId)) {
             problem(row.row, `freezer ${row.freezerId} is not in this household or earlier in the file`);
           } else {

@@ -17,12 +17,16 @@ describe("inventory HTTP: route × caller → status", () => {
         it(`${caller} → ${row.expect[caller]}`, async () => {
           const world = await buildWorld();
           await seedItems(world);
-          let call = request(world.app)[row.method](row.path(world)).set(world.auth(caller)).set(row.headers ?? {});
+          let call = request(world.app)
+            [row.method](row.path(world))
+            .set(world.auth(caller))
+            .set(row.headers ?? {});
           if (row.body) call = call.send(row.body(world, caller) as object);
           const response = await call;
           expect(response.status, JSON.stringify(response.body)).to.equal(row.expect[caller]);
           // Swagger UI is a web page; everything under /api/v1 answers JSON.
-          if (row.path(world).startsWith("/api/v1/")) expect(response.headers["content-type"]).to.match(/application\/json/);
+          if (row.path(world).startsWith("/api/v1/"))
+            expect(response.headers["content-type"]).to.match(/application\/json/);
           if (response.status >= 400) {
             expect(response.body).to.include({ statusCode: response.status });
             expect(response.body.error).to.be.a("string");

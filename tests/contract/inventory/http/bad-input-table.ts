@@ -32,7 +32,11 @@ export const badBodies: BodyRoute[] = [
       "unknown field": { email: "a@example.com", password: "password123", name: "A", admin: true },
       "array body": [1, 2],
       "NUL character": { email: "a@example.com", password: "password123", name: "A\u0000" },
-      "email of the domain kept for deleted accounts": { email: "deleted+abcdefghij@deleted.invalid", password: "password123", name: "A" },
+      "email of the domain kept for deleted accounts": {
+        email: "deleted+abcdefghij@deleted.invalid",
+        password: "password123",
+        name: "A",
+      },
     },
   },
   {
@@ -51,7 +55,12 @@ export const badBodies: BodyRoute[] = [
     method: "post",
     route: "POST /auth/refresh",
     path: () => "/api/v1/auth/refresh",
-    bad: { "missing field": {}, "wrong type": { refreshToken: 1 }, "overlong": { refreshToken: long(600) }, "unknown field": { refreshToken: "x", y: 1 } },
+    bad: {
+      "missing field": {},
+      "wrong type": { refreshToken: 1 },
+      overlong: { refreshToken: long(600) },
+      "unknown field": { refreshToken: "x", y: 1 },
+    },
   },
   {
     method: "post",
@@ -65,7 +74,7 @@ export const badBodies: BodyRoute[] = [
     path: () => "/api/v1/users/me",
     bad: {
       "wrong type": { name: 1 },
-      "overlong": { name: long(101) },
+      overlong: { name: long(101) },
       "unknown field": { role: "admin" },
       "invalid email": { email: "not-an-email" },
       "email of the domain kept for deleted accounts": { email: "deleted+abcdefghij@deleted.invalid" },
@@ -100,7 +109,11 @@ export const badBodies: BodyRoute[] = [
     route: "POST /auth/web/login",
     path: () => "/api/v1/auth/web/login",
     headers: { "X-Hearth-Client": "web" },
-    bad: { "missing fields": {}, "wrong types": { email: 5, password: 5 }, "unknown field": { email: "a@example.com", password: "x", remember: true } },
+    bad: {
+      "missing fields": {},
+      "wrong types": { email: 5, password: 5 },
+      "unknown field": { email: "a@example.com", password: "x", remember: true },
+    },
   },
   {
     method: "post",
@@ -109,8 +122,8 @@ export const badBodies: BodyRoute[] = [
     bad: {
       "missing name": {},
       "wrong type": { name: 3 },
-      "overlong": { name: long(101) },
-      "empty": { name: "" },
+      overlong: { name: long(101) },
+      empty: { name: "" },
       "unknown field": { name: "A", ownerId: "x" },
       "NUL character": { name: "Home\u0000" },
     },
@@ -119,13 +132,18 @@ export const badBodies: BodyRoute[] = [
     method: "patch",
     route: "PATCH /households/:hid",
     path: h,
-    bad: { "wrong type": { name: false }, "overlong": { name: long(101) }, "unknown field": { ownerId: "abcdefghijkl" } },
+    bad: { "wrong type": { name: false }, overlong: { name: long(101) }, "unknown field": { ownerId: "abcdefghijkl" } },
   },
   {
     method: "patch",
     route: "PATCH /households/:hid/transfer",
     path: (w) => `${h(w)}/transfer`,
-    bad: { "missing field": {}, "wrong type": { newOwnerId: 7 }, "malformed id": { newOwnerId: "NOT AN ID" }, "unknown field": { newOwnerId: "abcdefghijkl", x: 1 } },
+    bad: {
+      "missing field": {},
+      "wrong type": { newOwnerId: 7 },
+      "malformed id": { newOwnerId: "NOT AN ID" },
+      "unknown field": { newOwnerId: "abcdefghijkl", x: 1 },
+    },
   },
   {
     method: "post",
@@ -134,7 +152,7 @@ export const badBodies: BodyRoute[] = [
     bad: {
       "missing field": {},
       "wrong type": { code: 1 },
-      "overlong": { code: long(201) },
+      overlong: { code: long(201) },
       "unknown field": { code: "x", y: 1 },
       "NUL character": { code: "abc\u0000" },
     },
@@ -156,7 +174,7 @@ export const badBodies: BodyRoute[] = [
     method: "patch",
     route: "PATCH /households/:hid/freezers/:fid",
     path: f,
-    bad: { "wrong type": { name: [] }, "overlong": { description: long(501) }, "unknown field": { colour: "white" } },
+    bad: { "wrong type": { name: [] }, overlong: { description: long(501) }, "unknown field": { colour: "white" } },
   },
   {
     method: "post",
@@ -175,7 +193,6 @@ export const badBodies: BodyRoute[] = [
     method: "patch",
     route: "PATCH /households/:hid/freezers/:fid/compartments/:cid",
     path: (w) => `${f(w)}/compartments/${w.compartmentId}`,
-    bad: { "wrong type": { position: "top" }, "overlong": { name: long(101) }, "unknown field": { size: 3 } },
+    bad: { "wrong type": { position: "top" }, overlong: { name: long(101) }, "unknown field": { size: 3 } },
   },
 ];
-

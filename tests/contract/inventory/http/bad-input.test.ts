@@ -4,7 +4,12 @@ import { accessTable, type Method } from "./access-table.js";
 import { badBodies } from "./bad-input-table.js";
 import { buildWorld, type InventoryWorld, snapshot } from "./inventory-http-world.js";
 
-async function expectRefused(world: InventoryWorld, method: Method, path: string, send: (r: request.Test) => request.Test) {
+async function expectRefused(
+  world: InventoryWorld,
+  method: Method,
+  path: string,
+  send: (r: request.Test) => request.Test,
+) {
   const before = snapshot(world.store);
   const response = await send(request(world.app)[method](path).set(world.auth("owner")));
   expect(response.status, JSON.stringify(response.body)).to.equal(400);
@@ -25,12 +30,17 @@ describe("inventory HTTP: bad input is refused with 400 and details, data unchan
     describe(route.route, () => {
       for (const [problem, body] of Object.entries(route.bad)) {
         it(problem, async () => {
-          await expectRefused(world, route.method, route.path(world), (r) => r.set(route.headers ?? {}).send(body as object));
+          await expectRefused(world, route.method, route.path(world), (r) =>
+            r.set(route.headers ?? {}).send(body as object),
+          );
         });
       }
       it("malformed JSON", async () => {
         await expectRefused(world, route.method, route.path(world), (r) =>
-          r.set(route.headers ?? {}).set("Content-Type", "application/json").send('{"name": "unterminated'),
+          r
+            .set(route.headers ?? {})
+            .set("Content-Type", "application/json")
+            .send('{"name": "unterminated'),
         );
       });
     });
@@ -47,7 +57,9 @@ describe("inventory HTTP: bad input is refused with 400 and details, data unchan
       it(row.route, async () => {
         const path = row.path(world).replace(/\/[a-z][a-z0-9]{23}(?=\/|$)/g, "/Not-An-Id!");
         expect(path).to.include("Not-An-Id!");
-        await expectRefused(world, row.method, path, (r) => (row.body ? r.send(row.body(world, "owner") as object) : r));
+        await expectRefused(world, row.method, path, (r) =>
+          row.body ? r.send(row.body(world, "owner") as object) : r,
+        );
       });
     }
   });
@@ -73,7 +85,11 @@ describe("inventory HTTP: bad input is refused with 400 and details, data unchan
       ["post", "/api/v1/households", "text/plain", '{"name":"Home"}'],
       ["patch", `/api/v1/households/${world.householdId}`, "application/x-www-form-urlencoded", "name=Flat"],
     ] as const) {
-      const response = await request(world.app)[method](path).set(world.auth("owner")).set("Content-Type", contentType).send(body);
+      const response = await request(world.app)
+        [method](path)
+        .set(world.auth("owner"))
+        .set("Content-Type", contentType)
+        .send(body);
       expect(response.status, JSON.stringify(response.body)).to.equal(415);
       expect(response.body).to.include({ statusCode: 415, error: "Unsupported Media Type" });
       expect(response.body.details).to.be.an("array").that.is.not.empty;
@@ -101,7 +117,9 @@ describe("inventory HTTP: bad input is refused with 400 and details, data unchan
   describe("routes without a body refuse one with fields", () => {
     for (const row of definedRoutes.filter((candidate) => !candidate.body)) {
       it(row.route, async () => {
-        const response = await expectRefused(world, row.method, row.path(world), (r) => r.set(row.headers ?? {}).send({ unexpected: true }));
+        const response = await expectRefused(world, row.method, row.path(world), (r) =>
+          r.set(row.headers ?? {}).send({ unexpected: true }),
+        );
         expect(response.body.details.map((d: { path: string }) => d.path)).to.deep.equal(["unexpected"]);
       });
     }

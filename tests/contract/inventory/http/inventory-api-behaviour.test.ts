@@ -18,11 +18,16 @@ describe("inventory HTTP behaviour", () => {
   describe("accounts and tokens", () => {
     it("registers (201, lower-cased email), refuses a taken email (409), signs in", async () => {
       const app = request(world.app);
-      const created = await app.post("/api/v1/auth/register").send({ email: "New@Example.com", password: "password123", name: "New" });
+      const created = await app
+        .post("/api/v1/auth/register")
+        .send({ email: "New@Example.com", password: "password123", name: "New" });
       expect(created.status).to.equal(201);
       expect(Object.keys(created.body).sort()).to.deep.equal(["accessToken", "refreshToken", "user"]);
       expect(created.body.user).to.deep.equal({ id: created.body.user.id, email: "new@example.com", name: "New" });
-      expect((await app.post("/api/v1/auth/register").send({ email: "NEW@example.com", password: "password123", name: "X" })).status).to.equal(409);
+      expect(
+        (await app.post("/api/v1/auth/register").send({ email: "NEW@example.com", password: "password123", name: "X" }))
+          .status,
+      ).to.equal(409);
       const login = await app.post("/api/v1/auth/login").send({ email: "new@EXAMPLE.com", password: "password123" });
       expect(login.status).to.equal(200);
       expect(login.body.user).to.deep.equal(created.body.user);
@@ -30,8 +35,12 @@ describe("inventory HTTP behaviour", () => {
 
     it("answers 401 Invalid credentials alike for unknown email and wrong password", async () => {
       const app = request(world.app);
-      const wrong = await app.post("/api/v1/auth/login").send({ email: world.users.member.email, password: "wrong password" });
-      const unknown = await app.post("/api/v1/auth/login").send({ email: "nobody@example.com", password: "wrong password" });
+      const wrong = await app
+        .post("/api/v1/auth/login")
+        .send({ email: world.users.member.email, password: "wrong password" });
+      const unknown = await app
+        .post("/api/v1/auth/login")
+        .send({ email: "nobody@example.com", password: "wrong password" });
       expect(wrong.status).to.equal(401);
       expect(unknown.status).to.equal(401);
       expect(wrong.body).to.deep.equal(unknown.body);
@@ -47,7 +56,9 @@ describe("inventory HTTP behaviour", () => {
       const me = await app.get("/api/v1/users/me").set("Authorization", `Bearer ${rotated.body.accessToken}`);
       expect(me.body.id).to.equal(world.users.member.id);
       expect((await app.post("/api/v1/auth/refresh").send({ refreshToken: first })).status).to.equal(401);
-      expect((await app.post("/api/v1/auth/refresh").send({ refreshToken: rotated.body.refreshToken })).status).to.equal(401);
+      expect(
+        (await app.post("/api/v1/auth/refresh").send({ refreshToken: rotated.body.refreshToken })).status,
+      ).to.equal(401);
     });
 
     it("logs out: the refresh token stops working", async () => {
@@ -55,7 +66,9 @@ describe("inventory HTTP behaviour", () => {
       const out = await app.post("/api/v1/auth/logout").send({ refreshToken: world.users.member.refreshToken });
       expect(out.status).to.equal(200);
       expect(out.body.message).to.be.a("string");
-      expect((await app.post("/api/v1/auth/refresh").send({ refreshToken: world.users.member.refreshToken })).status).to.equal(401);
+      expect(
+        (await app.post("/api/v1/auth/refresh").send({ refreshToken: world.users.member.refreshToken })).status,
+      ).to.equal(401);
     });
 
     it("401 for missing, malformed, wrongly signed, expired and 'none' access tokens", async () => {
@@ -89,7 +102,11 @@ describe("inventory HTTP behaviour", () => {
     it("gets, renames and deletes the current user; a deleted user's token and password stop working", async () => {
       const app = request(world.app);
       const auth = world.auth("member");
-      expect((await app.get("/api/v1/users/me").set(auth)).body).to.deep.equal({ id: world.users.member.id, email: "member@example.com", name: "member" });
+      expect((await app.get("/api/v1/users/me").set(auth)).body).to.deep.equal({
+        id: world.users.member.id,
+        email: "member@example.com",
+        name: "member",
+      });
       expect((await app.patch("/api/v1/users/me").set(auth).send({ name: "Mem" })).body.name).to.equal("Mem");
       const deleted = await app.delete("/api/v1/users/me").set(auth);
       expect(deleted.status).to.equal(200);
@@ -98,7 +115,9 @@ describe("inventory HTTP behaviour", () => {
       expect((await app.get("/api/v1/households").set(auth)).status).to.equal(401);
       expect((await app.post("/api/v1/households").set(auth).send({ name: "Ghost town" })).status).to.equal(401);
       expect((await app.get(`/api/v1/households/${world.householdId}`).set(auth)).status).to.equal(403);
-      expect((await app.post("/api/v1/auth/login").send({ email: "member@example.com", password: PASSWORD })).status).to.equal(401);
+      expect(
+        (await app.post("/api/v1/auth/login").send({ email: "member@example.com", password: PASSWORD })).status,
+      ).to.equal(401);
       const detail = await app.get(`/api/v1/households/${world.householdId}`).set(world.auth("owner"));
       expect(detail.body.members.map((m: { userId: string }) => m.userId)).to.deep.equal([world.users.owner.id]);
       expect(world.store.users.get(world.users.member.id)?.name).to.equal("Deleted user");
@@ -126,7 +145,9 @@ describe("inventory HTTP behaviour", () => {
       const detail = await request(world.app).get(`/api/v1/households/${world.householdId}`).set(world.auth("member"));
       expect(detail.status).to.equal(200);
       expect(detail.body).to.include({ id: world.householdId, name: "Home", ownerId: world.users.owner.id });
-      expect(detail.body.members.map((m: Record<string, unknown>) => [m.userId, m.role, m.name, m.email])).to.deep.equal([
+      expect(
+        detail.body.members.map((m: Record<string, unknown>) => [m.userId, m.role, m.name, m.email]),
+      ).to.deep.equal([
         [world.users.owner.id, "OWNER", "owner", "owner@example.com"],
         [world.users.member.id, "MEMBER", "member", "member@example.com"],
       ]);
@@ -146,8 +167,14 @@ describe("inventory HTTP behaviour", () => {
       expect(response.body.ownerId).to.equal(world.users.member.id);
       const detail = await app.get(`/api/v1/households/${world.householdId}`).set(world.auth("owner"));
       expect(detail.body.members.map((m: Record<string, unknown>) => m.role)).to.deep.equal(["MEMBER", "OWNER"]);
-      expect((await app.patch(`/api/v1/households/${world.householdId}`).set(world.auth("owner")).send({ name: "X" })).status).to.equal(403);
-      expect((await app.patch(`/api/v1/households/${world.householdId}`).set(world.auth("member")).send({ name: "X" })).status).to.equal(200);
+      expect(
+        (await app.patch(`/api/v1/households/${world.householdId}`).set(world.auth("owner")).send({ name: "X" }))
+          .status,
+      ).to.equal(403);
+      expect(
+        (await app.patch(`/api/v1/households/${world.householdId}`).set(world.auth("member")).send({ name: "X" }))
+          .status,
+      ).to.equal(200);
     });
 
     it("deletes a household and everything under it", async () => {
@@ -178,14 +205,25 @@ describe("inventory HTTP behaviour", () => {
 
     it("accepts once (200 Household), then 410; revoked invites are 404", async () => {
       const app = request(world.app);
-      const accepted = await app.post("/api/v1/invites/accept").set(world.auth("outsider")).send({ code: world.inviteCode });
+      const accepted = await app
+        .post("/api/v1/invites/accept")
+        .set(world.auth("outsider"))
+        .send({ code: world.inviteCode });
       expect(accepted.status).to.equal(200);
       expect(accepted.body).to.deep.include({ id: world.householdId, ownerId: world.users.owner.id, name: "Home" });
-      const again = await app.post("/api/v1/invites/accept").set(world.auth("stranger")).send({ code: world.inviteCode });
+      const again = await app
+        .post("/api/v1/invites/accept")
+        .set(world.auth("stranger"))
+        .send({ code: world.inviteCode });
       expect(again.status).to.equal(410);
-      const other = await app.post("/api/v1/invites/accept").set(world.auth("outsider")).send({ code: world.other.inviteCode });
+      const other = await app
+        .post("/api/v1/invites/accept")
+        .set(world.auth("outsider"))
+        .send({ code: world.other.inviteCode });
       expect(other.status).to.equal(200);
-      await app.delete(`/api/v1/households/${world.other.householdId}/invites/${world.other.inviteId}`).set(world.auth("stranger"));
+      await app
+        .delete(`/api/v1/households/${world.other.householdId}/invites/${world.other.inviteId}`)
+        .set(world.auth("stranger"));
       const list = await app.get(`/api/v1/households/${world.householdId}/invites`).set(world.auth("owner"));
       expect(list.body.map((i: { id: string }) => i.id)).to.not.include(world.inviteId);
     });
@@ -194,7 +232,10 @@ describe("inventory HTTP behaviour", () => {
   describe("freezers and compartments", () => {
     it("creates freezers {id, householdId, name, description, createdAt} and compartments {id, freezerId, name, position}", async () => {
       const app = request(world.app);
-      const freezer = await app.post(`/api/v1/households/${world.householdId}/freezers`).set(world.auth("member")).send({ name: "Upright" });
+      const freezer = await app
+        .post(`/api/v1/households/${world.householdId}/freezers`)
+        .set(world.auth("member"))
+        .send({ name: "Upright" });
       expect(freezer.status).to.equal(201);
       expect(Object.keys(freezer.body).sort()).to.deep.equal(["createdAt", "description", "householdId", "id", "name"]);
       expect(freezer.body).to.include({ householdId: world.householdId, name: "Upright", description: null });
@@ -203,7 +244,9 @@ describe("inventory HTTP behaviour", () => {
       const top = await app.post(base).set(world.auth("member")).send({ name: "Top" });
       expect(top.status).to.equal(201);
       expect(top.body).to.deep.equal({ id: top.body.id, freezerId: freezer.body.id, name: "Top", position: 0 });
-      const detail = await app.get(`/api/v1/households/${world.householdId}/freezers/${freezer.body.id}`).set(world.auth("member"));
+      const detail = await app
+        .get(`/api/v1/households/${world.householdId}/freezers/${freezer.body.id}`)
+        .set(world.auth("member"));
       expect(detail.body.compartments.map((c: { id: string }) => c.id)).to.deep.equal([top.body.id, bottom.body.id]);
       const list = await app.get(base).set(world.auth("member"));
       expect(list.body.map((c: { name: string }) => c.name)).to.deep.equal(["Top", "Bottom"]);
@@ -212,10 +255,14 @@ describe("inventory HTTP behaviour", () => {
     it("409 when deleting a freezer or compartment that holds items (archived included)", async () => {
       const app = request(world.app);
       world.store.itemsIn = () => true;
-      const freezer = await app.delete(`/api/v1/households/${world.householdId}/freezers/${world.freezerId}`).set(world.auth("owner"));
+      const freezer = await app
+        .delete(`/api/v1/households/${world.householdId}/freezers/${world.freezerId}`)
+        .set(world.auth("owner"));
       expect(freezer.status).to.equal(409);
       const compartment = await app
-        .delete(`/api/v1/households/${world.householdId}/freezers/${world.freezerId}/compartments/${world.compartmentId}`)
+        .delete(
+          `/api/v1/households/${world.householdId}/freezers/${world.freezerId}/compartments/${world.compartmentId}`,
+        )
         .set(world.auth("owner"));
       expect(compartment.status).to.equal(409);
       expect(world.store.freezers.has(world.freezerId)).to.equal(true);
@@ -237,7 +284,11 @@ describe("inventory HTTP behaviour", () => {
         .delete(`/api/v1/households/${world.householdId}/freezers/${world.freezerId}`)
         .set(world.auth("owner"));
       expect(response.status).to.equal(500);
-      expect(response.body).to.deep.equal({ statusCode: 500, error: "Internal Server Error", message: "Internal server error" });
+      expect(response.body).to.deep.equal({
+        statusCode: 500,
+        error: "Internal Server Error",
+        message: "Internal server error",
+      });
       expect(JSON.stringify(response.body)).to.not.include("secret");
       expect(world.logger.entries.some((entry) => entry.level === "error")).to.equal(true);
     });
@@ -254,13 +305,18 @@ describe("inventory HTTP behaviour", () => {
       const allowed = await request(configured.app).get("/api/v1/health").set("Origin", "https://app.example.com");
       expect(allowed.headers["access-control-allow-origin"]).to.equal("https://app.example.com");
       // A browser client may read the rate-limit headers, so it can back off.
-      expect(allowed.headers["access-control-expose-headers"]).to.include("Retry-After").and.include("RateLimit-Remaining");
+      expect(allowed.headers["access-control-expose-headers"])
+        .to.include("Retry-After")
+        .and.include("RateLimit-Remaining");
       const other = await request(configured.app).get("/api/v1/health").set("Origin", "https://evil.example.com");
       expect(other.headers).to.not.have.property("access-control-allow-origin");
     });
 
     it("health: 200 up, 503 down", async () => {
-      expect((await request(world.app).get("/api/v1/health")).body).to.deep.equal({ status: "ok", checks: { database: "up" } });
+      expect((await request(world.app).get("/api/v1/health")).body).to.deep.equal({
+        status: "ok",
+        checks: { database: "up" },
+      });
       const down = await buildMemoryInventoryApi({
         config: loadConfig({ JWT_SECRET: "x".repeat(40) }),
         logger: new MemoryLogger(),

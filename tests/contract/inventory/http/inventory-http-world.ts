@@ -18,7 +18,10 @@ export interface InventoryWorld {
   app: Express;
   store: MemoryInventoryStore;
   logger: MemoryLogger;
-  users: Record<"owner" | "member" | "outsider" | "stranger", { id: string; email: string; accessToken: string; refreshToken: string }>;
+  users: Record<
+    "owner" | "member" | "outsider" | "stranger",
+    { id: string; email: string; accessToken: string; refreshToken: string }
+  >;
   householdId: string;
   freezerId: string;
   compartmentId: string;
@@ -40,7 +43,12 @@ export interface WorldOptions {
 
 export async function buildWorld(options: WorldOptions = {}): Promise<InventoryWorld> {
   const logger = new MemoryLogger();
-  const config = loadConfig({ JWT_SECRET: "http-contract-test-secret-0123456789abcdef", RATE_LIMIT_PER_MINUTE: "1000", AUTH_RATE_LIMIT_PER_MINUTE: "1000", ...options.env });
+  const config = loadConfig({
+    JWT_SECRET: "http-contract-test-secret-0123456789abcdef",
+    RATE_LIMIT_PER_MINUTE: "1000",
+    AUTH_RATE_LIMIT_PER_MINUTE: "1000",
+    ...options.env,
+  });
   // Real time, but strictly increasing, so records created in one millisecond still order by creation.
   let last = 0;
   const clock = {
@@ -53,7 +61,12 @@ export async function buildWorld(options: WorldOptions = {}): Promise<InventoryW
   const { useCases } = api;
   const register = async (name: string) => {
     const session = await useCases.register.execute({ email: `${name}@example.com`, password: PASSWORD, name });
-    return { id: session.user.id, email: session.user.email, accessToken: session.accessToken, refreshToken: session.refreshToken };
+    return {
+      id: session.user.id,
+      email: session.user.email,
+      accessToken: session.accessToken,
+      refreshToken: session.refreshToken,
+    };
   };
   const users = {
     owner: await register("owner"),
@@ -65,7 +78,11 @@ export async function buildWorld(options: WorldOptions = {}): Promise<InventoryW
   const invite = await useCases.createInvite.execute({ userId: users.owner.id, householdId: household.id });
   const joining = await useCases.createInvite.execute({ userId: users.owner.id, householdId: household.id });
   await useCases.acceptInvite.execute({ userId: users.member.id, code: joining.code });
-  const freezer = await useCases.createFreezer.execute({ userId: users.owner.id, householdId: household.id, name: "Chest" });
+  const freezer = await useCases.createFreezer.execute({
+    userId: users.owner.id,
+    householdId: household.id,
+    name: "Chest",
+  });
   const compartment = await useCases.createCompartment.execute({
     userId: users.owner.id,
     householdId: household.id,
@@ -74,8 +91,15 @@ export async function buildWorld(options: WorldOptions = {}): Promise<InventoryW
   });
 
   const otherHousehold = await useCases.createHousehold.execute({ userId: users.stranger.id, name: "Elsewhere" });
-  const otherInvite = await useCases.createInvite.execute({ userId: users.stranger.id, householdId: otherHousehold.id });
-  const otherFreezer = await useCases.createFreezer.execute({ userId: users.stranger.id, householdId: otherHousehold.id, name: "Theirs" });
+  const otherInvite = await useCases.createInvite.execute({
+    userId: users.stranger.id,
+    householdId: otherHousehold.id,
+  });
+  const otherFreezer = await useCases.createFreezer.execute({
+    userId: users.stranger.id,
+    householdId: otherHousehold.id,
+    name: "Theirs",
+  });
   const otherCompartment = await useCases.createCompartment.execute({
     userId: users.stranger.id,
     householdId: otherHousehold.id,
@@ -110,6 +134,14 @@ export async function buildWorld(options: WorldOptions = {}): Promise<InventoryW
 
 /** Every stored row, for "the data is unchanged" checks. */
 export function snapshot(store: MemoryInventoryStore): string {
-  const maps = [store.users, store.refreshTokens, store.households, store.memberships, store.invites, store.freezers, store.compartments];
+  const maps = [
+    store.users,
+    store.refreshTokens,
+    store.households,
+    store.memberships,
+    store.invites,
+    store.freezers,
+    store.compartments,
+  ];
   return JSON.stringify(maps.map((map) => [...map.entries()].sort(([a], [b]) => (a < b ? -1 : 1))));
 }

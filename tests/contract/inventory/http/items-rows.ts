@@ -19,7 +19,13 @@ const foreign = (w: InventoryWorld) => `${items(w)}/${w.extra.foreignItemId}`;
 const members = (status: number) => ({ anonymous: 401, outsider: 403, member: status, owner: status });
 const ownerOnly = (status: number) => ({ anonymous: 401, outsider: 403, member: 403, owner: status });
 
-async function createItem(w: InventoryWorld, as: "owner" | "stranger", householdId: string, freezerId: string, compartmentId: string) {
+async function createItem(
+  w: InventoryWorld,
+  as: "owner" | "stranger",
+  householdId: string,
+  freezerId: string,
+  compartmentId: string,
+) {
   const response = await request(w.app)
     .post(`/api/v1/households/${householdId}/items`)
     .set(w.auth(as))
@@ -31,7 +37,10 @@ async function createItem(w: InventoryWorld, as: "owner" | "stranger", household
 /** Adds the items of the rows below to a freshly built world. */
 export async function seedItems(w: InventoryWorld): Promise<void> {
   // A freezer of their own, so the freezer rows still see an empty freezer to delete.
-  const freezer = await request(w.app).post(`/api/v1/households/${w.householdId}/freezers`).set(w.auth("owner")).send({ name: "Items" });
+  const freezer = await request(w.app)
+    .post(`/api/v1/households/${w.householdId}/freezers`)
+    .set(w.auth("owner"))
+    .send({ name: "Items" });
   const compartment = await request(w.app)
     .post(`/api/v1/households/${w.householdId}/freezers/${freezer.body.id}/compartments`)
     .set(w.auth("owner"))
@@ -39,10 +48,21 @@ export async function seedItems(w: InventoryWorld): Promise<void> {
   w.extra.itemId = await createItem(w, "owner", w.householdId, freezer.body.id, compartment.body.id);
   w.extra.archivedItemId = await createItem(w, "owner", w.householdId, freezer.body.id, compartment.body.id);
   await request(w.app).delete(archived(w)).set(w.auth("owner"));
-  w.extra.foreignItemId = await createItem(w, "stranger", w.other.householdId, w.other.freezerId, w.other.compartmentId);
+  w.extra.foreignItemId = await createItem(
+    w,
+    "stranger",
+    w.other.householdId,
+    w.other.freezerId,
+    w.other.compartmentId,
+  );
 }
 
-const itemBody = (w: InventoryWorld) => ({ name: "Peas", quantity: 1, freezerId: w.freezerId, compartmentId: w.compartmentId });
+const itemBody = (w: InventoryWorld) => ({
+  name: "Peas",
+  quantity: 1,
+  freezerId: w.freezerId,
+  compartmentId: w.compartmentId,
+});
 
 export const itemAccessRows: AccessRow[] = [
   { method: "post", route: "POST /households/:hid/items", path: items, body: itemBody, expect: members(201) },
@@ -54,11 +74,27 @@ export const itemAccessRows: AccessRow[] = [
     expect: members(400),
   },
   { method: "get", route: "GET /households/:hid/items", path: items, expect: members(200) },
-  { method: "get", route: "GET /households/:hid/items/archive", path: (w) => `${items(w)}/archive`, expect: members(200) },
+  {
+    method: "get",
+    route: "GET /households/:hid/items/archive",
+    path: (w) => `${items(w)}/archive`,
+    expect: members(200),
+  },
   { method: "get", route: "GET /households/:hid/items/:iid", path: item, expect: members(200) },
   { method: "get", route: "GET /households/:hid/items/:iid (archived)", path: archived, expect: members(200) },
-  { method: "get", route: "GET /households/:hid/items/:iid (another household's)", path: foreign, expect: members(404) },
-  { method: "patch", route: "PATCH /households/:hid/items/:iid", path: item, body: () => ({ quantity: 3 }), expect: members(200) },
+  {
+    method: "get",
+    route: "GET /households/:hid/items/:iid (another household's)",
+    path: foreign,
+    expect: members(404),
+  },
+  {
+    method: "patch",
+    route: "PATCH /households/:hid/items/:iid",
+    path: item,
+    body: () => ({ quantity: 3 }),
+    expect: members(200),
+  },
   {
     method: "patch",
     route: "PATCH /households/:hid/items/:iid (archived)",
@@ -75,7 +111,12 @@ export const itemAccessRows: AccessRow[] = [
   },
   { method: "delete", route: "DELETE /households/:hid/items/:iid", path: item, expect: members(200) },
   { method: "delete", route: "DELETE /households/:hid/items/:iid (archived)", path: archived, expect: members(409) },
-  { method: "delete", route: "DELETE /households/:hid/items/:iid (another household's)", path: foreign, expect: members(404) },
+  {
+    method: "delete",
+    route: "DELETE /households/:hid/items/:iid (another household's)",
+    path: foreign,
+    expect: members(404),
+  },
   {
     method: "delete",
     route: "DELETE /households/:hid/items/:iid/permanent (archived)",
@@ -88,21 +129,36 @@ export const itemAccessRows: AccessRow[] = [
     path: (w) => `${item(w)}/permanent`,
     expect: ownerOnly(400),
   },
-  { method: "post", route: "POST /households/:hid/items/:iid/restore", path: (w) => `${archived(w)}/restore`, expect: members(200) },
+  {
+    method: "post",
+    route: "POST /households/:hid/items/:iid/restore",
+    path: (w) => `${archived(w)}/restore`,
+    expect: members(200),
+  },
   {
     method: "post",
     route: "POST /households/:hid/items/:iid/restore (active)",
     path: (w) => `${item(w)}/restore`,
     expect: members(409),
   },
-  { method: "get", route: "GET /households/:hid/items/:iid/history", path: (w) => `${item(w)}/history`, expect: members(200) },
+  {
+    method: "get",
+    route: "GET /households/:hid/items/:iid/history",
+    path: (w) => `${item(w)}/history`,
+    expect: members(200),
+  },
   {
     method: "get",
     route: "GET /households/:hid/items/:iid/history (another household's)",
     path: (w) => `${foreign(w)}/history`,
     expect: members(404),
   },
-  { method: "get", route: "GET /households/:hid/items/expiring", path: (w) => `${items(w)}/expiring?days=7`, expect: members(200) },
+  {
+    method: "get",
+    route: "GET /households/:hid/items/expiring",
+    path: (w) => `${items(w)}/expiring?days=7`,
+    expect: members(200),
+  },
   {
     method: "post",
     route: "POST /households/:hid/items/:iid/consume",
@@ -177,13 +233,43 @@ export const itemBadBodies: BodyRoute[] = [
       "wrong types": { name: 1, quantity: "2", freezerId: 3, compartmentId: true },
       "zero quantity": { name: "Peas", quantity: 0, freezerId: "abcdefghij", compartmentId: "abcdefghij" },
       "overlong name": { name: long(201), quantity: 1, freezerId: "abcdefghij", compartmentId: "abcdefghij" },
-      "overlong notes": { name: "Peas", quantity: 1, freezerId: "abcdefghij", compartmentId: "abcdefghij", notes: long(2001) },
+      "overlong notes": {
+        name: "Peas",
+        quantity: 1,
+        freezerId: "abcdefghij",
+        compartmentId: "abcdefghij",
+        notes: long(2001),
+      },
       "malformed ids": { name: "Peas", quantity: 1, freezerId: "Not An Id", compartmentId: "../x" },
-      "bad timestamp": { name: "Peas", quantity: 1, freezerId: "abcdefghij", compartmentId: "abcdefghij", expiresAt: "soon" },
-      "unknown field": { name: "Peas", quantity: 1, freezerId: "abcdefghij", compartmentId: "abcdefghij", colour: "green" },
+      "bad timestamp": {
+        name: "Peas",
+        quantity: 1,
+        freezerId: "abcdefghij",
+        compartmentId: "abcdefghij",
+        expiresAt: "soon",
+      },
+      "unknown field": {
+        name: "Peas",
+        quantity: 1,
+        freezerId: "abcdefghij",
+        compartmentId: "abcdefghij",
+        colour: "green",
+      },
       "array body": [1, 2],
-      "NUL character": { name: "Peas", quantity: 1, freezerId: "abcdefghij", compartmentId: "abcdefghij", notes: "\u0000" },
-      "year 0": { name: "Peas", quantity: 1, freezerId: "abcdefghij", compartmentId: "abcdefghij", expiresAt: "0000-12-31" },
+      "NUL character": {
+        name: "Peas",
+        quantity: 1,
+        freezerId: "abcdefghij",
+        compartmentId: "abcdefghij",
+        notes: "\u0000",
+      },
+      "year 0": {
+        name: "Peas",
+        quantity: 1,
+        freezerId: "abcdefghij",
+        compartmentId: "abcdefghij",
+        expiresAt: "0000-12-31",
+      },
     },
   },
   {

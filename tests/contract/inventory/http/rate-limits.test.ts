@@ -41,7 +41,9 @@ describe("inventory HTTP rate limits (in-process counters)", () => {
 
   it("a rotating X-Forwarded-For does not get past the /auth limit when TRUST_PROXY names the proxy", async () => {
     // The test client connects from 127.0.0.1, which is not the named proxy: its header is ignored.
-    const world = await buildWorld({ env: { AUTH_RATE_LIMIT_PER_MINUTE: "2", TRUST_PROXY: "10.9.9.9, 192.168.0.0/16" } });
+    const world = await buildWorld({
+      env: { AUTH_RATE_LIMIT_PER_MINUTE: "2", TRUST_PROXY: "10.9.9.9, 192.168.0.0/16" },
+    });
     const app = request(world.app);
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 6; attempt++) {

@@ -15,9 +15,13 @@ async function appWith(env: Record<string, string>) {
 describe("inventory HTTP: security headers on a home network", () => {
   for (const path of ["/api/v1/health", "/api/docs/"]) {
     it(`sends no HSTS and no upgrade-insecure-requests over plain HTTP to a LAN name (${path})`, async () => {
-      const response = await request(await appWith({})).get(path).set("Host", "hearth.local:3000");
+      const response = await request(await appWith({}))
+        .get(path)
+        .set("Host", "hearth.local:3000");
       expect(response.headers["strict-transport-security"]).to.equal(undefined);
-      expect(response.headers["content-security-policy"]).to.be.a("string").and.not.to.include("upgrade-insecure-requests");
+      expect(response.headers["content-security-policy"])
+        .to.be.a("string")
+        .and.not.to.include("upgrade-insecure-requests");
       expect(response.headers["x-content-type-options"]).to.equal("nosniff");
     });
   }
@@ -30,7 +34,9 @@ describe("inventory HTTP: security headers on a home network", () => {
   });
 
   it("ignores X-Forwarded-Proto from a client when no proxy is trusted", async () => {
-    const response = await request(await appWith({})).get("/api/v1/health").set("X-Forwarded-Proto", "https");
+    const response = await request(await appWith({}))
+      .get("/api/v1/health")
+      .set("X-Forwarded-Proto", "https");
     expect(response.headers["strict-transport-security"]).to.equal(undefined);
   });
 });

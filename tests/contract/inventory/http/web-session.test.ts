@@ -39,7 +39,9 @@ describe("inventory HTTP: the web app's cookie sessions", () => {
     expect(cookie?.attributes.some((attribute) => attribute.startsWith("Max-Age=2592000"))).to.equal(true);
     // Plain HTTP (a LAN address): a Secure cookie would never come back.
     expect(cookie?.attributes).to.not.include("Secure");
-    const me = await request(world.app).get("/api/v1/users/me").set("Authorization", `Bearer ${response.body.accessToken}`);
+    const me = await request(world.app)
+      .get("/api/v1/users/me")
+      .set("Authorization", `Bearer ${response.body.accessToken}`);
     expect(me.body.email).to.equal(world.users.member.email);
   });
 
@@ -56,9 +58,17 @@ describe("inventory HTTP: the web app's cookie sessions", () => {
 
   it("documents the cookie and the CSRF header in the OpenAPI document", async () => {
     const document = (await request(world.app).get("/api/v1/openapi.json")).body;
-    expect(document.components.securitySchemes.webRefreshCookie).to.include({ type: "apiKey", in: "cookie", name: "hearth_refresh" });
+    expect(document.components.securitySchemes.webRefreshCookie).to.include({
+      type: "apiKey",
+      in: "cookie",
+      name: "hearth_refresh",
+    });
     expect(document.components.securitySchemes.webRefreshCookie.description).to.include("x-hearth-client: web");
-    expect(Object.keys(document.paths)).to.include.members(["/auth/web/login", "/auth/web/refresh", "/auth/web/logout"]);
+    expect(Object.keys(document.paths)).to.include.members([
+      "/auth/web/login",
+      "/auth/web/refresh",
+      "/auth/web/logout",
+    ]);
   });
 
   it("registers through the cookie route too", async () => {
@@ -80,7 +90,10 @@ describe("inventory HTTP: the web app's cookie sessions", () => {
     expect(next?.value).to.be.a("string").and.not.equal(cookie.slice("hearth_refresh=".length));
     const replay = await request(world.app).post("/api/v1/auth/web/refresh").set(WEB).set("Cookie", cookie);
     expect(replay.status).to.equal(401);
-    const afterReplay = await request(world.app).post("/api/v1/auth/web/refresh").set(WEB).set("Cookie", `hearth_refresh=${next?.value}`);
+    const afterReplay = await request(world.app)
+      .post("/api/v1/auth/web/refresh")
+      .set(WEB)
+      .set("Cookie", `hearth_refresh=${next?.value}`);
     expect(afterReplay.status).to.equal(401);
   });
 
@@ -117,7 +130,10 @@ describe("inventory HTTP: the web app's cookie sessions", () => {
 
   it("refresh without a cookie, or with a garbled one, is 401", async () => {
     expect((await request(world.app).post("/api/v1/auth/web/refresh").set(WEB)).status).to.equal(401);
-    const garbled = await request(world.app).post("/api/v1/auth/web/refresh").set(WEB).set("Cookie", "hearth_refresh=%E0%A4%A");
+    const garbled = await request(world.app)
+      .post("/api/v1/auth/web/refresh")
+      .set(WEB)
+      .set("Cookie", "hearth_refresh=%E0%A4%A");
     expect(garbled.status).to.equal(401);
   });
 
@@ -128,18 +144,26 @@ describe("inventory HTTP: the web app's cookie sessions", () => {
     const cleared = refreshCookie(logout);
     expect(cleared?.value).to.equal("");
     expect(cleared?.attributes).to.include("Path=/api/v1/auth/web");
-    expect((await request(world.app).post("/api/v1/auth/web/refresh").set(WEB).set("Cookie", cookie)).status).to.equal(401);
+    expect((await request(world.app).post("/api/v1/auth/web/refresh").set(WEB).set("Cookie", cookie)).status).to.equal(
+      401,
+    );
   });
 
   it("sign out everywhere revokes every session, the phone apps' bearer refresh tokens too", async () => {
     const { cookie, accessToken } = await webLogin(world);
     const all = await request(world.app).post("/api/v1/auth/logout-all").set("Authorization", `Bearer ${accessToken}`);
     expect(all.status).to.equal(200);
-    expect((await request(world.app).post("/api/v1/auth/web/refresh").set(WEB).set("Cookie", cookie)).status).to.equal(401);
-    const phone = await request(world.app).post("/api/v1/auth/refresh").send({ refreshToken: world.users.member.refreshToken });
+    expect((await request(world.app).post("/api/v1/auth/web/refresh").set(WEB).set("Cookie", cookie)).status).to.equal(
+      401,
+    );
+    const phone = await request(world.app)
+      .post("/api/v1/auth/refresh")
+      .send({ refreshToken: world.users.member.refreshToken });
     expect(phone.status).to.equal(401);
     // Other users keep their sessions.
-    const owner = await request(world.app).post("/api/v1/auth/refresh").send({ refreshToken: world.users.owner.refreshToken });
+    const owner = await request(world.app)
+      .post("/api/v1/auth/refresh")
+      .send({ refreshToken: world.users.owner.refreshToken });
     expect(owner.status).to.equal(200);
   });
 
@@ -155,7 +179,9 @@ describe("inventory HTTP: the web app's cookie sessions", () => {
       .set(world.auth("member"))
       .send({ currentPassword: PASSWORD, newPassword: "a new passphrase" });
     expect(changed.status).to.equal(200);
-    const oldLogin = await request(world.app).post("/api/v1/auth/login").send({ email: world.users.member.email, password: PASSWORD });
+    const oldLogin = await request(world.app)
+      .post("/api/v1/auth/login")
+      .send({ email: world.users.member.email, password: PASSWORD });
     expect(oldLogin.status).to.equal(401);
     const newLogin = await request(world.app)
       .post("/api/v1/auth/login")
@@ -165,13 +191,21 @@ describe("inventory HTTP: the web app's cookie sessions", () => {
 
   it("changes the e-mail (normalised), refusing one another account has", async () => {
     const before = snapshot(world.store);
-    const taken = await request(world.app).patch("/api/v1/users/me").set(world.auth("member")).send({ email: world.users.owner.email.toUpperCase() });
+    const taken = await request(world.app)
+      .patch("/api/v1/users/me")
+      .set(world.auth("member"))
+      .send({ email: world.users.owner.email.toUpperCase() });
     expect(taken.status).to.equal(409);
     expect(snapshot(world.store)).to.equal(before);
-    const changed = await request(world.app).patch("/api/v1/users/me").set(world.auth("member")).send({ email: "New@Example.com" });
+    const changed = await request(world.app)
+      .patch("/api/v1/users/me")
+      .set(world.auth("member"))
+      .send({ email: "New@Example.com" });
     expect(changed.status, JSON.stringify(changed.body)).to.equal(200);
     expect(changed.body.email).to.equal("new@example.com");
-    const login = await request(world.app).post("/api/v1/auth/login").send({ email: "new@example.com", password: PASSWORD });
+    const login = await request(world.app)
+      .post("/api/v1/auth/login")
+      .send({ email: "new@example.com", password: PASSWORD });
     expect(login.status).to.equal(200);
   });
 });

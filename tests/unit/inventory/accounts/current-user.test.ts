@@ -6,7 +6,9 @@ describe("current user", () => {
     const { useCases, registerUser } = inventoryFixture();
     const { user } = await registerUser("Eve");
     expect(await useCases.getCurrentUser.execute({ userId: user.id })).to.deep.equal(user);
-    expect(await useCases.updateCurrentUser.execute({ userId: user.id, name: " Evelyn " })).to.include({ name: "Evelyn" });
+    expect(await useCases.updateCurrentUser.execute({ userId: user.id, name: " Evelyn " })).to.include({
+      name: "Evelyn",
+    });
     expect(await useCases.updateCurrentUser.execute({ userId: user.id })).to.include({ name: "Evelyn" });
   });
 
@@ -27,8 +29,14 @@ describe("current user", () => {
     expect(stored?.deletedAt).to.be.instanceOf(Date);
     const detail = await useCases.getHousehold.execute({ userId: owner.id, householdId: household.id });
     expect(detail.members.map((m) => m.userId)).to.deep.equal([owner.id]);
-    await expectRejection(useCases.login.execute({ email: member.email, password: "password123" }), "INVALID_CREDENTIALS");
-    await expectRejection(useCases.refreshTokens.execute({ refreshToken: session.refreshToken }), "INVALID_REFRESH_TOKEN");
+    await expectRejection(
+      useCases.login.execute({ email: member.email, password: "password123" }),
+      "INVALID_CREDENTIALS",
+    );
+    await expectRejection(
+      useCases.refreshTokens.execute({ refreshToken: session.refreshToken }),
+      "INVALID_REFRESH_TOKEN",
+    );
     await expectRejection(useCases.getCurrentUser.execute({ userId: member.id }), "AUTHENTICATION_REQUIRED");
     await expectRejection(useCases.listHouseholds.execute({ userId: member.id }), "AUTHENTICATION_REQUIRED");
     // The email can be registered again by a new person.

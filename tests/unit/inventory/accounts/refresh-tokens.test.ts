@@ -16,7 +16,10 @@ describe("refresh tokens", () => {
     const { useCases } = inventoryFixture();
     const session = await useCases.register.execute({ email: "c@example.com", password: "password123", name: "C" });
     const next = await useCases.refreshTokens.execute({ refreshToken: session.refreshToken });
-    await expectRejection(useCases.refreshTokens.execute({ refreshToken: session.refreshToken }), "INVALID_REFRESH_TOKEN");
+    await expectRejection(
+      useCases.refreshTokens.execute({ refreshToken: session.refreshToken }),
+      "INVALID_REFRESH_TOKEN",
+    );
     await expectRejection(useCases.refreshTokens.execute({ refreshToken: next.refreshToken }), "INVALID_REFRESH_TOKEN");
   });
 
@@ -25,7 +28,10 @@ describe("refresh tokens", () => {
     const first = await useCases.register.execute({ email: "c@example.com", password: "password123", name: "C" });
     const second = await useCases.login.execute({ email: "c@example.com", password: "password123" });
     await useCases.refreshTokens.execute({ refreshToken: first.refreshToken });
-    await expectRejection(useCases.refreshTokens.execute({ refreshToken: first.refreshToken }), "INVALID_REFRESH_TOKEN");
+    await expectRejection(
+      useCases.refreshTokens.execute({ refreshToken: first.refreshToken }),
+      "INVALID_REFRESH_TOKEN",
+    );
     expect(await useCases.refreshTokens.execute({ refreshToken: second.refreshToken })).to.have.property("accessToken");
   });
 
@@ -44,6 +50,9 @@ describe("refresh tokens", () => {
     const session = await useCases.register.execute({ email: "c@example.com", password: "password123", name: "C" });
     await expectRejection(useCases.refreshTokens.execute({ refreshToken: "unknown" }), "INVALID_REFRESH_TOKEN");
     clock.advance(61_000);
-    await expectRejection(useCases.refreshTokens.execute({ refreshToken: session.refreshToken }), "INVALID_REFRESH_TOKEN");
+    await expectRejection(
+      useCases.refreshTokens.execute({ refreshToken: session.refreshToken }),
+      "INVALID_REFRESH_TOKEN",
+    );
   });
 });

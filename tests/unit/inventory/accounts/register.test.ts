@@ -4,7 +4,11 @@ import { expectRejection, inventoryFixture } from "../inventory-fixture.js";
 describe("register", () => {
   it("creates the user with a lower-cased email and returns tokens", async () => {
     const { useCases, ports } = inventoryFixture();
-    const result = await useCases.register.execute({ email: " Alice@Example.COM ", password: "password123", name: " Alice " });
+    const result = await useCases.register.execute({
+      email: " Alice@Example.COM ",
+      password: "password123",
+      name: " Alice ",
+    });
     expect(result.user).to.include({ email: "alice@example.com", name: "Alice" });
     expect(ports.tokens.verifyAccessToken(result.accessToken)).to.equal(result.user.id);
     expect(result.refreshToken).to.match(/^[A-Za-z0-9_-]{43,}$/);
@@ -25,10 +29,16 @@ describe("register", () => {
     const { useCases, registerUser } = inventoryFixture();
     const { user } = await registerUser("Alice");
     const error = await expectRejection(
-      useCases.register.execute({ email: `Deleted+${user.id}@Deleted.Invalid`, password: "password123", name: "Mallory" }),
+      useCases.register.execute({
+        email: `Deleted+${user.id}@Deleted.Invalid`,
+        password: "password123",
+        name: "Mallory",
+      }),
       "VALIDATION_FAILED",
     );
-    expect((error as Error & { details?: { path: string }[] }).details?.map((detail) => detail.path)).to.deep.equal(["email"]);
+    expect((error as Error & { details?: { path: string }[] }).details?.map((detail) => detail.path)).to.deep.equal([
+      "email",
+    ]);
     expect(await useCases.deleteCurrentUser.execute({ userId: user.id })).to.have.property("message");
   });
 });

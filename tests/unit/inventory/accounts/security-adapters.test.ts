@@ -22,7 +22,14 @@ describe("scrypt password hasher", () => {
   });
 
   it("answers false, never throws, for hashes it cannot read", async () => {
-    for (const garbage of ["", "!deleted:xyz", "scrypt$0$8$1$aa$bb", "bcrypt$2$x", "scrypt$1024$8$1$c2FsdA$c2hvcnQ", `scrypt$1000$8$1$c2FsdA$${"A".repeat(86)}`]) {
+    for (const garbage of [
+      "",
+      "!deleted:xyz",
+      "scrypt$0$8$1$aa$bb",
+      "bcrypt$2$x",
+      "scrypt$1024$8$1$c2FsdA$c2hvcnQ",
+      `scrypt$1000$8$1$c2FsdA$${"A".repeat(86)}`,
+    ]) {
       expect(await hasher.verify("pw", garbage), garbage).to.equal(false);
     }
   });
@@ -44,7 +51,9 @@ describe("JWT token service", () => {
     const issued = tokens.issueAccessToken("user1abcdefgh");
     expect(issued.expiresIn).to.equal(60);
     expect(tokens.verifyAccessToken(issued.token)).to.equal("user1abcdefgh");
-    expect(new JwtTokenService("another-secret-of-32-characters!!!!", 60).verifyAccessToken(issued.token)).to.equal(null);
+    expect(new JwtTokenService("another-secret-of-32-characters!!!!", 60).verifyAccessToken(issued.token)).to.equal(
+      null,
+    );
     expect(tokens.verifyAccessToken("garbage")).to.equal(null);
   });
 
@@ -52,7 +61,12 @@ describe("JWT token service", () => {
     const secret = "a-secret-of-at-least-32-characters!!";
     const tokens = new JwtTokenService(secret, 60);
     const noExp = jwt.sign({}, secret, { algorithm: "HS256", subject: "user1abcdefgh" });
-    const noIat = jwt.sign({}, secret, { algorithm: "HS256", subject: "user1abcdefgh", expiresIn: 60, noTimestamp: true });
+    const noIat = jwt.sign({}, secret, {
+      algorithm: "HS256",
+      subject: "user1abcdefgh",
+      expiresIn: 60,
+      noTimestamp: true,
+    });
     const both = jwt.sign({}, secret, { algorithm: "HS256", subject: "user1abcdefgh", expiresIn: 60 });
     expect(tokens.verifyAccessToken(noExp)).to.equal(null);
     expect(tokens.verifyAccessToken(noIat)).to.equal(null);

@@ -11,7 +11,11 @@ async function setup() {
 describe("compartments: create, list, get, update, delete", () => {
   it("creates with position 0 by default and lists by position then name", async () => {
     const { useCases, member, household } = await setup();
-    const freezer = await useCases.createFreezer.execute({ userId: member.id, householdId: household.id, name: "Chest" });
+    const freezer = await useCases.createFreezer.execute({
+      userId: member.id,
+      householdId: household.id,
+      name: "Chest",
+    });
     const input = { userId: member.id, householdId: household.id, freezerId: freezer.id };
     const top = await useCases.createCompartment.execute({ ...input, name: "Top" });
     expect(top).to.deep.equal({ id: top.id, freezerId: freezer.id, name: "Top", position: 0 });
@@ -27,23 +31,48 @@ describe("compartments: create, list, get, update, delete", () => {
     const first = await useCases.createFreezer.execute({ ...input, name: "One" });
     const second = await useCases.createFreezer.execute({ ...input, name: "Two" });
     const compartment = await useCases.createCompartment.execute({ ...input, freezerId: first.id, name: "Top" });
-    await expectRejection(useCases.getCompartment.execute({ ...input, freezerId: second.id, compartmentId: compartment.id }), "COMPARTMENT_NOT_FOUND");
-    await expectRejection(useCases.createCompartment.execute({ ...input, freezerId: "missingfreezer1", name: "X" }), "FREEZER_NOT_FOUND");
+    await expectRejection(
+      useCases.getCompartment.execute({ ...input, freezerId: second.id, compartmentId: compartment.id }),
+      "COMPARTMENT_NOT_FOUND",
+    );
+    await expectRejection(
+      useCases.createCompartment.execute({ ...input, freezerId: "missingfreezer1", name: "X" }),
+      "FREEZER_NOT_FOUND",
+    );
   });
 
   it("updates name and position", async () => {
     const { useCases, member, household } = await setup();
-    const freezer = await useCases.createFreezer.execute({ userId: member.id, householdId: household.id, name: "Chest" });
+    const freezer = await useCases.createFreezer.execute({
+      userId: member.id,
+      householdId: household.id,
+      name: "Chest",
+    });
     const input = { userId: member.id, householdId: household.id, freezerId: freezer.id };
     const c = await useCases.createCompartment.execute({ ...input, name: "Top" });
-    expect(await useCases.updateCompartment.execute({ ...input, compartmentId: c.id, position: 3 })).to.include({ name: "Top", position: 3 });
-    expect(await useCases.updateCompartment.execute({ ...input, compartmentId: c.id, name: "Upper" })).to.include({ name: "Upper", position: 3 });
+    expect(await useCases.updateCompartment.execute({ ...input, compartmentId: c.id, position: 3 })).to.include({
+      name: "Top",
+      position: 3,
+    });
+    expect(await useCases.updateCompartment.execute({ ...input, compartmentId: c.id, name: "Upper" })).to.include({
+      name: "Upper",
+      position: 3,
+    });
   });
 
   it("deletes (owner only) an empty compartment and refuses one holding items", async () => {
     const { useCases, owner, member, household, store } = await setup();
-    const freezer = await useCases.createFreezer.execute({ userId: member.id, householdId: household.id, name: "Chest" });
-    const c = await useCases.createCompartment.execute({ userId: member.id, householdId: household.id, freezerId: freezer.id, name: "Top" });
+    const freezer = await useCases.createFreezer.execute({
+      userId: member.id,
+      householdId: household.id,
+      name: "Chest",
+    });
+    const c = await useCases.createCompartment.execute({
+      userId: member.id,
+      householdId: household.id,
+      freezerId: freezer.id,
+      name: "Top",
+    });
     const input = { householdId: household.id, freezerId: freezer.id, compartmentId: c.id };
     await expectRejection(useCases.deleteCompartment.execute({ ...input, userId: member.id }), "NOT_HOUSEHOLD_OWNER");
     store.itemsIn = (where) => where.compartmentId === c.id;

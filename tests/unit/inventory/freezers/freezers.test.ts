@@ -11,39 +11,79 @@ async function setup() {
 describe("freezers: create, list, get, update, delete", () => {
   it("creates and lists freezers of the household", async () => {
     const { useCases, member, household, outsider, clock } = await setup();
-    const freezer = await useCases.createFreezer.execute({ userId: member.id, householdId: household.id, name: "Chest", description: "garage" });
+    const freezer = await useCases.createFreezer.execute({
+      userId: member.id,
+      householdId: household.id,
+      name: "Chest",
+      description: "garage",
+    });
     expect(freezer).to.deep.include({ householdId: household.id, name: "Chest", description: "garage" });
     expect(Object.keys(freezer).sort()).to.deep.equal(["createdAt", "description", "householdId", "id", "name"]);
     clock.advance(1000);
-    const plain = await useCases.createFreezer.execute({ userId: member.id, householdId: household.id, name: "Upright" });
+    const plain = await useCases.createFreezer.execute({
+      userId: member.id,
+      householdId: household.id,
+      name: "Upright",
+    });
     expect(plain.description).to.equal(null);
-    expect((await useCases.listFreezers.execute({ userId: member.id, householdId: household.id })).map((f) => f.name)).to.deep.equal(["Chest", "Upright"]);
-    await expectRejection(useCases.listFreezers.execute({ userId: outsider.id, householdId: household.id }), "NOT_HOUSEHOLD_MEMBER");
+    expect(
+      (await useCases.listFreezers.execute({ userId: member.id, householdId: household.id })).map((f) => f.name),
+    ).to.deep.equal(["Chest", "Upright"]);
+    await expectRejection(
+      useCases.listFreezers.execute({ userId: outsider.id, householdId: household.id }),
+      "NOT_HOUSEHOLD_MEMBER",
+    );
   });
 
   it("gets a freezer with compartments by position, and treats another household's freezer as not found", async () => {
     const { useCases, member, outsider, household, other } = await setup();
-    const freezer = await useCases.createFreezer.execute({ userId: member.id, householdId: household.id, name: "Chest" });
+    const freezer = await useCases.createFreezer.execute({
+      userId: member.id,
+      householdId: household.id,
+      name: "Chest",
+    });
     const input = { userId: member.id, householdId: household.id, freezerId: freezer.id };
     await useCases.createCompartment.execute({ ...input, name: "Bottom", position: 2 });
     await useCases.createCompartment.execute({ ...input, name: "Top" });
     const detail = await useCases.getFreezer.execute(input);
-    expect(detail.compartments.map((c) => [c.name, c.position])).to.deep.equal([["Top", 0], ["Bottom", 2]]);
-    const foreign = await useCases.createFreezer.execute({ userId: outsider.id, householdId: other.id, name: "Theirs" });
+    expect(detail.compartments.map((c) => [c.name, c.position])).to.deep.equal([
+      ["Top", 0],
+      ["Bottom", 2],
+    ]);
+    const foreign = await useCases.createFreezer.execute({
+      userId: outsider.id,
+      householdId: other.id,
+      name: "Theirs",
+    });
     await expectRejection(useCases.getFreezer.execute({ ...input, freezerId: foreign.id }), "FREEZER_NOT_FOUND");
   });
 
   it("updates name and description (null clears it)", async () => {
     const { useCases, member, household } = await setup();
-    const freezer = await useCases.createFreezer.execute({ userId: member.id, householdId: household.id, name: "Chest", description: "x" });
+    const freezer = await useCases.createFreezer.execute({
+      userId: member.id,
+      householdId: household.id,
+      name: "Chest",
+      description: "x",
+    });
     const input = { userId: member.id, householdId: household.id, freezerId: freezer.id };
-    expect(await useCases.updateFreezer.execute({ ...input, name: "Big" })).to.include({ name: "Big", description: "x" });
-    expect(await useCases.updateFreezer.execute({ ...input, description: null })).to.include({ name: "Big", description: null });
+    expect(await useCases.updateFreezer.execute({ ...input, name: "Big" })).to.include({
+      name: "Big",
+      description: "x",
+    });
+    expect(await useCases.updateFreezer.execute({ ...input, description: null })).to.include({
+      name: "Big",
+      description: null,
+    });
   });
 
   it("deletes (owner only) an empty freezer and refuses one holding items", async () => {
     const { useCases, owner, member, household, store } = await setup();
-    const freezer = await useCases.createFreezer.execute({ userId: member.id, householdId: household.id, name: "Chest" });
+    const freezer = await useCases.createFreezer.execute({
+      userId: member.id,
+      householdId: household.id,
+      name: "Chest",
+    });
     const input = { householdId: household.id, freezerId: freezer.id };
     await useCases.createCompartment.execute({ ...input, userId: member.id, name: "Top" });
     await expectRejection(useCases.deleteFreezer.execute({ ...input, userId: member.id }), "NOT_HOUSEHOLD_OWNER");

@@ -5,9 +5,23 @@ describe("inventory events of freezers, compartments and members", () => {
   it("freezers and compartments created and deleted, members joined, role changed and left, each in the outbox", async () => {
     const { useCases, householdWithMember, store } = inventoryFixture();
     const { owner, member, household } = await householdWithMember();
-    const freezer = await useCases.createFreezer.execute({ userId: member.id, householdId: household.id, name: "Chest" });
-    const compartment = await useCases.createCompartment.execute({ userId: member.id, householdId: household.id, freezerId: freezer.id, name: "Top" });
-    await useCases.deleteCompartment.execute({ userId: owner.id, householdId: household.id, freezerId: freezer.id, compartmentId: compartment.id });
+    const freezer = await useCases.createFreezer.execute({
+      userId: member.id,
+      householdId: household.id,
+      name: "Chest",
+    });
+    const compartment = await useCases.createCompartment.execute({
+      userId: member.id,
+      householdId: household.id,
+      freezerId: freezer.id,
+      name: "Top",
+    });
+    await useCases.deleteCompartment.execute({
+      userId: owner.id,
+      householdId: household.id,
+      freezerId: freezer.id,
+      compartmentId: compartment.id,
+    });
     await useCases.deleteFreezer.execute({ userId: owner.id, householdId: household.id, freezerId: freezer.id });
     await useCases.transferOwnership.execute({ userId: owner.id, householdId: household.id, newOwnerId: member.id });
     await useCases.leaveHousehold.execute({ userId: owner.id, householdId: household.id });
@@ -31,8 +45,14 @@ describe("inventory events of freezers, compartments and members", () => {
     const { useCases, householdWithMember, store } = inventoryFixture();
     const { owner, member, household } = await householdWithMember();
     const before = store.outbox.all().length;
-    await expectRejection(useCases.removeMember.execute({ userId: member.id, householdId: household.id, memberUserId: owner.id }), "NOT_HOUSEHOLD_OWNER");
-    await expectRejection(useCases.deleteFreezer.execute({ userId: owner.id, householdId: household.id, freezerId: "nosuchfreezer1" }), "FREEZER_NOT_FOUND");
+    await expectRejection(
+      useCases.removeMember.execute({ userId: member.id, householdId: household.id, memberUserId: owner.id }),
+      "NOT_HOUSEHOLD_OWNER",
+    );
+    await expectRejection(
+      useCases.deleteFreezer.execute({ userId: owner.id, householdId: household.id, freezerId: "nosuchfreezer1" }),
+      "FREEZER_NOT_FOUND",
+    );
     expect(store.outbox.all()).to.have.length(before);
     await useCases.removeMember.execute({ userId: owner.id, householdId: household.id, memberUserId: member.id });
     expect(store.outbox.all().at(-1)?.data).to.deep.equal({ userId: member.id, removed: true });

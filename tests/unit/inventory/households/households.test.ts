@@ -12,7 +12,10 @@ describe("create, list, get, update, delete household", () => {
     clock.advance(1000);
     const cabin = await useCases.createHousehold.execute({ userId: alice.id, name: "Cabin" });
     await useCases.createHousehold.execute({ userId: bob.id, name: "Bob's" });
-    expect((await useCases.listHouseholds.execute({ userId: alice.id })).map((h) => h.id)).to.deep.equal([home.id, cabin.id]);
+    expect((await useCases.listHouseholds.execute({ userId: alice.id })).map((h) => h.id)).to.deep.equal([
+      home.id,
+      cabin.id,
+    ]);
     expect(Object.keys(home).sort()).to.deep.equal(["createdAt", "id", "name", "ownerId"]);
   });
 
@@ -29,20 +32,41 @@ describe("create, list, get, update, delete household", () => {
   it("lets only the owner rename and delete", async () => {
     const { useCases, householdWithMember } = inventoryFixture();
     const { owner, member, household } = await householdWithMember();
-    await expectRejection(useCases.updateHousehold.execute({ userId: member.id, householdId: household.id, name: "X" }), "NOT_HOUSEHOLD_OWNER");
-    expect(await useCases.updateHousehold.execute({ userId: owner.id, householdId: household.id, name: "Flat" })).to.include({ name: "Flat" });
-    await expectRejection(useCases.deleteHousehold.execute({ userId: member.id, householdId: household.id }), "NOT_HOUSEHOLD_OWNER");
-    expect(await useCases.deleteHousehold.execute({ userId: owner.id, householdId: household.id })).to.have.property("message");
+    await expectRejection(
+      useCases.updateHousehold.execute({ userId: member.id, householdId: household.id, name: "X" }),
+      "NOT_HOUSEHOLD_OWNER",
+    );
+    expect(
+      await useCases.updateHousehold.execute({ userId: owner.id, householdId: household.id, name: "Flat" }),
+    ).to.include({ name: "Flat" });
+    await expectRejection(
+      useCases.deleteHousehold.execute({ userId: member.id, householdId: household.id }),
+      "NOT_HOUSEHOLD_OWNER",
+    );
+    expect(await useCases.deleteHousehold.execute({ userId: owner.id, householdId: household.id })).to.have.property(
+      "message",
+    );
     expect(await useCases.listHouseholds.execute({ userId: member.id })).to.deep.equal([]);
   });
 
   it("deletes freezers, compartments, invites and memberships with the household", async () => {
     const { useCases, householdWithMember, store } = inventoryFixture();
     const { owner, household } = await householdWithMember();
-    const freezer = await useCases.createFreezer.execute({ userId: owner.id, householdId: household.id, name: "Chest" });
-    await useCases.createCompartment.execute({ userId: owner.id, householdId: household.id, freezerId: freezer.id, name: "Top" });
+    const freezer = await useCases.createFreezer.execute({
+      userId: owner.id,
+      householdId: household.id,
+      name: "Chest",
+    });
+    await useCases.createCompartment.execute({
+      userId: owner.id,
+      householdId: household.id,
+      freezerId: freezer.id,
+      name: "Top",
+    });
     await useCases.createInvite.execute({ userId: owner.id, householdId: household.id });
     await useCases.deleteHousehold.execute({ userId: owner.id, householdId: household.id });
-    expect([store.freezers.size, store.compartments.size, store.invites.size, store.memberships.size]).to.deep.equal([0, 0, 0, 0]);
+    expect([store.freezers.size, store.compartments.size, store.invites.size, store.memberships.size]).to.deep.equal([
+      0, 0, 0, 0,
+    ]);
   });
 });

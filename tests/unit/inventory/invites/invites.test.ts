@@ -15,11 +15,22 @@ describe("invites: create, list, revoke, accept", () => {
     const { useCases, householdWithMember, clock } = inventoryFixture();
     const { owner, member, household } = await householdWithMember();
     const first = await useCases.createInvite.execute({ userId: owner.id, householdId: household.id });
-    await expectRejection(useCases.createInvite.execute({ userId: member.id, householdId: household.id }), "NOT_HOUSEHOLD_OWNER");
-    await expectRejection(useCases.listInvites.execute({ userId: member.id, householdId: household.id }), "NOT_HOUSEHOLD_OWNER");
-    expect((await useCases.listInvites.execute({ userId: owner.id, householdId: household.id })).map((i) => i.id)).to.deep.equal([first.id]);
+    await expectRejection(
+      useCases.createInvite.execute({ userId: member.id, householdId: household.id }),
+      "NOT_HOUSEHOLD_OWNER",
+    );
+    await expectRejection(
+      useCases.listInvites.execute({ userId: member.id, householdId: household.id }),
+      "NOT_HOUSEHOLD_OWNER",
+    );
+    expect(
+      (await useCases.listInvites.execute({ userId: owner.id, householdId: household.id })).map((i) => i.id),
+    ).to.deep.equal([first.id]);
     await useCases.revokeInvite.execute({ userId: owner.id, householdId: household.id, inviteId: first.id });
-    await expectRejection(useCases.revokeInvite.execute({ userId: owner.id, householdId: household.id, inviteId: first.id }), "INVITE_NOT_FOUND");
+    await expectRejection(
+      useCases.revokeInvite.execute({ userId: owner.id, householdId: household.id, inviteId: first.id }),
+      "INVITE_NOT_FOUND",
+    );
     const second = await useCases.createInvite.execute({ userId: owner.id, householdId: household.id });
     clock.advance(7 * 24 * 3600 * 1000 + 1);
     expect(await useCases.listInvites.execute({ userId: owner.id, householdId: household.id })).to.deep.equal([]);

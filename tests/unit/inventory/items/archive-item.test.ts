@@ -7,10 +7,29 @@ describe("ArchiveItem", () => {
     const uc = itemUseCases();
     const item = await uc.create();
     uc.clock.advance(5000);
-    const archived = await uc.archiveItem.execute({ householdId: uc.world.home.householdId, itemId: item.id, userId: uc.world.users.bob.id });
+    const archived = await uc.archiveItem.execute({
+      householdId: uc.world.home.householdId,
+      itemId: item.id,
+      userId: uc.world.users.bob.id,
+    });
     expect(archived.deletedAt?.toISOString()).to.equal(uc.clock.now().toISOString());
-    expect((await uc.listItems.execute({ userId: uc.world.users.alice.id, householdId: uc.world.home.householdId, page: 1, limit: 20 })).total).to.equal(0);
-    expect(await uc.getItemHistory.execute({ userId: uc.world.users.alice.id, householdId: uc.world.home.householdId, itemId: item.id })).to.deep.equal([]);
+    expect(
+      (
+        await uc.listItems.execute({
+          userId: uc.world.users.alice.id,
+          householdId: uc.world.home.householdId,
+          page: 1,
+          limit: 20,
+        })
+      ).total,
+    ).to.equal(0);
+    expect(
+      await uc.getItemHistory.execute({
+        userId: uc.world.users.alice.id,
+        householdId: uc.world.home.householdId,
+        itemId: item.id,
+      }),
+    ).to.deep.equal([]);
   });
 
   it("refuses to archive twice and is not found across households", async () => {

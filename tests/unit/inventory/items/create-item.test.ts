@@ -11,7 +11,13 @@ describe("CreateItem", () => {
     expect(item.createdAt.toISOString()).to.equal(uc.clock.now().toISOString());
     expect(item.createdBy).to.deep.equal(uc.world.users.alice);
     expect(item.updatedBy).to.deep.equal(uc.world.users.alice);
-    expect(await uc.getItem.execute({ userId: uc.world.users.alice.id, householdId: uc.world.home.householdId, itemId: item.id })).to.deep.equal(item);
+    expect(
+      await uc.getItem.execute({
+        userId: uc.world.users.alice.id,
+        householdId: uc.world.home.householdId,
+        itemId: item.id,
+      }),
+    ).to.deep.equal(item);
   });
 
   it("keeps given storedAt and expiresAt, and null storedAt as none", async () => {
@@ -31,7 +37,16 @@ describe("CreateItem", () => {
     );
     expect(error).to.be.instanceOf(InvalidItemPlacementError);
     expect((error as InvalidItemPlacementError).details?.[0]?.path).to.equal("freezerId");
-    expect((await uc.listItems.execute({ userId: uc.world.users.alice.id, householdId: uc.world.home.householdId, page: 1, limit: 20 })).total).to.equal(0);
+    expect(
+      (
+        await uc.listItems.execute({
+          userId: uc.world.users.alice.id,
+          householdId: uc.world.home.householdId,
+          page: 1,
+          limit: 20,
+        })
+      ).total,
+    ).to.equal(0);
   });
 
   it("rejects a compartment of another freezer", async () => {

@@ -24,9 +24,19 @@ describe("DeleteItemPermanently", () => {
   it("is not found across households", async () => {
     const uc = itemUseCases();
     const item = await uc.create();
-    await uc.archiveItem.execute({ householdId: uc.world.home.householdId, itemId: item.id, userId: uc.world.users.alice.id });
+    await uc.archiveItem.execute({
+      householdId: uc.world.home.householdId,
+      itemId: item.id,
+      userId: uc.world.users.alice.id,
+    });
     expect(
-      await rejection(uc.deleteItemPermanently.execute({ userId: uc.world.users.bob.id, householdId: uc.world.away.householdId, itemId: item.id })),
+      await rejection(
+        uc.deleteItemPermanently.execute({
+          userId: uc.world.users.bob.id,
+          householdId: uc.world.away.householdId,
+          itemId: item.id,
+        }),
+      ),
     ).to.be.instanceOf(ItemNotFoundError);
   });
 });

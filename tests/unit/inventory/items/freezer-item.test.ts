@@ -66,7 +66,11 @@ describe("freezer item rules", () => {
       );
       expect(changes).to.deep.equal([]);
       const cleared = applyItemPatch(base, { storedAt: null }, change());
-      expect(cleared.changes[0]).to.include({ fieldName: "storedAt", oldValue: "2026-01-01T00:00:00.000Z", newValue: null });
+      expect(cleared.changes[0]).to.include({
+        fieldName: "storedAt",
+        oldValue: "2026-01-01T00:00:00.000Z",
+        newValue: null,
+      });
     });
 
     it("leaves the item untouched when nothing changed", () => {

@@ -26,10 +26,26 @@ describe("GetItemHistory", () => {
   it("is available for archived items and not found across households", async () => {
     const uc = itemUseCases();
     const item = await uc.create();
-    await uc.archiveItem.execute({ householdId: uc.world.home.householdId, itemId: item.id, userId: uc.world.users.alice.id });
-    expect(await uc.getItemHistory.execute({ userId: uc.world.users.alice.id, householdId: uc.world.home.householdId, itemId: item.id })).to.deep.equal([]);
+    await uc.archiveItem.execute({
+      householdId: uc.world.home.householdId,
+      itemId: item.id,
+      userId: uc.world.users.alice.id,
+    });
     expect(
-      await rejection(uc.getItemHistory.execute({ userId: uc.world.users.bob.id, householdId: uc.world.away.householdId, itemId: item.id })),
+      await uc.getItemHistory.execute({
+        userId: uc.world.users.alice.id,
+        householdId: uc.world.home.householdId,
+        itemId: item.id,
+      }),
+    ).to.deep.equal([]);
+    expect(
+      await rejection(
+        uc.getItemHistory.execute({
+          userId: uc.world.users.bob.id,
+          householdId: uc.world.away.householdId,
+          itemId: item.id,
+        }),
+      ),
     ).to.be.instanceOf(ItemNotFoundError);
   });
 });

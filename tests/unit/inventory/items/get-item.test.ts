@@ -15,11 +15,15 @@ describe("GetItem", () => {
   it("is not found from another household or for an unknown id", async () => {
     const uc = itemUseCases();
     const item = await uc.create();
-    expect(await rejection(uc.getItem.execute({ userId: uc.world.users.bob.id, householdId: uc.world.away.householdId, itemId: item.id }))).to.be.instanceOf(
-      ItemNotFoundError,
-    );
-    expect(await rejection(uc.getItem.execute({ userId: uc.world.users.alice.id, householdId: uc.world.home.householdId, itemId: "nope" }))).to.be.instanceOf(
-      ItemNotFoundError,
-    );
+    expect(
+      await rejection(
+        uc.getItem.execute({ userId: uc.world.users.bob.id, householdId: uc.world.away.householdId, itemId: item.id }),
+      ),
+    ).to.be.instanceOf(ItemNotFoundError);
+    expect(
+      await rejection(
+        uc.getItem.execute({ userId: uc.world.users.alice.id, householdId: uc.world.home.householdId, itemId: "nope" }),
+      ),
+    ).to.be.instanceOf(ItemNotFoundError);
   });
 });

@@ -81,9 +81,9 @@ describe("item use cases: the access policy without HTTP", () => {
     });
     const key = { householdId: world.home.householdId, itemId: item.id };
     await useCases.archiveItem.execute({ ...key, userId: world.users.bob.id });
-    expect(await rejection(useCases.deleteItemPermanently.execute({ ...key, userId: world.users.bob.id }))).to.be.instanceOf(
-      NotHouseholdOwnerError,
-    );
+    expect(
+      await rejection(useCases.deleteItemPermanently.execute({ ...key, userId: world.users.bob.id })),
+    ).to.be.instanceOf(NotHouseholdOwnerError);
     await useCases.deleteItemPermanently.execute({ ...key, userId: world.users.alice.id });
   });
 

@@ -11,8 +11,19 @@ describe("RestoreItem", () => {
     const restored = await uc.restoreItem.execute({ ...key, userId: uc.world.users.bob.id });
     expect(restored.deletedAt).to.equal(null);
     expect(restored.updatedBy).to.deep.equal(uc.world.users.bob);
-    expect((await uc.listItems.execute({ userId: uc.world.users.alice.id, householdId: key.householdId, page: 1, limit: 20 })).total).to.equal(1);
-    expect(await uc.listArchivedItems.execute({ userId: uc.world.users.alice.id, householdId: key.householdId })).to.deep.equal([]);
+    expect(
+      (
+        await uc.listItems.execute({
+          userId: uc.world.users.alice.id,
+          householdId: key.householdId,
+          page: 1,
+          limit: 20,
+        })
+      ).total,
+    ).to.equal(1);
+    expect(
+      await uc.listArchivedItems.execute({ userId: uc.world.users.alice.id, householdId: key.householdId }),
+    ).to.deep.equal([]);
   });
 
   it("refuses an active item and is not found across households", async () => {

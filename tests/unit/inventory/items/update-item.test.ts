@@ -38,7 +38,10 @@ describe("UpdateItem", () => {
       userId: uc.world.users.alice.id,
       patch: { freezerId: uc.world.home.otherFreezerId, compartmentId: uc.world.home.otherCompartmentId },
     });
-    expect(moved).to.include({ freezerId: uc.world.home.otherFreezerId, compartmentId: uc.world.home.otherCompartmentId });
+    expect(moved).to.include({
+      freezerId: uc.world.home.otherFreezerId,
+      compartmentId: uc.world.home.otherCompartmentId,
+    });
   });
 
   it("rejects a freezer move without a matching compartment, or foreign placements", async () => {
@@ -61,7 +64,9 @@ describe("UpdateItem", () => {
     const item = await uc.create();
     const key = { householdId: uc.world.home.householdId, itemId: item.id, userId: uc.world.users.alice.id };
     await uc.archiveItem.execute(key);
-    expect(await rejection(uc.updateItem.execute({ ...key, patch: { quantity: 5 } }))).to.be.instanceOf(ItemArchivedError);
+    expect(await rejection(uc.updateItem.execute({ ...key, patch: { quantity: 5 } }))).to.be.instanceOf(
+      ItemArchivedError,
+    );
     expect(
       await rejection(uc.updateItem.execute({ ...key, patch: { compartmentId: uc.world.home.compartmentIds[1] } })),
     ).to.be.instanceOf(ItemArchivedError);
@@ -71,7 +76,12 @@ describe("UpdateItem", () => {
     const uc = itemUseCases();
     const item = await uc.create();
     const error = await rejection(
-      uc.updateItem.execute({ householdId: uc.world.away.householdId, itemId: item.id, userId: uc.world.users.bob.id, patch: { quantity: 2 } }),
+      uc.updateItem.execute({
+        householdId: uc.world.away.householdId,
+        itemId: item.id,
+        userId: uc.world.users.bob.id,
+        patch: { quantity: 2 },
+      }),
     );
     expect(error).to.be.instanceOf(ItemNotFoundError);
   });

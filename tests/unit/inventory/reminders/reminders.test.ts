@@ -2,7 +2,10 @@ import { expect } from "chai";
 import { MemoryLogger } from "../../../../src/adapters/logging/memory-logger.js";
 import { MemoryReminderRepository } from "../../../../src/adapters/persistence/memory-reminder-repository.js";
 import { SendDueReminders } from "../../../../src/application/inventory/reminders/send-due-reminders.js";
-import { GetReminderSettings, UpdateReminderSettings } from "../../../../src/application/inventory/reminders/reminder-settings.js";
+import {
+  GetReminderSettings,
+  UpdateReminderSettings,
+} from "../../../../src/application/inventory/reminders/reminder-settings.js";
 import { HouseholdAccess } from "../../../../src/application/inventory/household-access.js";
 import type { NotificationOptions } from "../../../../src/domain/automation/notification.js";
 import { NotHouseholdOwnerError } from "../../../../src/domain/inventory/errors.js";
@@ -11,19 +14,37 @@ import { MemoryWorld } from "../../../support/item-fixtures.js";
 import { itemUseCases, rejection } from "../items/item-harness.js";
 
 describe("reminder rules", () => {
-  const settings = { householdId: "h", enabled: true, daysAhead: 3, timeOfDay: "18:00", channel: null, lastSentOn: null, updatedAt: new Date() };
+  const settings = {
+    householdId: "h",
+    enabled: true,
+    daysAhead: 3,
+    timeOfDay: "18:00",
+    channel: null,
+    lastSentOn: null,
+    updatedAt: new Date(),
+  };
 
   it("reads the local date and time in TZ", () => {
-    expect(localTime(new Date("2026-06-01T16:30:00Z"), "Europe/Berlin")).to.deep.equal({ date: "2026-06-01", minutes: 18 * 60 + 30 });
-    expect(localTime(new Date("2026-06-01T23:30:00Z"), "Europe/Berlin")).to.deep.equal({ date: "2026-06-02", minutes: 90 });
+    expect(localTime(new Date("2026-06-01T16:30:00Z"), "Europe/Berlin")).to.deep.equal({
+      date: "2026-06-01",
+      minutes: 18 * 60 + 30,
+    });
+    expect(localTime(new Date("2026-06-01T23:30:00Z"), "Europe/Berlin")).to.deep.equal({
+      date: "2026-06-02",
+      minutes: 90,
+    });
   });
 
   it("is due once the time has passed on a day nothing was sent, and only when enabled", () => {
     expect(isReminderDue(settings, { date: "2026-06-01", minutes: 17 * 60 + 59 })).to.equal(false);
     expect(isReminderDue(settings, { date: "2026-06-01", minutes: 18 * 60 })).to.equal(true);
     expect(isReminderDue(settings, { date: "2026-06-01", minutes: 23 * 60 })).to.equal(true);
-    expect(isReminderDue({ ...settings, lastSentOn: "2026-06-01" }, { date: "2026-06-01", minutes: 23 * 60 })).to.equal(false);
-    expect(isReminderDue({ ...settings, lastSentOn: "2026-05-31" }, { date: "2026-06-01", minutes: 19 * 60 })).to.equal(true);
+    expect(isReminderDue({ ...settings, lastSentOn: "2026-06-01" }, { date: "2026-06-01", minutes: 23 * 60 })).to.equal(
+      false,
+    );
+    expect(isReminderDue({ ...settings, lastSentOn: "2026-05-31" }, { date: "2026-06-01", minutes: 19 * 60 })).to.equal(
+      true,
+    );
     expect(isReminderDue({ ...settings, enabled: false }, { date: "2026-06-01", minutes: 19 * 60 })).to.equal(false);
   });
 });
@@ -36,11 +57,26 @@ describe("reminder settings", () => {
     const get = new GetReminderSettings(reminders, uc.clock, access);
     const update = new UpdateReminderSettings(reminders, uc.clock, access);
     const { householdId } = uc.world.home;
-    expect(await get.execute({ householdId, userId: uc.world.users.bob.id })).to.include({ enabled: false, daysAhead: 3, timeOfDay: "18:00", channel: null });
-    expect(await rejection(update.execute({ householdId, userId: uc.world.users.bob.id, enabled: true }))).to.be.instanceOf(NotHouseholdOwnerError);
-    const saved = await update.execute({ householdId, userId: uc.world.users.alice.id, enabled: true, timeOfDay: "07:15" });
+    expect(await get.execute({ householdId, userId: uc.world.users.bob.id })).to.include({
+      enabled: false,
+      daysAhead: 3,
+      timeOfDay: "18:00",
+      channel: null,
+    });
+    expect(
+      await rejection(update.execute({ householdId, userId: uc.world.users.bob.id, enabled: true })),
+    ).to.be.instanceOf(NotHouseholdOwnerError);
+    const saved = await update.execute({
+      householdId,
+      userId: uc.world.users.alice.id,
+      enabled: true,
+      timeOfDay: "07:15",
+    });
     expect(saved).to.include({ enabled: true, daysAhead: 3, timeOfDay: "07:15" });
-    expect(await get.execute({ householdId, userId: uc.world.users.bob.id })).to.include({ enabled: true, timeOfDay: "07:15" });
+    expect(await get.execute({ householdId, userId: uc.world.users.bob.id })).to.include({
+      enabled: true,
+      timeOfDay: "07:15",
+    });
   });
 });
 
@@ -50,7 +86,14 @@ describe("SendDueReminders", () => {
     uc.clock.set(new Date("2026-06-01T10:00:00Z"));
     const reminders = new MemoryReminderRepository();
     const { householdId } = uc.world.home;
-    await reminders.save({ householdId, enabled: true, daysAhead: 3, timeOfDay: "18:00", channel: "freezer", updatedAt: uc.clock.now() });
+    await reminders.save({
+      householdId,
+      enabled: true,
+      daysAhead: 3,
+      timeOfDay: "18:00",
+      channel: "freezer",
+      updatedAt: uc.clock.now(),
+    });
     const sent: NotificationOptions[] = [];
     const reminder = new SendDueReminders({
       reminders,

@@ -69,13 +69,7 @@ function sendHtml(res: Response, status: number, html: string): void {
 }
 
 function sessionCookie(req: Request, value: string, maxAgeSeconds: number): string {
-  const parts = [
-    `${SESSION_COOKIE}=${value}`,
-    "Path=/",
-    `Max-Age=${maxAgeSeconds}`,
-    "HttpOnly",
-    "SameSite=Strict",
-  ];
+  const parts = [`${SESSION_COOKIE}=${value}`, "Path=/", `Max-Age=${maxAgeSeconds}`, "HttpOnly", "SameSite=Strict"];
   if (req.secure) parts.push("Secure");
   return parts.join("; ");
 }

@@ -235,12 +235,28 @@ const overview = {
     const engineUp = status && isUp(status.checks?.engine ?? status.status);
     const mqttUp = status && isUp(status.checks?.mqtt);
     const stat = (label, value, sub, id) =>
-      h("div", { className: "card stat", id }, h("div", { className: "label" }, label), h("div", { className: "value" }, value), sub ? h("div", { className: "sub" }, sub) : null);
+      h(
+        "div",
+        { className: "card stat", id },
+        h("div", { className: "label" }, label),
+        h("div", { className: "value" }, value),
+        sub ? h("div", { className: "sub" }, sub) : null,
+      );
     replaceChildren(
       this.stats,
-      stat("Engine", badge(status ? String(status.status ?? "unknown") : "unreachable", engineTone(status, engineUp)), status?.version ? `version ${status.version}` : null, "stat-engine"),
+      stat(
+        "Engine",
+        badge(status ? String(status.status ?? "unknown") : "unreachable", engineTone(status, engineUp)),
+        status?.version ? `version ${status.version}` : null,
+        "stat-engine",
+      ),
       stat("MQTT", badge(mqttUp ? "connected" : "disconnected", mqttUp ? "ok" : "bad"), null, "stat-mqtt"),
-      stat("Uptime", formatDuration(status?.uptimeSeconds), status?.startedAt ? `since ${formatTime(status.startedAt)}` : null, "stat-uptime"),
+      stat(
+        "Uptime",
+        formatDuration(status?.uptimeSeconds),
+        status?.startedAt ? `since ${formatTime(status.startedAt)}` : null,
+        "stat-uptime",
+      ),
       stat(
         "Automations",
         String(status?.automations?.registered ?? list.filter((item) => item.status === "running").length),
@@ -266,7 +282,11 @@ const overview = {
         h("td", {}, badge(item.status, item.status === "running" ? "ok" : "bad")),
         h("td", {}, String(item.stats?.runs ?? 0)),
         h("td", {}, String(item.stats?.errors ?? 0)),
-        h("td", { className: "hide-narrow", title: formatTime(item.stats?.lastRunAt) }, relativeTime(item.stats?.lastRunAt)),
+        h(
+          "td",
+          { className: "hide-narrow", title: formatTime(item.stats?.lastRunAt) },
+          relativeTime(item.stats?.lastRunAt),
+        ),
       ),
     );
     replaceChildren(
@@ -277,7 +297,19 @@ const overview = {
         h(
           "table",
           {},
-          h("thead", {}, h("tr", {}, h("th", {}, "Name"), h("th", {}, "Status"), h("th", {}, "Runs"), h("th", {}, "Errors"), h("th", { className: "hide-narrow" }, "Last run"))),
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              h("th", {}, "Name"),
+              h("th", {}, "Status"),
+              h("th", {}, "Runs"),
+              h("th", {}, "Errors"),
+              h("th", { className: "hide-narrow" }, "Last run"),
+            ),
+          ),
           h("tbody", {}, rows),
         ),
       ),
@@ -291,7 +323,11 @@ const overview = {
     if (list.length === 0) {
       replaceChildren(
         this.services,
-        h("p", { className: "empty" }, "No services configured. Set NTFY_TOPIC, WEATHER_LATITUDE/LONGITUDE, SHELLY_DEVICES or NANOLEAF_PANELS."),
+        h(
+          "p",
+          { className: "empty" },
+          "No services configured. Set NTFY_TOPIC, WEATHER_LATITUDE/LONGITUDE, SHELLY_DEVICES or NANOLEAF_PANELS.",
+        ),
       );
       return;
     }
@@ -309,7 +345,12 @@ const overview = {
         h("td", {}, item.provider),
         h("td", {}, health(item)),
         h("td", { className: "hide-narrow", title: formatTime(item.lastSuccessAt) }, relativeTime(item.lastSuccessAt)),
-        h("td", { className: "service-error", title: formatTime(item.lastErrorAt) }, item.lastError ?? "—", this.pairButtons(item)),
+        h(
+          "td",
+          { className: "service-error", title: formatTime(item.lastErrorAt) },
+          item.lastError ?? "—",
+          this.pairButtons(item),
+        ),
       ),
     );
     replaceChildren(
@@ -320,7 +361,19 @@ const overview = {
         h(
           "table",
           {},
-          h("thead", {}, h("tr", {}, h("th", {}, "Key"), h("th", {}, "Provider"), h("th", {}, "Status"), h("th", { className: "hide-narrow" }, "Last success"), h("th", {}, "Last error"))),
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              h("th", {}, "Key"),
+              h("th", {}, "Provider"),
+              h("th", {}, "Status"),
+              h("th", { className: "hide-narrow" }, "Last success"),
+              h("th", {}, "Last error"),
+            ),
+          ),
           h("tbody", {}, rows),
         ),
       ),
@@ -341,7 +394,9 @@ const overview = {
           onclick: async () => {
             result.className = "muted";
             result.textContent = `Pairing ${panel.name}…`;
-            const response = await api(`/services/lightPanels/${encodeURIComponent(panel.name)}/pair`, { method: "POST" });
+            const response = await api(`/services/lightPanels/${encodeURIComponent(panel.name)}/pair`, {
+              method: "POST",
+            });
             result.className = response.ok ? "form-ok" : "form-error";
             result.textContent = response.ok ? `${panel.name} paired.` : `Not paired: ${errorMessage(response)}`;
           },
@@ -379,7 +434,10 @@ const homeKit = {
     this.card.hidden = result.status === 404;
     if (result.status === 404) return;
     if (!result.ok) {
-      replaceChildren(this.body, h("p", { className: "muted" }, `Could not load the HomeKit bridge: ${errorMessage(result)}`));
+      replaceChildren(
+        this.body,
+        h("p", { className: "muted" }, `Could not load the HomeKit bridge: ${errorMessage(result)}`),
+      );
       return;
     }
     this.render(result.body);
@@ -407,7 +465,12 @@ const homeKit = {
           ? h(
               "figure",
               { className: "homekit-qr" },
-              h("img", { src: bridge.setupQr, alt: `HomeKit setup QR code for ${bridge.name}`, width: 160, height: 160 }),
+              h("img", {
+                src: bridge.setupQr,
+                alt: `HomeKit setup QR code for ${bridge.name}`,
+                width: 160,
+                height: 160,
+              }),
               h("figcaption", { className: "mono" }, bridge.setupUri),
             )
           : null,
@@ -424,7 +487,13 @@ const homeKit = {
       report.lastError ? h("p", { className: "muted" }, `Last error: ${report.lastError}`) : null,
       code,
       bridges,
-      report.setupCode ? h("p", { className: "muted" }, "In the Home app: Add Accessory, then scan a bridge's QR code or enter the setup code.") : null,
+      report.setupCode
+        ? h(
+            "p",
+            { className: "muted" },
+            "In the Home app: Add Accessory, then scan a bridge's QR code or enter the setup code.",
+          )
+        : null,
     );
   },
 };
@@ -464,7 +533,13 @@ function contextTemplate(type, triggers) {
   const trigger = (triggers || []).find((candidate) => candidate.type === type) || {};
   switch (type) {
     case "mqtt":
-      return { type, topic: String(trigger.topic || "test/topic").replace(/#$/, "test").replace(/\+/g, "test"), payload: {} };
+      return {
+        type,
+        topic: String(trigger.topic || "test/topic")
+          .replace(/#$/, "test")
+          .replace(/\+/g, "test"),
+        payload: {},
+      };
     case "cron":
       return { type, expression: trigger.expression || "* * * * *", firedAt: new Date().toISOString() };
     case "state":
@@ -479,14 +554,29 @@ function contextTemplate(type, triggers) {
         body: {},
       };
     case "device_state":
-      return { type, friendlyName: trigger.friendlyName || "test-device", state: {}, device: sampleDevice(trigger.friendlyName) };
+      return {
+        type,
+        friendlyName: trigger.friendlyName || "test-device",
+        state: {},
+        device: sampleDevice(trigger.friendlyName),
+      };
     case "inventory":
       return {
         type,
         event: {
           type: (trigger.events || ["item.created"])[0],
           householdId: trigger.householdId || "test-household",
-          data: { item: { id: "test-item", name: "Peas", quantity: 1, freezerId: "test-freezer", compartmentId: "test-compartment", expiresAt: null, archived: false } },
+          data: {
+            item: {
+              id: "test-item",
+              name: "Peas",
+              quantity: 1,
+              freezerId: "test-freezer",
+              compartmentId: "test-compartment",
+              expiresAt: null,
+              archived: false,
+            },
+          },
         },
       };
     default:
@@ -518,11 +608,25 @@ const automations = {
   root: null,
   cards: new Map(),
   build() {
-    this.filter = h("input", { type: "search", id: "automation-filter", placeholder: "Filter by name", oninput: () => this.applyFilter() });
+    this.filter = h("input", {
+      type: "search",
+      id: "automation-filter",
+      placeholder: "Filter by name",
+      oninput: () => this.applyFilter(),
+    });
     this.summary = h("p", { className: "muted", id: "automation-summary" });
     this.grid = h("div", { className: "automation-grid", id: "automation-grid" });
     append(panels.automations, [
-      h("div", { className: "toolbar" }, h("div", { className: "field grow" }, h("label", { for: "automation-filter" }, "Search automations"), this.filter)),
+      h(
+        "div",
+        { className: "toolbar" },
+        h(
+          "div",
+          { className: "field grow" },
+          h("label", { for: "automation-filter" }, "Search automations"),
+          this.filter,
+        ),
+      ),
       this.summary,
       this.grid,
     ]);
@@ -562,7 +666,8 @@ const automations = {
   },
   applyFilter() {
     const needle = this.filter.value.trim().toLowerCase();
-    for (const card of this.cards.values()) card.root.hidden = needle !== "" && !card.item.name.toLowerCase().includes(needle);
+    for (const card of this.cards.values())
+      card.root.hidden = needle !== "" && !card.item.name.toLowerCase().includes(needle);
   },
   createCard(item) {
     const id = uniqueId("automation");
@@ -596,7 +701,10 @@ const automations = {
     // The last two path segments say enough on a card; the full path stays in the tooltip.
     card.file.textContent = item.file ? item.file.split(/[\\/]/).slice(-2).join("/") : "registered in code";
     card.file.title = item.file || "";
-    replaceChildren(card.triggers, (item.triggers || []).map((trigger) => h("li", { className: "trigger" }, describeTrigger(trigger))));
+    replaceChildren(
+      card.triggers,
+      (item.triggers || []).map((trigger) => h("li", { className: "trigger" }, describeTrigger(trigger))),
+    );
     const stats = item.stats || {};
     const pair = (label, value, title) => [h("dt", {}, label), h("dd", { title }, value)];
     replaceChildren(
@@ -604,25 +712,41 @@ const automations = {
       pair("Runs", String(stats.runs ?? 0)),
       pair("Errors", String(stats.errors ?? 0)),
       pair("Last run", relativeTime(stats.lastRunAt), formatTime(stats.lastRunAt)),
-      pair("Last duration", stats.lastDurationMs === null || stats.lastDurationMs === undefined ? "—" : `${Math.round(stats.lastDurationMs * 10) / 10} ms`),
+      pair(
+        "Last duration",
+        stats.lastDurationMs === null || stats.lastDurationMs === undefined
+          ? "—"
+          : `${Math.round(stats.lastDurationMs * 10) / 10} ms`,
+      ),
       pair("Last error", stats.lastError ? h("span", { className: "error-text" }, stats.lastError) : "none"),
       item.mode ? pair("Mode", item.max ? `${item.mode} (max ${item.max})` : item.mode) : [],
       stats.dropped ? pair("Dropped", String(stats.dropped), "Firings the run mode turned away") : [],
-      rejectedTotal(item) ? pair("Filtered out", String(rejectedTotal(item)), "Trigger events a filter rejected; see Recent runs") : [],
+      rejectedTotal(item)
+        ? pair("Filtered out", String(rejectedTotal(item)), "Trigger events a filter rejected; see Recent runs")
+        : [],
     );
     const reloadError = item.reloadError?.message;
     card.reloadError.hidden = !reloadError;
-    card.reloadError.textContent = reloadError ? `Reload failed ${relativeTime(item.reloadError.at)}; the previous version keeps running: ${reloadError}` : "";
+    card.reloadError.textContent = reloadError
+      ? `Reload failed ${relativeTime(item.reloadError.at)}; the previous version keeps running: ${reloadError}`
+      : "";
     const warnings = item.typeWarnings || [];
     card.warnings.hidden = warnings.length === 0;
     replaceChildren(
       card.warnings,
-      warnings.length ? h("p", {}, badge(`${warnings.length} type warning${warnings.length === 1 ? "" : "s"}`, "warn")) : null,
+      warnings.length
+        ? h("p", {}, badge(`${warnings.length} type warning${warnings.length === 1 ? "" : "s"}`, "warn"))
+        : null,
       h(
         "ul",
         { "aria-label": "Type warnings" },
         warnings.map((warning) =>
-          h("li", { className: "type-warning" }, h("span", { className: "mono" }, `${fileName(warning.file)}:${warning.line}:${warning.column}`), ` TS${warning.code}: ${warning.message}`),
+          h(
+            "li",
+            { className: "type-warning" },
+            h("span", { className: "mono" }, `${fileName(warning.file)}:${warning.line}:${warning.column}`),
+            ` TS${warning.code}: ${warning.message}`,
+          ),
         ),
       ),
     );
@@ -659,7 +783,13 @@ const automations = {
     );
     const firstType = item.triggers?.[0]?.type;
     if (TRIGGER_TYPES.includes(firstType)) typeSelect.value = firstType;
-    const textarea = h("textarea", { id: `${id}-context`, name: "context", rows: 8, spellcheck: "false", "aria-describedby": `${id}-result` });
+    const textarea = h("textarea", {
+      id: `${id}-context`,
+      name: "context",
+      rows: 8,
+      spellcheck: "false",
+      "aria-describedby": `${id}-result`,
+    });
     const result = h("p", { id: `${id}-result`, className: "muted", "aria-live": "polite" });
     const run = h("button", { type: "submit", className: "primary" }, "Run now");
     const fill = () => {
@@ -692,9 +822,14 @@ const automations = {
           result.className = "muted";
           result.textContent = "Running…";
           try {
-            const response = await api(`/automations/${encodeURIComponent(item.name)}/trigger`, { method: "POST", body: parsed.value });
+            const response = await api(`/automations/${encodeURIComponent(item.name)}/trigger`, {
+              method: "POST",
+              body: parsed.value,
+            });
             result.className = response.ok ? "form-ok" : "form-error";
-            result.textContent = response.ok ? `Ran at ${new Date().toLocaleTimeString()}.` : `Failed: ${errorMessage(response)}`;
+            result.textContent = response.ok
+              ? `Ran at ${new Date().toLocaleTimeString()}.`
+              : `Failed: ${errorMessage(response)}`;
           } catch (error) {
             if (error instanceof SignedOut) return;
             result.className = "form-error";
@@ -716,7 +851,8 @@ const automations = {
       setDisabled(disabled) {
         form.dataset.disabled = String(disabled);
         if (disabled) run.disabled = true;
-        else if (run.textContent === "Run now" && result.textContent !== "Running…") run.disabled = !parseJson(textarea.value).ok;
+        else if (run.textContent === "Run now" && result.textContent !== "Running…")
+          run.disabled = !parseJson(textarea.value).ok;
       },
     };
   },
@@ -732,7 +868,16 @@ function rejectedTotal(item) {
 
 function traceSection(title, items, render) {
   if (!items || items.length === 0) return null;
-  return h("div", { className: "trace-section" }, h("h4", {}, title), h("ul", {}, items.map((item) => h("li", { className: "mono" }, render(item)))));
+  return h(
+    "div",
+    { className: "trace-section" },
+    h("h4", {}, title),
+    h(
+      "ul",
+      {},
+      items.map((item) => h("li", { className: "mono" }, render(item))),
+    ),
+  );
 }
 
 function renderTraces(container, data) {
@@ -747,25 +892,44 @@ function renderTraces(container, data) {
   );
   const traces = data.traces || [];
   const runs = traces.map((trace) => {
-    const tone = trace.status === "ok" ? "ok" : trace.status === "error" ? "bad" : trace.status === "aborted" ? "warn" : "info";
+    const tone =
+      trace.status === "ok" ? "ok" : trace.status === "error" ? "bad" : trace.status === "aborted" ? "warn" : "info";
     const duration = trace.durationMs === null ? "running" : `${Math.round(trace.durationMs * 10) / 10} ms`;
     return h(
       "details",
       { className: "trace", "data-status": trace.status },
-      h("summary", {}, badge(trace.status, tone), ` ${trace.trigger?.type ?? "?"} · ${relativeTime(trace.startedAt)} · ${duration}`),
+      h(
+        "summary",
+        {},
+        badge(trace.status, tone),
+        ` ${trace.trigger?.type ?? "?"} · ${relativeTime(trace.startedAt)} · ${duration}`,
+      ),
       h("div", { className: "trace-section" }, h("h4", {}, "Trigger"), h("pre", {}, json(trace.trigger))),
-      trace.error ? h("div", { className: "trace-section" }, h("h4", {}, "Error"), h("pre", { className: "error-text" }, trace.error.stack || trace.error.message)) : null,
-      traceSection("Log", trace.logs, (line) => `${line.level} ${line.msg}${line.fields === undefined ? "" : ` ${compactJson(line.fields)}`}`),
+      trace.error
+        ? h(
+            "div",
+            { className: "trace-section" },
+            h("h4", {}, "Error"),
+            h("pre", { className: "error-text" }, trace.error.stack || trace.error.message),
+          )
+        : null,
+      traceSection(
+        "Log",
+        trace.logs,
+        (line) => `${line.level} ${line.msg}${line.fields === undefined ? "" : ` ${compactJson(line.fields)}`}`,
+      ),
       traceSection("Published", trace.published, (message) => `${message.topic} ${compactJson(message.payload)}`),
-      traceSection("State changed", trace.stateChanges, (change) => (change.deleted ? `${change.key} deleted` : `${change.key} = ${compactJson(change.newValue)}`)),
-      traceSection("Service calls", trace.serviceCalls, (call) => `${call.service}.${call.method}(${compactJson(call.args).slice(1, -1)})`),
+      traceSection("State changed", trace.stateChanges, (change) =>
+        change.deleted ? `${change.key} deleted` : `${change.key} = ${compactJson(change.newValue)}`,
+      ),
+      traceSection(
+        "Service calls",
+        trace.serviceCalls,
+        (call) => `${call.service}.${call.method}(${compactJson(call.args).slice(1, -1)})`,
+      ),
     );
   });
-  replaceChildren(
-    container,
-    rejected,
-    runs.length ? runs : h("p", { className: "empty" }, "No runs yet."),
-  );
+  replaceChildren(container, rejected, runs.length ? runs : h("p", { className: "empty" }, "No runs yet."));
 }
 
 // ---------------------------------------------------------------------------
@@ -782,7 +946,12 @@ function stateChips(state) {
     "div",
     { className: "chips" },
     Object.entries(state).map(([key, value]) =>
-      h("span", { className: "chip", "data-field": key }, h("span", { className: "k" }, key), typeof value === "string" ? value : compactJson(value)),
+      h(
+        "span",
+        { className: "chip", "data-field": key },
+        h("span", { className: "k" }, key),
+        typeof value === "string" ? value : compactJson(value),
+      ),
     ),
   );
 }
@@ -791,15 +960,20 @@ const devices = {
   root: null,
   list: [],
   build() {
-    this.search = h("input", { type: "search", id: "device-search", placeholder: "Name, model, vendor, address…", oninput: () => this.render() });
+    this.search = h("input", {
+      type: "search",
+      id: "device-search",
+      placeholder: "Name, model, vendor, address…",
+      oninput: () => this.render(),
+    });
     this.summary = h("p", { className: "muted", id: "device-summary" });
     this.body = h("div", { id: "device-list" });
-    this.toolbar = h("div", { className: "toolbar" }, h("div", { className: "field grow" }, h("label", { for: "device-search" }, "Search devices"), this.search));
-    append(panels.devices, [
-      this.toolbar,
-      this.summary,
-      h("div", { className: "card" }, this.body),
-    ]);
+    this.toolbar = h(
+      "div",
+      { className: "toolbar" },
+      h("div", { className: "field grow" }, h("label", { for: "device-search" }, "Search devices"), this.search),
+    );
+    append(panels.devices, [this.toolbar, this.summary, h("div", { className: "card" }, this.body)]);
     this.root = panels.devices;
   },
   async refresh() {
@@ -855,7 +1029,14 @@ const devices = {
     });
     this.summary.textContent = `${matches.length} of ${this.list.length} device${this.list.length === 1 ? "" : "s"}.`;
     if (matches.length === 0) {
-      replaceChildren(this.body, h("p", { className: "empty" }, this.list.length ? "No device matches the search." : "No devices reported by the bridge yet."));
+      replaceChildren(
+        this.body,
+        h(
+          "p",
+          { className: "empty" },
+          this.list.length ? "No device matches the search." : "No devices reported by the bridge yet.",
+        ),
+      );
       return;
     }
     const rows = matches.map((device) => {
@@ -864,10 +1045,32 @@ const devices = {
       return h(
         "tr",
         { "data-device": device.friendly_name },
-        h("td", {}, h("strong", {}, nice || device.friendly_name), nice && nice !== device.friendly_name ? h("div", { className: "muted mono" }, device.friendly_name) : null, h("div", { className: "muted mono" }, device.ieee_address)),
-        h("td", { className: "hide-narrow" }, device.definition?.vendor || device.manufacturer || "—", h("div", { className: "muted" }, device.definition?.model || device.model_id || "")),
-        h("td", { className: "hide-narrow" }, device.type || "—", device.power_source ? h("div", { className: "muted" }, device.power_source) : null),
-        h("td", {}, state && Object.keys(state).length > 0 ? stateChips(state) : h("span", { className: "muted" }, "no state yet")),
+        h(
+          "td",
+          {},
+          h("strong", {}, nice || device.friendly_name),
+          nice && nice !== device.friendly_name ? h("div", { className: "muted mono" }, device.friendly_name) : null,
+          h("div", { className: "muted mono" }, device.ieee_address),
+        ),
+        h(
+          "td",
+          { className: "hide-narrow" },
+          device.definition?.vendor || device.manufacturer || "—",
+          h("div", { className: "muted" }, device.definition?.model || device.model_id || ""),
+        ),
+        h(
+          "td",
+          { className: "hide-narrow" },
+          device.type || "—",
+          device.power_source ? h("div", { className: "muted" }, device.power_source) : null,
+        ),
+        h(
+          "td",
+          {},
+          state && Object.keys(state).length > 0
+            ? stateChips(state)
+            : h("span", { className: "muted" }, "no state yet"),
+        ),
       );
     });
     replaceChildren(
@@ -878,7 +1081,18 @@ const devices = {
         h(
           "table",
           { id: "device-table" },
-          h("thead", {}, h("tr", {}, h("th", {}, "Device"), h("th", { className: "hide-narrow" }, "Model"), h("th", { className: "hide-narrow" }, "Type"), h("th", {}, "State"))),
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              h("th", {}, "Device"),
+              h("th", { className: "hide-narrow" }, "Model"),
+              h("th", { className: "hide-narrow" }, "Type"),
+              h("th", {}, "State"),
+            ),
+          ),
           h("tbody", {}, rows),
         ),
       ),
@@ -893,8 +1107,18 @@ const state = {
   root: null,
   rows: new Map(),
   build() {
-    const key = h("input", { id: "state-new-key", name: "key", required: true, autocomplete: "off", placeholder: "e.g. away-mode" });
-    const value = h("textarea", { id: "state-new-value", name: "value", rows: 3, spellcheck: "false", "aria-describedby": "state-new-result" }, "true");
+    const key = h("input", {
+      id: "state-new-key",
+      name: "key",
+      required: true,
+      autocomplete: "off",
+      placeholder: "e.g. away-mode",
+    });
+    const value = h(
+      "textarea",
+      { id: "state-new-value", name: "value", rows: 3, spellcheck: "false", "aria-describedby": "state-new-result" },
+      "true",
+    );
     const result = h("p", { id: "state-new-result", className: "muted", "aria-live": "polite" });
     const save = h("button", { type: "submit", className: "primary" }, "Set value");
     const validate = () => {
@@ -916,7 +1140,10 @@ const state = {
           const parsed = validate();
           const name = key.value.trim();
           if (!parsed.ok || !name) return;
-          const response = await api(`/state/${encodeURIComponent(name)}`, { method: "PUT", body: { value: parsed.value } });
+          const response = await api(`/state/${encodeURIComponent(name)}`, {
+            method: "PUT",
+            body: { value: parsed.value },
+          });
           result.className = response.ok ? "form-ok" : "form-error";
           result.textContent = response.ok ? `Saved ${name}.` : `Failed: ${errorMessage(response)}`;
           if (response.ok) key.value = "";
@@ -934,7 +1161,26 @@ const state = {
     this.table = h(
       "div",
       { className: "card" },
-      h("div", { className: "table-wrap" }, h("table", { id: "state-table" }, h("thead", {}, h("tr", {}, h("th", {}, "Key"), h("th", {}, "Value"), h("th", {}, h("span", { className: "visually-hidden" }, "Actions")))), this.tbody)),
+      h(
+        "div",
+        { className: "table-wrap" },
+        h(
+          "table",
+          { id: "state-table" },
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              h("th", {}, "Key"),
+              h("th", {}, "Value"),
+              h("th", {}, h("span", { className: "visually-hidden" }, "Actions")),
+            ),
+          ),
+          this.tbody,
+        ),
+      ),
     );
     append(panels.state, [this.summary, this.table, form]);
     this.root = panels.state;
@@ -975,7 +1221,13 @@ const state = {
     const id = uniqueId("state");
     const valueCell = h("td", { className: "value" });
     const actions = h("div", { className: "state-actions" });
-    const root = h("tr", { "data-key": key, id }, h("td", { className: "mono key" }, key), valueCell, h("td", { className: "actions" }, actions));
+    const root = h(
+      "tr",
+      { "data-key": key, id },
+      h("td", { className: "mono key" }, key),
+      valueCell,
+      h("td", { className: "actions" }, actions),
+    );
     const row = { root, editing: false, confirming: false, value: undefined };
     const showValue = () => {
       row.editing = false;
@@ -984,12 +1236,21 @@ const state = {
       replaceChildren(
         actions,
         h("button", { type: "button", onclick: edit, "aria-label": `Edit ${key}` }, "Edit"),
-        h("button", { type: "button", className: "danger", onclick: askDelete, "aria-label": `Delete ${key}` }, "Delete"),
+        h(
+          "button",
+          { type: "button", className: "danger", onclick: askDelete, "aria-label": `Delete ${key}` },
+          "Delete",
+        ),
       );
     };
     const edit = () => {
       row.editing = true;
-      const textarea = h("textarea", { id: `${id}-editor`, rows: 4, spellcheck: "false", "aria-label": `Value of ${key} (JSON)` });
+      const textarea = h("textarea", {
+        id: `${id}-editor`,
+        rows: 4,
+        spellcheck: "false",
+        "aria-label": `Value of ${key} (JSON)`,
+      });
       textarea.value = json(row.value);
       const message = h("p", { className: "muted", "aria-live": "polite" });
       const save = h("button", { type: "button", className: "primary" }, "Save");
@@ -1005,7 +1266,10 @@ const state = {
       save.addEventListener("click", async () => {
         const parsed = validate();
         if (!parsed.ok) return;
-        const response = await api(`/state/${encodeURIComponent(key)}`, { method: "PUT", body: { value: parsed.value } });
+        const response = await api(`/state/${encodeURIComponent(key)}`, {
+          method: "PUT",
+          body: { value: parsed.value },
+        });
         if (!response.ok) {
           message.className = "form-error";
           message.textContent = `Failed: ${errorMessage(response)}`;
@@ -1023,7 +1287,11 @@ const state = {
       row.confirming = true;
       replaceChildren(
         actions,
-        h("button", { type: "button", className: "danger", onclick: remove, "aria-label": `Confirm delete ${key}` }, "Confirm delete"),
+        h(
+          "button",
+          { type: "button", className: "danger", onclick: remove, "aria-label": `Confirm delete ${key}` },
+          "Confirm delete",
+        ),
         h("button", { type: "button", onclick: showValue }, "Cancel"),
       );
     };
@@ -1069,9 +1337,23 @@ const logs = {
       h("option", { value: "" }, "all levels"),
       Object.entries(LEVELS).map(([value, name]) => h("option", { value }, `${name} and above`)),
     );
-    this.automation = h("select", { id: "log-automation", onchange: () => this.refresh("filter") }, h("option", { value: "" }, "all automations"));
-    this.search = h("input", { type: "search", id: "log-search", placeholder: "Text in message or fields", oninput: () => this.render(true) });
-    this.follow = h("input", { type: "checkbox", id: "log-follow", checked: true, onchange: () => this.refresh("filter") });
+    this.automation = h(
+      "select",
+      { id: "log-automation", onchange: () => this.refresh("filter") },
+      h("option", { value: "" }, "all automations"),
+    );
+    this.search = h("input", {
+      type: "search",
+      id: "log-search",
+      placeholder: "Text in message or fields",
+      oninput: () => this.render(true),
+    });
+    this.follow = h("input", {
+      type: "checkbox",
+      id: "log-follow",
+      checked: true,
+      onchange: () => this.refresh("filter"),
+    });
     // The summary changes with every live entry; only changes the reader asked for are announced.
     this.summary = h("p", { className: "muted", id: "log-summary" });
     this.announcer = h("p", { className: "visually-hidden", id: "log-announcer", "aria-live": "polite" });
@@ -1114,12 +1396,18 @@ const logs = {
     if (key === this.automationNames) return;
     this.automationNames = key;
     const selected = this.automation.value;
-    replaceChildren(this.automation, h("option", { value: "" }, "all automations"), names.map((name) => h("option", { value: name }, name)));
+    replaceChildren(
+      this.automation,
+      h("option", { value: "" }, "all automations"),
+      names.map((name) => h("option", { value: name }, name)),
+    );
     this.automation.value = names.includes(selected) ? selected : "";
   },
   render(announce) {
     const needle = this.search.value.trim().toLowerCase();
-    const shown = needle ? this.entries.filter((entry) => compactJson(entry).toLowerCase().includes(needle)) : this.entries;
+    const shown = needle
+      ? this.entries.filter((entry) => compactJson(entry).toLowerCase().includes(needle))
+      : this.entries;
     this.summary.textContent = `${shown.length} of ${this.entries.length} entries, newest first${this.follow.checked ? ", following live" : ", paused"}.`;
     if (announce) this.announcer.textContent = this.summary.textContent;
     if (shown.length === 0) {
