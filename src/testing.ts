@@ -29,4 +29,4 @@ export {
   type TestWebhookResponse,
 } from "./composition/test-engine.js";
 export type { RecordedLogEntry } from "./adapters/logging/memory-logger.js";
-export type { AutomationInfo, RunTrace, TriggerRejection, TriggerResult } from "./application/automation/contracts.js";
+export type { AutomationInfo, RunTrace, TriggerRejection, TriggerResult } from "./ports/automation-catalog.js";

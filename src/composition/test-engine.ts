@@ -15,7 +15,7 @@ import { LoopbackMqttClient, type PublishedMessage } from "../adapters/testing/l
 import { matchesPartially, show } from "../adapters/testing/match.js";
 import { zigbee2MqttMessages } from "../adapters/zigbee2mqtt/zigbee2mqtt-messages.js";
 import { AutomationManager } from "../application/automation/automation-manager.js";
-import type { AutomationInfo, RunTrace, TriggerRejection, TriggerResult } from "../application/automation/contracts.js";
+import type { AutomationInfo, RunTrace, TriggerRejection, TriggerResult } from "../ports/automation-catalog.js";
 import { DeviceRegistry } from "../application/automation/device-registry.js";
 import { MqttService } from "../application/automation/mqtt-service.js";
 import type { Automation, AutomationClass, AutomationConfig } from "../application/automation/sdk/automation.js";

@@ -3,7 +3,7 @@
 // passing anything along.
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { TriggerContext } from "../../domain/automation/trigger.js";
-import type { RunTrace, TraceSettings, TriggerRejection } from "./contracts.js";
+import type { RunTrace, TraceSettings, TriggerRejection } from "../../ports/automation-catalog.js";
 
 /** Most entries of each list (log lines, publishes, ...) one trace keeps; later ones are counted. */
 export const MAX_TRACE_ITEMS = 50;

@@ -4,7 +4,10 @@
  * (onStart, timer callbacks) they behave exactly as the wrapped objects.
  */
 import type { LogFields, Logger, LogLevelName } from "../../ports/logger.js";
-import type { MqttServiceApi, RunTrace, ServiceRegistryApi, StateManagerApi, TraceSettings } from "./contracts.js";
+import type { RunTrace, TraceSettings } from "../../ports/automation-catalog.js";
+import type { ServiceRegistryApi } from "../../ports/engine-services.js";
+import type { MqttServiceApi } from "../../ports/mqtt-bus.js";
+import type { StateManagerApi } from "../../ports/state-store.js";
 import { addToTrace, currentTrace, truncateForTrace } from "./run-traces.js";
 
 const LEVELS: LogLevelName[] = ["trace", "debug", "info", "warn", "error", "fatal"];

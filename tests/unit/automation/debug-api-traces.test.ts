@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import express from "express";
 import request from "supertest";
-import type { RunTrace } from "../../../src/application/automation/contracts.js";
+import type { RunTrace } from "../../../src/ports/automation-catalog.js";
 import { createDebugApiRouter } from "../../../src/adapters/http/engine/debug-api-router.js";
 import { createEngineAuth } from "../../../src/adapters/http/engine/engine-auth.js";
 import { RingBufferLog } from "../../../src/adapters/logging/ring-buffer.js";
