@@ -9,7 +9,7 @@ export interface FreezerRepository {
   insertFreezer(freezer: Freezer, events?: InventoryEvent[]): Promise<void>;
   /** The freezer when it belongs to the household, else null. */
   findFreezer(householdId: string, freezerId: string): Promise<Freezer | null>;
-  /** Freezers of the household, oldest first. */
+  /** Freezers of the household ordered by position, then oldest first. */
   listFreezers(householdId: string): Promise<Freezer[]>;
   updateFreezer(freezer: Freezer): Promise<void>;
   /** Deletes the freezer and its compartments unless any item (active or archived) is in it. */

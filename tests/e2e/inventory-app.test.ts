@@ -231,7 +231,26 @@ function familyStory(variant: "PGlite" | "PostgreSQL"): void {
             .map((node) => node.textContent)
             .join(",") === "Drawer 1,Drawer 3",
       );
+      // Freezers reorder too: a second freezer goes last, moves up above Chest, and (to keep the
+      // rest of the story to one freezer) is deleted again while it is empty.
+      await page.getByLabel("New freezer").fill("Upright");
+      await page.getByRole("button", { name: "Add freezer" }).click();
+      const freezerOrder = (expected: string) =>
+        page.waitForFunction(
+          (names) =>
+            Array.from(document.querySelectorAll(".card > h2"))
+              .map((node) => node.textContent)
+              .join(",") === names,
+          expected,
+        );
+      await freezerOrder("Chest,Upright");
+      await page.getByRole("button", { name: "Move the freezer Upright up" }).click();
+      await freezerOrder("Upright,Chest");
       await expectAccessible(page, "freezers (phone)");
+      const upright = page.locator(".card", { has: page.getByRole("heading", { name: "Upright" }) });
+      await upright.getByRole("button", { name: "Delete freezer" }).click();
+      await upright.getByRole("button", { name: "Yes, delete" }).click();
+      await freezerOrder("Chest");
     });
 
     it("3. invites the second user through the link, who accepts it", async () => {

@@ -50,6 +50,7 @@ export interface Freezer {
   householdId: string;
   name: string;
   description: string | null;
+  position: number;
   createdAt: string;
 }
 
@@ -273,6 +274,8 @@ export const api = {
   createFreezer: (hid: string, name: string) => request<Freezer>("POST", `/households/${hid}/freezers`, { name }),
   renameFreezer: (hid: string, fid: string, name: string) =>
     request<Freezer>("PATCH", `/households/${hid}/freezers/${fid}`, { name }),
+  moveFreezer: (hid: string, fid: string, position: number) =>
+    request<Freezer>("PATCH", `/households/${hid}/freezers/${fid}`, { position }),
   deleteFreezer: (hid: string, fid: string) => request("DELETE", `/households/${hid}/freezers/${fid}`),
   createCompartment: (hid: string, fid: string, name: string, position: number) =>
     request<Compartment>("POST", `/households/${hid}/freezers/${fid}/compartments`, { name, position }),

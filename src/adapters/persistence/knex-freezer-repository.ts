@@ -10,6 +10,7 @@ interface FreezerRow {
   household_id: string;
   name: string;
   description: string | null;
+  position: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -28,6 +29,7 @@ function toFreezer(row: FreezerRow): Freezer {
     householdId: row.household_id,
     name: row.name,
     description: row.description,
+    position: Number(row.position),
     createdAt: toDate(row.created_at),
     updatedAt: toDate(row.updated_at),
   };
@@ -54,6 +56,7 @@ export class KnexFreezerRepository implements FreezerRepository {
         household_id: freezer.householdId,
         name: freezer.name,
         description: freezer.description,
+        position: freezer.position,
         created_at: freezer.createdAt,
         updated_at: freezer.updatedAt,
       });
@@ -70,6 +73,7 @@ export class KnexFreezerRepository implements FreezerRepository {
     const rows = await this.knex<FreezerRow>("freezers")
       .where({ household_id: householdId })
       .orderBy([
+        { column: "position", order: "asc" },
         { column: "created_at", order: "asc" },
         { column: "id", order: "asc" },
       ]);
@@ -77,9 +81,12 @@ export class KnexFreezerRepository implements FreezerRepository {
   }
 
   async updateFreezer(freezer: Freezer): Promise<void> {
-    await this.knex("freezers")
-      .where({ id: freezer.id })
-      .update({ name: freezer.name, description: freezer.description, updated_at: freezer.updatedAt });
+    await this.knex("freezers").where({ id: freezer.id }).update({
+      name: freezer.name,
+      description: freezer.description,
+      position: freezer.position,
+      updated_at: freezer.updatedAt,
+    });
   }
 
   async deleteFreezer(householdId: string, freezerId: string, events?: InventoryEvent[]): Promise<DeleteOutcome> {

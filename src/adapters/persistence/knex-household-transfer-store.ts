@@ -19,11 +19,12 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
         household_id: string;
         name: string;
         description: string | null;
+        position: number;
         created_at: Date;
         updated_at: Date;
       }[];
     }>(
-      "SELECT id, household_id, name, description, created_at, updated_at FROM freezers WHERE household_id = ? ORDER BY created_at, id",
+      "SELECT id, household_id, name, description, position, created_at, updated_at FROM freezers WHERE household_id = ? ORDER BY position, created_at, id",
       [householdId],
     );
     const compartments = await this.knex.raw<{
@@ -38,6 +39,7 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
       householdId: row.household_id,
       name: row.name,
       description: row.description,
+      position: Number(row.position),
       createdAt: date(row.created_at),
       updatedAt: date(row.updated_at),
       compartments: compartments.rows

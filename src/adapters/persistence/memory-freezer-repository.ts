@@ -1,5 +1,10 @@
 import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
-import { type Compartment, compareCompartments, type Freezer } from "../../domain/inventory/freezer.js";
+import {
+  type Compartment,
+  compareCompartments,
+  compareFreezers,
+  type Freezer,
+} from "../../domain/inventory/freezer.js";
 import type { DeleteOutcome, FreezerRepository } from "../../ports/freezer-repository.js";
 import { copy, type MemoryInventoryStore } from "./memory-inventory-store.js";
 
@@ -19,7 +24,7 @@ export class MemoryFreezerRepository implements FreezerRepository {
   async listFreezers(householdId: string): Promise<Freezer[]> {
     return [...this.store.freezers.values()]
       .filter((freezer) => freezer.householdId === householdId)
-      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .sort(compareFreezers)
       .map(copy);
   }
 

@@ -3,6 +3,8 @@ export interface Freezer {
   householdId: string;
   name: string;
   description: string | null;
+  /** Display order within the household; ties are broken by creation time. */
+  position: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -18,6 +20,14 @@ export interface Compartment {
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Orders freezers by position, then creation time, then id: the order every listing uses,
+ * the same in memory and in SQL.
+ */
+export function compareFreezers(a: Freezer, b: Freezer): number {
+  return a.position - b.position || a.createdAt.getTime() - b.createdAt.getTime() || compareText(a.id, b.id);
 }
 
 /**

@@ -84,6 +84,7 @@ export function describeAccountRepositoriesContract(
         householdId,
         name: "Chest",
         description: null,
+        position: 0,
         createdAt: t0,
         updatedAt: t0,
       };
@@ -387,6 +388,40 @@ export function describeAccountRepositoriesContract(
         expect((await repos.freezers.listFreezers(home.id)).map((f) => f.id)).to.deep.equal([freezer.id, later.id]);
         await repos.freezers.updateFreezer({ ...later, name: "Big", description: null, updatedAt: at(2) });
         expect(await repos.freezers.findFreezer(home.id, later.id)).to.include({ name: "Big", description: null });
+      });
+
+      it("persists a freezer's position and lists by position, then oldest first", async () => {
+        const { household: home } = await seedHousehold();
+        const { freezer: chest } = await seedFreezer(home.id);
+        const upright: Freezer = {
+          ...chest,
+          id: createId(),
+          name: "Upright",
+          position: 0,
+          createdAt: at(1),
+          updatedAt: at(1),
+        };
+        const garage: Freezer = {
+          ...chest,
+          id: createId(),
+          name: "Garage",
+          position: 2,
+          createdAt: at(-1),
+          updatedAt: at(-1),
+        };
+        for (const f of [upright, garage]) await repos.freezers.insertFreezer(f);
+        expect((await repos.freezers.listFreezers(home.id)).map((f) => f.name)).to.deep.equal([
+          "Chest",
+          "Upright",
+          "Garage",
+        ]);
+        await repos.freezers.updateFreezer({ ...garage, position: 0, updatedAt: at(3) });
+        expect(await repos.freezers.findFreezer(home.id, garage.id)).to.include({ position: 0 });
+        expect((await repos.freezers.listFreezers(home.id)).map((f) => f.name)).to.deep.equal([
+          "Garage",
+          "Chest",
+          "Upright",
+        ]);
       });
 
       it("orders compartments by position then name (ignoring case) and scopes them to their freezer", async () => {

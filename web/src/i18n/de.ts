@@ -130,6 +130,8 @@ export const de: Catalogue = {
     "In diesem Fach liegen noch Einträge, in der Liste oder im Archiv. Lagere sie um oder lösche sie zuerst aus dem Archiv.",
   "freezers.moveUp": "{name} nach oben",
   "freezers.moveDown": "{name} nach unten",
+  "freezers.moveFreezerUp": "Gefrierschrank {name} nach oben",
+  "freezers.moveFreezerDown": "Gefrierschrank {name} nach unten",
 
   "household.title": "Haushalt",
   "household.switch": "Haushalt",

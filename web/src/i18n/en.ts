@@ -128,6 +128,8 @@ export const en = {
     "This compartment still holds items, in the list or in the archive. Move them or delete them from the archive first.",
   "freezers.moveUp": "Move {name} up",
   "freezers.moveDown": "Move {name} down",
+  "freezers.moveFreezerUp": "Move the freezer {name} up",
+  "freezers.moveFreezerDown": "Move the freezer {name} down",
 
   "household.title": "Household",
   "household.switch": "Household",

@@ -115,9 +115,23 @@ function CompartmentRow(props: { freezer: FreezerDetail; compartment: Compartmen
   );
 }
 
-function FreezerCard(props: { freezer: FreezerDetail; isOwner: boolean }) {
-  const { householdId, online } = useAppState();
-  const { freezer } = props;
+function FreezerCard(props: { freezer: FreezerDetail; index: number; isOwner: boolean }) {
+  const { householdId, online, freezers } = useAppState();
+  const { freezer, index } = props;
+  // Freezer positions may have gaps or ties (new ones go one past the highest), so a move
+  // renumbers the list in its new order and saves only the freezers whose position changed:
+  // usually just the two that swap places.
+  const move = useAction(async (offset: number) => {
+    const other = freezers[index + offset];
+    if (!householdId || !other) return;
+    const order = [...freezers];
+    order[index] = other;
+    order[index + offset] = freezer;
+    for (const [position, entry] of order.entries()) {
+      if (entry.position !== position) await api.moveFreezer(householdId, entry.id, position);
+    }
+    await loadFreezers();
+  });
   const [compartment, setCompartment] = useState("");
   const add = useAction(async () => {
     if (!householdId) return;
@@ -133,6 +147,22 @@ function FreezerCard(props: { freezer: FreezerDetail; isOwner: boolean }) {
     <li class="card">
       <h2>{freezer.name}</h2>
       <div class="actions">
+        <button
+          type="button"
+          disabled={!online || index === 0 || move.busy}
+          aria-label={t("freezers.moveFreezerUp", { name: freezer.name })}
+          onClick={() => void move.run(-1)}
+        >
+          ↑
+        </button>
+        <button
+          type="button"
+          disabled={!online || index === freezers.length - 1 || move.busy}
+          aria-label={t("freezers.moveFreezerDown", { name: freezer.name })}
+          onClick={() => void move.run(1)}
+        >
+          ↓
+        </button>
         <Rename
           id={`freezer-name-${freezer.id}`}
           label={t("field.freezerName")}
@@ -149,7 +179,7 @@ function FreezerCard(props: { freezer: FreezerDetail; isOwner: boolean }) {
           />
         ) : null}
       </div>
-      <ErrorText error={remove.error} overrides={{ 409: "freezers.freezerNotEmpty" }} />
+      <ErrorText error={move.error ?? remove.error} overrides={{ 409: "freezers.freezerNotEmpty" }} />
       <h3>{t("freezers.compartments")}</h3>
       <ul class="compartments">
         {freezer.compartments.map((entry, index) => (
@@ -180,7 +210,7 @@ function FreezerCard(props: { freezer: FreezerDetail; isOwner: boolean }) {
   );
 }
 
-/** Freezers and their compartments: create, rename, reorder compartments, delete empty ones. */
+/** Freezers and their compartments: create, rename, reorder, delete empty ones. */
 export function FreezersView() {
   const { householdId, freezers, online, user } = useAppState();
   const [name, setName] = useState("");
@@ -218,8 +248,8 @@ export function FreezersView() {
       </form>
       {freezers.length === 0 ? <p>{t("freezers.none")}</p> : null}
       <ul class="cards">
-        {freezers.map((freezer) => (
-          <FreezerCard key={freezer.id} freezer={freezer} isOwner={isOwner} />
+        {freezers.map((freezer, index) => (
+          <FreezerCard key={freezer.id} freezer={freezer} index={index} isOwner={isOwner} />
         ))}
       </ul>
     </main>

@@ -58,7 +58,7 @@ export function freezerRoutes(useCases: InventoryUseCases): RouteDefinition[] {
     defineRoute({
       method: "patch",
       path: "/households/{hid}/freezers/{fid}",
-      summary: "Rename or describe a freezer",
+      summary: "Rename, describe or reorder a freezer",
       tags: ["Freezers"],
       params: freezerParams,
       access: "member",

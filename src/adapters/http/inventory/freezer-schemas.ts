@@ -18,7 +18,7 @@ export const createFreezerBody = z
   .strict()
   .openapi("CreateFreezerRequest");
 export const updateFreezerBody = z
-  .object({ name: name.optional(), description: description.optional() })
+  .object({ name: name.optional(), description: description.optional(), position: position.optional() })
   .strict()
   .openapi("UpdateFreezerRequest");
 export const createCompartmentBody = z
@@ -40,6 +40,7 @@ export const freezerResponse = z
     householdId: z.string(),
     name: z.string(),
     description: z.string().nullable(),
+    position: z.number().int(),
     createdAt: z.iso.datetime(),
   })
   .openapi("Freezer");

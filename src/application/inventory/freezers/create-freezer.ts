@@ -17,11 +17,16 @@ export class CreateFreezer {
   async execute(input: CreateFreezerInput): Promise<FreezerView> {
     await this.access.requireMember(input.householdId, input.userId);
     const now = this.ports.clock.now();
+    // A new freezer goes last, after the highest position in use (two adding at once may tie;
+    // the creation time then orders them).
+    const existing = await this.ports.freezers.listFreezers(input.householdId);
+    const position = existing.reduce((highest, freezer) => Math.max(highest, freezer.position + 1), 0);
     const freezer = {
       id: this.ports.ids.next(),
       householdId: input.householdId,
       name: input.name.trim(),
       description: input.description ?? null,
+      position,
       createdAt: now,
       updatedAt: now,
     };

@@ -5,6 +5,7 @@ export interface FreezerView {
   householdId: string;
   name: string;
   description: string | null;
+  position: number;
   createdAt: Date;
 }
 
@@ -25,6 +26,7 @@ export function viewFreezer(freezer: Freezer): FreezerView {
     householdId: freezer.householdId,
     name: freezer.name,
     description: freezer.description,
+    position: freezer.position,
     createdAt: freezer.createdAt,
   };
 }

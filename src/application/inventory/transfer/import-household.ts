@@ -43,9 +43,12 @@ class Placements {
     return this.freezerByIdKnown.has(id);
   }
   readonly freezerByIdKnown = new Set<string>();
+  /** The position a freezer the import creates gets: after every freezer seen so far. */
+  nextFreezerPosition = 0;
 
-  addFreezer(id: string, name: string, create: Freezer | null): void {
+  addFreezer(id: string, name: string, create: Freezer | null, position = 0): void {
     this.freezerByIdKnown.add(id);
+    this.nextFreezerPosition = Math.max(this.nextFreezerPosition, (create?.position ?? position) + 1);
     if (!this.freezerByName.has(name.toLowerCase())) this.freezerByName.set(name.toLowerCase(), id);
     if (create) this.freezers.set(id, create);
   }
@@ -72,6 +75,8 @@ class Placements {
           householdId: this.householdId,
           name: row.freezerName,
           description: null,
+          // Last in the household's order; ties fall back to creation time.
+          position: this.nextFreezerPosition++,
           createdAt: this.now,
           updatedAt: this.now,
         });
@@ -128,7 +133,7 @@ export class ImportHousehold {
     const now = this.clock.now();
     const placements = new Placements(input.householdId, now, () => this.ids.next());
     for (const freezer of await this.store.freezers(input.householdId)) {
-      placements.addFreezer(freezer.id, freezer.name, null);
+      placements.addFreezer(freezer.id, freezer.name, null, freezer.position);
       for (const compartment of freezer.compartments)
         placements.addCompartment(compartment.id, freezer.id, compartment.name, null);
     }
@@ -210,6 +215,7 @@ export class ImportHousehold {
               householdId: input.householdId,
               name: row.name,
               description: row.description,
+              position: placements.nextFreezerPosition,
               createdAt: this.clock.now(),
               updatedAt: this.clock.now(),
             });

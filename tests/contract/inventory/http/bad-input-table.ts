@@ -174,7 +174,14 @@ export const badBodies: BodyRoute[] = [
     method: "patch",
     route: "PATCH /households/:hid/freezers/:fid",
     path: f,
-    bad: { "wrong type": { name: [] }, overlong: { description: long(501) }, "unknown field": { colour: "white" } },
+    bad: {
+      "wrong type": { name: [] },
+      overlong: { description: long(501) },
+      "unknown field": { colour: "white" },
+      "negative position": { position: -1 },
+      "fractional position": { position: 1.5 },
+      "string position": { position: "1" },
+    },
   },
   {
     method: "post",

@@ -230,14 +230,21 @@ describe("inventory HTTP behaviour", () => {
   });
 
   describe("freezers and compartments", () => {
-    it("creates freezers {id, householdId, name, description, createdAt} and compartments {id, freezerId, name, position}", async () => {
+    it("creates freezers {id, householdId, name, description, position, createdAt} and compartments {id, freezerId, name, position}", async () => {
       const app = request(world.app);
       const freezer = await app
         .post(`/api/v1/households/${world.householdId}/freezers`)
         .set(world.auth("member"))
         .send({ name: "Upright" });
       expect(freezer.status).to.equal(201);
-      expect(Object.keys(freezer.body).sort()).to.deep.equal(["createdAt", "description", "householdId", "id", "name"]);
+      expect(Object.keys(freezer.body).sort()).to.deep.equal([
+        "createdAt",
+        "description",
+        "householdId",
+        "id",
+        "name",
+        "position",
+      ]);
       expect(freezer.body).to.include({ householdId: world.householdId, name: "Upright", description: null });
       const base = `/api/v1/households/${world.householdId}/freezers/${freezer.body.id}/compartments`;
       const bottom = await app.post(base).set(world.auth("member")).send({ name: "Bottom", position: 3 });
@@ -250,6 +257,38 @@ describe("inventory HTTP behaviour", () => {
       expect(detail.body.compartments.map((c: { id: string }) => c.id)).to.deep.equal([top.body.id, bottom.body.id]);
       const list = await app.get(base).set(world.auth("member"));
       expect(list.body.map((c: { name: string }) => c.name)).to.deep.equal(["Top", "Bottom"]);
+    });
+
+    it("puts a new freezer last and reorders freezers with PATCH position", async () => {
+      const app = request(world.app);
+      const base = `/api/v1/households/${world.householdId}/freezers`;
+      const before = await app.get(base).set(world.auth("member"));
+      const first = await app.post(base).set(world.auth("member")).send({ name: "Upright" });
+      const second = await app.post(base).set(world.auth("member")).send({ name: "Garage" });
+      expect(second.body.position).to.equal(first.body.position + 1);
+      expect(first.body.position).to.be.greaterThan(
+        Math.max(-1, ...before.body.map((f: { position: number }) => f.position)),
+      );
+      const moved = await app.patch(`${base}/${second.body.id}`).set(world.auth("member")).send({ position: 0 });
+      expect(moved.status).to.equal(200);
+      expect(moved.body).to.include({ id: second.body.id, name: "Garage", position: 0 });
+      const list = await app.get(base).set(world.auth("member"));
+      // Position 0 ties with the world's own freezer, which is older, so that one stays first.
+      expect(list.body.map((f: { id: string }) => f.id)).to.deep.equal([
+        world.freezerId,
+        second.body.id,
+        first.body.id,
+      ]);
+    });
+
+    it("400 with details for a bad freezer position, and the freezer is unchanged", async () => {
+      const app = request(world.app);
+      const path = `/api/v1/households/${world.householdId}/freezers/${world.freezerId}`;
+      const before = world.store.freezers.get(world.freezerId);
+      const response = await app.patch(path).set(world.auth("member")).send({ name: "Renamed", position: -1 });
+      expect(response.status).to.equal(400);
+      expect(JSON.stringify(response.body)).to.include("position");
+      expect(world.store.freezers.get(world.freezerId)).to.deep.equal(before);
     });
 
     it("409 when deleting a freezer or compartment that holds items (archived included)", async () => {

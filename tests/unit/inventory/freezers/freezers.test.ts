@@ -18,7 +18,14 @@ describe("freezers: create, list, get, update, delete", () => {
       description: "garage",
     });
     expect(freezer).to.deep.include({ householdId: household.id, name: "Chest", description: "garage" });
-    expect(Object.keys(freezer).sort()).to.deep.equal(["createdAt", "description", "householdId", "id", "name"]);
+    expect(Object.keys(freezer).sort()).to.deep.equal([
+      "createdAt",
+      "description",
+      "householdId",
+      "id",
+      "name",
+      "position",
+    ]);
     clock.advance(1000);
     const plain = await useCases.createFreezer.execute({
       userId: member.id,
@@ -75,6 +82,27 @@ describe("freezers: create, list, get, update, delete", () => {
       name: "Big",
       description: null,
     });
+  });
+
+  it("puts a new freezer last and reorders by position, keeping name and description", async () => {
+    const { useCases, member, household, outsider, other } = await setup();
+    const base = { userId: member.id, householdId: household.id };
+    const chest = await useCases.createFreezer.execute({ ...base, name: "Chest", description: "x" });
+    const upright = await useCases.createFreezer.execute({ ...base, name: "Upright" });
+    expect([chest.position, upright.position]).to.deep.equal([0, 1]);
+    // Another household's freezers do not push this household's new ones further down.
+    expect(
+      (await useCases.createFreezer.execute({ userId: outsider.id, householdId: other.id, name: "Theirs" })).position,
+    ).to.equal(0);
+    const moved = await useCases.updateFreezer.execute({ ...base, freezerId: upright.id, position: 0 });
+    expect(moved).to.include({ name: "Upright", position: 0 });
+    await useCases.updateFreezer.execute({ ...base, freezerId: chest.id, position: 5 });
+    expect((await useCases.listFreezers.execute(base)).map((f) => [f.name, f.description, f.position])).to.deep.equal([
+      ["Upright", null, 0],
+      ["Chest", "x", 5],
+    ]);
+    const garage = await useCases.createFreezer.execute({ ...base, name: "Garage" });
+    expect(garage.position).to.equal(6);
   });
 
   it("deletes (owner only) an empty freezer and refuses one holding items", async () => {
