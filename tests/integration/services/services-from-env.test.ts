@@ -66,19 +66,21 @@ describe("services configured from the environment under npm start", function ()
 
   it("registers all four services and reports them in /api/services and /api/status", async () => {
     const { engine } = running.hearth;
-    expect(engine.services.keys()).to.deep.equal(["notifications", "weather", "relay", "lightPanels"]);
+    // startHearth adds the inventory service of the household surface beside the four.
+    expect(engine.services.keys()).to.deep.equal(["notifications", "weather", "relay", "lightPanels", "inventory"]);
     const base = `http://127.0.0.1:${running.hearth.httpPort}`;
     const services = (await (await fetch(`${base}/api/services`)).json()) as {
       services: { key: string; provider: string; configured: boolean }[];
     };
-    expect(services.services.map((service) => [service.key, service.provider, service.configured])).to.deep.equal([
+    const envServices = services.services.filter((service) => service.key !== "inventory");
+    expect(envServices.map((service) => [service.key, service.provider, service.configured])).to.deep.equal([
       ["notifications", "ntfy", true],
       ["weather", "open-meteo", true],
       ["relay", "shelly", true],
       ["lightPanels", "nanoleaf", true],
     ]);
     const status = (await (await fetch(`${base}/api/status`)).json()) as { services: { registered: number } };
-    expect(status.services.registered).to.equal(4);
+    expect(status.services.registered).to.equal(engine.services.keys().length);
   });
 
   it("sends to a named channel, reads the weather and drives both relays", async () => {
