@@ -26,10 +26,15 @@ describe("docs/testing-automations.md", function () {
     try {
       const file = path.join(dir, "motion-light.test.ts");
       await writeFile(file, example("testing-automations"));
-      const result = spawnSync(process.execPath, ["--conditions=hearth-source", "--import", "tsx", "--test", file], {
-        encoding: "utf8",
-        env: { PATH: process.env.PATH, HOME: process.env.HOME },
-      });
+      // TAP on every Node line: from Node 23 the default reporter is "spec" even into a pipe.
+      const result = spawnSync(
+        process.execPath,
+        ["--conditions=hearth-source", "--import", "tsx", "--test", "--test-reporter=tap", file],
+        {
+          encoding: "utf8",
+          env: { PATH: process.env.PATH, HOME: process.env.HOME },
+        },
+      );
       const output = `${result.stdout}${result.stderr}`;
       expect(result.status, output).to.equal(0);
       expect(output).to.match(/# pass 2/);
