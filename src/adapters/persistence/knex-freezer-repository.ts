@@ -46,20 +46,36 @@ function toCompartment(row: CompartmentRow): Compartment {
 }
 
 /** Freezers and compartments; the "still holds items" checks read the items table (freezer_items). */
+/** A freezer as its table row; the repository and the import write freezers through it. */
+export function freezerRow(freezer: Freezer) {
+  return {
+    id: freezer.id,
+    household_id: freezer.householdId,
+    name: freezer.name,
+    description: freezer.description,
+    position: freezer.position,
+    created_at: freezer.createdAt,
+    updated_at: freezer.updatedAt,
+  };
+}
+
+/** A compartment as its table row. */
+export function compartmentRow(compartment: Compartment) {
+  return {
+    id: compartment.id,
+    freezer_id: compartment.freezerId,
+    name: compartment.name,
+    position: compartment.position,
+    created_at: compartment.createdAt,
+  };
+}
+
 export class KnexFreezerRepository implements FreezerRepository {
   constructor(private readonly knex: Knex) {}
 
   async insertFreezer(freezer: Freezer, events?: InventoryEvent[]): Promise<void> {
     await this.knex.transaction(async (trx) => {
-      await trx("freezers").insert({
-        id: freezer.id,
-        household_id: freezer.householdId,
-        name: freezer.name,
-        description: freezer.description,
-        position: freezer.position,
-        created_at: freezer.createdAt,
-        updated_at: freezer.updatedAt,
-      });
+      await trx("freezers").insert(freezerRow(freezer));
       await writeOutboxEvents(trx, events);
     });
   }
@@ -112,13 +128,7 @@ export class KnexFreezerRepository implements FreezerRepository {
 
   async insertCompartment(compartment: Compartment, events?: InventoryEvent[]): Promise<void> {
     await this.knex.transaction(async (trx) => {
-      await trx("compartments").insert({
-        id: compartment.id,
-        freezer_id: compartment.freezerId,
-        name: compartment.name,
-        position: compartment.position,
-        created_at: compartment.createdAt,
-      });
+      await trx("compartments").insert(compartmentRow(compartment));
       await writeOutboxEvents(trx, events);
     });
   }

@@ -1,9 +1,9 @@
 import type { Knex } from "knex";
 import type { ChangeLogEntry } from "../../domain/inventory/change-log-entry.js";
-import type { Compartment, Freezer } from "../../domain/inventory/freezer.js";
 import type { FreezerItem } from "../../domain/inventory/freezer-item.js";
 import type { TransferFreezer } from "../../domain/inventory/household-transfer.js";
 import type { HouseholdTransferStore, ImportWrite } from "../../ports/household-transfer-store.js";
+import { compartmentRow, freezerRow } from "./knex-freezer-repository.js";
 import { type ItemRow, toItem, toRow } from "./knex-item-repository.js";
 
 const date = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
@@ -143,25 +143,4 @@ async function insertIgnoring(trx: Knex.Transaction, table: string, rows: object
     inserted += (result as unknown[]).length;
   }
   return inserted;
-}
-
-function freezerRow(freezer: Freezer) {
-  return {
-    id: freezer.id,
-    household_id: freezer.householdId,
-    name: freezer.name,
-    description: freezer.description,
-    created_at: freezer.createdAt,
-    updated_at: freezer.updatedAt,
-  };
-}
-
-function compartmentRow(compartment: Compartment) {
-  return {
-    id: compartment.id,
-    freezer_id: compartment.freezerId,
-    name: compartment.name,
-    position: compartment.position,
-    created_at: compartment.createdAt,
-  };
 }
