@@ -218,6 +218,8 @@ describe("inventory HTTP: serving the web app", () => {
     await writeFile(path.join(directory, "index.html"), "<!DOCTYPE html><title>app</title>");
     await writeFile(path.join(directory, "assets", "app-ABC123.js"), "console.log(1)");
     await writeFile(path.join(directory, "sw.js"), "self.addEventListener('fetch', () => {})");
+    await mkdir(path.join(directory, "api", "v1"), { recursive: true });
+    await writeFile(path.join(directory, "api", "v1", "stray.json"), "{}");
   });
   after(async () => {
     await rm(directory, { recursive: true, force: true });
@@ -247,6 +249,13 @@ describe("inventory HTTP: serving the web app", () => {
     const api = await request(world.app).get("/api/v1/nothing-here");
     expect(api.status).to.equal(404);
     expect(api.headers["content-type"]).to.match(/application\/json/);
+  });
+
+  it("never looks for API paths among the app's files", async () => {
+    const world = await buildWorld({ env: { WEB_APP_DIR: directory } });
+    const stray = await request(world.app).get("/api/v1/stray.json");
+    expect(stray.status).to.equal(404);
+    expect(stray.headers["content-type"], JSON.stringify(stray.body)).to.match(/application\/json/);
   });
 
   it("says how to build the app when it is not built", async () => {
