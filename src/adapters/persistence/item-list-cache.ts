@@ -30,6 +30,11 @@ export class ItemListCache {
     return entry.page;
   }
 
+  /** Whether a page of this query is held, at any revision (does not count as a use). */
+  holds(query: ItemListQuery): boolean {
+    return this.entries.has(cacheKey(query));
+  }
+
   set(query: ItemListQuery, revision: string, page: ItemPage): void {
     if (this.capacity <= 0) return;
     const key = cacheKey(query);

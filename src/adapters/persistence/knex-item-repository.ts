@@ -37,6 +37,14 @@ interface ItemViewRow extends ItemRow {
   updated_by_name: string;
 }
 
+/** A row of a member's list: the page's columns are null when the page is empty. */
+interface MemberListRow {
+  id: string | null;
+  total?: number | string;
+  list_revision: string | number | null;
+  list_total?: number | string;
+}
+
 interface ChangeRow {
   id: string;
   item_id: string;
@@ -361,6 +369,9 @@ export class KnexItemRepository implements ItemRepository {
   }
 
   async listForMember(userId: string, query: ItemListQuery): Promise<ItemPage | undefined> {
+    // A page that cannot be in the cache is read with its membership, revision and total in
+    // one statement; one that may be costs a revision check first (and nothing more on a hit).
+    if (!this.listCache?.holds(query)) return this.queryMemberList(userId, query);
     // One statement answers both "is this a member" and "which revision is current".
     const result = await this.knex.raw<{ rows: { revision: string | number | null }[] }>(
       `SELECT r.revision FROM memberships m
@@ -370,8 +381,48 @@ export class KnexItemRepository implements ItemRepository {
     );
     const row = result.rows[0];
     if (!row) return undefined;
-    if (!this.listCache || row.revision === null) return this.queryList(query);
+    if (row.revision === null) return this.queryList(query);
     return this.cachedList(query, String(row.revision));
+  }
+
+  /**
+   * Membership, the household's item revision, the page and (without a search) the capped
+   * total in one round trip: a statement reads one snapshot, so the page is exactly as of the
+   * revision it is cached under. Only an empty page past the first, or a total past the
+   * exact limit, needs a second statement.
+   */
+  private async queryMemberList(userId: string, query: ItemListQuery): Promise<ItemPage | undefined> {
+    const sql = buildItemListSql(query);
+    const capped = sql.countInPage ? undefined : buildItemTotalSql(query, this.exactTotalLimit).capped;
+    const result = await this.knex.raw<{ rows: MemberListRow[] }>(
+      `WITH member AS (
+  SELECT r.revision FROM memberships m
+    LEFT JOIN household_item_revisions r ON r.household_id = m.household_id
+   WHERE m.household_id = ? AND m.user_id = ?
+), page AS (
+  SELECT q.*, row_number() OVER () AS list_ordinal FROM (${sql.page.text}) q
+)
+SELECT page.*, member.revision AS list_revision${capped ? `, (${capped.text}) AS list_total` : ""}
+FROM member LEFT JOIN page ON true
+ORDER BY page.list_ordinal`,
+      [query.householdId, userId, ...sql.page.bindings, ...(capped?.bindings ?? [])],
+    );
+    const first = result.rows[0];
+    if (!first) return undefined;
+    const rows = first.id === null ? [] : (result.rows as (MemberListRow & ItemViewRow)[]);
+    const items = rows.map(toView);
+    let page: ItemPage;
+    if (capped) {
+      const counted = Number(first.list_total ?? 0);
+      page =
+        counted <= this.exactTotalLimit ? { items, total: counted } : { items, ...(await this.boundedTotal(query)) };
+    } else if (rows[0]) {
+      page = { items, total: Number(rows[0].total) };
+    } else {
+      page = { items, total: query.page > 1 ? await this.countTotal(query) : 0 };
+    }
+    if (this.listCache && first.list_revision !== null) this.listCache.set(query, String(first.list_revision), page);
+    return page;
   }
 
   private async cachedList(query: ItemListQuery, revision: string): Promise<ItemPage> {
@@ -390,20 +441,21 @@ export class KnexItemRepository implements ItemRepository {
     return result.rows[0] ? String(result.rows[0].revision) : undefined;
   }
 
+  private async countTotal(query: ItemListQuery): Promise<number> {
+    const { count } = buildItemListSql(query);
+    const result = await this.knex.raw<{ rows: { total: number | string }[] }>(count.text, count.bindings);
+    return Number(result.rows[0]?.total ?? 0);
+  }
+
   private async queryList(query: ItemListQuery): Promise<ItemPage> {
     const sql = buildItemListSql(query);
-    const countTotal = async () =>
-      Number(
-        (await this.knex.raw<{ rows: { total: number | string }[] }>(sql.count.text, sql.count.bindings)).rows[0]
-          ?.total ?? 0,
-      );
     if (sql.countInPage) {
       const page = await this.knex.raw<{ rows: (ItemViewRow & { total: number | string })[] }>(
         sql.page.text,
         sql.page.bindings,
       );
       // Past the last page no row carries the total, so ask for it separately.
-      const total = page.rows[0] ? Number(page.rows[0].total) : query.page > 1 ? await countTotal() : 0;
+      const total = page.rows[0] ? Number(page.rows[0].total) : query.page > 1 ? await this.countTotal(query) : 0;
       return { items: page.rows.map(toView), total };
     }
     const [page, total] = await Promise.all([
