@@ -52,6 +52,11 @@ export interface UserSummarySource {
   findById(userId: string): Promise<UserSummary | null | undefined>;
 }
 
+/** What a member's read found: `found` is undefined when the household has no such item. */
+export interface MemberRead<T> {
+  found: T | undefined;
+}
+
 /** Storage of freezer items and their change log. Every read and write is scoped to a household. */
 export interface ItemRepository {
   /** Inserts the item; `events` go to the outbox in the same transaction. */
@@ -68,6 +73,18 @@ export interface ItemRepository {
    * revision), so a cached page costs the database one round trip.
    */
   listForMember(userId: string, query: ItemListQuery): Promise<ItemPage | undefined>;
+  /**
+   * One item (active or archived) as `userId` reads it: undefined when the user is not a
+   * member of the household; `found` undefined when the household has no such item. One
+   * round trip on SQL, where the membership check and the read would otherwise be two.
+   */
+  findForMember(userId: string, householdId: string, itemId: string): Promise<MemberRead<FreezerItemView> | undefined>;
+  /** The item's change log (see {@link history}) as `userId` reads it, like {@link findForMember}. */
+  historyForMember(
+    userId: string,
+    householdId: string,
+    itemId: string,
+  ): Promise<MemberRead<ChangeLogEntryView[]> | undefined>;
   /** Archived items, most recently archived first. */
   listArchived(householdId: string): Promise<FreezerItemView[]>;
   /**

@@ -8,7 +8,7 @@ import {
   searchTerms,
 } from "../../domain/inventory/freezer-item.js";
 import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
-import type { ItemListQuery, ItemPage, ItemRepository, ItemUpdater } from "../../ports/item-repository.js";
+import type { ItemListQuery, ItemPage, ItemRepository, ItemUpdater, MemberRead } from "../../ports/item-repository.js";
 import type { ItemListCache } from "./item-list-cache.js";
 import { writeOutboxEvents } from "./knex-inventory-outbox.js";
 import { isForeignKeyViolation } from "./knex-rows.js";
@@ -44,6 +44,9 @@ interface MemberListRow {
   list_revision: string | number | null;
   list_total?: number | string;
 }
+
+/** Newest change first; the fields of one change by name (byte order, as in memory). */
+const HISTORY_ORDER = `ORDER BY l.changed_at DESC, l.field_name COLLATE "C", l.id`;
 
 interface ChangeRow {
   id: string;
@@ -358,6 +361,46 @@ export class KnexItemRepository implements ItemRepository {
     return result.rows[0] ? toView(result.rows[0]) : undefined;
   }
 
+  async findForMember(
+    userId: string,
+    householdId: string,
+    itemId: string,
+  ): Promise<MemberRead<FreezerItemView> | undefined> {
+    const result = await this.knex.raw<{ rows: (Omit<ItemViewRow, "id"> & { id: string | null })[] }>(
+      `SELECT v.* FROM memberships m
+         LEFT JOIN LATERAL (${VIEW_SELECT} WHERE i.id = ? AND i.household_id = m.household_id) v ON true
+        WHERE m.household_id = ? AND m.user_id = ?`,
+      [itemId, householdId, userId],
+    );
+    const row = result.rows[0];
+    if (!row) return undefined;
+    return { found: row.id === null ? undefined : toView({ ...row, id: row.id }) };
+  }
+
+  async historyForMember(
+    userId: string,
+    householdId: string,
+    itemId: string,
+  ): Promise<MemberRead<ChangeLogEntryView[]> | undefined> {
+    const result = await this.knex.raw<{
+      rows: (Omit<ChangeRow, "id"> & { id: string | null; found: string | null })[];
+    }>(
+      `SELECT f.id AS found, l.id, l.item_id, l.field_name, l.old_value, l.new_value, l.changed_at, l.changed_by,
+         u.email AS changed_by_email, u.name AS changed_by_name
+       FROM memberships m
+       LEFT JOIN freezer_items f ON f.id = ? AND f.household_id = m.household_id
+       LEFT JOIN item_change_log l ON l.item_id = f.id
+       LEFT JOIN users u ON u.id = l.changed_by
+       WHERE m.household_id = ? AND m.user_id = ?
+       ${HISTORY_ORDER}`,
+      [itemId, householdId, userId],
+    );
+    const first = result.rows[0];
+    if (!first) return undefined;
+    if (first.found === null) return { found: undefined };
+    return { found: result.rows.flatMap((row) => (row.id === null ? [] : [toChangeView({ ...row, id: row.id })])) };
+  }
+
   async list(query: ItemListQuery): Promise<ItemPage> {
     if (!this.listCache) return this.queryList(query);
     // The revision is read before the page: a page computed after a concurrent write is then
@@ -545,20 +588,24 @@ ORDER BY page.list_ordinal`,
          u.email AS changed_by_email, u.name AS changed_by_name
        FROM item_change_log l JOIN users u ON u.id = l.changed_by
        WHERE l.item_id = ?
-       ORDER BY l.changed_at DESC, l.field_name COLLATE "C", l.id`,
+       ${HISTORY_ORDER}`,
       [itemId],
     );
-    return result.rows.map((row) => ({
-      id: row.id,
-      itemId: row.item_id,
-      fieldName: row.field_name,
-      oldValue: row.old_value,
-      newValue: row.new_value,
-      changedAt: toDate(row.changed_at),
-      changedById: row.changed_by,
-      changedBy: { id: row.changed_by, email: row.changed_by_email, name: row.changed_by_name },
-    }));
+    return result.rows.map(toChangeView);
   }
+}
+
+function toChangeView(row: ChangeRow): ChangeLogEntryView {
+  return {
+    id: row.id,
+    itemId: row.item_id,
+    fieldName: row.field_name,
+    oldValue: row.old_value,
+    newValue: row.new_value,
+    changedAt: toDate(row.changed_at),
+    changedById: row.changed_by,
+    changedBy: { id: row.changed_by, email: row.changed_by_email, name: row.changed_by_name },
+  };
 }
 
 /** The row estimate at the top of an `EXPLAIN (FORMAT JSON)` answer (a JSON array, or its text); 0 when absent. */

@@ -6,6 +6,7 @@ import type {
   ItemPage,
   ItemRepository,
   ItemUpdater,
+  MemberRead,
   UserSummarySource,
 } from "../../ports/item-repository.js";
 import type { MemoryInventoryOutbox } from "./memory-inventory-outbox.js";
@@ -82,6 +83,25 @@ export class MemoryItemRepository implements ItemRepository {
     const item = this.items.get(itemId);
     if (!item || item.householdId !== householdId) return undefined;
     return this.view(item);
+  }
+
+  async findForMember(
+    userId: string,
+    householdId: string,
+    itemId: string,
+  ): Promise<MemberRead<FreezerItemView> | undefined> {
+    if (!(await this.memberships.findMembership(householdId, userId))) return undefined;
+    return { found: await this.findById(householdId, itemId) };
+  }
+
+  async historyForMember(
+    userId: string,
+    householdId: string,
+    itemId: string,
+  ): Promise<MemberRead<ChangeLogEntryView[]> | undefined> {
+    if (!(await this.memberships.findMembership(householdId, userId))) return undefined;
+    if (!(await this.findById(householdId, itemId))) return { found: undefined };
+    return { found: await this.history(itemId) };
   }
 
   async listForMember(userId: string, query: ItemListQuery): Promise<ItemPage | undefined> {

@@ -139,6 +139,17 @@ function describeItemListCache(label: string, open: Opener) {
       }
     });
 
+    it("reads one item, and one item's history, for a member in one statement each", async () => {
+      for (const read of [
+        () => cached.findForMember(world.users.alice.id, world.home.householdId, itemId),
+        () => cached.historyForMember(world.users.alice.id, world.home.householdId, itemId),
+      ]) {
+        const before = statements.length;
+        expect((await read())?.found).to.not.equal(undefined);
+        expect(statements.length - before).to.equal(1);
+      }
+    });
+
     it("answers a non-member of an uncached page with nothing, in one statement", async () => {
       const before = statements.length;
       expect(await cached.listForMember(`stranger-${world.users.alice.id}`, query())).to.equal(undefined);

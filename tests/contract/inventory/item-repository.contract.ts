@@ -42,9 +42,52 @@ export function describeItemRepositoryContract(label: string, setup: () => Promi
     };
     const names = async (overrides: Partial<ItemListQuery> = {}) =>
       (await list(query(overrides))).items.map((item) => item.name);
+    /** The change log read both ways: by item id, and as a member of its household. */
+    const history = async (item: FreezerItem) => {
+      const entries = await repository.history(item.id);
+      const asMember = await repository.historyForMember(world.users.alice.id, item.householdId, item.id);
+      expect(JSON.stringify(asMember?.found), "historyForMember").to.equal(JSON.stringify(entries));
+      return entries;
+    };
     const addAll = async (items: FreezerItem[]) => {
       for (const item of items) await repository.create(item);
     };
+
+    describe("reads as a member", () => {
+      it("finds an item, active or archived, for a member of its household and for nobody else", async () => {
+        const item = itemIn(world, { name: "Peas" });
+        const archived = itemIn(world, { name: "Old peas", deletedAt: new Date() });
+        await addAll([item, archived]);
+        const found = await repository.findForMember(world.users.bob.id, world.home.householdId, item.id);
+        expect(JSON.stringify(found?.found)).to.equal(
+          JSON.stringify(await repository.findById(world.home.householdId, item.id)),
+        );
+        const old = await repository.findForMember(world.users.alice.id, world.home.householdId, archived.id);
+        expect(old?.found?.name).to.equal("Old peas");
+        // A member asking for an id of another household (or none) finds nothing; an outsider is told apart.
+        expect(await repository.findForMember(world.users.alice.id, world.home.householdId, "nothere")).to.deep.equal({
+          found: undefined,
+        });
+        expect(await repository.findForMember(world.users.alice.id, world.away.householdId, item.id)).to.equal(
+          undefined,
+        );
+        expect(await repository.findForMember("nobody", world.home.householdId, item.id)).to.equal(undefined);
+      });
+
+      it("reads an item's history for a member, empty when nothing changed, and for nobody else", async () => {
+        const item = itemIn(world, { name: "Peas" });
+        await addAll([item]);
+        expect(await repository.historyForMember(world.users.bob.id, world.home.householdId, item.id)).to.deep.equal({
+          found: [],
+        });
+        expect(await repository.historyForMember(world.users.bob.id, world.home.householdId, "nothere")).to.deep.equal({
+          found: undefined,
+        });
+        expect(await repository.historyForMember(world.users.alice.id, world.away.householdId, item.id)).to.equal(
+          undefined,
+        );
+      });
+    });
 
     describe("create and find", () => {
       it("returns the stored item with creator and updater resolved", async () => {
@@ -314,10 +357,10 @@ export function describeItemRepositoryContract(label: string, setup: () => Promi
         expect(updated?.updatedBy).to.deep.equal(world.users.bob);
         expect(updated?.createdBy).to.deep.equal(world.users.alice);
         expect(updated?.updatedAt.toISOString()).to.equal(at.toISOString());
-        const history = await repository.history(item.id);
-        expect(history.map((entry) => entry.fieldName)).to.deep.equal(["name", "quantity"]);
-        expect(history[0]!.changedBy).to.deep.equal(world.users.bob);
-        expect(history[1]).to.deep.include({ oldValue: "1", newValue: "3", changedById: world.users.bob.id });
+        const entries = await history(item);
+        expect(entries.map((entry) => entry.fieldName)).to.deep.equal(["name", "quantity"]);
+        expect(entries[0]!.changedBy).to.deep.equal(world.users.bob);
+        expect(entries[1]).to.deep.include({ oldValue: "1", newValue: "3", changedById: world.users.bob.id });
       });
 
       it("writes nothing when the updater throws", async () => {
@@ -369,9 +412,9 @@ export function describeItemRepositoryContract(label: string, setup: () => Promi
           item: current,
           changes: [entry("aa1", "storedAt", second), entry("aa2", "expiresAt", second)],
         }));
-        const history = await repository.history(item.id);
-        expect(history.map((e) => e.fieldName)).to.deep.equal(["expiresAt", "storedAt", "name", "quantity"]);
-        expect(history[0]!.changedAt.toISOString()).to.equal(second.toISOString());
+        const entries = await history(item);
+        expect(entries.map((e) => e.fieldName)).to.deep.equal(["expiresAt", "storedAt", "name", "quantity"]);
+        expect(entries[0]!.changedAt.toISOString()).to.equal(second.toISOString());
       });
     });
 

@@ -27,13 +27,13 @@ export function createItemUseCases(ports: ItemPorts, access: HouseholdAccess) {
   return {
     createItem: new CreateItem(ports, access),
     listItems: new ListItems(ports),
-    getItem: new GetItem(ports, access),
+    getItem: new GetItem(ports),
     updateItem: new UpdateItem(ports, access),
     archiveItem: new ArchiveItem(ports, access),
     restoreItem: new RestoreItem(ports, access),
     deleteItemPermanently: new DeleteItemPermanently(ports, access),
     listArchivedItems: new ListArchivedItems(ports, access),
-    getItemHistory: new GetItemHistory(ports, access),
+    getItemHistory: new GetItemHistory(ports),
     consumeItem: new ConsumeItem(ports, access),
     listExpiringItems: new ListExpiringItems(ports, access),
   };
