@@ -458,7 +458,7 @@ ORDER BY page.list_ordinal`,
     if (capped) {
       const counted = Number(first.list_total ?? 0);
       page =
-        counted <= this.exactTotalLimit ? { items, total: counted } : { items, ...(await this.boundedTotal(query)) };
+        counted <= this.exactTotalLimit ? { items, total: counted } : { items, ...(await this.estimatedTotal(query)) };
     } else if (rows[0]) {
       page = { items, total: Number(rows[0].total) };
     } else {
@@ -515,7 +515,14 @@ ORDER BY page.list_ordinal`,
     const counted = await this.knex.raw<{ rows: { total: number | string }[] }>(sql.capped.text, sql.capped.bindings);
     const total = Number(counted.rows[0]?.total ?? 0);
     if (total <= limit) return { total };
-    const plan = await this.knex.raw<{ rows: { "QUERY PLAN": unknown }[] }>(sql.estimate.text, sql.estimate.bindings);
+    return this.estimatedTotal(query);
+  }
+
+  /** The planner's estimate of a count known to be past the exact limit. */
+  private async estimatedTotal(query: ItemListQuery): Promise<{ total: number; totalEstimated: true }> {
+    const limit = this.exactTotalLimit;
+    const { estimate } = buildItemTotalSql(query, limit);
+    const plan = await this.knex.raw<{ rows: { "QUERY PLAN": unknown }[] }>(estimate.text, estimate.bindings);
     return { total: Math.max(limit + 1, planRows(plan.rows[0]?.["QUERY PLAN"])), totalEstimated: true };
   }
 

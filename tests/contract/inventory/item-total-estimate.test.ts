@@ -27,6 +27,21 @@ for (const source of ["pglite", { acquired: "item total estimate" }] as const) {
       expect(past.total).to.be.at.least(6);
       expect(past.items).to.have.length(2);
 
+      // A member's list reads page and capped count in one statement; only the estimate is a second.
+      const statements: string[] = [];
+      const record = (query: { sql: string }) => statements.push(query.sql);
+      database().knex.on("query", record);
+      try {
+        const asMember = await limited.listForMember(world.users.alice.id, query);
+        expect(asMember?.totalEstimated).to.equal(true);
+        expect(asMember?.total).to.equal(past.total);
+        expect(asMember?.items.map((item) => item.id)).to.deep.equal(past.items.map((item) => item.id));
+        expect(statements).to.have.length(2);
+        expect(statements[1]).to.match(/^EXPLAIN/);
+      } finally {
+        database().knex.off("query", record);
+      }
+
       // The default limit is far above this household: exact, unflagged.
       const exact = await items.list(query);
       expect(exact).to.include({ total: 25 });
