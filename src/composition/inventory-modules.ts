@@ -103,7 +103,8 @@ export function memoryModule(store: MemoryInventoryStore = new MemoryInventorySt
     const users = new MemoryUserRepository(store);
     const households = new MemoryHouseholdRepository(store);
     const freezers = new MemoryFreezerRepository(store);
-    const items = new MemoryItemRepository(users, households, store.outbox);
+    const placements = placementsFromFreezers(freezers);
+    const items = new MemoryItemRepository(users, households, placements, store.outbox);
     const reminders = new MemoryReminderRepository();
     store.items = items;
     store.itemsIn = (where) => items.hasItemsIn(where);

@@ -57,10 +57,20 @@ export interface MemberRead<T> {
   found: T | undefined;
 }
 
+/** What {@link ItemRepository.createForMember} did: the new item, or the check that refused it. */
+export type MemberCreate = { created: FreezerItemView } | { refused: "not-member" | "placement" };
+
 /** Storage of freezer items and their change log. Every read and write is scoped to a household. */
 export interface ItemRepository {
   /** Inserts the item; `events` go to the outbox in the same transaction. */
   create(item: FreezerItem, events?: InventoryEvent[]): Promise<FreezerItemView>;
+  /**
+   * Inserts the item, with `events` in the same transaction, when `userId` is a member of its
+   * household and its compartment belongs to its freezer of that household; otherwise writes
+   * nothing and says which check refused it (membership first). One statement on SQL, where
+   * the checks, the insert, the outbox row and the read-back would otherwise be six.
+   */
+  createForMember(userId: string, item: FreezerItem, events?: InventoryEvent[]): Promise<MemberCreate>;
   /** Bulk insert without per-row reads (seeding, imports). */
   insertMany(items: FreezerItem[]): Promise<void>;
   /** Active or archived; undefined when absent or in another household. */

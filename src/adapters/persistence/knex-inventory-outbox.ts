@@ -13,15 +13,24 @@ export async function writeOutboxEvents(
   events: readonly InventoryEvent[] | undefined,
 ): Promise<void> {
   if (!events || events.length === 0) return;
-  await db("inventory_outbox").insert(
-    events.map((event) => ({
-      id: event.id,
-      household_id: event.householdId,
-      type: event.type,
-      occurred_at: event.occurredAt,
-      event: JSON.stringify(event),
-    })),
-  );
+  await db("inventory_outbox").insert(events.map(outboxRow));
+}
+
+/** The outbox row of an event (its sequence number is the table's). */
+export function outboxRow(event: InventoryEvent): {
+  id: string;
+  household_id: string;
+  type: string;
+  occurred_at: Date;
+  event: string;
+} {
+  return {
+    id: event.id,
+    household_id: event.householdId,
+    type: event.type,
+    occurred_at: event.occurredAt,
+    event: JSON.stringify(event),
+  };
 }
 
 /** An outbox row back into an event (the JSON the row was written from; dates revived). */

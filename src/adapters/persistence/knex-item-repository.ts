@@ -8,9 +8,16 @@ import {
   searchTerms,
 } from "../../domain/inventory/freezer-item.js";
 import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
-import type { ItemListQuery, ItemPage, ItemRepository, ItemUpdater, MemberRead } from "../../ports/item-repository.js";
+import type {
+  ItemListQuery,
+  ItemPage,
+  ItemRepository,
+  ItemUpdater,
+  MemberCreate,
+  MemberRead,
+} from "../../ports/item-repository.js";
 import type { ItemListCache } from "./item-list-cache.js";
-import { writeOutboxEvents } from "./knex-inventory-outbox.js";
+import { outboxRow, writeOutboxEvents } from "./knex-inventory-outbox.js";
 import { isForeignKeyViolation } from "./knex-rows.js";
 
 export interface ItemRow {
@@ -186,6 +193,24 @@ function vanishedPlacement(error: unknown): InvalidItemPlacementError | undefine
   return detail ? new InvalidItemPlacementError([detail]) : undefined;
 }
 
+/** The columns an insert writes, in the order createForMember binds them (name_search is generated). */
+const INSERT_COLUMNS = [
+  "id",
+  "household_id",
+  "freezer_id",
+  "compartment_id",
+  "name",
+  "quantity",
+  "notes",
+  "stored_at",
+  "expires_at",
+  "deleted_at",
+  "created_at",
+  "updated_at",
+  "created_by",
+  "updated_by",
+] as const satisfies readonly (keyof ItemRow)[];
+
 /** A parameterised SQL fragment. */
 interface Sql {
   text: string;
@@ -344,6 +369,57 @@ export class KnexItemRepository implements ItemRepository {
       throw vanishedPlacement(error) ?? error;
     });
     return (await this.findById(item.householdId, item.id))!;
+  }
+
+  async createForMember(userId: string, item: FreezerItem, events: InventoryEvent[] = []): Promise<MemberCreate> {
+    const row = toRow(item);
+    const outbox = events.map(outboxRow);
+    const result = await this.knex
+      .raw<{ rows: (Omit<ItemViewRow, "id"> & { id: string | null; member: boolean; placed: boolean })[] }>(
+        `WITH member AS (
+  SELECT 1 FROM memberships WHERE household_id = ? AND user_id = ?
+), placement AS (
+  SELECT 1 FROM freezers f JOIN compartments c ON c.freezer_id = f.id
+   WHERE f.id = ? AND f.household_id = ? AND c.id = ?
+), ins AS (
+  INSERT INTO freezer_items (${INSERT_COLUMNS.join(", ")})
+  SELECT ?, ?, ?, ?, ?, ?::double precision, ?, ?::timestamptz, ?::timestamptz, ?::timestamptz, ?::timestamptz,
+         ?::timestamptz, ?, ?
+   WHERE EXISTS (SELECT 1 FROM member) AND EXISTS (SELECT 1 FROM placement)
+  RETURNING *
+)${
+          outbox.length > 0
+            ? `, outbox AS (
+  INSERT INTO inventory_outbox (id, household_id, type, occurred_at, event)
+  SELECT e.id, e.household_id, e.type, e.occurred_at::timestamptz, e.event
+    FROM (VALUES ${outbox.map(() => "(?, ?, ?, ?, ?)").join(", ")}) AS e(id, household_id, type, occurred_at, event)
+   WHERE EXISTS (SELECT 1 FROM ins)
+)`
+            : ""
+        }
+SELECT EXISTS (SELECT 1 FROM member) AS member, EXISTS (SELECT 1 FROM placement) AS placed,
+       ${ITEM_COLUMNS}, ${USER_COLUMNS}
+  FROM (SELECT 1) AS one
+  LEFT JOIN ins i ON true
+  LEFT JOIN users cu ON cu.id = i.created_by
+  LEFT JOIN users uu ON uu.id = i.updated_by`,
+        [
+          item.householdId,
+          userId,
+          item.freezerId,
+          item.householdId,
+          item.compartmentId,
+          ...INSERT_COLUMNS.map((column) => row[column]),
+          ...outbox.flatMap((event) => [event.id, event.household_id, event.type, event.occurred_at, event.event]),
+        ],
+      )
+      .catch((error: unknown) => {
+        throw vanishedPlacement(error) ?? error;
+      });
+    const answer = result.rows[0];
+    if (!answer?.member) return { refused: "not-member" };
+    if (!answer.placed || answer.id === null) return { refused: "placement" };
+    return { created: toView({ ...answer, id: answer.id }) };
   }
 
   async insertMany(items: FreezerItem[]): Promise<void> {

@@ -6,9 +6,11 @@ import type {
   ItemPage,
   ItemRepository,
   ItemUpdater,
+  MemberCreate,
   MemberRead,
   UserSummarySource,
 } from "../../ports/item-repository.js";
+import type { ItemPlacementLookup } from "../../ports/item-placement.js";
 import type { MemoryInventoryOutbox } from "./memory-inventory-outbox.js";
 import { searchWords } from "./memory-search-words.js";
 import type { MembershipSource } from "../../ports/household-repository.js";
@@ -66,8 +68,18 @@ export class MemoryItemRepository implements ItemRepository {
   constructor(
     private readonly users: UserSummarySource,
     private readonly memberships: MembershipSource,
+    private readonly placements: ItemPlacementLookup,
     private readonly outbox?: MemoryInventoryOutbox,
   ) {}
+
+  async createForMember(userId: string, item: FreezerItem, events?: InventoryEvent[]): Promise<MemberCreate> {
+    if (!(await this.memberships.findMembership(item.householdId, userId))) return { refused: "not-member" };
+    const placed =
+      (await this.placements.freezerInHousehold(item.householdId, item.freezerId)) &&
+      (await this.placements.compartmentInFreezer(item.freezerId, item.compartmentId));
+    if (!placed) return { refused: "placement" };
+    return { created: await this.create(item, events) };
+  }
 
   async create(item: FreezerItem, events?: InventoryEvent[]): Promise<FreezerItemView> {
     this.items.set(item.id, { ...item });

@@ -49,6 +49,12 @@ export function describeItemRepositoryContract(label: string, setup: () => Promi
       expect(JSON.stringify(asMember?.found), "historyForMember").to.equal(JSON.stringify(entries));
       return entries;
     };
+    /** An item of the away household (where Alice is not a member). */
+    const awayPlacement = () => ({
+      householdId: world.away.householdId,
+      freezerId: world.away.freezerId,
+      compartmentId: world.away.compartmentId,
+    });
     const addAll = async (items: FreezerItem[]) => {
       for (const item of items) await repository.create(item);
     };
@@ -86,6 +92,39 @@ export function describeItemRepositoryContract(label: string, setup: () => Promi
         expect(await repository.historyForMember(world.users.alice.id, world.away.householdId, item.id)).to.equal(
           undefined,
         );
+      });
+    });
+
+    describe("create as a member", () => {
+      it("inserts the item for a member when its compartment is in its freezer of the household", async () => {
+        const item = itemIn(world, { name: "Fish fingers", quantity: 12, notes: "Big box" });
+        const result = await repository.createForMember(world.users.bob.id, item);
+        expect(result).to.have.property("created");
+        const found = await repository.findById(world.home.householdId, item.id);
+        expect(JSON.stringify("created" in result ? result.created : null)).to.equal(JSON.stringify(found));
+        expect(found?.createdBy).to.deep.equal(world.users.alice);
+      });
+
+      it("refuses a non-member before looking at the placement, and writes nothing", async () => {
+        const item = itemIn(world, { compartmentId: world.away.compartmentId });
+        expect(await repository.createForMember("nobody", item)).to.deep.equal({ refused: "not-member" });
+        expect(
+          await repository.createForMember(world.users.alice.id, itemIn(world, { ...awayPlacement() })),
+        ).to.deep.equal({ refused: "not-member" });
+        expect(await repository.findById(world.home.householdId, item.id)).to.equal(undefined);
+      });
+
+      it("refuses a freezer of another household or a compartment of another freezer, and writes nothing", async () => {
+        const wrongFreezer = itemIn(world, {
+          freezerId: world.away.freezerId,
+          compartmentId: world.away.compartmentId,
+        });
+        const wrongCompartment = itemIn(world, { compartmentId: world.home.otherCompartmentId });
+        for (const item of [wrongFreezer, wrongCompartment]) {
+          expect(await repository.createForMember(world.users.alice.id, item)).to.deep.equal({ refused: "placement" });
+          expect(await repository.findById(world.home.householdId, item.id)).to.equal(undefined);
+        }
+        expect((await list(query())).total).to.equal(0);
       });
     });
 

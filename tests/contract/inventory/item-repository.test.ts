@@ -8,7 +8,7 @@ import { describeItemRepositoryContract } from "./item-repository.contract.js";
 describeItemRepositoryContract("memory", async () => {
   const world = makeWorld();
   const memory = new MemoryWorld(world);
-  return { repository: new MemoryItemRepository(memory, memory), world };
+  return { repository: new MemoryItemRepository(memory, memory, memory), world };
 });
 
 describe("knex on PGlite", () => {

@@ -1,6 +1,7 @@
 import type { FreezerItem, FreezerItemView } from "../../../domain/inventory/freezer-item.js";
 import { eventFactory, eventItem } from "../../../domain/inventory/inventory-event.js";
-import type { HouseholdAccess } from "../household-access.js";
+import { NotHouseholdMemberError } from "../../../domain/inventory/errors.js";
+import { InvalidItemPlacementError } from "../../../domain/inventory/item-errors.js";
 import { assertValidPlacement } from "./item-placement.js";
 import type { ItemPorts } from "./item-use-cases.js";
 
@@ -19,14 +20,9 @@ export interface CreateItemInput {
 
 /** Puts a new item into a compartment of one of the household's freezers. */
 export class CreateItem {
-  constructor(
-    private readonly ports: ItemPorts,
-    private readonly access: HouseholdAccess,
-  ) {}
+  constructor(private readonly ports: ItemPorts) {}
 
   async execute(input: CreateItemInput): Promise<FreezerItemView> {
-    await this.access.requireMember(input.householdId, input.userId);
-    await assertValidPlacement(this.ports.placements, input.householdId, input.freezerId, input.compartmentId);
     const now = this.ports.clock.now();
     const item: FreezerItem = {
       id: this.ports.ids.next(),
@@ -50,6 +46,16 @@ export class CreateItem {
       at: now,
       newId: () => this.ports.ids.next(),
     });
-    return this.ports.items.create(item, [event("item.created", { item: eventItem(item) })]);
+    // Membership, placement and the insert are one statement; a refusal is explained after.
+    const result = await this.ports.items.createForMember(input.userId, item, [
+      event("item.created", { item: eventItem(item) }),
+    ]);
+    if ("created" in result) return result.created;
+    if (result.refused === "not-member") throw new NotHouseholdMemberError();
+    await assertValidPlacement(this.ports.placements, input.householdId, input.freezerId, input.compartmentId);
+    // Valid now, not when the insert ran: the freezer's compartments changed in between.
+    throw new InvalidItemPlacementError([
+      { path: "compartmentId", message: "The compartment changed while the item was being saved; try again" },
+    ]);
   }
 }

@@ -25,7 +25,7 @@ export interface ItemPorts {
 /** Every item use case, built over one set of ports and the household access policy. */
 export function createItemUseCases(ports: ItemPorts, access: HouseholdAccess) {
   return {
-    createItem: new CreateItem(ports, access),
+    createItem: new CreateItem(ports),
     listItems: new ListItems(ports),
     getItem: new GetItem(ports),
     updateItem: new UpdateItem(ports, access),

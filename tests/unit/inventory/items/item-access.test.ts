@@ -22,7 +22,7 @@ describe("item use cases: the access policy without HTTP", () => {
         return memory.findMembership(householdId, userId);
       },
     };
-    const items = new MemoryItemRepository(memory, counted);
+    const items = new MemoryItemRepository(memory, counted, memory);
     const useCases = createItemUseCases(
       { items, placements: memory, ids: new SequentialIds(), clock: new FakeClock() },
       new HouseholdAccess(counted),

@@ -34,7 +34,7 @@ export function itemUseCases() {
   const world: ItemWorld = makeWorld();
   const memory = new MemoryWorld(world);
   const outbox = new MemoryInventoryOutbox();
-  const items = new MemoryItemRepository(memory, memory, outbox);
+  const items = new MemoryItemRepository(memory, memory, memory, outbox);
   const clock = new FakeClock();
   const ids = new SequentialIds();
   const access = new HouseholdAccess(memory);
