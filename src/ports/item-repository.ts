@@ -42,8 +42,10 @@ export interface ItemPage {
 }
 
 /**
- * Computes an item's next state from the current one while the repository holds the item's
- * lock; may throw a DomainError to abort without writing anything.
+ * Computes an item's next state from the current one; may throw a DomainError to abort
+ * without writing anything. The result is written only if the item is still in the state
+ * it was computed from; otherwise the repository runs the updater again under the item's
+ * lock, so it must not have effects of its own (it may be called twice).
  */
 export type ItemUpdater = (current: FreezerItem) => ItemUpdate;
 
@@ -103,6 +105,17 @@ export interface ItemRepository {
    * Returns undefined when the item does not exist in the household.
    */
   update(householdId: string, itemId: string, updater: ItemUpdater): Promise<FreezerItemView | undefined>;
+  /**
+   * {@link update} for `userId`: undefined when the user is not a member of the household,
+   * `found` undefined when the household has no such item. On SQL an uncontended update is
+   * two statements (read with the membership, then write, log, outbox and read-back).
+   */
+  updateForMember(
+    userId: string,
+    householdId: string,
+    itemId: string,
+    updater: ItemUpdater,
+  ): Promise<MemberRead<FreezerItemView> | undefined>;
   /**
    * Locks the item, lets `check` veto (by throwing), then deletes it with its history.
    * Returns false when the item does not exist in the household.

@@ -44,6 +44,11 @@ interface ItemViewRow extends ItemRow {
   updated_by_name: string;
 }
 
+/** An item with its users and its row version (`xmin`), read for an optimistic update. */
+interface VersionedViewRow extends ItemViewRow {
+  row_version: string;
+}
+
 /** A row of a member's list: the page's columns are null when the page is empty. */
 interface MemberListRow {
   id: string | null;
@@ -76,6 +81,10 @@ const USER_COLUMNS = `cu.email AS created_by_email, cu.name AS created_by_name,
 const USER_JOINS = `JOIN users cu ON cu.id = i.created_by
 JOIN users uu ON uu.id = i.updated_by`;
 const VIEW_SELECT = `SELECT ${ITEM_COLUMNS}, ${USER_COLUMNS}
+FROM freezer_items i
+${USER_JOINS}`;
+/** The view with the row's version (`xmin`), which an optimistic update writes against. */
+const VERSIONED_VIEW_SELECT = `SELECT i.xmin::text AS row_version, ${ITEM_COLUMNS}, ${USER_COLUMNS}
 FROM freezer_items i
 ${USER_JOINS}`;
 
@@ -210,6 +219,30 @@ const INSERT_COLUMNS = [
   "created_by",
   "updated_by",
 ] as const satisfies readonly (keyof ItemRow)[];
+
+/** What an update may change (never the id, household, creation time or creator). */
+const UPDATE_COLUMNS = [
+  "freezer_id",
+  "compartment_id",
+  "name",
+  "quantity",
+  "notes",
+  "stored_at",
+  "expires_at",
+  "deleted_at",
+  "updated_at",
+  "updated_by",
+] as const satisfies readonly (keyof ItemRow)[];
+
+/** Parameters of these columns are typed in SQL: in INSERT … SELECT and SET with a CTE PostgreSQL cannot infer them. */
+const COLUMN_CASTS: Partial<Record<keyof ItemRow, string>> = {
+  quantity: "::double precision",
+  stored_at: "::timestamptz",
+  expires_at: "::timestamptz",
+  deleted_at: "::timestamptz",
+  created_at: "::timestamptz",
+  updated_at: "::timestamptz",
+};
 
 /** A parameterised SQL fragment. */
 interface Sql {
@@ -383,8 +416,7 @@ export class KnexItemRepository implements ItemRepository {
    WHERE f.id = ? AND f.household_id = ? AND c.id = ?
 ), ins AS (
   INSERT INTO freezer_items (${INSERT_COLUMNS.join(", ")})
-  SELECT ?, ?, ?, ?, ?, ?::double precision, ?, ?::timestamptz, ?::timestamptz, ?::timestamptz, ?::timestamptz,
-         ?::timestamptz, ?, ?
+  SELECT ${INSERT_COLUMNS.map((column) => `?${COLUMN_CASTS[column] ?? ""}`).join(", ")}
    WHERE EXISTS (SELECT 1 FROM member) AND EXISTS (SELECT 1 FROM placement)
   RETURNING *
 )${
@@ -611,9 +643,119 @@ ORDER BY page.list_ordinal`,
   }
 
   async update(householdId: string, itemId: string, updater: ItemUpdater): Promise<FreezerItemView | undefined> {
+    const read = await this.knex.raw<{ rows: VersionedViewRow[] }>(
+      `${VERSIONED_VIEW_SELECT} WHERE i.id = ? AND i.household_id = ?`,
+      [itemId, householdId],
+    );
+    return this.updateFrom(read.rows[0], householdId, itemId, updater);
+  }
+
+  async updateForMember(
+    userId: string,
+    householdId: string,
+    itemId: string,
+    updater: ItemUpdater,
+  ): Promise<MemberRead<FreezerItemView> | undefined> {
+    const read = await this.knex.raw<{ rows: (Omit<VersionedViewRow, "id"> & { id: string | null })[] }>(
+      `SELECT v.* FROM memberships m
+         LEFT JOIN LATERAL (
+           ${VERSIONED_VIEW_SELECT}
+            WHERE i.id = ? AND i.household_id = m.household_id
+         ) v ON true
+        WHERE m.household_id = ? AND m.user_id = ?`,
+      [itemId, householdId, userId],
+    );
+    const row = read.rows[0];
+    if (!row) return undefined;
+    const current = row.id === null ? undefined : { ...row, id: row.id };
+    return { found: await this.updateFrom(current, householdId, itemId, updater) };
+  }
+
+  /**
+   * Optimistic first: the update is computed from the row as read, and written, with its
+   * change log and outbox rows, by one statement that applies only while the row is still
+   * that version (`xmin`). A row changed meanwhile falls back to the locked path, which
+   * queues concurrent writers of one item; an item nobody else is writing costs two
+   * statements instead of seven.
+   */
+  private async updateFrom(
+    read: VersionedViewRow | undefined,
+    householdId: string,
+    itemId: string,
+    updater: ItemUpdater,
+  ): Promise<FreezerItemView | undefined> {
+    if (!read) return undefined;
+    const current = toItem(read);
+    const { item, changes, events } = updater(current);
+    if (item === current && changes.length === 0 && !events?.length) return toView(read);
+    const written = await this.writeIfUnchanged(read.row_version, current, item, changes, events ?? []).catch(
+      (error: unknown) => {
+        throw vanishedPlacement(error) ?? error;
+      },
+    );
+    if (written) return written;
     return this.updateLocked(householdId, itemId, updater).catch((error: unknown) => {
       throw vanishedPlacement(error) ?? error;
     });
+  }
+
+  private async writeIfUnchanged(
+    version: string,
+    current: FreezerItem,
+    item: FreezerItem,
+    changes: ChangeLogEntry[],
+    events: InventoryEvent[],
+  ): Promise<FreezerItemView | undefined> {
+    const row = toRow(item);
+    const log = changes.map(changeRow);
+    const outbox = events.map(outboxRow);
+    const result = await this.knex.raw<{ rows: ItemViewRow[] }>(
+      `WITH upd AS (
+  UPDATE freezer_items SET ${UPDATE_COLUMNS.map((column) => `${column} = ?${COLUMN_CASTS[column] ?? ""}`).join(", ")}
+   WHERE id = ? AND household_id = ? AND xmin = ?::xid
+  RETURNING *
+)${
+        log.length > 0
+          ? `, log AS (
+  INSERT INTO item_change_log (id, item_id, field_name, old_value, new_value, changed_at, changed_by)
+  SELECT c.id, c.item_id, c.field_name, c.old_value, c.new_value, c.changed_at::timestamptz, c.changed_by
+    FROM (VALUES ${log.map(() => "(?, ?, ?, ?, ?, ?, ?)").join(", ")})
+      AS c(id, item_id, field_name, old_value, new_value, changed_at, changed_by)
+   WHERE EXISTS (SELECT 1 FROM upd)
+)`
+          : ""
+      }${
+        outbox.length > 0
+          ? `, outbox AS (
+  INSERT INTO inventory_outbox (id, household_id, type, occurred_at, event)
+  SELECT e.id, e.household_id, e.type, e.occurred_at::timestamptz, e.event
+    FROM (VALUES ${outbox.map(() => "(?, ?, ?, ?, ?)").join(", ")}) AS e(id, household_id, type, occurred_at, event)
+   WHERE EXISTS (SELECT 1 FROM upd)
+)`
+          : ""
+      }
+SELECT ${ITEM_COLUMNS}, ${USER_COLUMNS}
+  FROM upd i
+  JOIN users cu ON cu.id = i.created_by
+  JOIN users uu ON uu.id = i.updated_by`,
+      [
+        ...UPDATE_COLUMNS.map((column) => row[column]),
+        current.id,
+        current.householdId,
+        version,
+        ...log.flatMap((entry) => [
+          entry.id,
+          entry.item_id,
+          entry.field_name,
+          entry.old_value,
+          entry.new_value,
+          entry.changed_at,
+          entry.changed_by,
+        ]),
+        ...outbox.flatMap((event) => [event.id, event.household_id, event.type, event.occurred_at, event.event]),
+      ],
+    );
+    return result.rows[0] ? toView(result.rows[0]) : undefined;
   }
 
   private async updateLocked(

@@ -116,6 +116,16 @@ export class MemoryItemRepository implements ItemRepository {
     return { found: await this.history(itemId) };
   }
 
+  async updateForMember(
+    userId: string,
+    householdId: string,
+    itemId: string,
+    updater: ItemUpdater,
+  ): Promise<MemberRead<FreezerItemView> | undefined> {
+    if (!(await this.memberships.findMembership(householdId, userId))) return undefined;
+    return { found: await this.update(householdId, itemId, updater) };
+  }
+
   async listForMember(userId: string, query: ItemListQuery): Promise<ItemPage | undefined> {
     if (!(await this.memberships.findMembership(query.householdId, userId))) return undefined;
     return this.list(query);

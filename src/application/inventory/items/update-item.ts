@@ -1,9 +1,13 @@
 import {
+  type FreezerItem,
   type FreezerItemView,
   type ItemPatch,
+  type ItemUpdate,
   applyItemPatch,
   isArchived,
 } from "../../../domain/inventory/freezer-item.js";
+import { NotHouseholdMemberError } from "../../../domain/inventory/errors.js";
+import type { InventoryEvent } from "../../../domain/inventory/inventory-event.js";
 import { ItemArchivedError, ItemNotFoundError } from "../../../domain/inventory/item-errors.js";
 import { itemChangeEvents } from "./item-events.js";
 import type { HouseholdAccess } from "../household-access.js";
@@ -34,7 +38,17 @@ export class UpdateItem {
   ) {}
 
   async execute(input: UpdateItemInput): Promise<FreezerItemView> {
-    await this.access.requireMember(input.householdId, input.userId);
+    const { householdId, itemId, userId, patch } = input;
+    if (patch.freezerId === undefined && patch.compartmentId === undefined) {
+      // No placement to check: the membership is read with the item, in the same statement.
+      const read = await this.ports.items.updateForMember(userId, householdId, itemId, (current) =>
+        this.change(current, userId, patch),
+      );
+      if (!read) throw new NotHouseholdMemberError();
+      if (!read.found) throw new ItemNotFoundError();
+      return read.found;
+    }
+    await this.access.requireMember(householdId, userId);
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.attempt(input);
@@ -66,7 +80,6 @@ export class UpdateItem {
       );
     }
     const updated = await this.ports.items.update(householdId, itemId, (current) => {
-      if (isArchived(current)) throw new ItemArchivedError();
       if (
         checked &&
         (checked.freezerId !== (patch.freezerId ?? current.freezerId) ||
@@ -74,14 +87,20 @@ export class UpdateItem {
       ) {
         throw new PlacementMovedMeanwhile();
       }
-      const update = applyItemPatch(current, patch, {
-        by: userId,
-        now: this.ports.clock.now(),
-        newId: () => this.ports.ids.next(),
-      });
-      return { ...update, events: itemChangeEvents(current, update, () => this.ports.ids.next()) };
+      return this.change(current, userId, patch);
     });
     if (!updated) throw new ItemNotFoundError();
     return updated;
+  }
+
+  /** The patch applied to an active item, with its change-log entries and events. */
+  private change(current: FreezerItem, userId: string, patch: ItemPatch): ItemUpdate & { events: InventoryEvent[] } {
+    if (isArchived(current)) throw new ItemArchivedError();
+    const update = applyItemPatch(current, patch, {
+      by: userId,
+      now: this.ports.clock.now(),
+      newId: () => this.ports.ids.next(),
+    });
+    return { ...update, events: itemChangeEvents(current, update, () => this.ports.ids.next()) };
   }
 }
