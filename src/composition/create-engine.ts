@@ -544,6 +544,9 @@ export function createEngine(options: EngineOptions): Engine {
       if (leadership) await step("leadership", () => leadership?.stop());
       await step("automation watcher", () => stopWatching());
       await step("automations onStop", () => manager.stopAll());
+      // Aborted runs may still be finishing (a webhook whose caller waits for its answer): what
+      // they write to the state must be in the save below, or an acknowledged change is lost.
+      await step("running automations", () => settleRuns(manager, engineLogger));
       await step("type checker", () => typeChecker?.close?.());
       typeChecker = null;
       scheduler.stopAll();
@@ -561,6 +564,22 @@ export function createEngine(options: EngineOptions): Engine {
     },
   };
   return engine;
+}
+
+/** How long stop() waits for runs still in flight before it saves the state without them. */
+export const RUN_SETTLE_MS = 5000;
+
+async function settleRuns(manager: AutomationManager, logger: Logger): Promise<void> {
+  if (!manager.busy) return;
+  let timeout: NodeJS.Timeout | undefined;
+  const expired = new Promise<"expired">((resolve) => {
+    timeout = setTimeout(() => resolve("expired"), RUN_SETTLE_MS);
+  });
+  const outcome = await Promise.race([manager.idle().then(() => "settled" as const), expired]);
+  clearTimeout(timeout);
+  if (outcome === "expired") {
+    logger.warn(`Automation runs still going ${RUN_SETTLE_MS} ms after stop began; saving the state without them`);
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { expect } from "chai";
 import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
@@ -59,6 +59,47 @@ export default class Morning extends Automation {
     await engine.stop();
     expect(engine.isReady).to.equal(false);
     expect(engine.scheduler.size).to.equal(0);
+  });
+
+  it("saves what a run still in flight when stop began writes to the state", async () => {
+    await writeFile(
+      path.join(dir, "slow.ts"),
+      `import { Automation, type Trigger } from "hearth";
+export default class Slow extends Automation {
+  readonly name = "slow";
+  readonly triggers: Trigger[] = [{ type: "mqtt", topic: "slow/go" }];
+  async execute(): Promise<void> {
+    await (globalThis as { __hearthGate?: Promise<void> }).__hearthGate;
+    // A little real I/O after the gate, as a webhook answer or a device call would take.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    this.state.set("finished", true);
+  }
+}
+`,
+    );
+    let open = () => {};
+    (globalThis as { __hearthGate?: Promise<void> }).__hearthGate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const stateFile = path.join(dir, "state.json");
+    const client = new FakeMqttClient();
+    const engine = createEngine({
+      automationsDir: dir,
+      logger: new MemoryLogger(),
+      mqttClient: client,
+      config: { HTTP_PORT: 0, DEVICE_REGISTRY_ENABLED: false, STATE_PERSIST: true, STATE_FILE_PATH: stateFile },
+    });
+    try {
+      await engine.start();
+      client.deliver("slow/go", "{}");
+      await waitFor(() => engine.manager.busy, 5000, "the run to start");
+      const stopping = engine.stop();
+      open();
+      await stopping;
+      expect(JSON.parse(await readFile(stateFile, "utf8"))).to.deep.include({ finished: true });
+    } finally {
+      delete (globalThis as { __hearthGate?: Promise<void> }).__hearthGate;
+    }
   });
 
   it("runs the stop sequence on SIGTERM and SIGINT, then exits 0", async () => {
