@@ -21,19 +21,15 @@ interface Echo {
 }
 
 /**
- * Hot standby with real processes on one PostgreSQL and one broker: two Hearth processes,
- * one leads; kill -9 the leader while messages and cron ticks flow; the standby takes over
- * with the state intact, nothing runs twice, and the ticks it missed are logged.
+ * Hearth processes on one PostgreSQL and one broker, sharing the standby fixtures: each
+ * suite gets its own database, broker topics and instances, all killed after the suite.
  */
-describe("hot standby: two processes, one leader (integration, kill -9)", function () {
-  this.timeout(120_000);
-  const servers = useProcessServers("hot standby");
-  const prefix = uniqueTopicPrefix("standby");
+function useStandbyCluster(label: string) {
+  const servers = useProcessServers(label);
+  const prefix = uniqueTopicPrefix(label.replaceAll(" ", "-"));
   const instances: Instance[] = [];
-  let observer: mqtt.MqttClient | undefined;
 
   after(async () => {
-    observer?.end(true);
     for (const instance of instances) {
       if (instance.process.child.exitCode === null && instance.process.child.signalCode === null)
         instance.process.child.kill("SIGKILL");
@@ -67,13 +63,49 @@ describe("hot standby: two processes, one leader (integration, kill -9)", functi
     return answer?.status === 200 ? (answer.body as { role?: string; leader?: string | null }) : null;
   }
 
+  /** Starts `leader`, waits for it to lead, then starts `standby` and waits for it to stand by. */
+  async function startPair(leader: string, standby: string): Promise<[Instance, Instance]> {
+    const first = await start(leader);
+    await waitFor(`${leader} to lead`, async () => (await role(first))?.role === "leader", 60_000);
+    const second = await start(standby);
+    await waitFor(
+      `${standby} to stand by`,
+      async () => {
+        const seen = await role(second);
+        return seen?.role === "standby" && seen.leader === leader;
+      },
+      60_000,
+    );
+    return [first, second];
+  }
+
+  /** Skips (loudly) without PostgreSQL: PGlite is one process, so there is nothing to stand by for. */
+  function requirePostgres(context: Mocha.Context): void {
+    if (servers.database.url) return;
+    console.warn(
+      "      SKIPPED LOUDLY: hot standby needs PostgreSQL (set TEST_DATABASE_URL or run Docker); PGlite is one process",
+    );
+    context.skip();
+  }
+
+  return { servers, prefix, start, role, startPair, requirePostgres };
+}
+
+/**
+ * Hot standby with real processes on one PostgreSQL and one broker: two Hearth processes,
+ * one leads; kill -9 the leader while messages and cron ticks flow; the standby takes over
+ * with the state intact, nothing runs twice, and the ticks it missed are logged.
+ */
+describe("hot standby: two processes, one leader (integration, kill -9)", function () {
+  this.timeout(120_000);
+  const { servers, prefix, startPair, requirePostgres } = useStandbyCluster("standby");
+  let observer: mqtt.MqttClient | undefined;
+  after(() => {
+    observer?.end(true);
+  });
+
   it("the standby takes over: no message or cron tick runs twice, the count goes on, missed ticks are logged", async function () {
-    if (!servers.database.url) {
-      console.warn(
-        "      SKIPPED LOUDLY: hot standby needs PostgreSQL (set TEST_DATABASE_URL or run Docker); PGlite is one process",
-      );
-      this.skip();
-    }
+    requirePostgres(this);
     observer = await mqtt.connectAsync(`mqtt://${servers.broker.host}:${servers.broker.port}`);
     const echoes: Echo[] = [];
     const ticks: { firedAt: string; instance: string }[] = [];
@@ -84,17 +116,7 @@ describe("hot standby: two processes, one leader (integration, kill -9)", functi
     });
     await observer.subscribeAsync([`${prefix}/out`, `${prefix}/tick`], { qos: 1 });
 
-    const alpha = await start("alpha");
-    await waitFor("alpha to lead", async () => (await role(alpha))?.role === "leader", 60_000);
-    const beta = await start("beta");
-    await waitFor(
-      "beta to stand by",
-      async () => {
-        const seen = await role(beta);
-        return seen?.role === "standby" && seen.leader === "alpha";
-      },
-      60_000,
-    );
+    const [alpha, beta] = await startPair("alpha", "beta");
     const status = await getJson(`http://127.0.0.1:${beta.httpPort}/api/status`);
     expect(status.body).to.deep.include({ role: "standby", instance: "beta", leader: "alpha" });
 
@@ -135,5 +157,44 @@ describe("hot standby: two processes, one leader (integration, kill -9)", functi
     const firedAt = ticks.map((tick) => tick.firedAt);
     expect(new Set(firedAt).size, "each tick fired once").to.equal(firedAt.length);
     await waitFor("the missed ticks in beta's log", () => beta.process.output().includes("Cron ticks missed"));
+  });
+});
+
+/**
+ * Two processes side by side for a minute of per-second cron ticks, no failover: every
+ * second is fired exactly once, by the leader, and none is skipped.
+ */
+describe("hot standby: a minute of cron ticks on two processes (integration)", function () {
+  this.timeout(180_000);
+  const { servers, prefix, startPair, role, requirePostgres } = useStandbyCluster("standby minute");
+  let observer: mqtt.MqttClient | undefined;
+  after(() => {
+    observer?.end(true);
+  });
+
+  it("fires every tick exactly once across both processes", async function () {
+    requirePostgres(this);
+    observer = await mqtt.connectAsync(`mqtt://${servers.broker.host}:${servers.broker.port}`);
+    const ticks: { firedAt: string; instance: string }[] = [];
+    observer.on("message", (_topic, payload) => ticks.push(JSON.parse(payload.toString())));
+    await observer.subscribeAsync(`${prefix}/tick`, { qos: 1 });
+
+    const [gamma, delta] = await startPair("gamma", "delta");
+    // Count from the first whole second both are up; run for a minute of ticks.
+    await waitFor("the first tick", () => ticks.length > 0, 10_000);
+    const from = Date.parse(ticks.at(-1)?.firedAt ?? "") + 1000;
+    const until = from + 60_000;
+    await waitFor("a minute of ticks", () => ticks.some((tick) => Date.parse(tick.firedAt) >= until + 1000), 90_000);
+    expect((await role(gamma))?.role, "gamma still leads").to.equal("leader");
+    expect((await role(delta))?.role, "delta still stands by").to.equal("standby");
+
+    const inWindow = ticks.filter((tick) => {
+      const at = Date.parse(tick.firedAt);
+      return at >= from && at < until;
+    });
+    const seconds = inWindow.map((tick) => tick.firedAt);
+    expect(new Set(seconds).size, "no second fired twice").to.equal(seconds.length);
+    expect(seconds, "every second of the minute fired").to.have.length(60);
+    expect(new Set(inWindow.map((tick) => tick.instance))).to.deep.equal(new Set(["gamma"]));
   });
 });
