@@ -11,7 +11,7 @@ import type { createMetrics, Metrics } from "../adapters/services/metrics/metric
 import { LOG_BUFFER } from "../ports/log-buffer.js";
 import { LOGGER, type Logger } from "../ports/logger.js";
 import type { Config } from "./config.js";
-import { createEngine, type Engine } from "./create-engine.js";
+import { assembleEngine, type Engine, type EngineOptions, registerEngine } from "./create-engine.js";
 import { engineRoutes } from "./engine-routes.js";
 import { HEARTH_VERSION } from "./version.js";
 import { PostgresLeaderLease } from "../adapters/persistence/postgres-leader-lease.js";
@@ -62,7 +62,9 @@ export function createHearthContainer(core: HearthCore): DependencyContainer {
   scope.register(ENGINE, {
     useFactory: instanceCachingFactory<Engine>((resolver) => {
       const config = resolver.resolve<Config>(CONFIG);
-      return createEngine({
+      // The engine's adapters in a child scope: its clock and timers are its own, not the inventory's.
+      const engineScope = resolver.createChildContainer();
+      const options: EngineOptions = {
         automationsDir: config.AUTOMATIONS_DIR,
         recursive: config.AUTOMATIONS_RECURSIVE,
         config,
@@ -73,7 +75,9 @@ export function createHearthContainer(core: HearthCore): DependencyContainer {
         handleSignals: false,
         ...(core.httpPort !== undefined ? { httpPort: core.httpPort } : {}),
         ...hotStandby(resolver.resolve<LeaderLease | null>(LEADER_LEASE), core),
-      });
+      };
+      registerEngine(engineScope, options);
+      return assembleEngine(engineScope, options);
     }),
   });
   scope.register(LEADER_LEASE, {

@@ -6,21 +6,30 @@ import { zigbee2MqttMessages } from "../adapters/zigbee2mqtt/zigbee2mqtt-message
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Router } from "express";
-import { FetchHttpClient } from "../adapters/http-client/fetch-http-client.js";
 import { EngineHttpServer, redirectRoot } from "../adapters/http/engine/engine-http-server.js";
 import { SessionStore } from "../adapters/http/engine/session-store.js";
-import { FileAutomationSource } from "../adapters/loading/file-automation-source.js";
 import { AutomationWatcher, type WatchDirectory } from "../adapters/loading/automation-watcher.js";
-import { WorkerTypeChecker } from "../adapters/typecheck/worker-type-checker.js";
-import type { TypeChecker, TypeDiagnostic } from "../ports/type-checker.js";
+import { AUTOMATION_SOURCE, type AutomationSource } from "../ports/automation-source.js";
+import { SCHEDULER } from "../ports/scheduler.js";
+// tsyringe needs the Reflect metadata API loaded before it is.
+import "reflect-metadata";
+import { container, type DependencyContainer } from "tsyringe";
+import {
+  type BrokerBox,
+  EMBEDDED_BROKER,
+  ENGINE_CONFIG,
+  ENGINE_DOCUMENTS,
+  type EngineDocuments,
+  type EngineModule,
+  overrideEngineAdapters,
+  systemEngineModule,
+  WATCH_DIRECTORY,
+} from "./engine-modules.js";
+import { TYPE_CHECKER, type TypeChecker, type TypeDiagnostic } from "../ports/type-checker.js";
 import { BufferedLogger } from "../adapters/logging/buffered-logger.js";
 import { RingBufferLog } from "../adapters/logging/ring-buffer.js";
 import { createLogger } from "../adapters/logging/winston-logger.js";
-import { resolveBroker } from "../adapters/mqtt/broker-selection.js";
-import type { EmbeddedBroker } from "../adapters/mqtt/embedded-broker.js";
-import { MqttJsClient } from "../adapters/mqtt/mqttjs-client.js";
-import { CronScheduler } from "../adapters/scheduling/cron-scheduler.js";
-import { JsonFileStore } from "../adapters/state/json-file-store.js";
+import type { CronScheduler } from "../adapters/scheduling/cron-scheduler.js";
 import { AutomationManager } from "../application/automation/automation-manager.js";
 import type { DeviceRegistryApi } from "../ports/device-registry.js";
 import type { ServiceRegistryApi } from "../ports/engine-services.js";
@@ -34,12 +43,12 @@ import {
 } from "../application/automation/service-registry.js";
 import { StateManager, type StateManagerOptions } from "../application/automation/state-manager.js";
 import type { NotificationService } from "../domain/automation/notification.js";
-import type { HttpClient } from "../ports/http-client.js";
-import type { LogBuffer } from "../ports/log-buffer.js";
-import type { Logger } from "../ports/logger.js";
-import type { MqttClient } from "../ports/mqtt-client.js";
-import type { Timer } from "../ports/timer.js";
-import type { Clock } from "../ports/clock.js";
+import { HTTP_CLIENT, type HttpClient } from "../ports/http-client.js";
+import { LOG_BUFFER, type LogBuffer } from "../ports/log-buffer.js";
+import { LOGGER, type Logger } from "../ports/logger.js";
+import { MQTT_CLIENT, type MqttClient } from "../ports/mqtt-client.js";
+import { TIMER, type Timer } from "../ports/timer.js";
+import { CLOCK, type Clock } from "../ports/clock.js";
 import { type Config, loadConfig } from "./config.js";
 import { engineRoutes } from "./engine-routes.js";
 import { buildServicesFromConfig } from "./env-services.js";
@@ -48,7 +57,13 @@ import { createStatusRouter } from "./status-surfaces.js";
 import { HEARTH_VERSION } from "./version.js";
 import { stopOnSignals, UndoStack } from "./lifecycle.js";
 import type { JsonStore } from "../ports/json-store.js";
-import type { CronFireLedger, LeaderLease, LeadershipStatus } from "../ports/leader-lease.js";
+import {
+  CRON_FIRE_LEDGER,
+  type CronFireLedger,
+  LEADER_LEASE,
+  type LeaderLease,
+  type LeadershipStatus,
+} from "../ports/leader-lease.js";
 import { Leadership } from "../application/automation/leadership.js";
 import { LeaderScheduler } from "../application/automation/leader-scheduler.js";
 import { hostname } from "node:os";
@@ -193,27 +208,56 @@ export interface Engine {
 /** Builds an engine; nothing connects or listens until `start()`. */
 export function createEngine(options: EngineOptions): Engine {
   if (!options?.automationsDir) throw new TypeError("createEngine: automationsDir is required");
+  const scope = container.createChildContainer();
+  registerEngine(scope, options);
+  return assembleEngine(scope, options);
+}
+
+/**
+ * Registers the engine's configuration, logging and adapters (`module`, Hearth's own by
+ * default) into `scope`; the options' test seams and lease replace the module's choices.
+ */
+export function registerEngine(
+  scope: DependencyContainer,
+  options: EngineOptions,
+  module: EngineModule = systemEngineModule,
+): void {
   const config: Readonly<Config> = Object.freeze(engineConfig(options.config));
   const { logger, logBuffer } = engineLogging(options, config);
+  scope.register(ENGINE_CONFIG, { useValue: config });
+  scope.register(LOGGER, { useValue: logger });
+  scope.register(LOG_BUFFER, { useValue: logBuffer });
+  module(scope);
+  const documents = options.leadership?.documents;
+  overrideEngineAdapters(scope, {
+    ...(options.mqttClient ? { mqttClient: options.mqttClient } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.timer ? { timer: options.timer } : {}),
+    ...(options.watchDirectory ? { watchDirectory: options.watchDirectory } : {}),
+    ...(documents ? { documents: (name, _file, fence) => documents(name, fence) } : {}),
+  });
+  if (options.typeCheck && options.typeCheck !== true) scope.register(TYPE_CHECKER, { useValue: options.typeCheck });
+  if (options.leadership) {
+    scope.register(LEADER_LEASE, { useValue: options.leadership.lease });
+    scope.register(CRON_FIRE_LEDGER, { useValue: options.leadership.ledger });
+  }
+}
+
+/** The engine over the parts registered in `scope` (see {@link registerEngine}). */
+export function assembleEngine(scope: DependencyContainer, options: EngineOptions): Engine {
+  const config = scope.resolve<Readonly<Config>>(ENGINE_CONFIG);
+  const logger = scope.resolve<Logger>(LOGGER);
+  const logBuffer = scope.resolve<LogBuffer>(LOG_BUFFER);
   const engineLogger = logger.child({ module: "engine" });
-
-  const http = new FetchHttpClient(logger.child({ module: "http-client" }));
-
-  let embeddedBroker: EmbeddedBroker | null = null;
-  const mqttClient =
-    options.mqttClient ??
-    new MqttJsClient(
-      {
-        url: async () => {
-          const choice = await resolveBroker(config, logger.child({ module: "mqtt" }));
-          embeddedBroker = choice.embedded;
-          return choice.url;
-        },
-        username: config.MQTT_USERNAME,
-        password: config.MQTT_PASSWORD,
-      },
-      logger.child({ module: "mqtt" }),
-    );
+  const clock = scope.resolve<Clock>(CLOCK);
+  const timer = scope.resolve<Timer>(TIMER);
+  const http = scope.resolve<HttpClient>(HTTP_CLIENT);
+  const brokerBox = scope.resolve<BrokerBox>(EMBEDDED_BROKER);
+  const mqttClient = scope.resolve<MqttClient>(MQTT_CLIENT);
+  const openDocument = scope.resolve<EngineDocuments>(ENGINE_DOCUMENTS);
+  const watchDirectory = scope.isRegistered(WATCH_DIRECTORY, true)
+    ? scope.resolve<WatchDirectory>(WATCH_DIRECTORY)
+    : undefined;
   const mqtt = new MqttService(mqttClient, logger.child({ module: "mqtt" }), {
     zigbeePrefix: config.ZIGBEE2MQTT_PREFIX,
   });
@@ -221,25 +265,23 @@ export function createEngine(options: EngineOptions): Engine {
   // The lease token is read through this box: leadership is built after the stores it fences.
   let leadership: Leadership | null = null;
   const fence = () => leadership?.currentToken() ?? null;
-  const documents = options.leadership?.documents;
+  const leading = options.leadership !== undefined;
 
-  const statePersist = documents ? true : (options.state?.persist ?? config.STATE_PERSIST);
+  const statePersist = leading ? true : (options.state?.persist ?? config.STATE_PERSIST);
   const stateFile = options.state?.filePath ?? config.STATE_FILE_PATH;
   const stateLogger = logger.child({ module: "state" });
   const state = new StateManager(
     { persist: statePersist, filePath: stateFile },
     {
       logger: stateLogger,
-      ...(documents
-        ? { store: documents("state", fence), writeDelayMs: 0 }
-        : statePersist
-          ? { store: new JsonFileStore(stateFile, stateLogger) }
-          : {}),
-      ...(options.timer ? { timer: options.timer } : {}),
+      // Under a lease every change is written through at once: a standby may take over any time.
+      ...(statePersist ? { store: openDocument("state", stateFile, fence, stateLogger) } : {}),
+      ...(leading ? { writeDelayMs: 0 } : {}),
+      timer,
     },
   );
 
-  const devicePersist = documents ? true : (options.deviceRegistry?.persist ?? config.DEVICE_REGISTRY_PERSIST);
+  const devicePersist = leading ? true : (options.deviceRegistry?.persist ?? config.DEVICE_REGISTRY_PERSIST);
   const deviceFile = options.deviceRegistry?.filePath ?? config.DEVICE_REGISTRY_FILE_PATH;
   const deviceLogger = logger.child({ module: "device-registry" });
   const deviceRegistry = config.DEVICE_REGISTRY_ENABLED
@@ -249,11 +291,7 @@ export function createEngine(options: EngineOptions): Engine {
         prefix: config.ZIGBEE2MQTT_PREFIX,
         logger: deviceLogger,
         names: options.deviceRegistry?.names ?? {},
-        store: documents
-          ? documents("device-registry", fence)
-          : devicePersist
-            ? new JsonFileStore(deviceFile, deviceLogger)
-            : null,
+        store: devicePersist ? openDocument("device-registry", deviceFile, fence, deviceLogger) : null,
       })
     : null;
 
@@ -264,12 +302,7 @@ export function createEngine(options: EngineOptions): Engine {
     { http, mqtt, logger, deviceRegistry },
   );
 
-  const scheduler = new CronScheduler({
-    timeZone: config.TZ,
-    logger: logger.child({ module: "cron" }),
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.timer ? { timer: options.timer } : {}),
-  });
+  const scheduler = scope.resolve<CronScheduler>(SCHEDULER);
 
   const httpPort = options.httpPort ?? (config.HTTP_PORT === 0 ? null : config.HTTP_PORT);
   const inventoryEvents = new InventoryEventBus(logger.child({ module: "inventory-events" }));
@@ -281,18 +314,18 @@ export function createEngine(options: EngineOptions): Engine {
     config,
     services,
     deviceRegistry,
-    scheduler: options.leadership
+    scheduler: leading
       ? new LeaderScheduler({
           inner: scheduler,
-          ledger: options.leadership.ledger,
+          ledger: scope.resolve<CronFireLedger>(CRON_FIRE_LEDGER),
           token: fence,
           logger: logger.child({ module: "cron" }),
-          ...(options.clock ? { clock: options.clock } : {}),
+          clock,
         })
       : scheduler,
-    source: new FileAutomationSource(),
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.timer ? { timer: options.timer } : {}),
+    source: scope.resolve<AutomationSource>(AUTOMATION_SOURCE),
+    clock,
+    timer,
     httpEnabled: httpPort !== null,
     inventoryEvents,
     traces: { runs: config.AUTOMATION_TRACE_RUNS, payloadBytes: config.AUTOMATION_TRACE_PAYLOAD_BYTES },
@@ -307,7 +340,7 @@ export function createEngine(options: EngineOptions): Engine {
     if (typeCheckOption === false) return;
     const files = manager.files().filter((file) => /\.m?ts$/.test(file));
     if (files.length === 0) return;
-    typeChecker ??= typeCheckOption === true ? new WorkerTypeChecker() : typeCheckOption;
+    typeChecker ??= scope.resolve<TypeChecker>(TYPE_CHECKER);
     const check = typeChecker.check(files).then(
       (diagnostics) => {
         manager.setTypeWarnings(files, diagnostics);
@@ -375,8 +408,8 @@ export function createEngine(options: EngineOptions): Engine {
         dir: automationsDir,
         recursive,
         logger: logger.child({ module: "automation-watcher" }),
-        ...(options.timer ? { timer: options.timer } : {}),
-        ...(options.watchDirectory ? { watch: options.watchDirectory } : {}),
+        timer,
+        ...(watchDirectory ? { watch: watchDirectory } : {}),
         onChange: async (changes) => {
           for (const change of changes) {
             if (change.exists) await manager.loadFile(change.file);
@@ -413,15 +446,15 @@ export function createEngine(options: EngineOptions): Engine {
   };
   if (options.leadership) {
     leadership = new Leadership({
-      lease: options.leadership.lease,
+      lease: scope.resolve<LeaderLease>(LEADER_LEASE),
       instance: options.leadership.instance ?? hostname(),
       ttlMs: options.leadership.ttlMs ?? 3000,
       renewMs: options.leadership.renewMs ?? 1000,
       logger: logger.child({ module: "leadership" }),
       onPromote: promote,
       onDemote: demote,
-      ...(options.timer ? { timer: options.timer } : {}),
-      ...(options.clock ? { now: () => options.clock?.now().getTime() ?? Date.now() } : {}),
+      timer,
+      now: () => clock.now().getTime(),
     });
   }
 
@@ -465,7 +498,7 @@ export function createEngine(options: EngineOptions): Engine {
         undo.push("state", () => (statePersist && !leadership ? state.save() : undefined));
 
         // Never fails on an unreachable broker: the client keeps retrying and /readyz says 503.
-        undo.push("embedded broker", () => embeddedBroker?.close());
+        undo.push("embedded broker", () => brokerBox.broker?.close());
         await mqtt.connect();
         undo.push("mqtt", () => mqtt.disconnect());
 
@@ -508,7 +541,7 @@ export function createEngine(options: EngineOptions): Engine {
         // Only once everything else is up: the check competes for the CPU, never for start-up.
         // (A leader checks when it takes over.)
         if (!leadership) checkTypes();
-        startedAt = options.clock?.now() ?? new Date();
+        startedAt = clock.now();
         phase = "started";
         holdSignals();
         engineLogger.info("Engine started", {
@@ -556,8 +589,8 @@ export function createEngine(options: EngineOptions): Engine {
       if (deviceRegistry && !leadership) await step("device registry", () => deviceRegistry.stop());
       await step("mqtt disconnect", () => mqtt.disconnect());
       await step("http server", () => httpServer?.close());
-      await step("embedded broker", () => embeddedBroker?.close());
-      embeddedBroker = null;
+      await step("embedded broker", () => brokerBox.broker?.close());
+      brokerBox.broker = null;
       boundPort = null;
       phase = "idle";
       engineLogger.info("Engine stopped");

@@ -7,11 +7,20 @@
  * report them.
  */
 import { AssertionError } from "node:assert";
+// tsyringe needs the Reflect metadata API loaded before it is.
+import "reflect-metadata";
+import { container } from "tsyringe";
+import { CLOCK } from "../ports/clock.js";
+import { HTTP_CLIENT } from "../ports/http-client.js";
+import { LOGGER } from "../ports/logger.js";
+import { MQTT_CLIENT } from "../ports/mqtt-client.js";
+import { SCHEDULER } from "../ports/scheduler.js";
+import { testKitEngineModule } from "./engine-modules.js";
 import { MemoryLogger, type RecordedLogEntry } from "../adapters/logging/memory-logger.js";
-import { CronScheduler } from "../adapters/scheduling/cron-scheduler.js";
-import { FakeClock } from "../adapters/testing/fake-clock.js";
-import { FakeHttpClient } from "../adapters/testing/fake-http-client.js";
-import { LoopbackMqttClient, type PublishedMessage } from "../adapters/testing/loopback-mqtt-client.js";
+import type { CronScheduler } from "../adapters/scheduling/cron-scheduler.js";
+import type { FakeClock } from "../adapters/testing/fake-clock.js";
+import type { FakeHttpClient } from "../adapters/testing/fake-http-client.js";
+import type { LoopbackMqttClient, PublishedMessage } from "../adapters/testing/loopback-mqtt-client.js";
 import { matchesPartially, show } from "../adapters/testing/match.js";
 import { zigbee2MqttMessages } from "../adapters/zigbee2mqtt/zigbee2mqtt-messages.js";
 import { AutomationManager } from "../application/automation/automation-manager.js";
@@ -180,10 +189,16 @@ export async function createTestEngine(options: TestEngineOptions): Promise<Test
     throw new TypeError("createTestEngine({ automations: [MyAutomation] }) needs the automations to test");
   }
   const prefix = options.zigbeePrefix ?? "zigbee2mqtt";
-  const clock = new FakeClock(options.now);
   const logEntries: RecordedLogEntry[] = [];
   const logger = new MemoryLogger(logEntries);
-  const client = new LoopbackMqttClient();
+  const scope = container.createChildContainer();
+  scope.register(LOGGER, { useValue: logger });
+  testKitEngineModule({
+    timeZone: options.timeZone ?? "UTC",
+    ...(options.now !== undefined ? { now: options.now } : {}),
+  })(scope);
+  const clock = scope.resolve<FakeClock>(CLOCK);
+  const client = scope.resolve<LoopbackMqttClient>(MQTT_CLIENT);
   const mqtt = new MqttService(client, logger.child({ module: "mqtt" }), { zigbeePrefix: prefix });
   const state = new StateManager({ persist: false }, { logger: logger.child({ module: "state" }), timer: clock });
   for (const [key, value] of Object.entries(options.state ?? {})) state.set(key, value);
@@ -197,7 +212,7 @@ export async function createTestEngine(options: TestEngineOptions): Promise<Test
       clearTimeout: (handle) => clock.clearTimeout(handle as object),
     },
   });
-  const http = new FakeHttpClient();
+  const http = scope.resolve<FakeHttpClient>(HTTP_CLIENT);
   const notifications: NotificationOptions[] = [];
   const serviceCalls: ServiceCall[] = [];
   const services = new ServiceRegistry(logger.child({ module: "services" }));
@@ -216,12 +231,7 @@ export async function createTestEngine(options: TestEngineOptions): Promise<Test
     const recorded = recording(key, service, serviceCalls);
     services.register(key, key === "notifications" ? capturingNotifications(recorded, notifications) : recorded);
   }
-  const scheduler = new CronScheduler({
-    timeZone: options.timeZone ?? "UTC",
-    clock,
-    timer: clock,
-    logger: logger.child({ module: "cron" }),
-  });
+  const scheduler = scope.resolve<CronScheduler>(SCHEDULER);
   const manager = new AutomationManager({
     logger,
     mqtt,

@@ -152,7 +152,7 @@ describe("hearth as a library in another project", function () {
     for (const name of [...typings].map(packageName)) {
       if (!name || name === "hearth" || name.startsWith("@types/")) continue;
       // A package without its own typings needs its @types package installed with Hearth.
-      const own = JSON.parse(readFileSync(requireFromPackage.resolve(`${name}/package.json`), "utf8")) as {
+      const own = JSON.parse(readFileSync(manifestOf(requireFromPackage, name), "utf8")) as {
         types?: string;
         typings?: string;
         exports?: unknown;
@@ -349,3 +349,21 @@ console.log("ready " + JSON.stringify({
     expect(output).to.include("automation onStop");
   });
 });
+
+/**
+ * The package.json of an installed package. Some packages (reflect-metadata) do not export
+ * their package.json; then it is the nearest one above the package's entry point.
+ */
+function manifestOf(requireFrom: NodeRequire, name: string): string {
+  try {
+    return requireFrom.resolve(`${name}/package.json`);
+  } catch {
+    let dir = path.dirname(requireFrom.resolve(name));
+    while (!existsSync(path.join(dir, "package.json")) || path.basename(dir) !== name.split("/").at(-1)) {
+      const parent = path.dirname(dir);
+      if (parent === dir) throw new Error(`No package.json found for ${name}`);
+      dir = parent;
+    }
+    return path.join(dir, "package.json");
+  }
+}
