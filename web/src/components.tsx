@@ -51,6 +51,37 @@ export function useAction<A extends unknown[]>(action: (...args: A) => Promise<u
   return { busy, error, run, setError };
 }
 
+/**
+ * A form that runs an action on submit: its controls sit in one fieldset, disabled while the
+ * action runs or when `disabled` (offline, archived), and the action's failure shows below.
+ */
+export function ActionForm(props: {
+  action: { busy: boolean; error: unknown; run: () => Promise<unknown> };
+  disabled?: boolean;
+  class?: string;
+  overrides?: ErrorOverrides;
+  /** Above the controls (a title). */
+  heading?: ComponentChildren;
+  /** Between the controls and the error (a notice about them). */
+  note?: ComponentChildren;
+  children: ComponentChildren;
+}) {
+  return (
+    <form
+      class={props.class}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void props.action.run();
+      }}
+    >
+      {props.heading}
+      <fieldset disabled={props.disabled || props.action.busy}>{props.children}</fieldset>
+      {props.note}
+      <ErrorText error={props.action.error} overrides={props.overrides} />
+    </form>
+  );
+}
+
 /** A labelled input; the label is a real <label for>, so every field has an accessible name. */
 export function Field(props: { label: string; id: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
   const { label, id, hint, ...rest } = props;
@@ -66,6 +97,43 @@ export function Field(props: { label: string; id: string; hint?: string } & Inpu
         </small>
       ) : null}
     </div>
+  );
+}
+
+/** The `<option>`s of named things (freezers, compartments), valued by id. */
+export function NamedOptions(props: { of: readonly { id: string; name: string }[] | undefined }) {
+  return (
+    <>
+      {props.of?.map((option) => (
+        <option key={option.id} value={option.id}>
+          {option.name}
+        </option>
+      ))}
+    </>
+  );
+}
+
+/** A quantity: a positive decimal number, in any step (0.5 kg, 3 bags). */
+export function QuantityField(props: {
+  id: string;
+  label: string;
+  value: string;
+  onValue: (value: string) => void;
+  max?: string;
+}) {
+  return (
+    <Field
+      id={props.id}
+      label={props.label}
+      type="number"
+      inputMode="decimal"
+      min="0.01"
+      max={props.max}
+      step="any"
+      required
+      value={props.value}
+      onInput={(event) => props.onValue(event.currentTarget.value)}
+    />
   );
 }
 

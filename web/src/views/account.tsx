@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api } from "../api.js";
-import { ConfirmButton, ErrorText, Field, useAction } from "../components.js";
+import { ActionForm, ConfirmButton, ErrorText, Field, useAction } from "../components.js";
 import { signedOut } from "../data.js";
 import { t } from "../i18n/index.js";
 import { remember, setState, useAppState } from "../store.js";
@@ -51,71 +51,55 @@ export function AccountView() {
       ) : null}
       <section aria-labelledby="profile-title">
         <h2 id="profile-title">{t("account.profile")}</h2>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            void profile.run();
-          }}
-        >
-          <fieldset disabled={!online || profile.busy}>
-            <Field
-              id="account-name"
-              label={t("field.name")}
-              autocomplete="name"
-              required
-              maxLength={100}
-              value={name}
-              onInput={(e) => setName(e.currentTarget.value)}
-            />
-            <Field
-              id="account-email"
-              label={t("field.email")}
-              type="email"
-              autocomplete="email"
-              required
-              value={email}
-              onInput={(e) => setEmail(e.currentTarget.value)}
-            />
-            <button type="submit" class="primary">
-              {t("action.save")}
-            </button>
-          </fieldset>
-          <ErrorText error={profile.error} overrides={{ 409: "auth.register.taken" }} />
-        </form>
+        <ActionForm action={profile} disabled={!online} overrides={{ 409: "auth.register.taken" }}>
+          <Field
+            id="account-name"
+            label={t("field.name")}
+            autocomplete="name"
+            required
+            maxLength={100}
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
+          <Field
+            id="account-email"
+            label={t("field.email")}
+            type="email"
+            autocomplete="email"
+            required
+            value={email}
+            onInput={(e) => setEmail(e.currentTarget.value)}
+          />
+          <button type="submit" class="primary">
+            {t("action.save")}
+          </button>
+        </ActionForm>
       </section>
       <section aria-labelledby="password-title">
         <h2 id="password-title">{t("account.password")}</h2>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            void password.run();
-          }}
-        >
-          <fieldset disabled={!online || password.busy}>
-            <Field
-              id="account-current-password"
-              label={t("account.currentPassword")}
-              type="password"
-              autocomplete="current-password"
-              required
-              value={currentPassword}
-              onInput={(e) => setCurrentPassword(e.currentTarget.value)}
-            />
-            <Field
-              id="account-new-password"
-              label={t("account.newPassword")}
-              type="password"
-              autocomplete="new-password"
-              minLength={8}
-              hint={t("auth.password.hint")}
-              required
-              value={newPassword}
-              onInput={(e) => setNewPassword(e.currentTarget.value)}
-            />
-            <button type="submit">{t("account.changePassword")}</button>
-          </fieldset>
-          <ErrorText error={password.error} />
-        </form>
+        <ActionForm action={password} disabled={!online}>
+          <Field
+            id="account-current-password"
+            label={t("account.currentPassword")}
+            type="password"
+            autocomplete="current-password"
+            required
+            value={currentPassword}
+            onInput={(e) => setCurrentPassword(e.currentTarget.value)}
+          />
+          <Field
+            id="account-new-password"
+            label={t("account.newPassword")}
+            type="password"
+            autocomplete="new-password"
+            minLength={8}
+            hint={t("auth.password.hint")}
+            required
+            value={newPassword}
+            onInput={(e) => setNewPassword(e.currentTarget.value)}
+          />
+          <button type="submit">{t("account.changePassword")}</button>
+        </ActionForm>
       </section>
       <section aria-labelledby="signout-title">
         <h2 id="signout-title">{t("account.signOutTitle")}</h2>

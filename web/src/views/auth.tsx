@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api } from "../api.js";
-import { ErrorText, Field, useAction } from "../components.js";
+import { ActionForm, ErrorText, Field, useAction } from "../components.js";
 import { signedIn } from "../data.js";
 import { t } from "../i18n/index.js";
 import { useAppState } from "../store.js";
@@ -22,54 +22,47 @@ export function AuthView() {
       <h1>{t("app.title")}</h1>
       {pendingInvite ? <p class="notice">{t("invite.signInFirst")}</p> : null}
       {submit.error ? null : <ErrorText error={bootError} />}
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit.run();
-        }}
+      <ActionForm
+        action={submit}
+        disabled={!online}
+        overrides={mode === "login" ? { 401: "auth.login.failed" } : { 409: "auth.register.taken" }}
+        heading={<h2>{mode === "login" ? t("auth.login.title") : t("auth.register.title")}</h2>}
       >
-        <h2>{mode === "login" ? t("auth.login.title") : t("auth.register.title")}</h2>
-        <fieldset disabled={!online || submit.busy}>
-          {mode === "register" ? (
-            <Field
-              id="auth-name"
-              label={t("field.name")}
-              autocomplete="name"
-              required
-              maxLength={100}
-              value={name}
-              onInput={(event) => setName(event.currentTarget.value)}
-            />
-          ) : null}
+        {mode === "register" ? (
           <Field
-            id="auth-email"
-            label={t("field.email")}
-            type="email"
-            autocomplete="email"
+            id="auth-name"
+            label={t("field.name")}
+            autocomplete="name"
             required
-            value={email}
-            onInput={(event) => setEmail(event.currentTarget.value)}
+            maxLength={100}
+            value={name}
+            onInput={(event) => setName(event.currentTarget.value)}
           />
-          <Field
-            id="auth-password"
-            label={t("field.password")}
-            type="password"
-            autocomplete={mode === "login" ? "current-password" : "new-password"}
-            minLength={mode === "register" ? 8 : undefined}
-            hint={mode === "register" ? t("auth.password.hint") : undefined}
-            required
-            value={password}
-            onInput={(event) => setPassword(event.currentTarget.value)}
-          />
-          <button type="submit" class="primary">
-            {mode === "login" ? t("auth.login.submit") : t("auth.register.submit")}
-          </button>
-        </fieldset>
-        <ErrorText
-          error={submit.error}
-          overrides={mode === "login" ? { 401: "auth.login.failed" } : { 409: "auth.register.taken" }}
+        ) : null}
+        <Field
+          id="auth-email"
+          label={t("field.email")}
+          type="email"
+          autocomplete="email"
+          required
+          value={email}
+          onInput={(event) => setEmail(event.currentTarget.value)}
         />
-      </form>
+        <Field
+          id="auth-password"
+          label={t("field.password")}
+          type="password"
+          autocomplete={mode === "login" ? "current-password" : "new-password"}
+          minLength={mode === "register" ? 8 : undefined}
+          hint={mode === "register" ? t("auth.password.hint") : undefined}
+          required
+          value={password}
+          onInput={(event) => setPassword(event.currentTarget.value)}
+        />
+        <button type="submit" class="primary">
+          {mode === "login" ? t("auth.login.submit") : t("auth.register.submit")}
+        </button>
+      </ActionForm>
       <p>
         <button
           type="button"

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api, type Compartment, type FreezerDetail } from "../api.js";
-import { ConfirmButton, ErrorText, Field, useAction } from "../components.js";
+import { ActionForm, ConfirmButton, ErrorText, Field, useAction } from "../components.js";
 import { loadFreezers } from "../data.js";
 import { t } from "../i18n/index.js";
 import { currentHousehold, useAppState } from "../store.js";
@@ -186,26 +186,17 @@ function FreezerCard(props: { freezer: FreezerDetail; index: number; isOwner: bo
           <CompartmentRow key={entry.id} freezer={freezer} compartment={entry} index={index} isOwner={props.isOwner} />
         ))}
       </ul>
-      <form
-        class="inline"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void add.run();
-        }}
-      >
-        <fieldset disabled={!online || add.busy}>
-          <Field
-            id={`new-compartment-${freezer.id}`}
-            label={t("freezers.newCompartment", { freezer: freezer.name })}
-            required
-            maxLength={100}
-            value={compartment}
-            onInput={(e) => setCompartment(e.currentTarget.value)}
-          />
-          <button type="submit">{t("freezers.addCompartment")}</button>
-        </fieldset>
-        <ErrorText error={add.error} />
-      </form>
+      <ActionForm class="inline" action={add} disabled={!online}>
+        <Field
+          id={`new-compartment-${freezer.id}`}
+          label={t("freezers.newCompartment", { freezer: freezer.name })}
+          required
+          maxLength={100}
+          value={compartment}
+          onInput={(e) => setCompartment(e.currentTarget.value)}
+        />
+        <button type="submit">{t("freezers.addCompartment")}</button>
+      </ActionForm>
     </li>
   );
 }
@@ -224,28 +215,19 @@ export function FreezersView() {
   return (
     <main id="main">
       <h1>{t("freezers.title")}</h1>
-      <form
-        class="inline"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void create.run();
-        }}
-      >
-        <fieldset disabled={!online || create.busy}>
-          <Field
-            id="new-freezer"
-            label={t("freezers.newFreezer")}
-            required
-            maxLength={100}
-            value={name}
-            onInput={(e) => setName(e.currentTarget.value)}
-          />
-          <button type="submit" class="primary">
-            {t("freezers.add")}
-          </button>
-        </fieldset>
-        <ErrorText error={create.error} />
-      </form>
+      <ActionForm class="inline" action={create} disabled={!online}>
+        <Field
+          id="new-freezer"
+          label={t("freezers.newFreezer")}
+          required
+          maxLength={100}
+          value={name}
+          onInput={(e) => setName(e.currentTarget.value)}
+        />
+        <button type="submit" class="primary">
+          {t("freezers.add")}
+        </button>
+      </ActionForm>
       {freezers.length === 0 ? <p>{t("freezers.none")}</p> : null}
       <ul class="cards">
         {freezers.map((freezer, index) => (

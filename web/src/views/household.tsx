@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, type HouseholdDetail, type Invite } from "../api.js";
-import { ConfirmButton, ErrorText, Field, Select, useAction } from "../components.js";
+import { ActionForm, ConfirmButton, ErrorText, Field, Select, useAction } from "../components.js";
 import { loadHouseholds, noteFailure, selectHousehold } from "../data.js";
 import { formatDate, formatDateTime } from "../format.js";
 import { t } from "../i18n/index.js";
@@ -162,32 +162,23 @@ function Members(props: { detail: HouseholdDetail; isOwner: boolean; onChanged: 
       </ul>
       <ErrorText error={remove.error} />
       {props.isOwner && others.length > 0 ? (
-        <form
-          class="inline"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void transfer.run();
-          }}
-        >
-          <fieldset disabled={!online || transfer.busy}>
-            <Select
-              id="transfer-to"
-              label={t("household.transferTo")}
-              required
-              value={newOwner}
-              onChange={(e) => setNewOwner(e.currentTarget.value)}
-            >
-              <option value="">{t("household.choose")}</option>
-              {others.map((member) => (
-                <option key={member.userId} value={member.userId}>
-                  {member.name}
-                </option>
-              ))}
-            </Select>
-            <button type="submit">{t("household.transfer")}</button>
-          </fieldset>
-          <ErrorText error={transfer.error} />
-        </form>
+        <ActionForm class="inline" action={transfer} disabled={!online}>
+          <Select
+            id="transfer-to"
+            label={t("household.transferTo")}
+            required
+            value={newOwner}
+            onChange={(e) => setNewOwner(e.currentTarget.value)}
+          >
+            <option value="">{t("household.choose")}</option>
+            {others.map((member) => (
+              <option key={member.userId} value={member.userId}>
+                {member.name}
+              </option>
+            ))}
+          </Select>
+          <button type="submit">{t("household.transfer")}</button>
+        </ActionForm>
       ) : null}
     </section>
   );
@@ -237,26 +228,17 @@ export function HouseholdView() {
       <h1>{household ? household.name : t("household.title")}</h1>
       <ErrorText error={loadError} />
       {household && isOwner ? (
-        <form
-          class="inline"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void rename.run();
-          }}
-        >
-          <fieldset disabled={!online || rename.busy}>
-            <Field
-              id="household-name"
-              label={t("household.name")}
-              required
-              maxLength={100}
-              value={name}
-              onInput={(e) => setName(e.currentTarget.value)}
-            />
-            <button type="submit">{t("action.rename")}</button>
-          </fieldset>
-          <ErrorText error={rename.error} />
-        </form>
+        <ActionForm class="inline" action={rename} disabled={!online}>
+          <Field
+            id="household-name"
+            label={t("household.name")}
+            required
+            maxLength={100}
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
+          <button type="submit">{t("action.rename")}</button>
+        </ActionForm>
       ) : null}
       {detail ? <Members detail={detail} isOwner={isOwner} onChanged={() => setVersion(version + 1)} /> : null}
       {household && isOwner ? <Invites /> : null}
@@ -275,28 +257,19 @@ export function HouseholdView() {
       ) : null}
       <section aria-labelledby="new-household-title">
         <h2 id="new-household-title">{households.length > 0 ? t("household.another") : t("household.first")}</h2>
-        <form
-          class="inline"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void create.run();
-          }}
-        >
-          <fieldset disabled={!online || create.busy}>
-            <Field
-              id="new-household"
-              label={t("household.name")}
-              required
-              maxLength={100}
-              value={newName}
-              onInput={(e) => setNewName(e.currentTarget.value)}
-            />
-            <button type="submit" class="primary">
-              {t("household.create")}
-            </button>
-          </fieldset>
-          <ErrorText error={create.error} />
-        </form>
+        <ActionForm class="inline" action={create} disabled={!online}>
+          <Field
+            id="new-household"
+            label={t("household.name")}
+            required
+            maxLength={100}
+            value={newName}
+            onInput={(e) => setNewName(e.currentTarget.value)}
+          />
+          <button type="submit" class="primary">
+            {t("household.create")}
+          </button>
+        </ActionForm>
       </section>
     </main>
   );

@@ -1,6 +1,15 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, type ChangeLogEntry, type Item } from "../api.js";
-import { ConfirmButton, ErrorText, Field, Select, useAction } from "../components.js";
+import {
+  ActionForm,
+  ConfirmButton,
+  ErrorText,
+  Field,
+  NamedOptions,
+  QuantityField,
+  Select,
+  useAction,
+} from "../components.js";
 import { noteFailure } from "../data.js";
 import { dateInputValue, formatDate, formatDateTime, formatNumber, formatRelative } from "../format.js";
 import { type MessageKey, t } from "../i18n/index.js";
@@ -135,124 +144,77 @@ export function ItemView(props: { itemId: string }) {
 
       <section aria-labelledby="edit-title">
         <h2 id="edit-title">{t("item.edit")}</h2>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            void save.run();
-          }}
-        >
-          <fieldset disabled={!online || archived || save.busy}>
-            <Field
-              id="edit-name"
-              label={t("field.itemName")}
-              required
-              maxLength={200}
-              value={name}
-              onInput={(e) => setName(e.currentTarget.value)}
-            />
-            <Field
-              id="edit-quantity"
-              label={t("field.quantity")}
-              type="number"
-              inputMode="decimal"
-              min="0.01"
-              step="any"
-              required
-              value={quantity}
-              onInput={(e) => setQuantity(e.currentTarget.value)}
-            />
-            <Field
-              id="edit-expires"
-              label={t("field.expiresAt")}
-              type="date"
-              value={expiresAt}
-              onInput={(e) => setExpiresAt(e.currentTarget.value)}
-            />
-            <Field
-              id="edit-notes"
-              label={t("field.notes")}
-              maxLength={2000}
-              value={notes}
-              onInput={(e) => setNotes(e.currentTarget.value)}
-            />
-            <button type="submit" class="primary">
-              {t("action.save")}
-            </button>
-          </fieldset>
-          <ErrorText error={save.error} />
-        </form>
+        <ActionForm action={save} disabled={!online || archived}>
+          <Field
+            id="edit-name"
+            label={t("field.itemName")}
+            required
+            maxLength={200}
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
+          <QuantityField id="edit-quantity" label={t("field.quantity")} value={quantity} onValue={setQuantity} />
+          <Field
+            id="edit-expires"
+            label={t("field.expiresAt")}
+            type="date"
+            value={expiresAt}
+            onInput={(e) => setExpiresAt(e.currentTarget.value)}
+          />
+          <Field
+            id="edit-notes"
+            label={t("field.notes")}
+            maxLength={2000}
+            value={notes}
+            onInput={(e) => setNotes(e.currentTarget.value)}
+          />
+          <button type="submit" class="primary">
+            {t("action.save")}
+          </button>
+        </ActionForm>
       </section>
 
       <section aria-labelledby="move-title">
         <h2 id="move-title">{t("item.move")}</h2>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            void move.run();
-          }}
-        >
-          <fieldset disabled={!online || archived || move.busy}>
-            <Select
-              id="move-freezer"
-              label={t("field.freezer")}
-              value={freezerId}
-              onChange={(event) => {
-                const next = freezers.find((candidate) => candidate.id === event.currentTarget.value);
-                setFreezerId(event.currentTarget.value);
-                setCompartmentId(next?.compartments[0]?.id ?? "");
-              }}
-            >
-              {freezers.map((option) => (
-                <option key={option.id} value={option.id}>
-                  {option.name}
-                </option>
-              ))}
-            </Select>
-            <Select
-              id="move-compartment"
-              label={t("field.compartment")}
-              value={compartmentId}
-              onChange={(e) => setCompartmentId(e.currentTarget.value)}
-            >
-              {freezer?.compartments.map((option) => (
-                <option key={option.id} value={option.id}>
-                  {option.name}
-                </option>
-              ))}
-            </Select>
-            <button type="submit" disabled={compartmentId === item.compartmentId || !compartmentId}>
-              {t("item.moveSubmit")}
-            </button>
-          </fieldset>
-          <ErrorText error={move.error} />
-        </form>
+        <ActionForm action={move} disabled={!online || archived}>
+          <Select
+            id="move-freezer"
+            label={t("field.freezer")}
+            value={freezerId}
+            onChange={(event) => {
+              const next = freezers.find((candidate) => candidate.id === event.currentTarget.value);
+              setFreezerId(event.currentTarget.value);
+              setCompartmentId(next?.compartments[0]?.id ?? "");
+            }}
+          >
+            <NamedOptions of={freezers} />
+          </Select>
+          <Select
+            id="move-compartment"
+            label={t("field.compartment")}
+            value={compartmentId}
+            onChange={(e) => setCompartmentId(e.currentTarget.value)}
+          >
+            <NamedOptions of={freezer?.compartments} />
+          </Select>
+          <button type="submit" disabled={compartmentId === item.compartmentId || !compartmentId}>
+            {t("item.moveSubmit")}
+          </button>
+        </ActionForm>
       </section>
 
       <section aria-labelledby="consume-title">
         <h2 id="consume-title">{t("item.consume")}</h2>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            void consume.run();
-          }}
-        >
-          <fieldset disabled={!online || archived || consume.busy}>
-            <Field
-              id="consume-quantity"
-              label={t("item.consumeQuantity")}
-              type="number"
-              inputMode="decimal"
-              min="0.01"
-              max={String(item.quantity)}
-              step="any"
-              required
-              value={take}
-              onInput={(e) => setTake(e.currentTarget.value)}
-            />
-            <button type="submit">{t("item.consumeSubmit")}</button>
-          </fieldset>
-          <ErrorText error={consume.error} overrides={{ 404: "item.consumeUnavailable" }} />
-        </form>
+        <ActionForm action={consume} disabled={!online || archived} overrides={{ 404: "item.consumeUnavailable" }}>
+          <QuantityField
+            id="consume-quantity"
+            label={t("item.consumeQuantity")}
+            max={String(item.quantity)}
+            value={take}
+            onValue={setTake}
+          />
+          <button type="submit">{t("item.consumeSubmit")}</button>
+        </ActionForm>
       </section>
 
       {archived ? null : (

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, type Item, type ItemQuery, type Page } from "../api.js";
-import { ErrorText, Field, Link, Select, useAction } from "../components.js";
+import { ActionForm, ErrorText, Field, Link, NamedOptions, QuantityField, Select, useAction } from "../components.js";
 import { noteFailure } from "../data.js";
 import { daysUntil, formatDate, formatNumber } from "../format.js";
 import { t } from "../i18n/index.js";
@@ -154,81 +154,58 @@ export function QuickAdd(props: { onAdded: () => void }) {
   return (
     <section aria-labelledby="add-title">
       <h2 id="add-title">{t("add.title")}</h2>
-      <form
+      <ActionForm
         class="quick-add"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void add.run();
-        }}
+        action={add}
+        disabled={!online}
+        note={freezer && freezer.compartments.length === 0 ? <p class="notice">{t("add.noCompartment")}</p> : null}
       >
-        <fieldset disabled={!online || add.busy}>
-          <div class="field">
-            <label for="add-name">{t("field.itemName")}</label>
-            <input
-              id="add-name"
-              ref={nameInput}
-              required
-              maxLength={200}
-              list="add-name-suggestions"
-              autocomplete="off"
-              value={name}
-              onInput={(event) => setName(event.currentTarget.value)}
-            />
-            <datalist id="add-name-suggestions">
-              {suggestions.map((suggestion) => (
-                <option key={suggestion} value={suggestion} />
-              ))}
-            </datalist>
-          </div>
-          <Field
-            id="add-quantity"
-            label={t("field.quantity")}
-            type="number"
-            inputMode="decimal"
-            min="0.01"
-            step="any"
+        <div class="field">
+          <label for="add-name">{t("field.itemName")}</label>
+          <input
+            id="add-name"
+            ref={nameInput}
             required
-            value={quantity}
-            onInput={(event) => setQuantity(event.currentTarget.value)}
+            maxLength={200}
+            list="add-name-suggestions"
+            autocomplete="off"
+            value={name}
+            onInput={(event) => setName(event.currentTarget.value)}
           />
-          <Select
-            id="add-freezer"
-            label={t("field.freezer")}
-            value={freezer?.id}
-            onChange={(event) => setFreezerId(event.currentTarget.value)}
-          >
-            {freezers.map((option) => (
-              <option key={option.id} value={option.id}>
-                {option.name}
-              </option>
+          <datalist id="add-name-suggestions">
+            {suggestions.map((suggestion) => (
+              <option key={suggestion} value={suggestion} />
             ))}
-          </Select>
-          <Select
-            id="add-compartment"
-            label={t("field.compartment")}
-            value={compartment?.id}
-            onChange={(event) => setCompartmentId(event.currentTarget.value)}
-          >
-            {freezer?.compartments.map((option) => (
-              <option key={option.id} value={option.id}>
-                {option.name}
-              </option>
-            ))}
-          </Select>
-          <Field
-            id="add-expires"
-            label={t("field.expiresAt")}
-            type="date"
-            value={expiresAt}
-            onInput={(event) => setExpiresAt(event.currentTarget.value)}
-          />
-          <button type="submit" class="primary" disabled={!compartment}>
-            {t("add.submit")}
-          </button>
-        </fieldset>
-        {freezer && freezer.compartments.length === 0 ? <p class="notice">{t("add.noCompartment")}</p> : null}
-        <ErrorText error={add.error} />
-      </form>
+          </datalist>
+        </div>
+        <QuantityField id="add-quantity" label={t("field.quantity")} value={quantity} onValue={setQuantity} />
+        <Select
+          id="add-freezer"
+          label={t("field.freezer")}
+          value={freezer?.id}
+          onChange={(event) => setFreezerId(event.currentTarget.value)}
+        >
+          <NamedOptions of={freezers} />
+        </Select>
+        <Select
+          id="add-compartment"
+          label={t("field.compartment")}
+          value={compartment?.id}
+          onChange={(event) => setCompartmentId(event.currentTarget.value)}
+        >
+          <NamedOptions of={freezer?.compartments} />
+        </Select>
+        <Field
+          id="add-expires"
+          label={t("field.expiresAt")}
+          type="date"
+          value={expiresAt}
+          onInput={(event) => setExpiresAt(event.currentTarget.value)}
+        />
+        <button type="submit" class="primary" disabled={!compartment}>
+          {t("add.submit")}
+        </button>
+      </ActionForm>
     </section>
   );
 }
@@ -340,11 +317,7 @@ export function ItemList(props: { version: number }) {
           }}
         >
           <option value="">{t("list.allFreezers")}</option>
-          {freezers.map((option) => (
-            <option key={option.id} value={option.id}>
-              {option.name}
-            </option>
-          ))}
+          <NamedOptions of={freezers} />
         </Select>
         <Select
           id="list-compartment"
@@ -354,11 +327,7 @@ export function ItemList(props: { version: number }) {
           onChange={(event) => setCompartmentId(event.currentTarget.value)}
         >
           <option value="">{t("list.allCompartments")}</option>
-          {freezer?.compartments.map((option) => (
-            <option key={option.id} value={option.id}>
-              {option.name}
-            </option>
-          ))}
+          <NamedOptions of={freezer?.compartments} />
         </Select>
         <Field
           id="list-expires"
