@@ -1,3 +1,4 @@
+import type { LocalTime } from "../shared/local-time.js";
 /** A household's expiry-reminder settings, and the local date the last reminder went out. */
 export interface ReminderSettings {
   householdId: string;
@@ -29,32 +30,6 @@ export function defaultReminderSettings(householdId: string, now: Date): Reminde
   };
 }
 
-/** A moment as a wall clock in a time zone shows it. */
-export interface LocalTime {
-  /** `YYYY-MM-DD`. */
-  date: string;
-  /** Minutes since local midnight. */
-  minutes: number;
-}
-
-/** The local date and time of `at` in `timeZone` (the system zone when undefined). */
-export function localTime(at: Date, timeZone: string | undefined): LocalTime {
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(at);
-  const part = (type: string) => parts.find((candidate) => candidate.type === type)?.value ?? "00";
-  return {
-    date: `${part("year")}-${part("month")}-${part("day")}`,
-    minutes: Number(part("hour")) * 60 + Number(part("minute")),
-  };
-}
-
 export function minutesOfDay(timeOfDay: string): number {
   const [hours, minutes] = timeOfDay.split(":").map(Number);
   return (hours ?? 0) * 60 + (minutes ?? 0);
@@ -65,6 +40,6 @@ export function minutesOfDay(timeOfDay: string): number {
  * out today. A reminder missed while Hearth was down is therefore sent once when it comes
  * back, if that is still the same day; a day missed entirely is not made up.
  */
-export function isReminderDue(settings: ReminderSettings, now: LocalTime): boolean {
+export function isReminderDue(settings: ReminderSettings, now: Pick<LocalTime, "date" | "minutes">): boolean {
   return settings.enabled && settings.lastSentOn !== now.date && now.minutes >= minutesOfDay(settings.timeOfDay);
 }

@@ -5,10 +5,10 @@
  */
 import { z } from "zod";
 import { ServiceCallError } from "../../../domain/automation/service-errors.js";
-import type { HttpClient, HttpResponse } from "../../../ports/http-client.js";
+import type { HttpClient } from "../../../ports/http-client.js";
 import type { WeatherUnits } from "../../../ports/weather-service.js";
-import { describeError } from "../health-tracker.js";
 import {
+  fetchForecast,
   describeWmoCode,
   type WeatherLocation,
   type WeatherProvider,
@@ -140,31 +140,21 @@ export class OpenMeteoProvider implements WeatherProvider {
   }
 
   async fetch(): Promise<WeatherSnapshot> {
-    let response: HttpResponse;
-    try {
-      response = await this.http.request(this.url(), { timeout: this.settings.timeoutMs ?? 10_000, retries: 1 });
-    } catch (error) {
-      throw new ServiceCallError("weather", "SERVICE_UNREACHABLE", `Open-Meteo unreachable: ${describeError(error)}`, {
-        cause: error,
-      });
-    }
-    if (!response.ok) {
-      const reason = (response.data as { reason?: unknown })?.reason;
-      throw new ServiceCallError(
-        "weather",
-        "SERVICE_REQUEST_FAILED",
-        `Open-Meteo answered ${response.status}${typeof reason === "string" ? `: ${reason}` : ""}`,
-      );
-    }
-    const parsed = responseSchema.safeParse(response.data);
-    if (!parsed.success) {
-      throw new ServiceCallError(
-        "weather",
-        "SERVICE_BAD_RESPONSE",
-        `Open-Meteo's answer is not the documented shape: ${parsed.error.issues[0]?.message ?? "invalid"}`,
-      );
-    }
-    return toSnapshot(parsed.data);
+    const data = await fetchForecast(this.http, {
+      vendor: "Open-Meteo",
+      url: this.url(),
+      timeoutMs: this.settings.timeoutMs,
+      schema: responseSchema,
+      refused: (response) => {
+        const reason = (response.data as { reason?: unknown })?.reason;
+        return new ServiceCallError(
+          "weather",
+          "SERVICE_REQUEST_FAILED",
+          `Open-Meteo answered ${response.status}${typeof reason === "string" ? `: ${reason}` : ""}`,
+        );
+      },
+    });
+    return toSnapshot(data);
   }
 
   describe(): Record<string, unknown> {

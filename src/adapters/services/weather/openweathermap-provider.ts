@@ -6,11 +6,11 @@
  */
 import { z } from "zod";
 import { ServiceCallError } from "../../../domain/automation/service-errors.js";
-import type { HttpClient, HttpResponse } from "../../../ports/http-client.js";
+import type { HttpClient } from "../../../ports/http-client.js";
 import type { WeatherUnits } from "../../../ports/weather-service.js";
 import { maskSecrets } from "../../logging/mask-url.js";
-import { describeError } from "../health-tracker.js";
-import type { WeatherLocation, WeatherProvider, WeatherSnapshot } from "./weather-provider.js";
+import { fetchForecast, type WeatherLocation, type WeatherProvider, type WeatherSnapshot } from "./weather-provider.js";
+import { localTime } from "../../../domain/shared/local-time.js";
 
 export const OPENWEATHERMAP_URL = "https://api.openweathermap.org";
 
@@ -95,38 +95,24 @@ export class OpenWeatherMapProvider implements WeatherProvider {
       units: this.units,
       appid: this.settings.apiKey,
     });
-    let response: HttpResponse;
-    try {
-      response = await this.http.request(`${this.base}/data/3.0/onecall?${query}`, {
-        timeout: this.settings.timeoutMs ?? 10_000,
-        retries: 1,
-      });
-    } catch (error) {
-      throw new ServiceCallError(
-        "weather",
-        "SERVICE_UNREACHABLE",
-        `OpenWeatherMap unreachable: ${this.scrub(describeError(error))}`,
-      );
-    }
-    if (!response.ok) {
-      const message = (response.data as { message?: unknown })?.message;
-      const why = `OpenWeatherMap answered ${response.status}${typeof message === "string" ? `: ${this.scrub(message)}` : ""}`;
-      const auth = response.status === 401 || response.status === 403;
-      throw new ServiceCallError(
-        "weather",
-        auth ? "SERVICE_AUTH_FAILED" : "SERVICE_REQUEST_FAILED",
-        auth ? `${why} (check OPENWEATHERMAP_API_KEY and that the key has a One Call 3.0 subscription)` : why,
-      );
-    }
-    const parsed = responseSchema.safeParse(response.data);
-    if (!parsed.success) {
-      throw new ServiceCallError(
-        "weather",
-        "SERVICE_BAD_RESPONSE",
-        `OpenWeatherMap's answer is not the documented shape: ${parsed.error.issues[0]?.message ?? "invalid"}`,
-      );
-    }
-    return this.toSnapshot(parsed.data);
+    const data = await fetchForecast(this.http, {
+      vendor: "OpenWeatherMap",
+      url: `${this.base}/data/3.0/onecall?${query}`,
+      timeoutMs: this.settings.timeoutMs,
+      schema: responseSchema,
+      scrub: (text) => this.scrub(text),
+      refused: (response) => {
+        const message = (response.data as { message?: unknown })?.message;
+        const why = `OpenWeatherMap answered ${response.status}${typeof message === "string" ? `: ${this.scrub(message)}` : ""}`;
+        const auth = response.status === 401 || response.status === 403;
+        return new ServiceCallError(
+          "weather",
+          auth ? "SERVICE_AUTH_FAILED" : "SERVICE_REQUEST_FAILED",
+          auth ? `${why} (check OPENWEATHERMAP_API_KEY and that the key has a One Call 3.0 subscription)` : why,
+        );
+      },
+    });
+    return this.toSnapshot(data);
   }
 
   /** The key must not survive in any message, even one echoing a URL back. */
@@ -215,18 +201,7 @@ function capitalise(text: string): string {
 
 /** Local midnight of `instant`'s day in `timeZone` (the process zone when unset). */
 export function startOfDay(instant: Date, timeZone: string | undefined): Date {
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(instant);
-  const get = (type: string) => Number(parts.find((part) => part.type === type)?.value ?? 0);
-  const sinceMidnightMs =
-    ((get("hour") * 60 + get("minute")) * 60 + get("second")) * 1000 + instant.getUTCMilliseconds();
+  const local = localTime(instant, timeZone);
+  const sinceMidnightMs = (local.minutes * 60 + local.seconds) * 1000 + instant.getUTCMilliseconds();
   return new Date(instant.getTime() - sinceMidnightMs);
 }

@@ -1,4 +1,8 @@
+import type { z } from "zod";
+import { ServiceCallError } from "../../../domain/automation/service-errors.js";
+import type { HttpClient, HttpResponse } from "../../../ports/http-client.js";
 import type { DailyForecast, HourlyForecast, WeatherConditions, WeatherUnits } from "../../../ports/weather-service.js";
+import { describeError } from "../health-tracker.js";
 
 /** Everything one provider request returns; the cache keeps one of these. */
 export interface WeatherSnapshot {
@@ -61,3 +65,49 @@ export const UNIT_LABELS = {
   metric: { temperature: "°C", windSpeed: "km/h", precipitation: "mm" },
   imperial: { temperature: "°F", windSpeed: "mph", precipitation: "in" },
 } as const;
+
+/** One forecast request of a provider, and how its failures read. */
+export interface ForecastRequest<T extends z.ZodType> {
+  /** The vendor's name as messages show it ("Open-Meteo"). */
+  vendor: string;
+  url: string;
+  timeoutMs: number | undefined;
+  /** The documented shape of the answer. */
+  schema: T;
+  /** The error for an answer that is not 2xx. */
+  refused(response: HttpResponse): ServiceCallError;
+  /**
+   * Removes secrets from text that may echo the URL (an API key). When given, the transport
+   * error is not kept as the cause either, since it may carry the URL too.
+   */
+  scrub?: (text: string) => string;
+}
+
+/** Fetches a forecast and checks its shape; every failure is the weather service's error. */
+export async function fetchForecast<T extends z.ZodType>(
+  http: HttpClient,
+  request: ForecastRequest<T>,
+): Promise<z.output<T>> {
+  let response: HttpResponse;
+  try {
+    response = await http.request(request.url, { timeout: request.timeoutMs ?? 10_000, retries: 1 });
+  } catch (error) {
+    const why = describeError(error);
+    throw new ServiceCallError(
+      "weather",
+      "SERVICE_UNREACHABLE",
+      `${request.vendor} unreachable: ${request.scrub ? request.scrub(why) : why}`,
+      request.scrub ? undefined : { cause: error },
+    );
+  }
+  if (!response.ok) throw request.refused(response);
+  const parsed = request.schema.safeParse(response.data);
+  if (!parsed.success) {
+    throw new ServiceCallError(
+      "weather",
+      "SERVICE_BAD_RESPONSE",
+      `${request.vendor}'s answer is not the documented shape: ${parsed.error.issues[0]?.message ?? "invalid"}`,
+    );
+  }
+  return parsed.data;
+}

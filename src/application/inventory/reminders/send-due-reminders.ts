@@ -1,6 +1,7 @@
 import type { NotificationService } from "../../../domain/automation/notification.js";
 import type { FreezerItemView } from "../../../domain/inventory/freezer-item.js";
-import { isReminderDue, localTime, type ReminderSettings } from "../../../domain/inventory/reminder.js";
+import { isReminderDue, type ReminderSettings } from "../../../domain/inventory/reminder.js";
+import { localTime } from "../../../domain/shared/local-time.js";
 import type { Clock } from "../../../ports/clock.js";
 import type { ItemRepository } from "../../../ports/item-repository.js";
 import type { Logger } from "../../../ports/logger.js";

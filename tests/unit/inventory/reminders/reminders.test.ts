@@ -9,7 +9,8 @@ import {
 import { HouseholdAccess } from "../../../../src/application/inventory/household-access.js";
 import type { NotificationOptions } from "../../../../src/domain/automation/notification.js";
 import { NotHouseholdOwnerError } from "../../../../src/domain/inventory/errors.js";
-import { isReminderDue, localTime } from "../../../../src/domain/inventory/reminder.js";
+import { isReminderDue } from "../../../../src/domain/inventory/reminder.js";
+import { localTime } from "../../../../src/domain/shared/local-time.js";
 import { MemoryWorld } from "../../../support/item-fixtures.js";
 import { itemUseCases, rejection } from "../items/item-harness.js";
 
@@ -28,10 +29,12 @@ describe("reminder rules", () => {
     expect(localTime(new Date("2026-06-01T16:30:00Z"), "Europe/Berlin")).to.deep.equal({
       date: "2026-06-01",
       minutes: 18 * 60 + 30,
+      seconds: 0,
     });
     expect(localTime(new Date("2026-06-01T23:30:00Z"), "Europe/Berlin")).to.deep.equal({
       date: "2026-06-02",
       minutes: 90,
+      seconds: 0,
     });
   });
 
