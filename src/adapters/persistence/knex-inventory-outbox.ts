@@ -16,14 +16,17 @@ export async function writeOutboxEvents(
   await db("inventory_outbox").insert(events.map(outboxRow));
 }
 
-/** The outbox row of an event (its sequence number is the table's). */
-export function outboxRow(event: InventoryEvent): {
+/** An outbox row as written (its sequence number is the table's). */
+export interface OutboxInsert {
   id: string;
   household_id: string;
   type: string;
   occurred_at: Date;
   event: string;
-} {
+}
+
+/** The outbox row of an event. */
+export function outboxRow(event: InventoryEvent): OutboxInsert {
   return {
     id: event.id,
     household_id: event.householdId,

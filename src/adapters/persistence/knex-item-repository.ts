@@ -17,7 +17,7 @@ import type {
   MemberRead,
 } from "../../ports/item-repository.js";
 import type { ItemListCache } from "./item-list-cache.js";
-import { outboxRow, writeOutboxEvents } from "./knex-inventory-outbox.js";
+import { type OutboxInsert, outboxRow, writeOutboxEvents } from "./knex-inventory-outbox.js";
 import { isForeignKeyViolation } from "./knex-rows.js";
 
 export interface ItemRow {
@@ -220,19 +220,10 @@ const INSERT_COLUMNS = [
   "updated_by",
 ] as const satisfies readonly (keyof ItemRow)[];
 
-/** What an update may change (never the id, household, creation time or creator). */
-const UPDATE_COLUMNS = [
-  "freezer_id",
-  "compartment_id",
-  "name",
-  "quantity",
-  "notes",
-  "stored_at",
-  "expires_at",
-  "deleted_at",
-  "updated_at",
-  "updated_by",
-] as const satisfies readonly (keyof ItemRow)[];
+/** What an update may change: everything but the id, household, creation time and creator. */
+const UPDATE_COLUMNS = INSERT_COLUMNS.filter(
+  (column) => !["id", "household_id", "created_at", "created_by"].includes(column),
+);
 
 /** Parameters of these columns are typed in SQL: in INSERT … SELECT and SET with a CTE PostgreSQL cannot infer them. */
 const COLUMN_CASTS: Partial<Record<keyof ItemRow, string>> = {
@@ -243,6 +234,29 @@ const COLUMN_CASTS: Partial<Record<keyof ItemRow, string>> = {
   created_at: "::timestamptz",
   updated_at: "::timestamptz",
 };
+
+/**
+ * A CTE that writes the outbox rows of a change when the CTE `written` wrote a row (nothing
+ * otherwise), for statements that change an item and emit its events together.
+ */
+function outboxCte(outbox: readonly OutboxInsert[], written: string): string {
+  if (outbox.length === 0) return "";
+  return `, outbox AS (
+  INSERT INTO inventory_outbox (id, household_id, type, occurred_at, event)
+  SELECT e.id, e.household_id, e.type, e.occurred_at::timestamptz, e.event
+    FROM (VALUES ${outbox.map(() => "(?, ?, ?, ?, ?)").join(", ")}) AS e(id, household_id, type, occurred_at, event)
+   WHERE EXISTS (SELECT 1 FROM ${written})
+)`;
+}
+
+/** The bindings of one row of {@link outboxCte}, in its column order. */
+const outboxBindings = (event: OutboxInsert) => [
+  event.id,
+  event.household_id,
+  event.type,
+  event.occurred_at,
+  event.event,
+];
 
 /** A parameterised SQL fragment. */
 interface Sql {
@@ -419,16 +433,7 @@ export class KnexItemRepository implements ItemRepository {
   SELECT ${INSERT_COLUMNS.map((column) => `?${COLUMN_CASTS[column] ?? ""}`).join(", ")}
    WHERE EXISTS (SELECT 1 FROM member) AND EXISTS (SELECT 1 FROM placement)
   RETURNING *
-)${
-          outbox.length > 0
-            ? `, outbox AS (
-  INSERT INTO inventory_outbox (id, household_id, type, occurred_at, event)
-  SELECT e.id, e.household_id, e.type, e.occurred_at::timestamptz, e.event
-    FROM (VALUES ${outbox.map(() => "(?, ?, ?, ?, ?)").join(", ")}) AS e(id, household_id, type, occurred_at, event)
-   WHERE EXISTS (SELECT 1 FROM ins)
-)`
-            : ""
-        }
+)${outboxCte(outbox, "ins")}
 SELECT EXISTS (SELECT 1 FROM member) AS member, EXISTS (SELECT 1 FROM placement) AS placed,
        ${ITEM_COLUMNS}, ${USER_COLUMNS}
   FROM (SELECT 1) AS one
@@ -442,7 +447,7 @@ SELECT EXISTS (SELECT 1 FROM member) AS member, EXISTS (SELECT 1 FROM placement)
           item.householdId,
           item.compartmentId,
           ...INSERT_COLUMNS.map((column) => row[column]),
-          ...outbox.flatMap((event) => [event.id, event.household_id, event.type, event.occurred_at, event.event]),
+          ...outbox.flatMap(outboxBindings),
         ],
       )
       .catch((error: unknown) => {
@@ -724,16 +729,7 @@ ORDER BY page.list_ordinal`,
    WHERE EXISTS (SELECT 1 FROM upd)
 )`
           : ""
-      }${
-        outbox.length > 0
-          ? `, outbox AS (
-  INSERT INTO inventory_outbox (id, household_id, type, occurred_at, event)
-  SELECT e.id, e.household_id, e.type, e.occurred_at::timestamptz, e.event
-    FROM (VALUES ${outbox.map(() => "(?, ?, ?, ?, ?)").join(", ")}) AS e(id, household_id, type, occurred_at, event)
-   WHERE EXISTS (SELECT 1 FROM upd)
-)`
-          : ""
-      }
+      }${outboxCte(outbox, "upd")}
 SELECT ${ITEM_COLUMNS}, ${USER_COLUMNS}
   FROM upd i
   JOIN users cu ON cu.id = i.created_by
@@ -752,7 +748,7 @@ SELECT ${ITEM_COLUMNS}, ${USER_COLUMNS}
           entry.changed_at,
           entry.changed_by,
         ]),
-        ...outbox.flatMap((event) => [event.id, event.household_id, event.type, event.occurred_at, event.event]),
+        ...outbox.flatMap(outboxBindings),
       ],
     );
     return result.rows[0] ? toView(result.rows[0]) : undefined;

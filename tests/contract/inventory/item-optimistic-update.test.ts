@@ -14,6 +14,16 @@ import { useMigratedDatabase } from "../../support/migrated-database.js";
 describe("item update: optimistic write, locked retry (knex on PGlite)", () => {
   const database = useMigratedDatabase("pglite");
 
+  /** A seeded world with one item, "Peas", in the home household. */
+  const seeded = async () => {
+    const world = makeWorld();
+    await seedWorld(database().knex, world);
+    const items = new KnexItemRepository(database().knex);
+    const item = itemIn(world, { name: "Peas" });
+    await items.create(item);
+    return { world, items, item };
+  };
+
   const rename =
     (name: string, calls: FreezerItem[]) =>
     (current: FreezerItem): ItemUpdate => {
@@ -36,11 +46,7 @@ describe("item update: optimistic write, locked retry (knex on PGlite)", () => {
     };
 
   it("writes an uncontended change in two statements, with its change log", async () => {
-    const world = makeWorld();
-    await seedWorld(database().knex, world);
-    const items = new KnexItemRepository(database().knex);
-    const item = itemIn(world, { name: "Peas" });
-    await items.create(item);
+    const { world, items, item } = await seeded();
     const statements: string[] = [];
     const record = (query: { sql: string }) => statements.push(query.sql);
     database().knex.on("query", record);
@@ -63,11 +69,7 @@ describe("item update: optimistic write, locked retry (knex on PGlite)", () => {
   });
 
   it("computes the change again from the newer row when the item changed after it was read", async () => {
-    const world = makeWorld();
-    await seedWorld(database().knex, world);
-    const items = new KnexItemRepository(database().knex);
-    const item = itemIn(world, { name: "Peas" });
-    await items.create(item);
+    const { world, items, item } = await seeded();
     const calls: FreezerItem[] = [];
     const inner = rename("Garden peas", calls);
     const updated = await items.update(world.home.householdId, item.id, (current) => {
@@ -88,11 +90,7 @@ describe("item update: optimistic write, locked retry (knex on PGlite)", () => {
   });
 
   it("writes nothing for a non-member or a missing item, and never calls the updater", async () => {
-    const world = makeWorld();
-    await seedWorld(database().knex, world);
-    const items = new KnexItemRepository(database().knex);
-    const item = itemIn(world, { name: "Peas" });
-    await items.create(item);
+    const { world, items, item } = await seeded();
     const calls: FreezerItem[] = [];
     expect(await items.updateForMember("nobody", world.home.householdId, item.id, rename("X", calls))).to.equal(
       undefined,
