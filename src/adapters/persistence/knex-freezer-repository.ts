@@ -5,7 +5,7 @@ import type { Compartment, Freezer } from "../../domain/inventory/freezer.js";
 import type { DeleteOutcome, FreezerRepository } from "../../ports/freezer-repository.js";
 import { isForeignKeyViolation, toDate } from "./knex-rows.js";
 
-interface FreezerRow {
+export interface FreezerRow {
   id: string;
   household_id: string;
   name: string;
@@ -15,7 +15,7 @@ interface FreezerRow {
   updated_at: Date;
 }
 
-interface CompartmentRow {
+export interface CompartmentRow {
   id: string;
   freezer_id: string;
   name: string;
@@ -23,7 +23,7 @@ interface CompartmentRow {
   created_at: Date;
 }
 
-function toFreezer(row: FreezerRow): Freezer {
+export function toFreezer(row: FreezerRow): Freezer {
   return {
     id: row.id,
     householdId: row.household_id,
@@ -35,7 +35,7 @@ function toFreezer(row: FreezerRow): Freezer {
   };
 }
 
-function toCompartment(row: CompartmentRow): Compartment {
+export function toCompartment(row: CompartmentRow): Compartment {
   return {
     id: row.id,
     freezerId: row.freezer_id,

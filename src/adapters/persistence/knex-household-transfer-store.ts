@@ -3,7 +3,14 @@ import type { ChangeLogEntry } from "../../domain/inventory/change-log-entry.js"
 import type { FreezerItem } from "../../domain/inventory/freezer-item.js";
 import type { TransferFreezer } from "../../domain/inventory/household-transfer.js";
 import type { HouseholdTransferStore, ImportWrite } from "../../ports/household-transfer-store.js";
-import { compartmentRow, freezerRow } from "./knex-freezer-repository.js";
+import {
+  type CompartmentRow,
+  compartmentRow,
+  type FreezerRow,
+  freezerRow,
+  toCompartment,
+  toFreezer,
+} from "./knex-freezer-repository.js";
 import { type ItemRow, toItem, toRow } from "./knex-item-repository.js";
 
 const date = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
@@ -13,44 +20,18 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
   constructor(private readonly knex: Knex) {}
 
   async freezers(householdId: string): Promise<TransferFreezer[]> {
-    const freezers = await this.knex.raw<{
-      rows: {
-        id: string;
-        household_id: string;
-        name: string;
-        description: string | null;
-        position: number;
-        created_at: Date;
-        updated_at: Date;
-      }[];
-    }>(
+    const freezers = await this.knex.raw<{ rows: FreezerRow[] }>(
       "SELECT id, household_id, name, description, position, created_at, updated_at FROM freezers WHERE household_id = ? ORDER BY position, created_at, id",
       [householdId],
     );
-    const compartments = await this.knex.raw<{
-      rows: { id: string; freezer_id: string; name: string; position: number; created_at: Date }[];
-    }>(
+    const compartments = await this.knex.raw<{ rows: CompartmentRow[] }>(
       `SELECT c.id, c.freezer_id, c.name, c.position, c.created_at FROM compartments c JOIN freezers f ON f.id = c.freezer_id
        WHERE f.household_id = ? ORDER BY c.position, c.name, c.id`,
       [householdId],
     );
     return freezers.rows.map((row) => ({
-      id: row.id,
-      householdId: row.household_id,
-      name: row.name,
-      description: row.description,
-      position: Number(row.position),
-      createdAt: date(row.created_at),
-      updatedAt: date(row.updated_at),
-      compartments: compartments.rows
-        .filter((compartment) => compartment.freezer_id === row.id)
-        .map((compartment) => ({
-          id: compartment.id,
-          freezerId: compartment.freezer_id,
-          name: compartment.name,
-          position: Number(compartment.position),
-          createdAt: date(compartment.created_at),
-        })),
+      ...toFreezer(row),
+      compartments: compartments.rows.filter((compartment) => compartment.freezer_id === row.id).map(toCompartment),
     }));
   }
 

@@ -201,6 +201,23 @@ function iso(date: Date | null): string | null {
   return date === null ? null : date.toISOString();
 }
 
+/** A page of items as the list routes answer it (`totalEstimated` only when it is an estimate). */
+export function toItemPageResponse(page: {
+  data: FreezerItemView[];
+  total: number;
+  totalEstimated?: true;
+  page: number;
+  limit: number;
+}) {
+  return {
+    data: page.data.map(toItemResponse),
+    total: page.total,
+    ...(page.totalEstimated ? { totalEstimated: true as const } : {}),
+    page: page.page,
+    limit: page.limit,
+  };
+}
+
 /** The exact FreezerItemResponse of the spec (no internal fields such as createdById). */
 export function toItemResponse(item: FreezerItemView): ItemResponse {
   return {

@@ -14,6 +14,7 @@ import {
   listArchiveQuery,
   listItemsQuery,
   toChangeLogEntryResponse,
+  toItemPageResponse,
   toItemResponse,
   updateItemBody,
 } from "./item-schemas.js";
@@ -70,13 +71,7 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
           page: query.page,
           limit: query.limit,
         });
-        return {
-          data: page.data.map(toItemResponse),
-          total: page.total,
-          ...(page.totalEstimated ? { totalEstimated: true as const } : {}),
-          page: page.page,
-          limit: page.limit,
-        };
+        return toItemPageResponse(page);
       },
     }),
     defineRoute({
@@ -101,13 +96,7 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
           page: query.page ?? 1,
           limit: query.limit ?? 20,
         });
-        return {
-          data: page.data.map(toItemResponse),
-          total: page.total,
-          ...(page.totalEstimated ? { totalEstimated: true as const } : {}),
-          page: page.page,
-          limit: page.limit,
-        };
+        return toItemPageResponse(page);
       },
     }),
     defineRoute({
@@ -123,7 +112,7 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
       response: itemPageResponse,
       handler: async ({ userId, params, query }) => {
         const page = await useCases.listExpiringItems.execute({ householdId: params.hid, userId, ...query });
-        return { data: page.data.map(toItemResponse), total: page.total, page: page.page, limit: page.limit };
+        return toItemPageResponse(page);
       },
     }),
     defineRoute({

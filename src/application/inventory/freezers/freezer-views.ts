@@ -1,13 +1,7 @@
 import type { Compartment, Freezer } from "../../../domain/inventory/freezer.js";
 
-export interface FreezerView {
-  id: string;
-  householdId: string;
-  name: string;
-  description: string | null;
-  position: number;
-  createdAt: Date;
-}
+/** A freezer as the API shows it: everything but its last change time. */
+export type FreezerView = Omit<Freezer, "updatedAt">;
 
 export interface CompartmentView {
   id: string;

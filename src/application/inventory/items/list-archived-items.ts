@@ -1,10 +1,9 @@
 import type { FreezerItemView } from "../../../domain/inventory/freezer-item.js";
-import { NotHouseholdMemberError } from "../../../domain/inventory/errors.js";
 import type { ItemListQuery } from "../../../ports/item-repository.js";
 import type { HouseholdAccess } from "../household-access.js";
 import type { HouseholdInput } from "../inventory-ports.js";
 import type { ItemPorts } from "./item-use-cases.js";
-import type { ItemListPage } from "./list-items.js";
+import { type ItemListPage, memberPage } from "./list-items.js";
 
 /** The household's archive, most recently archived first, for a member. */
 export class ListArchivedItems {
@@ -22,14 +21,6 @@ export class ListArchivedItems {
   /** One page of the archive, searchable like the item list. */
   async page(input: Omit<ItemListQuery, "archived"> & { userId: string }): Promise<ItemListPage> {
     const { userId, ...query } = input;
-    const found = await this.ports.items.listForMember(userId, { ...query, archived: true });
-    if (!found) throw new NotHouseholdMemberError();
-    return {
-      data: found.items,
-      total: found.total,
-      ...(found.totalEstimated ? { totalEstimated: true as const } : {}),
-      page: query.page,
-      limit: query.limit,
-    };
+    return memberPage(this.ports.items, userId, { ...query, archived: true });
   }
 }

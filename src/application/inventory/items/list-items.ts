@@ -22,14 +22,23 @@ export class ListItems {
 
   async execute(input: ItemListQuery & { userId: string }): Promise<ItemListPage> {
     const { userId, ...query } = input;
-    const found = await this.ports.items.listForMember(userId, query);
-    if (!found) throw new NotHouseholdMemberError();
-    return {
-      data: found.items,
-      total: found.total,
-      ...(found.totalEstimated ? { totalEstimated: true as const } : {}),
-      page: query.page,
-      limit: query.limit,
-    };
+    return memberPage(this.ports.items, userId, query);
   }
+}
+
+/** One page of `query` for a member (403's error for anyone else), as the list routes answer it. */
+export async function memberPage(
+  items: ItemPorts["items"],
+  userId: string,
+  query: ItemListQuery,
+): Promise<ItemListPage> {
+  const found = await items.listForMember(userId, query);
+  if (!found) throw new NotHouseholdMemberError();
+  return {
+    data: found.items,
+    total: found.total,
+    ...(found.totalEstimated ? { totalEstimated: true as const } : {}),
+    page: query.page,
+    limit: query.limit,
+  };
 }
