@@ -1,6 +1,7 @@
 import path from "node:path";
 import { expect } from "chai";
 import mqtt from "mqtt";
+import pg from "pg";
 import { type LaunchedProcess, launch, useProcessServers } from "../support/hearth-processes.js";
 import { freePort, getJson, waitFor } from "../support/network.js";
 import { uniqueTopicPrefix } from "../support/test-servers.js";
@@ -38,10 +39,11 @@ function useStandbyCluster(label: string) {
   });
 
   /** Node runs main.ts itself (not through bin/hearth.js), so SIGKILL reaches the process that holds the lease. */
-  async function start(name: string): Promise<Instance> {
+  async function start(name: string, env: Record<string, string> = {}): Promise<Instance> {
     const httpPort = await freePort();
     const child = launch(process.execPath, ["--conditions=hearth-source", "--import", "tsx", MAIN, "start"], {
       ...servers.env(),
+      ...env,
       DATA_DIR: path.join(servers.scratch, name),
       AUTOMATIONS_DIR: AUTOMATIONS,
       API_PORT: "0",
@@ -64,8 +66,12 @@ function useStandbyCluster(label: string) {
   }
 
   /** Starts `leader`, waits for it to lead, then starts `standby` and waits for it to stand by. */
-  async function startPair(leader: string, standby: string): Promise<[Instance, Instance]> {
-    const first = await start(leader);
+  async function startPair(
+    leader: string,
+    standby: string,
+    leaderEnv: Record<string, string> = {},
+  ): Promise<[Instance, Instance]> {
+    const first = await start(leader, leaderEnv);
     await waitFor(`${leader} to lead`, async () => (await role(first))?.role === "leader", 60_000);
     const second = await start(standby);
     await waitFor(
@@ -196,5 +202,77 @@ describe("hot standby: a minute of cron ticks on two processes (integration)", f
     expect(new Set(seconds).size, "no second fired twice").to.equal(seconds.length);
     expect(seconds, "every second of the minute fired").to.have.length(60);
     expect(new Set(inWindow.map((tick) => tick.instance))).to.deep.equal(new Set(["gamma"]));
+  });
+});
+
+/**
+ * The leader loses its database (its role is locked out and its connections are cut) while
+ * messages flow: it stops its automations, the standby takes over within 5 s, and no message
+ * runs twice.
+ */
+describe("hot standby: the leader loses its database (integration)", function () {
+  this.timeout(120_000);
+  const { servers, prefix, startPair, role, requirePostgres } = useStandbyCluster("standby cut");
+  const cutRole = `hearth_cut_${process.pid}_${Date.now()}`;
+  let observer: mqtt.MqttClient | undefined;
+  const admin = async <T>(body: (client: pg.Client) => Promise<T>): Promise<T> => {
+    const client = new pg.Client({ connectionString: servers.database.url });
+    await client.connect();
+    try {
+      return await body(client);
+    } finally {
+      await client.end();
+    }
+  };
+  after(async () => {
+    observer?.end(true);
+    if (servers.database?.url) await admin((client) => client.query(`DROP ROLE IF EXISTS ${cutRole}`)).catch(() => {});
+  });
+
+  it("the standby takes over within 5 s and no message runs twice", async function () {
+    requirePostgres(this);
+    await admin((client) => client.query(`CREATE ROLE ${cutRole} LOGIN SUPERUSER`));
+    const leaderUrl = new URL(servers.database.url ?? "");
+    leaderUrl.username = cutRole;
+    leaderUrl.password = "";
+
+    observer = await mqtt.connectAsync(`mqtt://${servers.broker.host}:${servers.broker.port}`);
+    const echoes: Echo[] = [];
+    observer.on("message", (topic, payload) => {
+      if (topic.endsWith("/out")) echoes.push(JSON.parse(payload.toString()) as Echo);
+    });
+    await observer.subscribeAsync(`${prefix}/out`, { qos: 1 });
+    const [lambda, mu] = await startPair("lambda", "mu", { DATABASE_URL: leaderUrl.toString() });
+
+    let nextId = 1;
+    const send = async () => {
+      const id = nextId++;
+      await observer?.publishAsync(`${prefix}/in`, JSON.stringify({ id }), { qos: 1 });
+      await waitFor(`answer to ${id}`, () => echoes.some((echo) => echo.id === id), 1_000).catch(() => undefined);
+    };
+    while (echoes.length < 3) await send();
+
+    const cutAt = Date.now();
+    await admin(async (client) => {
+      await client.query(`ALTER ROLE ${cutRole} NOLOGIN`);
+      await client.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1", [cutRole]);
+    });
+    await waitFor("mu to lead", async () => (await role(mu))?.role === "leader", 30_000);
+    const tookOver = Date.now() - cutAt;
+    console.log(`      mu led ${tookOver} ms after lambda lost its database`);
+    expect(tookOver, "takeover time").to.be.below(5_000);
+    expect((await role(lambda))?.role, "lambda no longer leads").to.not.equal("leader");
+
+    while (!echoes.some((echo) => echo.instance === "mu")) {
+      await send();
+      if (Date.now() - cutAt > 30_000) throw new Error(`mu never answered:\n${mu.process.output()}`);
+    }
+    for (let more = 0; more < 3; more++) await send();
+    const ids = echoes.map((echo) => echo.id);
+    expect(new Set(ids).size, "each message answered once").to.equal(ids.length);
+    const counts = echoes.map((echo) => echo.count);
+    for (let at = 1; at < counts.length; at++)
+      expect(counts[at], `count after ${counts[at - 1]}`).to.be.greaterThan(counts[at - 1] ?? 0);
+    expect(lambda.process.output()).to.match(/lease/i);
   });
 });
