@@ -57,6 +57,23 @@ describe("JWT token service", () => {
     expect(tokens.verifyAccessToken("garbage")).to.equal(null);
   });
 
+  it("stops accepting a token it has already checked once its exp has passed", () => {
+    const tokens = new JwtTokenService("a-secret-of-at-least-32-characters!!", 60, 2);
+    const issued = tokens.issueAccessToken("user1abcdefgh");
+    expect(tokens.verifyAccessToken(issued.token)).to.equal("user1abcdefgh");
+    const realNow = Date.now;
+    try {
+      Date.now = () => realNow() + 61_000;
+      expect(tokens.verifyAccessToken(issued.token)).to.equal(null);
+    } finally {
+      Date.now = realNow;
+    }
+    // Remembers at most two tokens; the others are checked again, with the same answers.
+    const more = ["user2abcdefgh", "user3abcdefgh", "user4abcdefgh"].map((user) => tokens.issueAccessToken(user).token);
+    for (const token of [...more, ...more]) expect(tokens.verifyAccessToken(token)).to.match(/^user\dabcdefgh$/);
+    expect(tokens.verifyAccessToken(`${more[0]}x`)).to.equal(null);
+  });
+
   it("refuses a correctly signed token without exp or without iat", () => {
     const secret = "a-secret-of-at-least-32-characters!!";
     const tokens = new JwtTokenService(secret, 60);
