@@ -65,7 +65,8 @@ export function isArchived(item: Pick<FreezerItem, "deletedAt">): boolean {
 /**
  * The time a change made now should carry. History is ordered by time, so a change must
  * never share (or precede) the previous change's timestamp even when two land in the same
- * millisecond or the clock steps back; callers hold the item's lock while computing it.
+ * millisecond or the clock steps back; it is computed from the item's current version, which the
+repository writes over only while that version stands (or under the item's lock).
  */
 export function nextChangeTime(now: Date, item: Pick<FreezerItem, "updatedAt">): Date {
   return now.getTime() > item.updatedAt.getTime() ? now : new Date(item.updatedAt.getTime() + 1);
