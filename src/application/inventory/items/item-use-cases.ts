@@ -1,4 +1,4 @@
-import type { Clock } from "../../../ports/clock.js";
+import { type Clock, monotonicClock } from "../../../ports/clock.js";
 import type { IdGenerator } from "../../../ports/id-generator.js";
 import type { ItemPlacementLookup } from "../../../ports/item-placement.js";
 import type { ItemRepository } from "../../../ports/item-repository.js";
@@ -23,7 +23,10 @@ export interface ItemPorts {
 }
 
 /** Every item use case, built over one set of ports and the household access policy. */
-export function createItemUseCases(ports: ItemPorts, access: HouseholdAccess) {
+export function createItemUseCases(given: ItemPorts, access: HouseholdAccess) {
+  // Creation, archive and change times of this process's writes follow the order of the
+  // writes; reads (what expires soon) take the clock as it is.
+  const ports: ItemPorts = { ...given, clock: monotonicClock(given.clock) };
   return {
     createItem: new CreateItem(ports),
     listItems: new ListItems(ports),
@@ -35,7 +38,7 @@ export function createItemUseCases(ports: ItemPorts, access: HouseholdAccess) {
     listArchivedItems: new ListArchivedItems(ports, access),
     getItemHistory: new GetItemHistory(ports),
     consumeItem: new ConsumeItem(ports, access),
-    listExpiringItems: new ListExpiringItems(ports, access),
+    listExpiringItems: new ListExpiringItems(given, access),
   };
 }
 

@@ -3,6 +3,21 @@ import { InvalidItemPlacementError } from "../../../../src/domain/inventory/item
 import { itemUseCases, rejection } from "./item-harness.js";
 
 describe("CreateItem", () => {
+  it("lists items created within one millisecond newest first, in the order they were made", async () => {
+    const uc = itemUseCases();
+    // The fake clock stands still: every create happens "at the same time".
+    const made = [];
+    for (const name of ["First", "Second", "Third"]) made.push(await uc.create({ name }));
+    expect(new Set(made.map((item) => item.createdAt.getTime())).size).to.equal(3);
+    const page = await uc.listItems.execute({
+      userId: uc.world.users.alice.id,
+      householdId: uc.world.home.householdId,
+      page: 1,
+      limit: 20,
+    });
+    expect(page.data.map((item) => item.name)).to.deep.equal(["Third", "Second", "First"]);
+  });
+
   it("creates an active item stored now by default, creator and updater the caller", async () => {
     const uc = itemUseCases();
     const item = await uc.create({ name: "Chicken thighs", quantity: 4, notes: "2 bags" });
