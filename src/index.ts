@@ -19,32 +19,9 @@ export {
   ServiceNotAvailableError,
 } from "./application/automation/sdk/automation.js";
 export type { ScheduledTimer } from "./application/automation/automation-timers.js";
-export type {
-  CronTrigger,
-  CronTriggerContext,
-  DeviceJoinedTrigger,
-  DeviceJoinedTriggerContext,
-  DeviceLeftTrigger,
-  DeviceLeftTriggerContext,
-  DeviceStateTrigger,
-  DeviceStateTriggerContext,
-  MqttPayload,
-  MqttTrigger,
-  MqttTriggerContext,
-  RunSignal,
-  StateTrigger,
-  StateTriggerContext,
-  Trigger,
-  TriggerContext,
-  TriggerType,
-  WebhookMethod,
-  WebhookSecret,
-  WebhookTrigger,
-  WebhookTriggerContext,
-} from "./domain/automation/trigger.js";
+/** Triggers, the contexts execute() receives, and the `inventory` trigger. */
+export type * from "./domain/automation/trigger.js";
 export type { DeviceState, ZigbeeDevice } from "./domain/automation/zigbee-device.js";
-/** The `inventory` trigger: `{ type: "inventory", events?, householdId?, filter? }` and the context it hands to execute(). */
-export type { InventoryTrigger, InventoryTriggerContext } from "./domain/automation/trigger.js";
 /** Inventory events as `inventory` triggers, MQTT and the outbox carry them. */
 export {
   INVENTORY_EVENT_TYPES,
@@ -71,26 +48,10 @@ export type {
   NotificationService,
 } from "./domain/automation/notification.js";
 export { ServiceCallError, type ServiceErrorCode } from "./domain/automation/service-errors.js";
-export type {
-  CoverState,
-  CoverStatus,
-  RelayDeviceInfo,
-  RelayService,
-  RelayStatusChange,
-  RelayStatusListener,
-  RelayTransport,
-  SwitchStatus,
-} from "./ports/relay-service.js";
-export type {
-  DailyForecast,
-  HourlyForecast,
-  WeatherConditions,
-  WeatherReport,
-  WeatherService,
-  WeatherUnitLabels,
-  WeatherUnits,
-} from "./ports/weather-service.js";
-export type { LightPanelInfo, LightPanelService, LightPanelState } from "./ports/light-panel-service.js";
+// The service ports, with the keys automations `require` them by.
+export * from "./ports/relay-service.js";
+export * from "./ports/weather-service.js";
+export * from "./ports/light-panel-service.js";
 export type { ServiceHealth, ServiceHealthReport, ServiceHealthReporter } from "./ports/service-health.js";
 // The built-in services, for createEngine({ services }) callers who build them in code.
 export { NtfyNotificationService, type NtfySettings } from "./adapters/services/ntfy/ntfy-notification-service.js";

@@ -3,72 +3,22 @@ import { writeOutboxEvents } from "./knex-inventory-outbox.js";
 import type { Knex } from "knex";
 import type { Compartment, Freezer } from "../../domain/inventory/freezer.js";
 import type { DeleteOutcome, FreezerRepository } from "../../ports/freezer-repository.js";
-import { isForeignKeyViolation, toDate } from "./knex-rows.js";
+import { type Columns, fromColumns, isForeignKeyViolation, toColumns } from "./knex-rows.js";
 
-export interface FreezerRow {
-  id: string;
-  household_id: string;
-  name: string;
-  description: string | null;
-  position: number;
-  created_at: Date;
-  updated_at: Date;
-}
+export type FreezerRow = Columns<Freezer>;
 
-export interface CompartmentRow {
-  id: string;
-  freezer_id: string;
-  name: string;
-  position: number;
-  created_at: Date;
-}
+export type CompartmentRow = Columns<Compartment>;
 
-export function toFreezer(row: FreezerRow): Freezer {
-  return {
-    id: row.id,
-    householdId: row.household_id,
-    name: row.name,
-    description: row.description,
-    position: Number(row.position),
-    createdAt: toDate(row.created_at),
-    updatedAt: toDate(row.updated_at),
-  };
-}
+export const toFreezer = (row: FreezerRow): Freezer => fromColumns(row, ["createdAt", "updatedAt"]);
 
-export function toCompartment(row: CompartmentRow): Compartment {
-  return {
-    id: row.id,
-    freezerId: row.freezer_id,
-    name: row.name,
-    position: Number(row.position),
-    createdAt: toDate(row.created_at),
-  };
-}
+export const toCompartment = (row: CompartmentRow): Compartment => fromColumns(row, ["createdAt"]);
 
 /** Freezers and compartments; the "still holds items" checks read the items table (freezer_items). */
 /** A freezer as its table row; the repository and the import write freezers through it. */
-export function freezerRow(freezer: Freezer) {
-  return {
-    id: freezer.id,
-    household_id: freezer.householdId,
-    name: freezer.name,
-    description: freezer.description,
-    position: freezer.position,
-    created_at: freezer.createdAt,
-    updated_at: freezer.updatedAt,
-  };
-}
+export const freezerRow = (freezer: Freezer): FreezerRow => toColumns(freezer);
 
 /** A compartment as its table row. */
-export function compartmentRow(compartment: Compartment) {
-  return {
-    id: compartment.id,
-    freezer_id: compartment.freezerId,
-    name: compartment.name,
-    position: compartment.position,
-    created_at: compartment.createdAt,
-  };
-}
+export const compartmentRow = (compartment: Compartment): CompartmentRow => toColumns(compartment);
 
 export class KnexFreezerRepository implements FreezerRepository {
   constructor(private readonly knex: Knex) {}

@@ -1,69 +1,25 @@
 import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
 import { writeOutboxEvents } from "./knex-inventory-outbox.js";
 import type { Knex } from "knex";
-import type { Household, HouseholdRole, MemberProfile, Membership } from "../../domain/inventory/household.js";
+import type { Household, MemberProfile, Membership } from "../../domain/inventory/household.js";
 import type { HouseholdRepository, MembershipCheck } from "../../ports/household-repository.js";
-import { affectedRows, isUniqueViolation, toDate } from "./knex-rows.js";
+import { affectedRows, type Columns, fromColumns, isUniqueViolation, toColumns } from "./knex-rows.js";
 
-interface HouseholdRow {
-  id: string;
-  name: string;
-  owner_id: string;
-  created_at: Date;
-  updated_at: Date;
-}
+type HouseholdRow = Columns<Household>;
 
-interface MembershipRow {
-  id: string;
-  household_id: string;
-  user_id: string;
-  role: HouseholdRole;
-  joined_at: Date;
-}
+type MembershipRow = Columns<Membership>;
 
-function toHousehold(row: HouseholdRow): Household {
-  return {
-    id: row.id,
-    name: row.name,
-    ownerId: row.owner_id,
-    createdAt: toDate(row.created_at),
-    updatedAt: toDate(row.updated_at),
-  };
-}
+const toHousehold = (row: HouseholdRow): Household => fromColumns(row, ["createdAt", "updatedAt"]);
 
-function toMembership(row: MembershipRow): Membership {
-  return {
-    id: row.id,
-    householdId: row.household_id,
-    userId: row.user_id,
-    role: row.role,
-    joinedAt: toDate(row.joined_at),
-  };
-}
-
-function membershipRow(membership: Membership): MembershipRow {
-  return {
-    id: membership.id,
-    household_id: membership.householdId,
-    user_id: membership.userId,
-    role: membership.role,
-    joined_at: membership.joinedAt,
-  };
-}
+const toMembership = (row: MembershipRow): Membership => fromColumns(row, ["joinedAt"]);
 
 export class KnexHouseholdRepository implements HouseholdRepository {
   constructor(private readonly knex: Knex) {}
 
   async create(household: Household, ownerMembership: Membership): Promise<void> {
     await this.knex.transaction(async (trx) => {
-      await trx("households").insert({
-        id: household.id,
-        name: household.name,
-        owner_id: household.ownerId,
-        created_at: household.createdAt,
-        updated_at: household.updatedAt,
-      });
-      await trx("memberships").insert(membershipRow(ownerMembership));
+      await trx("households").insert(toColumns(household));
+      await trx("memberships").insert(toColumns(ownerMembership));
     });
   }
 
@@ -133,7 +89,7 @@ export class KnexHouseholdRepository implements HouseholdRepository {
 
   async addMember(membership: Membership): Promise<boolean> {
     try {
-      await this.knex("memberships").insert(membershipRow(membership));
+      await this.knex("memberships").insert(toColumns(membership));
       return true;
     } catch (error) {
       if (isUniqueViolation(error)) return false;

@@ -4,7 +4,14 @@ import type { Knex } from "knex";
 import type { Invite } from "../../domain/inventory/invite.js";
 import type { InviteRepository } from "../../ports/invite-repository.js";
 import type { Membership } from "../../domain/inventory/household.js";
-import { affectedRows, isForeignKeyViolation, isUniqueViolation, toDate, toDateOrNull } from "./knex-rows.js";
+import {
+  affectedRows,
+  type Columns,
+  fromColumns,
+  isForeignKeyViolation,
+  isUniqueViolation,
+  toColumns,
+} from "./knex-rows.js";
 
 /** Rolls the accept transaction back with the reason it could not complete. */
 class AcceptRefused extends Error {
@@ -13,44 +20,15 @@ class AcceptRefused extends Error {
   }
 }
 
-interface InviteRow {
-  id: string;
-  household_id: string;
-  code: string;
-  created_by: string;
-  expires_at: Date;
-  used_at: Date | null;
-  used_by: string | null;
-  created_at: Date;
-}
+type InviteRow = Columns<Invite>;
 
-function toInvite(row: InviteRow): Invite {
-  return {
-    id: row.id,
-    householdId: row.household_id,
-    code: row.code,
-    createdBy: row.created_by,
-    expiresAt: toDate(row.expires_at),
-    usedAt: toDateOrNull(row.used_at),
-    usedBy: row.used_by,
-    createdAt: toDate(row.created_at),
-  };
-}
+const toInvite = (row: InviteRow): Invite => fromColumns(row, ["expiresAt", "usedAt", "createdAt"]);
 
 export class KnexInviteRepository implements InviteRepository {
   constructor(private readonly knex: Knex) {}
 
   async insert(invite: Invite): Promise<void> {
-    await this.knex("invites").insert({
-      id: invite.id,
-      household_id: invite.householdId,
-      code: invite.code,
-      created_by: invite.createdBy,
-      expires_at: invite.expiresAt,
-      used_at: invite.usedAt,
-      used_by: invite.usedBy,
-      created_at: invite.createdAt,
-    });
+    await this.knex("invites").insert(toColumns(invite));
   }
 
   async findByCode(code: string): Promise<Invite | null> {

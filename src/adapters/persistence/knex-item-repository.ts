@@ -18,7 +18,7 @@ import type {
 } from "../../ports/item-repository.js";
 import type { ItemListCache } from "./item-list-cache.js";
 import { type OutboxInsert, outboxRow, writeOutboxEvents } from "./knex-inventory-outbox.js";
-import { isForeignKeyViolation } from "./knex-rows.js";
+import { isForeignKeyViolation, toDate, toDateOrNull } from "./knex-rows.js";
 
 export interface ItemRow {
   id: string;
@@ -99,14 +99,6 @@ const SORT_COLUMNS: Record<ItemSortField, { column: string; nullable: boolean }>
   quantity: { column: "i.quantity", nullable: false },
 };
 
-function toDate(value: Date | string): Date {
-  return value instanceof Date ? value : new Date(value);
-}
-
-function toNullableDate(value: Date | string | null): Date | null {
-  return value === null ? null : toDate(value);
-}
-
 export function toItem(row: ItemRow): FreezerItem {
   return {
     id: row.id,
@@ -116,9 +108,9 @@ export function toItem(row: ItemRow): FreezerItem {
     name: row.name,
     quantity: Number(row.quantity),
     notes: row.notes,
-    storedAt: toNullableDate(row.stored_at),
-    expiresAt: toNullableDate(row.expires_at),
-    deletedAt: toNullableDate(row.deleted_at),
+    storedAt: toDateOrNull(row.stored_at),
+    expiresAt: toDateOrNull(row.expires_at),
+    deletedAt: toDateOrNull(row.deleted_at),
     createdAt: toDate(row.created_at),
     updatedAt: toDate(row.updated_at),
     createdById: row.created_by,

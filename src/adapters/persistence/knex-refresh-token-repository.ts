@@ -1,46 +1,18 @@
 import type { Knex } from "knex";
 import type { RefreshToken } from "../../domain/inventory/refresh-token.js";
 import type { RefreshTokenRepository } from "../../ports/refresh-token-repository.js";
-import { toDate, toDateOrNull } from "./knex-rows.js";
+import { type Columns, fromColumns, toColumns } from "./knex-rows.js";
 
-interface RefreshTokenRow {
-  id: string;
-  user_id: string;
-  family_id: string;
-  token_hash: string;
-  expires_at: Date;
-  revoked_at: Date | null;
-  rotated_at: Date | null;
-  created_at: Date;
-}
+type RefreshTokenRow = Columns<RefreshToken>;
 
-function toToken(row: RefreshTokenRow): RefreshToken {
-  return {
-    id: row.id,
-    userId: row.user_id,
-    familyId: row.family_id,
-    tokenHash: row.token_hash,
-    expiresAt: toDate(row.expires_at),
-    revokedAt: toDateOrNull(row.revoked_at),
-    rotatedAt: toDateOrNull(row.rotated_at),
-    createdAt: toDate(row.created_at),
-  };
-}
+const toToken = (row: RefreshTokenRow): RefreshToken =>
+  fromColumns(row, ["expiresAt", "revokedAt", "rotatedAt", "createdAt"]);
 
 export class KnexRefreshTokenRepository implements RefreshTokenRepository {
   constructor(private readonly knex: Knex) {}
 
   async insert(token: RefreshToken): Promise<void> {
-    await this.knex("refresh_tokens").insert({
-      id: token.id,
-      user_id: token.userId,
-      family_id: token.familyId,
-      token_hash: token.tokenHash,
-      expires_at: token.expiresAt,
-      revoked_at: token.revokedAt,
-      rotated_at: token.rotatedAt,
-      created_at: token.createdAt,
-    });
+    await this.knex("refresh_tokens").insert(toColumns(token));
   }
 
   async findByHash(tokenHash: string): Promise<RefreshToken | null> {

@@ -28,3 +28,56 @@ export function affectedRows(result: unknown): number {
   const raw = result as { rowCount?: number | null; affectedRows?: number } | null;
   return raw?.rowCount ?? raw?.affectedRows ?? 0;
 }
+
+type SnakeCase<S extends string> = S extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Tail>}`
+  : S;
+
+/** An entity as its table stores it: each camelCase field under its snake_case column. */
+export type Columns<T> = { [K in keyof T & string as SnakeCase<K>]: T[K] };
+
+/** The fields of T that hold a Date (or null). */
+type DateField<T> = { [K in keyof T]: T[K] extends Date | null ? (T[K] extends null ? never : K) : never }[keyof T];
+
+// Names are converted once each: a handful of columns, read on every row.
+const columnNames = new Map<string, string>();
+const fieldNames = new Map<string, string>();
+
+function columnOf(field: string): string {
+  let column = columnNames.get(field);
+  if (column === undefined) {
+    column = field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+    columnNames.set(field, column);
+  }
+  return column;
+}
+
+function fieldOf(column: string): string {
+  let field = fieldNames.get(column);
+  if (field === undefined) {
+    field = column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+    fieldNames.set(column, field);
+  }
+  return field;
+}
+
+/**
+ * The row that stores an entity whose table has exactly its fields (users, households,
+ * invites, ...); the item table, with its search and placement columns, maps by hand.
+ */
+export function toColumns<T extends object>(entity: T): Columns<T> {
+  const row: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(entity)) row[columnOf(field)] = value;
+  return row as Columns<T>;
+}
+
+/** The entity a row stores; `dates` are read as Date, since PGlite may hand timestamps back as text. */
+export function fromColumns<T extends object>(row: Columns<T>, dates: readonly DateField<T>[]): T {
+  const entity: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(row)) entity[fieldOf(column)] = value;
+  for (const field of dates) {
+    const value = entity[field as string];
+    if (value !== null && value !== undefined) entity[field as string] = toDate(value as Date | string);
+  }
+  return entity as T;
+}

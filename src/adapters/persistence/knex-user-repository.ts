@@ -2,44 +2,18 @@ import type { Knex } from "knex";
 import type { Membership } from "../../domain/inventory/household.js";
 import type { User } from "../../domain/inventory/user.js";
 import type { UserRepository } from "../../ports/user-repository.js";
-import { isUniqueViolation, toDate, toDateOrNull } from "./knex-rows.js";
+import { type Columns, fromColumns, isUniqueViolation, toColumns } from "./knex-rows.js";
 
-interface UserRow {
-  id: string;
-  email: string;
-  password_hash: string;
-  name: string;
-  deleted_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+type UserRow = Columns<User>;
 
-function toUser(row: UserRow): User {
-  return {
-    id: row.id,
-    email: row.email,
-    name: row.name,
-    passwordHash: row.password_hash,
-    deletedAt: toDateOrNull(row.deleted_at),
-    createdAt: toDate(row.created_at),
-    updatedAt: toDate(row.updated_at),
-  };
-}
+const toUser = (row: UserRow): User => fromColumns(row, ["deletedAt", "createdAt", "updatedAt"]);
 
 export class KnexUserRepository implements UserRepository {
   constructor(private readonly knex: Knex) {}
 
   async insert(user: User): Promise<boolean> {
     try {
-      await this.knex("users").insert({
-        id: user.id,
-        email: user.email,
-        password_hash: user.passwordHash,
-        name: user.name,
-        deleted_at: user.deletedAt,
-        created_at: user.createdAt,
-        updated_at: user.updatedAt,
-      });
+      await this.knex("users").insert(toColumns(user));
       return true;
     } catch (error) {
       if (isUniqueViolation(error)) return false;
@@ -93,18 +67,8 @@ export class KnexUserRepository implements UserRepository {
     check?: (memberships: Membership[]) => void,
   ): Promise<void> {
     await this.knex.transaction(async (trx) => {
-      const rows = await trx("memberships").where({ user_id: id }).forUpdate().select("*");
-      check?.(
-        rows.map(
-          (row: { id: string; household_id: string; user_id: string; role: Membership["role"]; joined_at: Date }) => ({
-            id: row.id,
-            householdId: row.household_id,
-            userId: row.user_id,
-            role: row.role,
-            joinedAt: toDate(row.joined_at),
-          }),
-        ),
-      );
+      const rows: Columns<Membership>[] = await trx("memberships").where({ user_id: id }).forUpdate().select("*");
+      check?.(rows.map((row) => fromColumns(row, ["joinedAt"])));
       await trx("memberships").where({ user_id: id }).delete();
       await trx("refresh_tokens").where({ user_id: id }).delete();
       await trx("users").where({ id }).update({

@@ -52,7 +52,17 @@ async function put(out: Writable, text: string): Promise<void> {
   if (!out.write(text)) await once(out, "drain");
 }
 
-const iso = (value: Date | null) => (value === null ? null : value.toISOString());
+type Exported<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
+
+/** The named fields of `source` in that order, dates as ISO text: one export row. */
+function exported<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Exported<Pick<T, K>> {
+  const row: Record<PropertyKey, unknown> = {};
+  for (const key of keys) {
+    const value = source[key];
+    row[key] = value instanceof Date ? value.toISOString() : value;
+  }
+  return row as Exported<Pick<T, K>>;
+}
 
 function recordFields(record: ExportRecord): {
   array: "freezers" | "compartments" | "items" | "history";
@@ -61,64 +71,34 @@ function recordFields(record: ExportRecord): {
 } {
   switch (record.kind) {
     case "freezer": {
-      const { freezer } = record;
-      const json = {
-        id: freezer.id,
-        name: freezer.name,
-        description: freezer.description,
-        createdAt: iso(freezer.createdAt),
-      };
-      return {
-        array: "freezers",
-        json,
-        csv: {
-          record: "freezer",
-          id: freezer.id,
-          name: freezer.name,
-          notes: freezer.description,
-          createdAt: iso(freezer.createdAt),
-        },
-      };
+      const json = exported(record.freezer, ["id", "name", "description", "createdAt"]);
+      // CSV has one notes column for every record kind; a freezer's description goes there.
+      const { description, ...rest } = json;
+      return { array: "freezers", json, csv: { record: "freezer", ...rest, notes: description } };
     }
     case "compartment": {
-      const { compartment } = record;
-      const json = {
-        id: compartment.id,
-        freezerId: compartment.freezerId,
-        name: compartment.name,
-        position: compartment.position,
-        createdAt: iso(compartment.createdAt),
-      };
+      const json = exported(record.compartment, ["id", "freezerId", "name", "position", "createdAt"]);
       return { array: "compartments", json, csv: { record: "compartment", ...json } };
     }
     case "item": {
       const { item } = record;
       const json = {
-        id: item.id,
-        freezerId: item.freezerId,
-        compartmentId: item.compartmentId,
-        name: item.name,
-        quantity: item.quantity,
-        notes: item.notes,
-        storedAt: iso(item.storedAt),
-        expiresAt: iso(item.expiresAt),
-        archivedAt: iso(item.deletedAt),
-        createdAt: iso(item.createdAt),
-        updatedAt: iso(item.updatedAt),
+        ...exported(item, ["id", "freezerId", "compartmentId", "name", "quantity", "notes", "storedAt", "expiresAt"]),
+        archivedAt: item.deletedAt?.toISOString() ?? null,
+        ...exported(item, ["createdAt", "updatedAt"]),
       };
       return { array: "items", json, csv: { record: "item", ...json } };
     }
     case "history": {
-      const { entry } = record;
-      const json = {
-        id: entry.id,
-        itemId: entry.itemId,
-        fieldName: entry.fieldName,
-        oldValue: entry.oldValue,
-        newValue: entry.newValue,
-        changedAt: iso(entry.changedAt),
-        changedById: entry.changedById,
-      };
+      const json = exported(record.entry, [
+        "id",
+        "itemId",
+        "fieldName",
+        "oldValue",
+        "newValue",
+        "changedAt",
+        "changedById",
+      ]);
       return { array: "history", json, csv: { record: "history", ...json } };
     }
   }
@@ -172,22 +152,20 @@ export async function writeHouseholdFile(
 
 // ---- reading ---------------------------------------------------------------------
 
-const nullableText = (schema: z.ZodType<string>) =>
+/** A column that may be empty or missing; either reads as null. */
+const orNull = <T>(schema: z.ZodType<T>) =>
   schema
     .nullable()
     .optional()
     .transform((value) => value ?? null);
-const optionalTimestamp = timestamp
-  .nullable()
-  .optional()
-  .transform((value) => value ?? null);
+const optionalTimestamp = orNull(timestamp);
 const name = z.string("must be a string").trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
 
 const freezerRow = z
   .object({
     id: idSchema,
     name,
-    description: nullableText(z.string().max(500, "must be at most 500 characters")),
+    description: orNull(z.string().max(500, "must be at most 500 characters")),
     createdAt: z.unknown().optional(),
   })
   .strict();
@@ -211,16 +189,10 @@ const itemRow = z
     id: idSchema,
     name: itemName,
     quantity: z.number("must be a number").min(0, "must be 0 or more").max(1_000_000, "must be at most 1000000"),
-    freezerId: idSchema
-      .nullable()
-      .optional()
-      .transform((value) => value ?? null),
-    freezerName: nullableText(name),
-    compartmentId: idSchema
-      .nullable()
-      .optional()
-      .transform((value) => value ?? null),
-    compartmentName: nullableText(name),
+    freezerId: orNull(idSchema),
+    freezerName: orNull(name),
+    compartmentId: orNull(idSchema),
+    compartmentName: orNull(name),
     notes: notes.optional().transform((value) => value ?? null),
     storedAt: optionalTimestamp,
     expiresAt: optionalTimestamp,

@@ -54,7 +54,7 @@ export interface HomeKitBridgeOptions {
   /** Zigbee2MQTT base topic, to follow its device list (default "zigbee2mqtt"). */
   zigbeePrefix?: string | undefined;
   /** Runs a device-list reconciliation after the registry has taken the message in (default setImmediate). */
-  defer?: (task: () => void) => void | undefined;
+  defer?: ((task: () => void) => void) | undefined;
 }
 
 /** Bridges and accessories, without secrets. */

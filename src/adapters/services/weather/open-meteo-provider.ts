@@ -6,12 +6,11 @@
 import { z } from "zod";
 import { ServiceCallError } from "../../../domain/automation/service-errors.js";
 import type { HttpClient } from "../../../ports/http-client.js";
-import type { WeatherUnits } from "../../../ports/weather-service.js";
 import {
-  fetchForecast,
   describeWmoCode,
-  type WeatherLocation,
-  type WeatherProvider,
+  type ForecastSettings,
+  ForecastProvider,
+  fetchForecast,
   type WeatherSnapshot,
 } from "./weather-provider.js";
 
@@ -97,26 +96,14 @@ const at = (list: (number | null)[] | undefined, index: number): number | null =
 const fromUnix = (seconds: number | null | undefined): Date | null =>
   seconds === null || seconds === undefined ? null : new Date(seconds * 1000);
 
-export interface OpenMeteoSettings extends WeatherLocation {
-  units: WeatherUnits;
-  /** IANA zone for day boundaries; `auto` (the location's) when unset. */
-  timeZone?: string | undefined;
-  /** Default https://api.open-meteo.com; a self-hosted instance or a test fake otherwise. */
-  baseUrl?: string | undefined;
-  timeoutMs?: number;
-}
+/** `timeZone` unset means `auto`: the location's own zone. */
+export type OpenMeteoSettings = ForecastSettings;
 
-export class OpenMeteoProvider implements WeatherProvider {
+export class OpenMeteoProvider extends ForecastProvider<OpenMeteoSettings> {
   readonly name = "open-meteo";
-  readonly units: WeatherUnits;
-  private readonly base: string;
 
-  constructor(
-    private readonly http: HttpClient,
-    private readonly settings: OpenMeteoSettings,
-  ) {
-    this.units = settings.units;
-    this.base = (settings.baseUrl ?? OPEN_METEO_URL).replace(/\/+$/, "");
+  constructor(http: HttpClient, settings: OpenMeteoSettings) {
+    super(http, settings, OPEN_METEO_URL);
   }
 
   private url(): string {
@@ -157,14 +144,8 @@ export class OpenMeteoProvider implements WeatherProvider {
     return toSnapshot(data);
   }
 
-  describe(): Record<string, unknown> {
-    return {
-      url: this.base,
-      latitude: this.settings.latitude,
-      longitude: this.settings.longitude,
-      units: this.units,
-      timeZone: this.settings.timeZone ?? "auto",
-    };
+  override describe(): Record<string, unknown> {
+    return { ...super.describe(), timeZone: this.settings.timeZone ?? "auto" };
   }
 }
 

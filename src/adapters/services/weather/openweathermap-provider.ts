@@ -7,9 +7,8 @@
 import { z } from "zod";
 import { ServiceCallError } from "../../../domain/automation/service-errors.js";
 import type { HttpClient } from "../../../ports/http-client.js";
-import type { WeatherUnits } from "../../../ports/weather-service.js";
 import { maskSecrets } from "../../logging/mask-url.js";
-import { fetchForecast, type WeatherLocation, type WeatherProvider, type WeatherSnapshot } from "./weather-provider.js";
+import { type ForecastSettings, ForecastProvider, fetchForecast, type WeatherSnapshot } from "./weather-provider.js";
 import { localTime } from "../../../domain/shared/local-time.js";
 
 export const OPENWEATHERMAP_URL = "https://api.openweathermap.org";
@@ -63,28 +62,18 @@ const responseSchema = z.looseObject({
   ),
 });
 
-export interface OpenWeatherMapSettings extends WeatherLocation {
-  units: WeatherUnits;
+/** `timeZone` sets where days start: OpenWeatherMap's daily `dt` is local noon. */
+export interface OpenWeatherMapSettings extends ForecastSettings {
   apiKey: string;
-  /** IANA zone for day boundaries (OpenWeatherMap's daily `dt` is local noon; days start at local midnight). */
-  timeZone?: string | undefined;
-  baseUrl?: string | undefined;
-  timeoutMs?: number;
 }
 
 const MM_PER_INCH = 25.4;
 
-export class OpenWeatherMapProvider implements WeatherProvider {
+export class OpenWeatherMapProvider extends ForecastProvider<OpenWeatherMapSettings> {
   readonly name = "openweathermap";
-  readonly units: WeatherUnits;
-  private readonly base: string;
 
-  constructor(
-    private readonly http: HttpClient,
-    private readonly settings: OpenWeatherMapSettings,
-  ) {
-    this.units = settings.units;
-    this.base = (settings.baseUrl ?? OPENWEATHERMAP_URL).replace(/\/+$/, "");
+  constructor(http: HttpClient, settings: OpenWeatherMapSettings) {
+    super(http, settings, OPENWEATHERMAP_URL);
   }
 
   async fetch(): Promise<WeatherSnapshot> {
@@ -184,14 +173,8 @@ export class OpenWeatherMapProvider implements WeatherProvider {
     };
   }
 
-  describe(): Record<string, unknown> {
-    return {
-      url: this.base,
-      latitude: this.settings.latitude,
-      longitude: this.settings.longitude,
-      units: this.units,
-      apiKey: "***",
-    };
+  override describe(): Record<string, unknown> {
+    return { ...super.describe(), apiKey: "***" };
   }
 }
 

@@ -25,6 +25,43 @@ export interface WeatherLocation {
   longitude: number;
 }
 
+/** What every provider is configured with. */
+export interface ForecastSettings extends WeatherLocation {
+  units: WeatherUnits;
+  /** IANA zone for day boundaries. */
+  timeZone?: string | undefined;
+  /** The vendor's URL by default; a self-hosted instance or a test fake otherwise. */
+  baseUrl?: string | undefined;
+  timeoutMs?: number;
+}
+
+/** A provider that answers from one HTTP forecast request of its vendor. */
+export abstract class ForecastProvider<S extends ForecastSettings> implements WeatherProvider {
+  abstract readonly name: WeatherProvider["name"];
+  readonly units: WeatherUnits;
+  protected readonly base: string;
+
+  protected constructor(
+    protected readonly http: HttpClient,
+    protected readonly settings: S,
+    vendorUrl: string,
+  ) {
+    this.units = settings.units;
+    this.base = (settings.baseUrl ?? vendorUrl).replace(/\/+$/, "");
+  }
+
+  abstract fetch(): Promise<WeatherSnapshot>;
+
+  describe(): Record<string, unknown> {
+    return {
+      url: this.base,
+      latitude: this.settings.latitude,
+      longitude: this.settings.longitude,
+      units: this.units,
+    };
+  }
+}
+
 /** Descriptions of the WMO weather interpretation codes Open-Meteo reports. */
 const WMO_CODES: Record<number, string> = {
   0: "Clear sky",
