@@ -113,8 +113,8 @@ async function main(): Promise<void> {
     };
     const store = new KnexHouseholdTransferStore(knex);
     const access = new HouseholdAccess(new KnexHouseholdRepository(knex));
-    const importer = new ImportHousehold(store, access, new Cuid2IdGenerator(), systemClock);
-    const exporter = new ExportHousehold(store, access);
+    const importer = new ImportHousehold({ transfers: store, ids: new Cuid2IdGenerator(), clock: systemClock }, access);
+    const exporter = new ExportHousehold({ transfers: store }, access);
 
     const file = path.join(scratch, "household.json");
     await writeFile(file, ITEM_COUNT);

@@ -61,10 +61,10 @@ export async function runHouseholdTransfer(
     const store = new KnexHouseholdTransferStore(database.knex);
     const access = new HouseholdAccess(households);
     const input = { householdId: household.id, userId: household.ownerId };
-    if (kind === "export") return await exportTo(parsed, new ExportHousehold(store, access), input, out);
+    if (kind === "export") return await exportTo(parsed, new ExportHousehold({ transfers: store }, access), input, out);
     return await importFrom(
       parsed,
-      new ImportHousehold(store, access, new Cuid2IdGenerator(), systemClock),
+      new ImportHousehold({ transfers: store, ids: new Cuid2IdGenerator(), clock: systemClock }, access),
       input,
       out,
       err,

@@ -143,10 +143,10 @@ function householdDataUseCases(
   const reminders = scope.resolve<ReminderRepository>(REMINDER_REPOSITORY);
   const transfers = scope.resolve<HouseholdTransferStore>(HOUSEHOLD_TRANSFER_STORE);
   return {
-    getReminderSettings: new GetReminderSettings(reminders, ports.clock, access),
-    updateReminderSettings: new UpdateReminderSettings(reminders, ports.clock, access),
-    exportHousehold: new ExportHousehold(transfers, access),
-    importHousehold: new ImportHousehold(transfers, access, ports.ids, ports.clock),
+    getReminderSettings: new GetReminderSettings({ reminders, clock: ports.clock }, access),
+    updateReminderSettings: new UpdateReminderSettings({ reminders, clock: ports.clock }, access),
+    exportHousehold: new ExportHousehold({ transfers }, access),
+    importHousehold: new ImportHousehold({ transfers, ids: ports.ids, clock: ports.clock }, access),
   };
 }
 

@@ -23,3 +23,14 @@ export class HouseholdAccess {
     return membership;
   }
 }
+
+/**
+ * A use case on one household: the ports it needs and the access policy its execute() asks
+ * first. Subclasses name their ports, e.g. `HouseholdUseCase<Pick<InventoryPorts, "freezers">>`.
+ */
+export abstract class HouseholdUseCase<Ports> {
+  constructor(
+    protected readonly ports: Ports,
+    protected readonly access: HouseholdAccess,
+  ) {}
+}

@@ -2,9 +2,14 @@ import { z } from "zod";
 import "./openapi.js";
 import { idSchema } from "./validation.js";
 
-const name = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
-const description = z.string().max(500, "must be at most 500 characters").nullable();
-const position = z
+/** Freezer and compartment names. */
+export const placeName = z
+  .string("must be a string")
+  .trim()
+  .min(1, "must not be empty")
+  .max(100, "must be at most 100 characters");
+export const freezerDescription = z.string().max(500, "must be at most 500 characters").nullable();
+export const position = z
   .number("must be a number")
   .int("must be a whole number")
   .min(0, "must be 0 or more")
@@ -14,19 +19,19 @@ export const freezerParams = z.object({ hid: idSchema, fid: idSchema }).strict()
 export const compartmentParams = z.object({ hid: idSchema, fid: idSchema, cid: idSchema }).strict();
 
 export const createFreezerBody = z
-  .object({ name, description: description.optional() })
+  .object({ name: placeName, description: freezerDescription.optional() })
   .strict()
   .openapi("CreateFreezerRequest");
 export const updateFreezerBody = z
-  .object({ name: name.optional(), description: description.optional(), position: position.optional() })
+  .object({ name: placeName.optional(), description: freezerDescription.optional(), position: position.optional() })
   .strict()
   .openapi("UpdateFreezerRequest");
 export const createCompartmentBody = z
-  .object({ name, position: position.optional() })
+  .object({ name: placeName, position: position.optional() })
   .strict()
   .openapi("CreateCompartmentRequest");
 export const updateCompartmentBody = z
-  .object({ name: name.optional(), position: position.optional() })
+  .object({ name: placeName.optional(), position: position.optional() })
   .strict()
   .openapi("UpdateCompartmentRequest");
 

@@ -13,6 +13,7 @@ import Assembler from "stream-json/assembler.js";
 import { z } from "zod";
 import type { ExportRecord, ImportRow } from "../../../domain/inventory/household-transfer.js";
 import { itemName, notes, timestamp } from "./item-schemas.js";
+import { freezerDescription, placeName, position } from "./freezer-schemas.js";
 import { idSchema } from "./validation.js";
 
 export type HouseholdFileFormat = "json" | "csv";
@@ -159,53 +160,29 @@ const orNull = <T>(schema: z.ZodType<T>) =>
     .optional()
     .transform((value) => value ?? null);
 const optionalTimestamp = orNull(timestamp);
-const name = z.string("must be a string").trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
-
-const freezerRow = z
-  .object({
-    id: idSchema,
-    name,
-    description: orNull(z.string().max(500, "must be at most 500 characters")),
-    createdAt: z.unknown().optional(),
-  })
-  .strict();
-const compartmentRow = z
-  .object({
-    id: idSchema,
-    freezerId: idSchema,
-    name,
-    position: z
-      .number("must be a number")
-      .int("must be a whole number")
-      .min(0, "must be 0 or more")
-      .max(10_000)
-      .optional()
-      .default(0),
-    createdAt: z.unknown().optional(),
-  })
-  .strict();
-const itemRow = z
-  .object({
-    id: idSchema,
-    name: itemName,
-    quantity: z.number("must be a number").min(0, "must be 0 or more").max(1_000_000, "must be at most 1000000"),
-    freezerId: orNull(idSchema),
-    freezerName: orNull(name),
-    compartmentId: orNull(idSchema),
-    compartmentName: orNull(name),
-    notes: notes.optional().transform((value) => value ?? null),
-    storedAt: optionalTimestamp,
-    expiresAt: optionalTimestamp,
-    archivedAt: optionalTimestamp,
-    createdAt: optionalTimestamp,
-    // Written by the export, not imported: the import's owner becomes the updater.
-    updatedAt: z.unknown().optional(),
-  })
-  .strict()
-  .refine((row) => row.quantity !== 0 || row.archivedAt !== null, {
-    path: ["quantity"],
-    message: "must be above 0 (0 only for an archived, used-up item)",
-  });
+/** A row of the file: its id and what `shape` adds; createdAt is read only where `shape` says so. */
+const fileRow = <S extends z.ZodRawShape>(shape: S) =>
+  z.object({ id: idSchema, createdAt: z.unknown().optional() }).extend(shape).strict();
+const freezerRow = fileRow({ name: placeName, description: orNull(freezerDescription) });
+const compartmentRow = fileRow({ freezerId: idSchema, name: placeName, position: position.optional().default(0) });
+const itemRow = fileRow({
+  name: itemName,
+  quantity: z.number("must be a number").min(0, "must be 0 or more").max(1_000_000, "must be at most 1000000"),
+  freezerId: orNull(idSchema),
+  freezerName: orNull(placeName),
+  compartmentId: orNull(idSchema),
+  compartmentName: orNull(placeName),
+  notes: notes.optional().transform((value) => value ?? null),
+  storedAt: optionalTimestamp,
+  expiresAt: optionalTimestamp,
+  archivedAt: optionalTimestamp,
+  createdAt: optionalTimestamp,
+  // Written by the export, not imported: the import's owner becomes the updater.
+  updatedAt: z.unknown().optional(),
+}).refine((row) => row.quantity !== 0 || row.archivedAt !== null, {
+  path: ["quantity"],
+  message: "must be above 0 (0 only for an archived, used-up item)",
+});
 
 function problemText(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.join(".") || "row"}: ${issue.message}`).join("; ");

@@ -1,6 +1,6 @@
 import { eventFactory } from "../../../domain/inventory/inventory-event.js";
 import { requireFreezer } from "./find-freezer.js";
-import type { HouseholdAccess } from "../household-access.js";
+import { HouseholdUseCase } from "../household-access.js";
 import { type CompartmentView, viewCompartment } from "./freezer-views.js";
 import type { FreezerInput } from "./get-freezer.js";
 import type { InventoryPorts } from "../inventory-ports.js";
@@ -11,12 +11,7 @@ export interface CreateCompartmentInput extends FreezerInput {
   position?: number | undefined;
 }
 
-export class CreateCompartment {
-  constructor(
-    private readonly ports: Pick<InventoryPorts, "freezers" | "ids" | "clock">,
-    private readonly access: HouseholdAccess,
-  ) {}
-
+export class CreateCompartment extends HouseholdUseCase<Pick<InventoryPorts, "freezers" | "ids" | "clock">> {
   async execute(input: CreateCompartmentInput): Promise<CompartmentView> {
     await this.access.requireMember(input.householdId, input.userId);
     const freezer = await requireFreezer(this.ports.freezers, input.householdId, input.freezerId);

@@ -1,5 +1,5 @@
 import { eventFactory } from "../../../domain/inventory/inventory-event.js";
-import type { HouseholdAccess } from "../household-access.js";
+import { HouseholdUseCase } from "../household-access.js";
 import { type FreezerView, viewFreezer } from "./freezer-views.js";
 import type { HouseholdInput, InventoryPorts } from "../inventory-ports.js";
 
@@ -8,12 +8,7 @@ export interface CreateFreezerInput extends HouseholdInput {
   description?: string | null | undefined;
 }
 
-export class CreateFreezer {
-  constructor(
-    private readonly ports: Pick<InventoryPorts, "freezers" | "ids" | "clock">,
-    private readonly access: HouseholdAccess,
-  ) {}
-
+export class CreateFreezer extends HouseholdUseCase<Pick<InventoryPorts, "freezers" | "ids" | "clock">> {
   async execute(input: CreateFreezerInput): Promise<FreezerView> {
     await this.access.requireMember(input.householdId, input.userId);
     const now = this.ports.clock.now();

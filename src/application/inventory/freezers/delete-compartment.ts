@@ -2,16 +2,11 @@ import { eventFactory } from "../../../domain/inventory/inventory-event.js";
 import { CompartmentNotEmptyError, CompartmentNotFoundError } from "../../../domain/inventory/errors.js";
 import { requireFreezer } from "./find-freezer.js";
 import type { CompartmentInput } from "./get-compartment.js";
-import type { HouseholdAccess } from "../household-access.js";
+import { HouseholdUseCase } from "../household-access.js";
 import type { Confirmation, InventoryPorts } from "../inventory-ports.js";
 
 /** Refused while any item, archived ones included, is in the compartment. */
-export class DeleteCompartment {
-  constructor(
-    private readonly ports: Pick<InventoryPorts, "freezers" | "ids" | "clock">,
-    private readonly access: HouseholdAccess,
-  ) {}
-
+export class DeleteCompartment extends HouseholdUseCase<Pick<InventoryPorts, "freezers" | "ids" | "clock">> {
   async execute(input: CompartmentInput): Promise<Confirmation> {
     await this.access.requireOwner(input.householdId, input.userId);
     await requireFreezer(this.ports.freezers, input.householdId, input.freezerId);

@@ -1,16 +1,11 @@
 import { eventFactory } from "../../../domain/inventory/inventory-event.js";
 import { FreezerNotEmptyError, FreezerNotFoundError } from "../../../domain/inventory/errors.js";
 import type { FreezerInput } from "./get-freezer.js";
-import type { HouseholdAccess } from "../household-access.js";
+import { HouseholdUseCase } from "../household-access.js";
 import type { Confirmation, InventoryPorts } from "../inventory-ports.js";
 
 /** Deletes an empty freezer with its compartments; refused while any item, archived ones included, is in it. */
-export class DeleteFreezer {
-  constructor(
-    private readonly ports: Pick<InventoryPorts, "freezers" | "ids" | "clock">,
-    private readonly access: HouseholdAccess,
-  ) {}
-
+export class DeleteFreezer extends HouseholdUseCase<Pick<InventoryPorts, "freezers" | "ids" | "clock">> {
   async execute(input: FreezerInput): Promise<Confirmation> {
     await this.access.requireOwner(input.householdId, input.userId);
     const event = eventFactory({

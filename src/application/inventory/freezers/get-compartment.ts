@@ -1,5 +1,5 @@
 import { requireCompartment } from "./find-freezer.js";
-import type { HouseholdAccess } from "../household-access.js";
+import { HouseholdUseCase } from "../household-access.js";
 import { type CompartmentView, viewCompartment } from "./freezer-views.js";
 import type { FreezerInput } from "./get-freezer.js";
 import type { InventoryPorts } from "../inventory-ports.js";
@@ -8,12 +8,7 @@ export interface CompartmentInput extends FreezerInput {
   compartmentId: string;
 }
 
-export class GetCompartment {
-  constructor(
-    private readonly ports: Pick<InventoryPorts, "freezers">,
-    private readonly access: HouseholdAccess,
-  ) {}
-
+export class GetCompartment extends HouseholdUseCase<Pick<InventoryPorts, "freezers">> {
   async execute(input: CompartmentInput): Promise<CompartmentView> {
     await this.access.requireMember(input.householdId, input.userId);
     return viewCompartment(

@@ -1,5 +1,5 @@
 import { requireFreezer } from "./find-freezer.js";
-import type { HouseholdAccess } from "../household-access.js";
+import { HouseholdUseCase } from "../household-access.js";
 import { type FreezerDetailView, viewCompartment, viewFreezer } from "./freezer-views.js";
 import type { HouseholdInput, InventoryPorts } from "../inventory-ports.js";
 
@@ -8,12 +8,7 @@ export interface FreezerInput extends HouseholdInput {
 }
 
 /** The freezer with its compartments in display order. */
-export class GetFreezer {
-  constructor(
-    private readonly ports: Pick<InventoryPorts, "freezers">,
-    private readonly access: HouseholdAccess,
-  ) {}
-
+export class GetFreezer extends HouseholdUseCase<Pick<InventoryPorts, "freezers">> {
   async execute(input: FreezerInput): Promise<FreezerDetailView> {
     await this.access.requireMember(input.householdId, input.userId);
     const freezer = await requireFreezer(this.ports.freezers, input.householdId, input.freezerId);

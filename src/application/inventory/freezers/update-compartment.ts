@@ -1,6 +1,6 @@
 import { requireCompartment } from "./find-freezer.js";
 import type { CompartmentInput } from "./get-compartment.js";
-import type { HouseholdAccess } from "../household-access.js";
+import { HouseholdUseCase } from "../household-access.js";
 import { type CompartmentView, viewCompartment } from "./freezer-views.js";
 import type { InventoryPorts } from "../inventory-ports.js";
 
@@ -9,12 +9,7 @@ export interface UpdateCompartmentInput extends CompartmentInput {
   position?: number | undefined;
 }
 
-export class UpdateCompartment {
-  constructor(
-    private readonly ports: Pick<InventoryPorts, "freezers">,
-    private readonly access: HouseholdAccess,
-  ) {}
-
+export class UpdateCompartment extends HouseholdUseCase<Pick<InventoryPorts, "freezers">> {
   async execute(input: UpdateCompartmentInput): Promise<CompartmentView> {
     await this.access.requireMember(input.householdId, input.userId);
     const compartment = await requireCompartment(

@@ -1,5 +1,5 @@
 import { requireFreezer } from "./find-freezer.js";
-import type { HouseholdAccess } from "../household-access.js";
+import { HouseholdUseCase } from "../household-access.js";
 import { type FreezerView, viewFreezer } from "./freezer-views.js";
 import type { FreezerInput } from "./get-freezer.js";
 import type { InventoryPorts } from "../inventory-ports.js";
@@ -11,12 +11,7 @@ export interface UpdateFreezerInput extends FreezerInput {
   position?: number | undefined;
 }
 
-export class UpdateFreezer {
-  constructor(
-    private readonly ports: Pick<InventoryPorts, "freezers" | "clock">,
-    private readonly access: HouseholdAccess,
-  ) {}
-
+export class UpdateFreezer extends HouseholdUseCase<Pick<InventoryPorts, "freezers" | "clock">> {
   async execute(input: UpdateFreezerInput): Promise<FreezerView> {
     await this.access.requireMember(input.householdId, input.userId);
     const freezer = await requireFreezer(this.ports.freezers, input.householdId, input.freezerId);

@@ -1,15 +1,10 @@
 import { eventFactory } from "../../../domain/inventory/inventory-event.js";
 import { NotHouseholdMemberError, OwnerCannotLeaveError } from "../../../domain/inventory/errors.js";
-import type { HouseholdAccess } from "../household-access.js";
+import { HouseholdUseCase } from "../household-access.js";
 import type { Confirmation, HouseholdInput, InventoryPorts } from "../inventory-ports.js";
 
 /** A member leaves; the owner must transfer ownership (or delete the household) first. */
-export class LeaveHousehold {
-  constructor(
-    private readonly ports: Pick<InventoryPorts, "households" | "ids" | "clock">,
-    private readonly access: HouseholdAccess,
-  ) {}
-
+export class LeaveHousehold extends HouseholdUseCase<Pick<InventoryPorts, "households" | "ids" | "clock">> {
   async execute(input: HouseholdInput): Promise<Confirmation> {
     const membership = await this.access.requireMember(input.householdId, input.userId);
     if (membership.role === "OWNER") throw new OwnerCannotLeaveError();

@@ -4,7 +4,7 @@ import {
   MemberNotFoundError,
   NotHouseholdOwnerError,
 } from "../../../domain/inventory/errors.js";
-import type { HouseholdAccess } from "../household-access.js";
+import { HouseholdUseCase } from "../household-access.js";
 import type { Confirmation, HouseholdInput, InventoryPorts } from "../inventory-ports.js";
 
 export interface RemoveMemberInput extends HouseholdInput {
@@ -12,12 +12,7 @@ export interface RemoveMemberInput extends HouseholdInput {
   memberUserId: string;
 }
 
-export class RemoveMember {
-  constructor(
-    private readonly ports: Pick<InventoryPorts, "households" | "ids" | "clock">,
-    private readonly access: HouseholdAccess,
-  ) {}
-
+export class RemoveMember extends HouseholdUseCase<Pick<InventoryPorts, "households" | "ids" | "clock">> {
   async execute(input: RemoveMemberInput): Promise<Confirmation> {
     await this.access.requireOwner(input.householdId, input.userId);
     // Checked under the repository's locks, so a concurrent transfer cannot make the member

@@ -6,7 +6,7 @@ import {
 } from "../../../domain/inventory/errors.js";
 
 const NOT_A_MEMBER = "newOwnerId must be the user id of a member of this household";
-import type { HouseholdAccess } from "../household-access.js";
+import { HouseholdUseCase } from "../household-access.js";
 import { type HouseholdView, viewHousehold } from "./household-views.js";
 import type { HouseholdInput, InventoryPorts } from "../inventory-ports.js";
 
@@ -15,12 +15,7 @@ export interface TransferOwnershipInput extends HouseholdInput {
 }
 
 /** The new owner gets role OWNER; the previous owner stays as a MEMBER. */
-export class TransferOwnership {
-  constructor(
-    private readonly ports: Pick<InventoryPorts, "households" | "clock" | "ids">,
-    private readonly access: HouseholdAccess,
-  ) {}
-
+export class TransferOwnership extends HouseholdUseCase<Pick<InventoryPorts, "households" | "clock" | "ids">> {
   async execute(input: TransferOwnershipInput): Promise<HouseholdView> {
     await this.access.requireOwner(input.householdId, input.userId);
     if (input.newOwnerId === input.userId) throw new InvalidTransferTargetError("You already own this household");

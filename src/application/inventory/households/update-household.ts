@@ -1,5 +1,5 @@
 import { NotHouseholdMemberError } from "../../../domain/inventory/errors.js";
-import type { HouseholdAccess } from "../household-access.js";
+import { HouseholdUseCase } from "../household-access.js";
 import { type HouseholdView, viewHousehold } from "./household-views.js";
 import type { InventoryPorts } from "../inventory-ports.js";
 
@@ -9,12 +9,7 @@ export interface UpdateHouseholdInput {
   name?: string | undefined;
 }
 
-export class UpdateHousehold {
-  constructor(
-    private readonly ports: Pick<InventoryPorts, "households" | "clock">,
-    private readonly access: HouseholdAccess,
-  ) {}
-
+export class UpdateHousehold extends HouseholdUseCase<Pick<InventoryPorts, "households" | "clock">> {
   async execute(input: UpdateHouseholdInput): Promise<HouseholdView> {
     await this.access.requireOwner(input.householdId, input.userId);
     const household =

@@ -1,15 +1,10 @@
 import { INVITE_LIFETIME_MS } from "../../../domain/inventory/invite.js";
-import type { HouseholdAccess } from "../household-access.js";
+import { HouseholdUseCase } from "../household-access.js";
 import type { HouseholdInput, InventoryPorts } from "../inventory-ports.js";
 import { type InviteView, viewInvite } from "./invite-views.js";
 
 /** A single-use code, valid for seven days, that lets any signed-in user join. */
-export class CreateInvite {
-  constructor(
-    private readonly ports: Pick<InventoryPorts, "invites" | "secrets" | "ids" | "clock">,
-    private readonly access: HouseholdAccess,
-  ) {}
-
+export class CreateInvite extends HouseholdUseCase<Pick<InventoryPorts, "invites" | "secrets" | "ids" | "clock">> {
   async execute(input: HouseholdInput): Promise<InviteView> {
     await this.access.requireOwner(input.householdId, input.userId);
     const now = this.ports.clock.now();

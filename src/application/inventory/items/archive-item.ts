@@ -1,16 +1,11 @@
 import { type FreezerItemView, isArchived, nextChangeTime } from "../../../domain/inventory/freezer-item.js";
 import { ItemAlreadyArchivedError, ItemNotFoundError } from "../../../domain/inventory/item-errors.js";
 import { eventFactory, eventItem } from "../../../domain/inventory/inventory-event.js";
-import type { HouseholdAccess } from "../household-access.js";
+import { HouseholdUseCase } from "../household-access.js";
 import type { ItemPorts } from "./item-use-cases.js";
 
 /** Soft-deletes an active item into the archive (deletedAt = now). */
-export class ArchiveItem {
-  constructor(
-    private readonly ports: Pick<ItemPorts, "items" | "clock" | "ids">,
-    private readonly access: HouseholdAccess,
-  ) {}
-
+export class ArchiveItem extends HouseholdUseCase<Pick<ItemPorts, "items" | "clock" | "ids">> {
   async execute(input: { householdId: string; itemId: string; userId: string }): Promise<FreezerItemView> {
     await this.access.requireMember(input.householdId, input.userId);
     const archived = await this.ports.items.update(input.householdId, input.itemId, (current) => {

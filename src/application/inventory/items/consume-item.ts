@@ -1,7 +1,7 @@
 import { applyItemPatch, type FreezerItemView, isArchived } from "../../../domain/inventory/freezer-item.js";
 import { eventFactory, eventItem } from "../../../domain/inventory/inventory-event.js";
 import { ItemArchivedError, ItemNotFoundError, NotEnoughLeftError } from "../../../domain/inventory/item-errors.js";
-import type { HouseholdAccess } from "../household-access.js";
+import { HouseholdUseCase } from "../household-access.js";
 import type { ItemPorts } from "./item-use-cases.js";
 
 export interface ConsumeItemInput {
@@ -15,12 +15,7 @@ export interface ConsumeItemInput {
  * Takes units out of an active item. The history gets the quantity change exactly as a PATCH
  * of `quantity` writes it; taking the last units archives the item as used up (quantity 0).
  */
-export class ConsumeItem {
-  constructor(
-    private readonly ports: Pick<ItemPorts, "items" | "clock" | "ids">,
-    private readonly access: HouseholdAccess,
-  ) {}
-
+export class ConsumeItem extends HouseholdUseCase<Pick<ItemPorts, "items" | "clock" | "ids">> {
   async execute(input: ConsumeItemInput): Promise<FreezerItemView> {
     await this.access.requireMember(input.householdId, input.userId);
     const newId = () => this.ports.ids.next();

@@ -1,17 +1,12 @@
 import { isArchived } from "../../../domain/inventory/freezer-item.js";
 import { ItemNotArchivedError, ItemNotFoundError } from "../../../domain/inventory/item-errors.js";
 import { eventFactory } from "../../../domain/inventory/inventory-event.js";
-import type { HouseholdAccess } from "../household-access.js";
+import { HouseholdUseCase } from "../household-access.js";
 import type { HouseholdInput } from "../inventory-ports.js";
 import type { ItemPorts } from "./item-use-cases.js";
 
 /** Removes an archived item and its history for good (owner only); active items must be archived first. */
-export class DeleteItemPermanently {
-  constructor(
-    private readonly ports: Pick<ItemPorts, "items" | "clock" | "ids">,
-    private readonly access: HouseholdAccess,
-  ) {}
-
+export class DeleteItemPermanently extends HouseholdUseCase<Pick<ItemPorts, "items" | "clock" | "ids">> {
   async execute(input: HouseholdInput & { itemId: string }): Promise<void> {
     await this.access.requireOwner(input.householdId, input.userId);
     const deleted = await this.ports.items.deletePermanently(input.householdId, input.itemId, (current) => {

@@ -1,4 +1,4 @@
-import type { HouseholdAccess } from "../household-access.js";
+import { HouseholdUseCase } from "../household-access.js";
 import type { ItemPorts } from "./item-use-cases.js";
 import type { ItemListPage } from "./list-items.js";
 
@@ -14,12 +14,7 @@ export interface ListExpiringItemsInput {
 }
 
 /** Active items that expire within N days or have expired, soonest first, paged like the item list. */
-export class ListExpiringItems {
-  constructor(
-    private readonly ports: Pick<ItemPorts, "items" | "clock">,
-    private readonly access: HouseholdAccess,
-  ) {}
-
+export class ListExpiringItems extends HouseholdUseCase<Pick<ItemPorts, "items" | "clock">> {
   async execute(input: ListExpiringItemsInput): Promise<ItemListPage> {
     await this.access.requireMember(input.householdId, input.userId);
     const { items, total } = await this.ports.items.list({

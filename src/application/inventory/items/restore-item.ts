@@ -1,16 +1,11 @@
 import { type FreezerItemView, isArchived, nextChangeTime } from "../../../domain/inventory/freezer-item.js";
 import { ItemNotFoundError, ItemNotInArchiveError, ItemUsedUpError } from "../../../domain/inventory/item-errors.js";
 import { eventFactory, eventItem } from "../../../domain/inventory/inventory-event.js";
-import type { HouseholdAccess } from "../household-access.js";
+import { HouseholdUseCase } from "../household-access.js";
 import type { ItemPorts } from "./item-use-cases.js";
 
 /** Brings an archived item back into the active list. */
-export class RestoreItem {
-  constructor(
-    private readonly ports: Pick<ItemPorts, "items" | "clock" | "ids">,
-    private readonly access: HouseholdAccess,
-  ) {}
-
+export class RestoreItem extends HouseholdUseCase<Pick<ItemPorts, "items" | "clock" | "ids">> {
   async execute(input: { householdId: string; itemId: string; userId: string }): Promise<FreezerItemView> {
     await this.access.requireMember(input.householdId, input.userId);
     const restored = await this.ports.items.update(input.householdId, input.itemId, (current) => {

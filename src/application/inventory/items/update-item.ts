@@ -10,7 +10,7 @@ import { NotHouseholdMemberError } from "../../../domain/inventory/errors.js";
 import type { InventoryEvent } from "../../../domain/inventory/inventory-event.js";
 import { ItemArchivedError, ItemNotFoundError } from "../../../domain/inventory/item-errors.js";
 import { itemChangeEvents } from "./item-events.js";
-import type { HouseholdAccess } from "../household-access.js";
+import { HouseholdUseCase } from "../household-access.js";
 import { assertValidPlacement } from "./item-placement.js";
 import type { ItemPorts } from "./item-use-cases.js";
 
@@ -31,12 +31,7 @@ const MAX_ATTEMPTS = 5;
  * that really changed. The repository serialises concurrent updates of one item, so each
  * entry's old value is what the previous change set.
  */
-export class UpdateItem {
-  constructor(
-    private readonly ports: ItemPorts,
-    private readonly access: HouseholdAccess,
-  ) {}
-
+export class UpdateItem extends HouseholdUseCase<ItemPorts> {
   async execute(input: UpdateItemInput): Promise<FreezerItemView> {
     const { householdId, itemId, userId, patch } = input;
     if (patch.freezerId === undefined && patch.compartmentId === undefined) {

@@ -1,22 +1,19 @@
 import { defaultReminderSettings, type ReminderSettings } from "../../../domain/inventory/reminder.js";
-import type { Clock } from "../../../ports/clock.js";
 import type { ReminderRepository } from "../../../ports/reminder-repository.js";
-import type { HouseholdAccess } from "../household-access.js";
-import type { HouseholdInput } from "../inventory-ports.js";
+import { HouseholdUseCase } from "../household-access.js";
+import type { HouseholdInput, InventoryPorts } from "../inventory-ports.js";
+
+/** What the reminder settings use cases read and write. */
+export type ReminderPorts = { reminders: ReminderRepository } & Pick<InventoryPorts, "clock">;
 
 /** A household's reminder settings: what it saved, or the defaults. */
-export class GetReminderSettings {
-  constructor(
-    private readonly reminders: ReminderRepository,
-    private readonly clock: Clock,
-    private readonly access: HouseholdAccess,
-  ) {}
-
+export class GetReminderSettings extends HouseholdUseCase<ReminderPorts> {
   /** Any member may read them. */
   async execute(input: HouseholdInput): Promise<ReminderSettings> {
     await this.access.requireMember(input.householdId, input.userId);
     return (
-      (await this.reminders.find(input.householdId)) ?? defaultReminderSettings(input.householdId, this.clock.now())
+      (await this.ports.reminders.find(input.householdId)) ??
+      defaultReminderSettings(input.householdId, this.ports.clock.now())
     );
   }
 }
@@ -29,18 +26,13 @@ export interface UpdateReminderSettingsInput extends HouseholdInput {
 }
 
 /** Changes any of the settings (the owner's call); what is left out keeps its value. */
-export class UpdateReminderSettings {
-  constructor(
-    private readonly reminders: ReminderRepository,
-    private readonly clock: Clock,
-    private readonly access: HouseholdAccess,
-  ) {}
-
+export class UpdateReminderSettings extends HouseholdUseCase<ReminderPorts> {
   async execute(input: UpdateReminderSettingsInput): Promise<ReminderSettings> {
     await this.access.requireOwner(input.householdId, input.userId);
-    const now = this.clock.now();
-    const current = (await this.reminders.find(input.householdId)) ?? defaultReminderSettings(input.householdId, now);
-    return this.reminders.save({
+    const now = this.ports.clock.now();
+    const current =
+      (await this.ports.reminders.find(input.householdId)) ?? defaultReminderSettings(input.householdId, now);
+    return this.ports.reminders.save({
       householdId: input.householdId,
       enabled: input.enabled ?? current.enabled,
       daysAhead: input.daysAhead ?? current.daysAhead,

@@ -1,6 +1,6 @@
 import type { ExportRecord } from "../../../domain/inventory/household-transfer.js";
 import type { HouseholdTransferStore } from "../../../ports/household-transfer-store.js";
-import type { HouseholdAccess } from "../household-access.js";
+import { HouseholdUseCase } from "../household-access.js";
 import type { HouseholdInput } from "../inventory-ports.js";
 
 /** Rows read per query: memory stays flat however large the household. */
@@ -10,12 +10,7 @@ const PAGE = 1000;
  * Everything of one household for a member, as records in order: freezers, compartments,
  * items (active and archived) and their history. Read page by page, so the caller can stream.
  */
-export class ExportHousehold {
-  constructor(
-    private readonly store: HouseholdTransferStore,
-    private readonly access: HouseholdAccess,
-  ) {}
-
+export class ExportHousehold extends HouseholdUseCase<{ transfers: HouseholdTransferStore }> {
   /** Checks the membership first, then returns the records to iterate. */
   async execute(input: HouseholdInput): Promise<AsyncIterable<ExportRecord>> {
     await this.access.requireMember(input.householdId, input.userId);
@@ -23,18 +18,18 @@ export class ExportHousehold {
   }
 
   private async *records(householdId: string): AsyncGenerator<ExportRecord> {
-    const freezers = await this.store.freezers(householdId);
+    const freezers = await this.ports.transfers.freezers(householdId);
     for (const { compartments: _compartments, ...freezer } of freezers) yield { kind: "freezer", freezer };
     for (const freezer of freezers)
       for (const compartment of freezer.compartments) yield { kind: "compartment", compartment };
     for (let after: string | null = null; ; ) {
-      const items = await this.store.itemsAfter(householdId, after, PAGE);
+      const items = await this.ports.transfers.itemsAfter(householdId, after, PAGE);
       for (const item of items) yield { kind: "item", item };
       if (items.length < PAGE) break;
       after = items[items.length - 1]?.id ?? null;
     }
     for (let after: string | null = null; ; ) {
-      const entries = await this.store.historyAfter(householdId, after, PAGE);
+      const entries = await this.ports.transfers.historyAfter(householdId, after, PAGE);
       for (const entry of entries) yield { kind: "history", entry };
       if (entries.length < PAGE) break;
       after = entries[entries.length - 1]?.id ?? null;

@@ -7,11 +7,9 @@ import {
   type ImportSummary,
   MAX_REPORTED_PROBLEMS,
 } from "../../../domain/inventory/household-transfer.js";
-import type { Clock } from "../../../ports/clock.js";
 import type { HouseholdTransferStore } from "../../../ports/household-transfer-store.js";
-import type { IdGenerator } from "../../../ports/id-generator.js";
-import type { HouseholdAccess } from "../household-access.js";
-import type { HouseholdInput } from "../inventory-ports.js";
+import { HouseholdUseCase } from "../household-access.js";
+import type { HouseholdInput, InventoryPorts } from "../inventory-ports.js";
 
 const BATCH = 1000;
 
@@ -120,19 +118,14 @@ class Placements {
  * written in one transaction. Items are keyed by id, so importing the same file again changes
  * nothing; an item whose compartment is missing creates it when the row names it.
  */
-export class ImportHousehold {
-  constructor(
-    private readonly store: HouseholdTransferStore,
-    private readonly access: HouseholdAccess,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
-  ) {}
-
+export class ImportHousehold extends HouseholdUseCase<
+  { transfers: HouseholdTransferStore } & Pick<InventoryPorts, "ids" | "clock">
+> {
   async execute(input: ImportHouseholdInput): Promise<ImportSummary> {
     await this.access.requireOwner(input.householdId, input.userId);
-    const now = this.clock.now();
-    const placements = new Placements(input.householdId, now, () => this.ids.next());
-    for (const freezer of await this.store.freezers(input.householdId)) {
+    const now = this.ports.clock.now();
+    const placements = new Placements(input.householdId, now, () => this.ports.ids.next());
+    for (const freezer of await this.ports.transfers.freezers(input.householdId)) {
       placements.addFreezer(freezer.id, freezer.name, null, freezer.position);
       for (const compartment of freezer.compartments)
         placements.addCompartment(compartment.id, freezer.id, compartment.name, null);
@@ -167,7 +160,7 @@ export class ImportHousehold {
       }
       if (batch.length > 0) yield batch;
     };
-    const written = await this.store.importAll({
+    const written = await this.ports.transfers.importAll({
       householdId,
       freezers: [...placements.freezers.values()],
       compartments: [...placements.compartments.values()],
@@ -190,7 +183,7 @@ export class ImportHousehold {
       if (pending.length === 0) return;
       const ofKind = (kind: string) => pending.filter((entry) => entry.kind === kind).map((entry) => entry.id);
       const foreign = new Set(
-        await this.store.foreignIds(input.householdId, {
+        await this.ports.transfers.foreignIds(input.householdId, {
           items: ofKind("items"),
           freezers: ofKind("freezers"),
           compartments: ofKind("compartments"),
@@ -216,8 +209,8 @@ export class ImportHousehold {
               name: row.name,
               description: row.description,
               position: placements.nextFreezerPosition,
-              createdAt: this.clock.now(),
-              updatedAt: this.clock.now(),
+              createdAt: this.ports.clock.now(),
+              updatedAt: this.ports.clock.now(),
             });
             pending.push({ row: row.row, id: row.id, kind: "freezers" });
           }
@@ -235,7 +228,7 @@ export class ImportHousehold {
               freezerId: row.freezerId,
               name: row.name,
               position: row.position,
-              createdAt: this.clock.now(),
+              createdAt: this.ports.clock.now(),
             });
             pending.push({ row: row.row, id: row.id, kind: "compartments" });
           }

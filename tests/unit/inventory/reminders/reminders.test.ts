@@ -57,8 +57,8 @@ describe("reminder settings", () => {
     const uc = itemUseCases();
     const access = new HouseholdAccess(new MemoryWorld(uc.world));
     const reminders = new MemoryReminderRepository();
-    const get = new GetReminderSettings(reminders, uc.clock, access);
-    const update = new UpdateReminderSettings(reminders, uc.clock, access);
+    const get = new GetReminderSettings({ reminders, clock: uc.clock }, access);
+    const update = new UpdateReminderSettings({ reminders, clock: uc.clock }, access);
     const { householdId } = uc.world.home;
     expect(await get.execute({ householdId, userId: uc.world.users.bob.id })).to.include({
       enabled: false,
