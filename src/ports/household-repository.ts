@@ -4,6 +4,25 @@ import type { InventoryEvent } from "../domain/inventory/inventory-event.js";
 /** Sees the locked household and membership (null when missing) and throws to refuse a change. */
 export type MembershipCheck = (household: Household, membership: Membership | null) => void;
 
+/** A member leaving or being removed; see {@link HouseholdRepository.removeMember}. */
+export interface MemberRemoval {
+  householdId: string;
+  userId: string;
+  check?: MembershipCheck | undefined;
+  /** Written to the outbox in the same transaction. */
+  events?: InventoryEvent[] | undefined;
+}
+
+/** Ownership passing to `newOwnerId`; see {@link HouseholdRepository.transferOwnership}. */
+export interface OwnershipTransfer {
+  householdId: string;
+  newOwnerId: string;
+  at: Date;
+  check?: MembershipCheck | undefined;
+  /** Written to the outbox in the same transaction. */
+  events?: InventoryEvent[] | undefined;
+}
+
 /** Households and their memberships (one aggregate: ownership lives in both). */
 /** Where the access policy looks up who belongs to a household. */
 export type MembershipSource = Pick<HouseholdRepository, "findMembership">;
@@ -30,24 +49,13 @@ export interface HouseholdRepository {
    * then removes the membership, all in one transaction, so a concurrent transfer or removal
    * sees the outcome. False when the household or the membership is gone.
    */
-  removeMember(
-    householdId: string,
-    userId: string,
-    check?: MembershipCheck,
-    events?: InventoryEvent[],
-  ): Promise<boolean>;
+  removeMember(removal: MemberRemoval): Promise<boolean>;
   /**
    * Locks the household and the new owner's membership, lets `check` veto, then makes
    * `newOwnerId` the owner (role OWNER, `ownerId`) and the previous owner a MEMBER, in one
    * transaction. Returns null when the household or the new owner's membership is missing.
    */
-  transferOwnership(
-    householdId: string,
-    newOwnerId: string,
-    at: Date,
-    check?: MembershipCheck,
-    events?: InventoryEvent[],
-  ): Promise<Household | null>;
+  transferOwnership(transfer: OwnershipTransfer): Promise<Household | null>;
 }
 
 export const HOUSEHOLD_REPOSITORY = Symbol("HouseholdRepository");

@@ -1,6 +1,15 @@
 import type { Membership } from "../domain/inventory/household.js";
 import type { User } from "../domain/inventory/user.js";
 
+/** An account deleted: what replaces its personal data; see {@link UserRepository.anonymise}. */
+export interface Anonymisation {
+  id: string;
+  replacement: { name: string; email: string; passwordHash: string };
+  at: Date;
+  /** Sees the locked memberships and throws to refuse. */
+  check?: ((memberships: Membership[]) => void) | undefined;
+}
+
 export interface UserRepository {
   /** Stores a new user; false when the (normalised) email is already taken. */
   insert(user: User): Promise<boolean>;
@@ -19,12 +28,7 @@ export interface UserRepository {
    * locked first and shown to `check`, which may refuse by throwing (an owner must transfer
    * first): a transfer of ownership to this user at the same moment is either seen or fails.
    */
-  anonymise(
-    id: string,
-    replacement: { name: string; email: string; passwordHash: string },
-    at: Date,
-    check?: (memberships: Membership[]) => void,
-  ): Promise<void>;
+  anonymise(anonymisation: Anonymisation): Promise<void>;
 }
 
 export const USER_REPOSITORY = Symbol("UserRepository");

@@ -1,8 +1,7 @@
-import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
 import { writeOutboxEvents } from "./knex-inventory-outbox.js";
 import type { Knex } from "knex";
 import type { Household, MemberProfile, Membership } from "../../domain/inventory/household.js";
-import type { HouseholdRepository, MembershipCheck } from "../../ports/household-repository.js";
+import type { HouseholdRepository, MemberRemoval, OwnershipTransfer } from "../../ports/household-repository.js";
 import { affectedRows, type Columns, fromColumns, isUniqueViolation, toColumns } from "./knex-rows.js";
 
 type HouseholdRow = Columns<Household>;
@@ -97,12 +96,7 @@ export class KnexHouseholdRepository implements HouseholdRepository {
     }
   }
 
-  async removeMember(
-    householdId: string,
-    userId: string,
-    check?: MembershipCheck,
-    events?: InventoryEvent[],
-  ): Promise<boolean> {
+  async removeMember({ householdId, userId, check, events }: MemberRemoval): Promise<boolean> {
     return this.knex.transaction(async (trx) => {
       const locked = await lockMembership(trx, householdId, userId);
       if (!locked) return false;
@@ -114,13 +108,13 @@ export class KnexHouseholdRepository implements HouseholdRepository {
     });
   }
 
-  async transferOwnership(
-    householdId: string,
-    newOwnerId: string,
-    at: Date,
-    check?: MembershipCheck,
-    events?: InventoryEvent[],
-  ): Promise<Household | null> {
+  async transferOwnership({
+    householdId,
+    newOwnerId,
+    at,
+    check,
+    events,
+  }: OwnershipTransfer): Promise<Household | null> {
     return this.knex.transaction(async (trx) => {
       const locked = await lockMembership(trx, householdId, newOwnerId);
       if (!locked) return null;

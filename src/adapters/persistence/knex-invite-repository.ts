@@ -1,9 +1,7 @@
-import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
 import { writeOutboxEvents } from "./knex-inventory-outbox.js";
 import type { Knex } from "knex";
 import type { Invite } from "../../domain/inventory/invite.js";
-import type { InviteRepository } from "../../ports/invite-repository.js";
-import type { Membership } from "../../domain/inventory/household.js";
+import type { InviteAcceptance, InviteAcceptOutcome, InviteRepository } from "../../ports/invite-repository.js";
 import {
   affectedRows,
   type Columns,
@@ -57,12 +55,7 @@ export class KnexInviteRepository implements InviteRepository {
     return affectedRows(await this.knex("invites").where({ id: inviteId, household_id: householdId }).delete()) > 0;
   }
 
-  async accept(
-    inviteId: string,
-    membership: Membership,
-    at: Date,
-    events?: InventoryEvent[],
-  ): Promise<"accepted" | "gone" | "already_member"> {
+  async accept({ inviteId, membership, at, events }: InviteAcceptance): Promise<InviteAcceptOutcome> {
     try {
       await this.knex.transaction(async (trx) => {
         const used = await trx("invites")

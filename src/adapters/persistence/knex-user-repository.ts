@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import type { Membership } from "../../domain/inventory/household.js";
 import type { User } from "../../domain/inventory/user.js";
-import type { UserRepository } from "../../ports/user-repository.js";
+import type { Anonymisation, UserRepository } from "../../ports/user-repository.js";
 import { type Columns, fromColumns, isUniqueViolation, toColumns } from "./knex-rows.js";
 
 type UserRow = Columns<User>;
@@ -60,12 +60,7 @@ export class KnexUserRepository implements UserRepository {
     return row ? toUser(row as UserRow) : null;
   }
 
-  async anonymise(
-    id: string,
-    replacement: { name: string; email: string; passwordHash: string },
-    at: Date,
-    check?: (memberships: Membership[]) => void,
-  ): Promise<void> {
+  async anonymise({ id, replacement, at, check }: Anonymisation): Promise<void> {
     await this.knex.transaction(async (trx) => {
       const rows: Columns<Membership>[] = await trx("memberships").where({ user_id: id }).forUpdate().select("*");
       check?.(rows.map((row) => fromColumns(row, ["joinedAt"])));

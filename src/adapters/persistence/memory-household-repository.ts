@@ -1,6 +1,5 @@
-import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
 import type { Household, MemberProfile, Membership } from "../../domain/inventory/household.js";
-import type { HouseholdRepository, MembershipCheck } from "../../ports/household-repository.js";
+import type { HouseholdRepository, MemberRemoval, OwnershipTransfer } from "../../ports/household-repository.js";
 import { copy, type MemoryInventoryStore } from "./memory-inventory-store.js";
 
 function byCreation(a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }): number {
@@ -88,12 +87,7 @@ export class MemoryHouseholdRepository implements HouseholdRepository {
 
   // No await between reading and writing: a method runs to completion before another starts,
   // which gives the same one-at-a-time outcome the SQL adapter's row locks give.
-  async removeMember(
-    householdId: string,
-    userId: string,
-    check?: MembershipCheck,
-    events?: InventoryEvent[],
-  ): Promise<boolean> {
+  async removeMember({ householdId, userId, check, events }: MemberRemoval): Promise<boolean> {
     const household = this.store.households.get(householdId);
     if (!household) return false;
     const membership = this.membershipOf(householdId, userId);
@@ -104,13 +98,13 @@ export class MemoryHouseholdRepository implements HouseholdRepository {
     return true;
   }
 
-  async transferOwnership(
-    householdId: string,
-    newOwnerId: string,
-    at: Date,
-    check?: MembershipCheck,
-    events?: InventoryEvent[],
-  ): Promise<Household | null> {
+  async transferOwnership({
+    householdId,
+    newOwnerId,
+    at,
+    check,
+    events,
+  }: OwnershipTransfer): Promise<Household | null> {
     const household = this.store.households.get(householdId);
     if (!household) return null;
     const target = this.membershipOf(householdId, newOwnerId);

@@ -1,7 +1,5 @@
-import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
-import type { Membership } from "../../domain/inventory/household.js";
 import { type Invite, isInviteUsable } from "../../domain/inventory/invite.js";
-import type { InviteRepository } from "../../ports/invite-repository.js";
+import type { InviteAcceptance, InviteAcceptOutcome, InviteRepository } from "../../ports/invite-repository.js";
 import { copy, type MemoryInventoryStore } from "./memory-inventory-store.js";
 
 export class MemoryInviteRepository implements InviteRepository {
@@ -35,12 +33,7 @@ export class MemoryInviteRepository implements InviteRepository {
     return true;
   }
 
-  async accept(
-    inviteId: string,
-    membership: Membership,
-    at: Date,
-    events?: InventoryEvent[],
-  ): Promise<"accepted" | "gone" | "already_member"> {
+  async accept({ inviteId, membership, at, events }: InviteAcceptance): Promise<InviteAcceptOutcome> {
     const invite = this.store.invites.get(inviteId);
     if (!invite || !isInviteUsable(invite, at) || !this.store.households.has(membership.householdId)) return "gone";
     for (const existing of this.store.memberships.values()) {

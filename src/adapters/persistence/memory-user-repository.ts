@@ -1,6 +1,5 @@
 import type { User } from "../../domain/inventory/user.js";
-import type { Membership } from "../../domain/inventory/household.js";
-import type { UserRepository } from "../../ports/user-repository.js";
+import type { Anonymisation, UserRepository } from "../../ports/user-repository.js";
 import { copy, type MemoryInventoryStore } from "./memory-inventory-store.js";
 
 export class MemoryUserRepository implements UserRepository {
@@ -55,12 +54,7 @@ export class MemoryUserRepository implements UserRepository {
     return copy(updated);
   }
 
-  async anonymise(
-    id: string,
-    replacement: { name: string; email: string; passwordHash: string },
-    at: Date,
-    check?: (memberships: Membership[]) => void,
-  ): Promise<void> {
+  async anonymise({ id, replacement, at, check }: Anonymisation): Promise<void> {
     const user = this.store.users.get(id);
     if (!user) return;
     check?.([...this.store.memberships.values()].filter((membership) => membership.userId === id).map(copy));

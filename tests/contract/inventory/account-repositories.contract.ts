@@ -131,11 +131,11 @@ export function describeAccountRepositoriesContract(
         await repos.users.insert(bob);
         await repos.households.addMember(membership(home.id, bob.id, "MEMBER", at(1)));
         await repos.refreshTokens.insert(token(bob.id));
-        await repos.users.anonymise(
-          bob.id,
-          { name: "Deleted user", email: `deleted+${bob.id}@deleted.invalid`, passwordHash: "!" },
-          at(2),
-        );
+        await repos.users.anonymise({
+          id: bob.id,
+          replacement: { name: "Deleted user", email: `deleted+${bob.id}@deleted.invalid`, passwordHash: "!" },
+          at: at(2),
+        });
         const stored = await repos.users.findById(bob.id);
         expect(stored).to.include({
           name: "Deleted user",
@@ -240,8 +240,8 @@ export function describeAccountRepositoriesContract(
           [carol.id, "Carol", "MEMBER"],
         ]);
         expect(members[1]?.email).to.equal(bob.email);
-        expect(await repos.households.removeMember(home.id, bob.id)).to.equal(true);
-        expect(await repos.households.removeMember(home.id, bob.id)).to.equal(false);
+        expect(await repos.households.removeMember({ householdId: home.id, userId: bob.id })).to.equal(true);
+        expect(await repos.households.removeMember({ householdId: home.id, userId: bob.id })).to.equal(false);
         expect(await repos.households.findMembership(home.id, bob.id)).to.equal(null);
       });
 
@@ -256,13 +256,21 @@ export function describeAccountRepositoriesContract(
         const bob = user();
         await repos.users.insert(bob);
         await repos.households.addMember(membership(home.id, bob.id, "MEMBER", at(1)));
-        const updated = await repos.households.transferOwnership(home.id, bob.id, at(2));
+        const updated = await repos.households.transferOwnership({
+          householdId: home.id,
+          newOwnerId: bob.id,
+          at: at(2),
+        });
         expect(updated).to.include({ ownerId: bob.id });
         expect(await repos.households.findMembership(home.id, bob.id)).to.include({ role: "OWNER" });
         expect(await repos.households.findMembership(home.id, owner.id)).to.include({ role: "MEMBER" });
         expect(await repos.households.ownsAny(owner.id)).to.equal(false);
-        expect(await repos.households.transferOwnership(home.id, createId(), at(3))).to.equal(null);
-        expect(await repos.households.transferOwnership(createId(), bob.id, at(3))).to.equal(null);
+        expect(
+          await repos.households.transferOwnership({ householdId: home.id, newOwnerId: createId(), at: at(3) }),
+        ).to.equal(null);
+        expect(
+          await repos.households.transferOwnership({ householdId: createId(), newOwnerId: bob.id, at: at(3) }),
+        ).to.equal(null);
       });
 
       it("deletes a household with everything under it and nothing of others", async () => {
@@ -345,13 +353,19 @@ export function describeAccountRepositoriesContract(
         await repos.invites.insert(live);
         await repos.invites.insert(expired);
         const results = await Promise.all([
-          repos.invites.accept(live.id, membership(home.id, bob.id, "MEMBER"), t0),
-          repos.invites.accept(live.id, membership(home.id, bob.id, "MEMBER"), t0),
+          repos.invites.accept({ inviteId: live.id, membership: membership(home.id, bob.id, "MEMBER"), at: t0 }),
+          repos.invites.accept({ inviteId: live.id, membership: membership(home.id, bob.id, "MEMBER"), at: t0 }),
         ]);
         expect(results.filter((outcome) => outcome === "accepted")).to.have.length(1);
         expect(await repos.invites.findByCode(live.code)).to.include({ usedBy: bob.id });
         expect(await repos.households.findMembership(home.id, bob.id)).to.include({ role: "MEMBER" });
-        expect(await repos.invites.accept(expired.id, membership(home.id, user().id, "MEMBER"), t0)).to.equal("gone");
+        expect(
+          await repos.invites.accept({
+            inviteId: expired.id,
+            membership: membership(home.id, user().id, "MEMBER"),
+            at: t0,
+          }),
+        ).to.equal("gone");
       });
 
       it("leaves an invite unused when its user is already a member", async () => {
@@ -362,10 +376,16 @@ export function describeAccountRepositoriesContract(
         await repos.users.insert(bob);
         await repos.invites.insert(first);
         await repos.invites.insert(second);
-        expect(await repos.invites.accept(first.id, membership(home.id, bob.id, "MEMBER"), t0)).to.equal("accepted");
-        expect(await repos.invites.accept(second.id, membership(home.id, bob.id, "MEMBER"), t0)).to.equal(
-          "already_member",
-        );
+        expect(
+          await repos.invites.accept({ inviteId: first.id, membership: membership(home.id, bob.id, "MEMBER"), at: t0 }),
+        ).to.equal("accepted");
+        expect(
+          await repos.invites.accept({
+            inviteId: second.id,
+            membership: membership(home.id, bob.id, "MEMBER"),
+            at: t0,
+          }),
+        ).to.equal("already_member");
         expect(await repos.invites.findByCode(second.code)).to.include({ usedAt: null, usedBy: null });
       });
     });

@@ -20,6 +20,9 @@ export type HouseholdFileFormat = "json" | "csv";
 
 export const HOUSEHOLD_FILE_FORMATS: readonly HouseholdFileFormat[] = ["json", "csv"];
 
+/** What a history record holds besides its id, in the order files write it. */
+const HISTORY_FIELDS = ["itemId", "fieldName", "oldValue", "newValue", "changedAt", "changedById"] as const;
+
 const CSV_COLUMNS = [
   "record",
   "id",
@@ -36,12 +39,7 @@ const CSV_COLUMNS = [
   "archivedAt",
   "createdAt",
   "updatedAt",
-  "itemId",
-  "fieldName",
-  "oldValue",
-  "newValue",
-  "changedAt",
-  "changedById",
+  ...HISTORY_FIELDS,
 ] as const;
 
 type CsvColumn = (typeof CSV_COLUMNS)[number];
@@ -91,15 +89,7 @@ function recordFields(record: ExportRecord): {
       return { array: "items", json, csv: { record: "item", ...json } };
     }
     case "history": {
-      const json = exported(record.entry, [
-        "id",
-        "itemId",
-        "fieldName",
-        "oldValue",
-        "newValue",
-        "changedAt",
-        "changedById",
-      ]);
+      const json = exported(record.entry, ["id", ...HISTORY_FIELDS]);
       return { array: "history", json, csv: { record: "history", ...json } };
     }
   }
@@ -347,25 +337,12 @@ const CSV_RECORD_ARRAY: Record<string, "freezers" | "compartments" | "items" | "
   item: "items",
   history: "history",
 };
-/** Columns each record kind reads (empty cells of the others are fine). */
+/** Columns each record kind reads, from its row schema (empty cells of the others are fine). */
 const CSV_FIELDS: Record<string, readonly string[]> = {
-  freezers: ["id", "name", "notes", "createdAt"],
-  compartments: ["id", "freezerId", "name", "position", "createdAt"],
-  items: [
-    "id",
-    "name",
-    "quantity",
-    "freezerId",
-    "freezerName",
-    "compartmentId",
-    "compartmentName",
-    "notes",
-    "storedAt",
-    "expiresAt",
-    "archivedAt",
-    "createdAt",
-    "updatedAt",
-  ],
+  // CSV has one notes column; a freezer's description is read from it.
+  freezers: Object.keys(freezerRow.shape).map((field) => (field === "description" ? "notes" : field)),
+  compartments: Object.keys(compartmentRow.shape),
+  items: Object.keys(itemRow.shape),
   history: [],
 };
 

@@ -13,20 +13,20 @@ export class DeleteCurrentUser {
   async execute(input: { userId: string }): Promise<Confirmation> {
     const user = await requireActiveUser(this.ports.users, input.userId);
     if (await this.ports.households.ownsAny(user.id)) throw new UserOwnsHouseholdError();
-    await this.ports.users.anonymise(
-      user.id,
-      {
+    await this.ports.users.anonymise({
+      id: user.id,
+      replacement: {
         name: DELETED_USER_NAME,
         email: anonymisedEmail(user.id),
         // Not a hash any hasher produces, so no password can ever match it.
         passwordHash: `!deleted:${this.ports.secrets.generate()}`,
       },
-      this.ports.clock.now(),
+      at: this.ports.clock.now(),
       // Again over the locked memberships: ownership may have been transferred to this user meanwhile.
-      (memberships) => {
+      check: (memberships) => {
         if (memberships.some((membership) => membership.role === "OWNER")) throw new UserOwnsHouseholdError();
       },
-    );
+    });
     return { message: "Account deleted" };
   }
 }

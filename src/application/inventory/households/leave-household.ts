@@ -9,14 +9,14 @@ export class LeaveHousehold extends HouseholdUseCase<Pick<InventoryPorts, "house
     const membership = await this.access.requireMember(input.householdId, input.userId);
     if (membership.role === "OWNER") throw new OwnerCannotLeaveError();
     // Again under the repository's locks: ownership may have been transferred to the caller meanwhile.
-    const left = await this.ports.households.removeMember(
-      input.householdId,
-      input.userId,
-      (_household, current) => {
+    const left = await this.ports.households.removeMember({
+      householdId: input.householdId,
+      userId: input.userId,
+      check: (_household, current) => {
         if (!current) throw new NotHouseholdMemberError();
         if (current.role === "OWNER") throw new OwnerCannotLeaveError();
       },
-      [
+      events: [
         eventFactory({
           householdId: input.householdId,
           userId: input.userId,
@@ -24,7 +24,7 @@ export class LeaveHousehold extends HouseholdUseCase<Pick<InventoryPorts, "house
           newId: () => this.ports.ids.next(),
         })("member.left", { userId: input.userId, removed: false }),
       ],
-    );
+    });
     if (!left) throw new NotHouseholdMemberError();
     return { message: "You left the household" };
   }

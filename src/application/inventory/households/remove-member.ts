@@ -17,15 +17,15 @@ export class RemoveMember extends HouseholdUseCase<Pick<InventoryPorts, "househo
     await this.access.requireOwner(input.householdId, input.userId);
     // Checked under the repository's locks, so a concurrent transfer cannot make the member
     // being removed the owner in between.
-    const removed = await this.ports.households.removeMember(
-      input.householdId,
-      input.memberUserId,
-      (household, member) => {
+    const removed = await this.ports.households.removeMember({
+      householdId: input.householdId,
+      userId: input.memberUserId,
+      check: (household, member) => {
         if (household.ownerId !== input.userId) throw new NotHouseholdOwnerError();
         if (!member) throw new MemberNotFoundError();
         if (member.role === "OWNER") throw new CannotRemoveOwnerError();
       },
-      [
+      events: [
         eventFactory({
           householdId: input.householdId,
           userId: input.userId,
@@ -33,7 +33,7 @@ export class RemoveMember extends HouseholdUseCase<Pick<InventoryPorts, "househo
           newId: () => this.ports.ids.next(),
         })("member.left", { userId: input.memberUserId, removed: true }),
       ],
-    );
+    });
     if (!removed) throw new MemberNotFoundError();
     return { message: "Member removed" };
   }

@@ -21,26 +21,26 @@ export class TransferOwnership extends HouseholdUseCase<Pick<InventoryPorts, "ho
     if (input.newOwnerId === input.userId) throw new InvalidTransferTargetError("You already own this household");
     // The rules are checked again under the repository's locks: a member leaving, being removed
     // or deleting their account at the same moment must not end with an owner who is gone.
-    const household = await this.ports.households.transferOwnership(
-      input.householdId,
-      input.newOwnerId,
-      this.ports.clock.now(),
-      (current, target) => {
+    const at = this.ports.clock.now();
+    const event = eventFactory({
+      householdId: input.householdId,
+      userId: input.userId,
+      at,
+      newId: () => this.ports.ids.next(),
+    });
+    const household = await this.ports.households.transferOwnership({
+      householdId: input.householdId,
+      newOwnerId: input.newOwnerId,
+      at,
+      check: (current, target) => {
         if (current.ownerId !== input.userId) throw new NotHouseholdOwnerError();
         if (!target) throw new InvalidTransferTargetError(NOT_A_MEMBER);
       },
-      ((event) => [
+      events: [
         event("member.role_changed", { userId: input.newOwnerId, role: "OWNER" }),
         event("member.role_changed", { userId: input.userId, role: "MEMBER" }),
-      ])(
-        eventFactory({
-          householdId: input.householdId,
-          userId: input.userId,
-          at: this.ports.clock.now(),
-          newId: () => this.ports.ids.next(),
-        }),
-      ),
-    );
+      ],
+    });
     if (!household) throw new NotHouseholdMemberError();
     return viewHousehold(household);
   }

@@ -32,12 +32,18 @@ export class AcceptInvite {
       at: now,
       newId: () => this.ports.ids.next(),
     });
-    const outcome = await this.ports.invites.accept(
-      invite.id,
-      { id: this.ports.ids.next(), householdId: household.id, userId: user.id, role: "MEMBER", joinedAt: now },
-      now,
-      [joined("member.joined", { userId: user.id, role: "MEMBER" })],
-    );
+    const outcome = await this.ports.invites.accept({
+      inviteId: invite.id,
+      membership: {
+        id: this.ports.ids.next(),
+        householdId: household.id,
+        userId: user.id,
+        role: "MEMBER",
+        joinedAt: now,
+      },
+      at: now,
+      events: [joined("member.joined", { userId: user.id, role: "MEMBER" })],
+    });
     if (outcome === "already_member") throw new AlreadyMemberError();
     if (outcome === "gone") throw new InviteGoneError();
     return viewHousehold(household);
