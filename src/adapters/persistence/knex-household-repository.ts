@@ -108,13 +108,8 @@ export class KnexHouseholdRepository implements HouseholdRepository {
     });
   }
 
-  async transferOwnership({
-    householdId,
-    newOwnerId,
-    at,
-    check,
-    events,
-  }: OwnershipTransfer): Promise<Household | null> {
+  async transferOwnership(transfer: OwnershipTransfer): Promise<Household | null> {
+    const { householdId, newOwnerId, at, check, events } = transfer;
     return this.knex.transaction(async (trx) => {
       const locked = await lockMembership(trx, householdId, newOwnerId);
       if (!locked) return null;

@@ -98,13 +98,8 @@ export class MemoryHouseholdRepository implements HouseholdRepository {
     return true;
   }
 
-  async transferOwnership({
-    householdId,
-    newOwnerId,
-    at,
-    check,
-    events,
-  }: OwnershipTransfer): Promise<Household | null> {
+  async transferOwnership(transfer: OwnershipTransfer): Promise<Household | null> {
+    const { householdId, newOwnerId, at, check, events } = transfer;
     const household = this.store.households.get(householdId);
     if (!household) return null;
     const target = this.membershipOf(householdId, newOwnerId);

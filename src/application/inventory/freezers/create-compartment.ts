@@ -1,4 +1,4 @@
-import { eventFactory } from "../../../domain/inventory/inventory-event.js";
+import { householdEvents } from "../household-events.js";
 import { requireFreezer } from "./find-freezer.js";
 import { HouseholdUseCase } from "../household-access.js";
 import { type CompartmentView, viewCompartment } from "./freezer-views.js";
@@ -22,12 +22,7 @@ export class CreateCompartment extends HouseholdUseCase<Pick<InventoryPorts, "fr
       position: input.position ?? 0,
       createdAt: this.ports.clock.now(),
     };
-    const event = eventFactory({
-      householdId: input.householdId,
-      userId: input.userId,
-      at: compartment.createdAt,
-      newId: () => this.ports.ids.next(),
-    });
+    const event = householdEvents(this.ports, input, compartment.createdAt);
     await this.ports.freezers.insertCompartment(compartment, [
       event("compartment.created", { freezerId: freezer.id, compartmentId: compartment.id, name: compartment.name }),
     ]);

@@ -1,4 +1,4 @@
-import { eventFactory } from "../../../domain/inventory/inventory-event.js";
+import { householdEvents } from "../household-events.js";
 import { HouseholdUseCase } from "../household-access.js";
 import { type FreezerView, viewFreezer } from "./freezer-views.js";
 import type { HouseholdInput, InventoryPorts } from "../inventory-ports.js";
@@ -25,12 +25,7 @@ export class CreateFreezer extends HouseholdUseCase<Pick<InventoryPorts, "freeze
       createdAt: now,
       updatedAt: now,
     };
-    const event = eventFactory({
-      householdId: input.householdId,
-      userId: input.userId,
-      at: now,
-      newId: () => this.ports.ids.next(),
-    });
+    const event = householdEvents(this.ports, input, now);
     await this.ports.freezers.insertFreezer(freezer, [
       event("freezer.created", { freezerId: freezer.id, name: freezer.name }),
     ]);

@@ -1,4 +1,4 @@
-import { eventFactory } from "../../../domain/inventory/inventory-event.js";
+import { householdEvents } from "../household-events.js";
 import { CompartmentNotEmptyError, CompartmentNotFoundError } from "../../../domain/inventory/errors.js";
 import { requireFreezer } from "./find-freezer.js";
 import type { CompartmentInput } from "./get-compartment.js";
@@ -10,12 +10,7 @@ export class DeleteCompartment extends HouseholdUseCase<Pick<InventoryPorts, "fr
   async execute(input: CompartmentInput): Promise<Confirmation> {
     await this.access.requireOwner(input.householdId, input.userId);
     await requireFreezer(this.ports.freezers, input.householdId, input.freezerId);
-    const event = eventFactory({
-      householdId: input.householdId,
-      userId: input.userId,
-      at: this.ports.clock.now(),
-      newId: () => this.ports.ids.next(),
-    });
+    const event = householdEvents(this.ports, input);
     const outcome = await this.ports.freezers.deleteCompartment(input.freezerId, input.compartmentId, [
       event("compartment.deleted", { freezerId: input.freezerId, compartmentId: input.compartmentId }),
     ]);

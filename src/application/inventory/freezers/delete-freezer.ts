@@ -1,4 +1,4 @@
-import { eventFactory } from "../../../domain/inventory/inventory-event.js";
+import { householdEvents } from "../household-events.js";
 import { FreezerNotEmptyError, FreezerNotFoundError } from "../../../domain/inventory/errors.js";
 import type { FreezerInput } from "./get-freezer.js";
 import { HouseholdUseCase } from "../household-access.js";
@@ -8,12 +8,7 @@ import type { Confirmation, InventoryPorts } from "../inventory-ports.js";
 export class DeleteFreezer extends HouseholdUseCase<Pick<InventoryPorts, "freezers" | "ids" | "clock">> {
   async execute(input: FreezerInput): Promise<Confirmation> {
     await this.access.requireOwner(input.householdId, input.userId);
-    const event = eventFactory({
-      householdId: input.householdId,
-      userId: input.userId,
-      at: this.ports.clock.now(),
-      newId: () => this.ports.ids.next(),
-    });
+    const event = householdEvents(this.ports, input);
     const outcome = await this.ports.freezers.deleteFreezer(input.householdId, input.freezerId, [
       event("freezer.deleted", { freezerId: input.freezerId }),
     ]);

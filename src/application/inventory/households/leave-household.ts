@@ -1,4 +1,4 @@
-import { eventFactory } from "../../../domain/inventory/inventory-event.js";
+import { householdEvents } from "../household-events.js";
 import { NotHouseholdMemberError, OwnerCannotLeaveError } from "../../../domain/inventory/errors.js";
 import { HouseholdUseCase } from "../household-access.js";
 import type { Confirmation, HouseholdInput, InventoryPorts } from "../inventory-ports.js";
@@ -16,14 +16,7 @@ export class LeaveHousehold extends HouseholdUseCase<Pick<InventoryPorts, "house
         if (!current) throw new NotHouseholdMemberError();
         if (current.role === "OWNER") throw new OwnerCannotLeaveError();
       },
-      events: [
-        eventFactory({
-          householdId: input.householdId,
-          userId: input.userId,
-          at: this.ports.clock.now(),
-          newId: () => this.ports.ids.next(),
-        })("member.left", { userId: input.userId, removed: false }),
-      ],
+      events: [householdEvents(this.ports, input)("member.left", { userId: input.userId, removed: false })],
     });
     if (!left) throw new NotHouseholdMemberError();
     return { message: "You left the household" };

@@ -1,4 +1,4 @@
-import { eventFactory } from "../../../domain/inventory/inventory-event.js";
+import { householdEvents } from "../household-events.js";
 import {
   CannotRemoveOwnerError,
   MemberNotFoundError,
@@ -25,14 +25,7 @@ export class RemoveMember extends HouseholdUseCase<Pick<InventoryPorts, "househo
         if (!member) throw new MemberNotFoundError();
         if (member.role === "OWNER") throw new CannotRemoveOwnerError();
       },
-      events: [
-        eventFactory({
-          householdId: input.householdId,
-          userId: input.userId,
-          at: this.ports.clock.now(),
-          newId: () => this.ports.ids.next(),
-        })("member.left", { userId: input.memberUserId, removed: true }),
-      ],
+      events: [householdEvents(this.ports, input)("member.left", { userId: input.memberUserId, removed: true })],
     });
     if (!removed) throw new MemberNotFoundError();
     return { message: "Member removed" };

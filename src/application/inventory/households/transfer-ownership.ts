@@ -1,4 +1,4 @@
-import { eventFactory } from "../../../domain/inventory/inventory-event.js";
+import { householdEvents } from "../household-events.js";
 import {
   InvalidTransferTargetError,
   NotHouseholdMemberError,
@@ -22,12 +22,7 @@ export class TransferOwnership extends HouseholdUseCase<Pick<InventoryPorts, "ho
     // The rules are checked again under the repository's locks: a member leaving, being removed
     // or deleting their account at the same moment must not end with an owner who is gone.
     const at = this.ports.clock.now();
-    const event = eventFactory({
-      householdId: input.householdId,
-      userId: input.userId,
-      at,
-      newId: () => this.ports.ids.next(),
-    });
+    const event = householdEvents(this.ports, input, at);
     const household = await this.ports.households.transferOwnership({
       householdId: input.householdId,
       newOwnerId: input.newOwnerId,

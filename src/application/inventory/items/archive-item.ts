@@ -1,6 +1,7 @@
+import { householdEvents } from "../household-events.js";
 import { type FreezerItemView, isArchived, nextChangeTime } from "../../../domain/inventory/freezer-item.js";
 import { ItemAlreadyArchivedError, ItemNotFoundError } from "../../../domain/inventory/item-errors.js";
-import { eventFactory, eventItem } from "../../../domain/inventory/inventory-event.js";
+import { eventItem } from "../../../domain/inventory/inventory-event.js";
 import { HouseholdUseCase } from "../household-access.js";
 import type { ItemPorts } from "./item-use-cases.js";
 
@@ -12,12 +13,7 @@ export class ArchiveItem extends HouseholdUseCase<Pick<ItemPorts, "items" | "clo
       if (isArchived(current)) throw new ItemAlreadyArchivedError();
       const at = nextChangeTime(this.ports.clock.now(), current);
       const item = { ...current, deletedAt: at, updatedAt: at, updatedById: input.userId };
-      const event = eventFactory({
-        householdId: input.householdId,
-        userId: input.userId,
-        at,
-        newId: () => this.ports.ids.next(),
-      });
+      const event = householdEvents(this.ports, input, at);
       return { item, changes: [], events: [event("item.archived", { item: eventItem(item), reason: "archived" })] };
     });
     if (!archived) throw new ItemNotFoundError();

@@ -1,5 +1,6 @@
+import { householdEvents } from "../household-events.js";
 import type { FreezerItem, FreezerItemView } from "../../../domain/inventory/freezer-item.js";
-import { eventFactory, eventItem } from "../../../domain/inventory/inventory-event.js";
+import { eventItem } from "../../../domain/inventory/inventory-event.js";
 import { NotHouseholdMemberError } from "../../../domain/inventory/errors.js";
 import { InvalidItemPlacementError } from "../../../domain/inventory/item-errors.js";
 import { assertValidPlacement } from "./item-placement.js";
@@ -40,12 +41,7 @@ export class CreateItem {
       createdById: input.userId,
       updatedById: input.userId,
     };
-    const event = eventFactory({
-      householdId: input.householdId,
-      userId: input.userId,
-      at: now,
-      newId: () => this.ports.ids.next(),
-    });
+    const event = householdEvents(this.ports, input, now);
     // Membership, placement and the insert are one statement; a refusal is explained after.
     const result = await this.ports.items.createForMember(input.userId, item, [
       event("item.created", { item: eventItem(item) }),

@@ -1,6 +1,6 @@
+import { householdEvents } from "../household-events.js";
 import { isArchived } from "../../../domain/inventory/freezer-item.js";
 import { ItemNotArchivedError, ItemNotFoundError } from "../../../domain/inventory/item-errors.js";
-import { eventFactory } from "../../../domain/inventory/inventory-event.js";
 import { HouseholdUseCase } from "../household-access.js";
 import type { HouseholdInput } from "../inventory-ports.js";
 import type { ItemPorts } from "./item-use-cases.js";
@@ -11,12 +11,7 @@ export class DeleteItemPermanently extends HouseholdUseCase<Pick<ItemPorts, "ite
     await this.access.requireOwner(input.householdId, input.userId);
     const deleted = await this.ports.items.deletePermanently(input.householdId, input.itemId, (current) => {
       if (!isArchived(current)) throw new ItemNotArchivedError();
-      const event = eventFactory({
-        householdId: input.householdId,
-        userId: input.userId,
-        at: this.ports.clock.now(),
-        newId: () => this.ports.ids.next(),
-      });
+      const event = householdEvents(this.ports, input);
       return [event("item.deleted", { itemId: current.id, name: current.name })];
     });
     if (!deleted) throw new ItemNotFoundError();

@@ -1,6 +1,7 @@
+import { householdEvents } from "../household-events.js";
 import { type FreezerItemView, isArchived, nextChangeTime } from "../../../domain/inventory/freezer-item.js";
 import { ItemNotFoundError, ItemNotInArchiveError, ItemUsedUpError } from "../../../domain/inventory/item-errors.js";
-import { eventFactory, eventItem } from "../../../domain/inventory/inventory-event.js";
+import { eventItem } from "../../../domain/inventory/inventory-event.js";
 import { HouseholdUseCase } from "../household-access.js";
 import type { ItemPorts } from "./item-use-cases.js";
 
@@ -13,12 +14,7 @@ export class RestoreItem extends HouseholdUseCase<Pick<ItemPorts, "items" | "clo
       if (current.quantity <= 0) throw new ItemUsedUpError();
       const at = nextChangeTime(this.ports.clock.now(), current);
       const item = { ...current, deletedAt: null, updatedAt: at, updatedById: input.userId };
-      const event = eventFactory({
-        householdId: input.householdId,
-        userId: input.userId,
-        at,
-        newId: () => this.ports.ids.next(),
-      });
+      const event = householdEvents(this.ports, input, at);
       return { item, changes: [], events: [event("item.restored", { item: eventItem(item) })] };
     });
     if (!restored) throw new ItemNotFoundError();
