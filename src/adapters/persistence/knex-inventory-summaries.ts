@@ -1,3 +1,4 @@
+import { DAY_MS } from "../../domain/shared/local-time.js";
 import type { Knex } from "knex";
 import type {
   FreezerCount,
@@ -5,8 +6,6 @@ import type {
   HouseholdSummary,
   InventorySummaries,
 } from "../../ports/inventory-summaries.js";
-
-const DAY_MS = 86_400_000;
 
 /** Household figures in one query each, read off the active-items indexes. */
 export class KnexInventorySummaries implements InventorySummaries {

@@ -1,3 +1,4 @@
+import { DAY_MS } from "../../domain/shared/local-time.js";
 import type {
   FreezerCount,
   HouseholdName,
@@ -7,7 +8,6 @@ import type {
 import type { ItemRepository } from "../../ports/item-repository.js";
 import type { MemoryInventoryStore } from "./memory-inventory-store.js";
 
-const DAY_MS = 86_400_000;
 const ALL = 1_000_000;
 
 /** The same figures over the in-memory store and item repository. */

@@ -1,3 +1,6 @@
+/** A day in milliseconds (UTC days: no daylight-saving shift). */
+export const DAY_MS = 86_400_000;
+
 /** A moment as a wall clock in a time zone shows it. */
 export interface LocalTime {
   /** `YYYY-MM-DD`. */

@@ -1,8 +1,7 @@
+import { DAY_MS } from "../../../domain/shared/local-time.js";
 import { HouseholdUseCase } from "../household-access.js";
 import type { ItemPorts } from "./item-use-cases.js";
 import type { ItemListPage } from "./list-items.js";
-
-const DAY_MS = 86_400_000;
 
 export interface ListExpiringItemsInput {
   householdId: string;

@@ -1,13 +1,12 @@
 import type { NotificationService } from "../../../domain/automation/notification.js";
 import type { FreezerItemView } from "../../../domain/inventory/freezer-item.js";
 import { isReminderDue, type ReminderSettings } from "../../../domain/inventory/reminder.js";
-import { localTime } from "../../../domain/shared/local-time.js";
+import { DAY_MS, localTime } from "../../../domain/shared/local-time.js";
 import type { Clock } from "../../../ports/clock.js";
 import type { ItemRepository } from "../../../ports/item-repository.js";
 import type { Logger } from "../../../ports/logger.js";
 import type { ReminderRepository } from "../../../ports/reminder-repository.js";
 
-const DAY_MS = 86_400_000;
 /** Items named in one notification; the rest are counted. */
 const LISTED = 15;
 
