@@ -296,7 +296,7 @@ export function assembleEngine(scope: DependencyContainer, options: EngineOption
     : null;
 
   const fromEnvironment =
-    options.servicesFromEnvironment === false ? {} : buildServicesFromConfig(config, options.services);
+    options.servicesFromEnvironment === false ? {} : buildServicesFromConfig(config, options.services, clock);
   const services: ServiceRegistry = resolveServices(
     { ...fromEnvironment, ...options.services },
     { http, mqtt, logger, deviceRegistry },

@@ -23,12 +23,14 @@ import type { NotificationService } from "../domain/automation/notification.js";
 import type { LightPanelService } from "../ports/light-panel-service.js";
 import type { RelayService } from "../ports/relay-service.js";
 import type { WeatherService } from "../ports/weather-service.js";
+import { type Clock, systemClock } from "../ports/clock.js";
 import type { Config } from "./config.js";
 import { homeKitFromConfig } from "./homekit-from-config.js";
 
-/** What a builder gets: the parsed configuration (DATA_DIR for files it keeps). */
+/** What a builder gets: the parsed configuration (DATA_DIR for files it keeps) and the engine's clock. */
 export interface EnvServiceContext {
   config: Readonly<Config>;
+  clock: Clock;
 }
 
 /** One service built from the environment, or undefined when it is not configured. */
@@ -54,7 +56,7 @@ export function ntfyFromConfig({ config }: EnvServiceContext): ServiceFactory<No
 }
 
 /** Open-Meteo (default) or OpenWeatherMap, when WEATHER_LATITUDE and WEATHER_LONGITUDE are set. */
-export function weatherFromConfig({ config }: EnvServiceContext): ServiceFactory<WeatherService> | undefined {
+export function weatherFromConfig({ config, clock }: EnvServiceContext): ServiceFactory<WeatherService> | undefined {
   const { WEATHER_LATITUDE: latitude, WEATHER_LONGITUDE: longitude } = config;
   if (latitude === undefined || longitude === undefined) return undefined;
   const location = {
@@ -69,7 +71,11 @@ export function weatherFromConfig({ config }: EnvServiceContext): ServiceFactory
       config.WEATHER_PROVIDER === "openweathermap"
         ? new OpenWeatherMapProvider(http, { ...location, apiKey: config.OPENWEATHERMAP_API_KEY ?? "" })
         : new OpenMeteoProvider(http, location);
-    return new CachedWeatherService(provider, logger, { cacheTtlSeconds: config.WEATHER_CACHE_TTL });
+    // The engine's clock decides what "today" is, so a test kit's fake time sees its own day.
+    return new CachedWeatherService(provider, logger, {
+      cacheTtlSeconds: config.WEATHER_CACHE_TTL,
+      now: () => clock.now(),
+    });
   };
 }
 
@@ -107,12 +113,16 @@ export const ENV_SERVICE_BUILDERS: readonly { key: string; build: EnvServiceBuil
  * The services the environment configures, leaving out every key `given` already has
  * (under any spelling: a caller's `relays` keeps `relay` from being built as well).
  */
-export function buildServicesFromConfig(config: Readonly<Config>, given: EngineServices = {}): EngineServices {
+export function buildServicesFromConfig(
+  config: Readonly<Config>,
+  given: EngineServices = {},
+  clock: Clock = systemClock,
+): EngineServices {
   const services: EngineServices = {};
   for (const { key, build } of ENV_SERVICE_BUILDERS) {
     if (serviceKeySpellings(key).some((spelling) => given[spelling] !== undefined && given[spelling] !== null))
       continue;
-    const service = build({ config });
+    const service = build({ config, clock });
     if (service !== undefined) services[key] = service;
   }
   return services;

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { ConfigError, loadConfig } from "../../../src/composition/config.js";
 import { homeKitFromConfig } from "../../../src/composition/homekit-from-config.js";
+import { systemClock } from "../../../src/ports/clock.js";
 
 function problemsOf(env: Record<string, string>): { variable: string; message: string }[] {
   try {
@@ -24,7 +25,7 @@ describe("HomeKit configuration (HOMEKIT_*)", () => {
     });
     expect(config.HOMEKIT_SETUP_CODE).to.equal(undefined);
     expect(config.HOMEKIT_BIND).to.equal(undefined);
-    expect(homeKitFromConfig({ config })).to.equal(undefined);
+    expect(homeKitFromConfig({ config, clock: systemClock })).to.equal(undefined);
   });
 
   it("reads every variable and builds a factory when enabled", () => {
@@ -46,7 +47,7 @@ describe("HomeKit configuration (HOMEKIT_*)", () => {
       HOMEKIT_ADVERTISER: "bonjour-hap",
       HOMEKIT_MAX_ACCESSORIES_PER_BRIDGE: 100,
     });
-    expect(homeKitFromConfig({ config })).to.be.a("function");
+    expect(homeKitFromConfig({ config, clock: systemClock })).to.be.a("function");
   });
 
   it("names each bad variable and says what it allows", () => {
