@@ -83,20 +83,86 @@ export function ActionForm(props: {
 }
 
 /** A labelled input; the label is a real <label for>, so every field has an accessible name. */
-export function Field(props: { label: string; id: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
-  const { label, id, hint, ...rest } = props;
+export function Field(
+  props: {
+    label: string;
+    id: string;
+    hint?: string;
+    /** Called with the text on every input. */
+    onValue?: (value: string) => void;
+  } & InputHTMLAttributes<HTMLInputElement>,
+) {
+  const { label, id, hint, onValue, ...rest } = props;
   // The rest type of a union of input variants confuses the compiler; it is the input's attributes.
   const input = rest as InputHTMLAttributes<HTMLInputElement>;
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <input id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
+      <input
+        id={id}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        {...(onValue ? { onInput: (event) => onValue(event.currentTarget.value) } : {})}
+        {...input}
+      />
       {hint ? (
         <small id={`${id}-hint`} class="hint">
           {hint}
         </small>
       ) : null}
     </div>
+  );
+}
+
+/** What the account fields take: where they are and the state they edit. */
+interface AccountFieldProps {
+  id: string;
+  value: string;
+  onValue: (value: string) => void;
+}
+
+/** A person's name, as register and the account page ask for it. */
+export function PersonNameField(props: AccountFieldProps) {
+  return <Field {...props} label={t("field.name")} autocomplete="name" required maxLength={100} />;
+}
+
+/** An e-mail address to sign in with. */
+export function EmailField(props: AccountFieldProps) {
+  return <Field {...props} label={t("field.email")} type="email" autocomplete="email" required />;
+}
+
+/** A password: a new one (register, change) needs 8 characters and says so; a current one does not. */
+export function PasswordField(props: AccountFieldProps & { label: string; isNew: boolean }) {
+  const { isNew, ...field } = props;
+  return (
+    <Field
+      {...field}
+      type="password"
+      autocomplete={isNew ? "new-password" : "current-password"}
+      minLength={isNew ? 8 : undefined}
+      hint={isNew ? t("auth.password.hint") : undefined}
+      required
+    />
+  );
+}
+
+/** An inline one-field form for a name (a new freezer, a household's name) and its button. */
+export function NameForm(props: {
+  action: { busy: boolean; error: unknown; run: () => Promise<unknown> };
+  disabled: boolean;
+  id: string;
+  label: string;
+  value: string;
+  onValue: (value: string) => void;
+  submit: string;
+  primary?: boolean;
+}) {
+  return (
+    <ActionForm class="inline" action={props.action} disabled={props.disabled}>
+      <Field id={props.id} label={props.label} required maxLength={100} value={props.value} onValue={props.onValue} />
+      <button type="submit" class={props.primary ? "primary" : undefined}>
+        {props.submit}
+      </button>
+    </ActionForm>
   );
 }
 
@@ -138,14 +204,20 @@ export function QuantityField(props: {
 }
 
 export function Select(
-  props: { label: string; id: string; children: ComponentChildren } & SelectHTMLAttributes<HTMLSelectElement>,
+  props: {
+    label: string;
+    id: string;
+    children: ComponentChildren;
+    /** Called with the chosen value on every change. */
+    onValue?: (value: string) => void;
+  } & SelectHTMLAttributes<HTMLSelectElement>,
 ) {
-  const { label, id, children, ...rest } = props;
+  const { label, id, children, onValue, ...rest } = props;
   const select = rest as SelectHTMLAttributes<HTMLSelectElement>;
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <select id={id} {...select}>
+      <select id={id} {...(onValue ? { onChange: (event) => onValue(event.currentTarget.value) } : {})} {...select}>
         {children}
       </select>
     </div>

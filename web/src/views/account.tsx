@@ -1,6 +1,14 @@
 import { useState } from "preact/hooks";
 import { api } from "../api.js";
-import { ActionForm, ConfirmButton, ErrorText, Field, useAction } from "../components.js";
+import {
+  ActionForm,
+  ConfirmButton,
+  EmailField,
+  ErrorText,
+  PasswordField,
+  PersonNameField,
+  useAction,
+} from "../components.js";
 import { signedOut } from "../data.js";
 import { t } from "../i18n/index.js";
 import { remember, setState, useAppState } from "../store.js";
@@ -52,24 +60,8 @@ export function AccountView() {
       <section aria-labelledby="profile-title">
         <h2 id="profile-title">{t("account.profile")}</h2>
         <ActionForm action={profile} disabled={!online} overrides={{ 409: "auth.register.taken" }}>
-          <Field
-            id="account-name"
-            label={t("field.name")}
-            autocomplete="name"
-            required
-            maxLength={100}
-            value={name}
-            onInput={(e) => setName(e.currentTarget.value)}
-          />
-          <Field
-            id="account-email"
-            label={t("field.email")}
-            type="email"
-            autocomplete="email"
-            required
-            value={email}
-            onInput={(e) => setEmail(e.currentTarget.value)}
-          />
+          <PersonNameField id="account-name" value={name} onValue={setName} />
+          <EmailField id="account-email" value={email} onValue={setEmail} />
           <button type="submit" class="primary">
             {t("action.save")}
           </button>
@@ -78,25 +70,19 @@ export function AccountView() {
       <section aria-labelledby="password-title">
         <h2 id="password-title">{t("account.password")}</h2>
         <ActionForm action={password} disabled={!online}>
-          <Field
+          <PasswordField
             id="account-current-password"
             label={t("account.currentPassword")}
-            type="password"
-            autocomplete="current-password"
-            required
+            isNew={false}
             value={currentPassword}
-            onInput={(e) => setCurrentPassword(e.currentTarget.value)}
+            onValue={setCurrentPassword}
           />
-          <Field
+          <PasswordField
             id="account-new-password"
             label={t("account.newPassword")}
-            type="password"
-            autocomplete="new-password"
-            minLength={8}
-            hint={t("auth.password.hint")}
-            required
+            isNew
             value={newPassword}
-            onInput={(e) => setNewPassword(e.currentTarget.value)}
+            onValue={setNewPassword}
           />
           <button type="submit">{t("account.changePassword")}</button>
         </ActionForm>

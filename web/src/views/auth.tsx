@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api } from "../api.js";
-import { ActionForm, ErrorText, Field, useAction } from "../components.js";
+import { ActionForm, EmailField, ErrorText, PasswordField, PersonNameField, useAction } from "../components.js";
 import { signedIn } from "../data.js";
 import { t } from "../i18n/index.js";
 import { useAppState } from "../store.js";
@@ -28,36 +28,14 @@ export function AuthView() {
         overrides={mode === "login" ? { 401: "auth.login.failed" } : { 409: "auth.register.taken" }}
         heading={<h2>{mode === "login" ? t("auth.login.title") : t("auth.register.title")}</h2>}
       >
-        {mode === "register" ? (
-          <Field
-            id="auth-name"
-            label={t("field.name")}
-            autocomplete="name"
-            required
-            maxLength={100}
-            value={name}
-            onInput={(event) => setName(event.currentTarget.value)}
-          />
-        ) : null}
-        <Field
-          id="auth-email"
-          label={t("field.email")}
-          type="email"
-          autocomplete="email"
-          required
-          value={email}
-          onInput={(event) => setEmail(event.currentTarget.value)}
-        />
-        <Field
+        {mode === "register" ? <PersonNameField id="auth-name" value={name} onValue={setName} /> : null}
+        <EmailField id="auth-email" value={email} onValue={setEmail} />
+        <PasswordField
           id="auth-password"
           label={t("field.password")}
-          type="password"
-          autocomplete={mode === "login" ? "current-password" : "new-password"}
-          minLength={mode === "register" ? 8 : undefined}
-          hint={mode === "register" ? t("auth.password.hint") : undefined}
-          required
+          isNew={mode === "register"}
           value={password}
-          onInput={(event) => setPassword(event.currentTarget.value)}
+          onValue={setPassword}
         />
         <button type="submit" class="primary">
           {mode === "login" ? t("auth.login.submit") : t("auth.register.submit")}

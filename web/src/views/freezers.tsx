@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api, type Compartment, type FreezerDetail } from "../api.js";
-import { ActionForm, ConfirmButton, ErrorText, Field, useAction } from "../components.js";
+import { ActionForm, ConfirmButton, ErrorText, Field, NameForm, useAction } from "../components.js";
 import { loadFreezers } from "../data.js";
 import { t } from "../i18n/index.js";
 import { currentHousehold, useAppState } from "../store.js";
@@ -37,14 +37,7 @@ function Rename(props: { id: string; label: string; value: string; onSave: (name
         void save.run();
       }}
     >
-      <Field
-        id={props.id}
-        label={props.label}
-        required
-        maxLength={100}
-        value={name}
-        onInput={(e) => setName(e.currentTarget.value)}
-      />
+      <Field id={props.id} label={props.label} required maxLength={100} value={name} onValue={setName} />
       <button type="submit" class="primary" disabled={save.busy}>
         {t("action.save")}
       </button>
@@ -193,7 +186,7 @@ function FreezerCard(props: { freezer: FreezerDetail; index: number; isOwner: bo
           required
           maxLength={100}
           value={compartment}
-          onInput={(e) => setCompartment(e.currentTarget.value)}
+          onValue={setCompartment}
         />
         <button type="submit">{t("freezers.addCompartment")}</button>
       </ActionForm>
@@ -215,19 +208,16 @@ export function FreezersView() {
   return (
     <main id="main">
       <h1>{t("freezers.title")}</h1>
-      <ActionForm class="inline" action={create} disabled={!online}>
-        <Field
-          id="new-freezer"
-          label={t("freezers.newFreezer")}
-          required
-          maxLength={100}
-          value={name}
-          onInput={(e) => setName(e.currentTarget.value)}
-        />
-        <button type="submit" class="primary">
-          {t("freezers.add")}
-        </button>
-      </ActionForm>
+      <NameForm
+        action={create}
+        disabled={!online}
+        id="new-freezer"
+        label={t("freezers.newFreezer")}
+        value={name}
+        onValue={setName}
+        submit={t("freezers.add")}
+        primary
+      />
       {freezers.length === 0 ? <p>{t("freezers.none")}</p> : null}
       <ul class="cards">
         {freezers.map((freezer, index) => (

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, type HouseholdDetail, type Invite } from "../api.js";
-import { ActionForm, ConfirmButton, ErrorText, Field, Select, useAction } from "../components.js";
+import { ActionForm, ConfirmButton, ErrorText, NameForm, Select, useAction } from "../components.js";
 import { loadHouseholds, noteFailure, selectHousehold } from "../data.js";
 import { formatDate, formatDateTime } from "../format.js";
 import { t } from "../i18n/index.js";
@@ -163,13 +163,7 @@ function Members(props: { detail: HouseholdDetail; isOwner: boolean; onChanged: 
       <ErrorText error={remove.error} />
       {props.isOwner && others.length > 0 ? (
         <ActionForm class="inline" action={transfer} disabled={!online}>
-          <Select
-            id="transfer-to"
-            label={t("household.transferTo")}
-            required
-            value={newOwner}
-            onChange={(e) => setNewOwner(e.currentTarget.value)}
-          >
+          <Select id="transfer-to" label={t("household.transferTo")} required value={newOwner} onValue={setNewOwner}>
             <option value="">{t("household.choose")}</option>
             {others.map((member) => (
               <option key={member.userId} value={member.userId}>
@@ -228,17 +222,15 @@ export function HouseholdView() {
       <h1>{household ? household.name : t("household.title")}</h1>
       <ErrorText error={loadError} />
       {household && isOwner ? (
-        <ActionForm class="inline" action={rename} disabled={!online}>
-          <Field
-            id="household-name"
-            label={t("household.name")}
-            required
-            maxLength={100}
-            value={name}
-            onInput={(e) => setName(e.currentTarget.value)}
-          />
-          <button type="submit">{t("action.rename")}</button>
-        </ActionForm>
+        <NameForm
+          action={rename}
+          disabled={!online}
+          id="household-name"
+          label={t("household.name")}
+          value={name}
+          onValue={setName}
+          submit={t("action.rename")}
+        />
       ) : null}
       {detail ? <Members detail={detail} isOwner={isOwner} onChanged={() => setVersion(version + 1)} /> : null}
       {household && isOwner ? <Invites /> : null}
@@ -257,19 +249,16 @@ export function HouseholdView() {
       ) : null}
       <section aria-labelledby="new-household-title">
         <h2 id="new-household-title">{households.length > 0 ? t("household.another") : t("household.first")}</h2>
-        <ActionForm class="inline" action={create} disabled={!online}>
-          <Field
-            id="new-household"
-            label={t("household.name")}
-            required
-            maxLength={100}
-            value={newName}
-            onInput={(e) => setNewName(e.currentTarget.value)}
-          />
-          <button type="submit" class="primary">
-            {t("household.create")}
-          </button>
-        </ActionForm>
+        <NameForm
+          action={create}
+          disabled={!online}
+          id="new-household"
+          label={t("household.name")}
+          value={newName}
+          onValue={setNewName}
+          submit={t("household.create")}
+          primary
+        />
       </section>
     </main>
   );

@@ -145,29 +145,10 @@ export function ItemView(props: { itemId: string }) {
       <section aria-labelledby="edit-title">
         <h2 id="edit-title">{t("item.edit")}</h2>
         <ActionForm action={save} disabled={!online || archived}>
-          <Field
-            id="edit-name"
-            label={t("field.itemName")}
-            required
-            maxLength={200}
-            value={name}
-            onInput={(e) => setName(e.currentTarget.value)}
-          />
+          <Field id="edit-name" label={t("field.itemName")} required maxLength={200} value={name} onValue={setName} />
           <QuantityField id="edit-quantity" label={t("field.quantity")} value={quantity} onValue={setQuantity} />
-          <Field
-            id="edit-expires"
-            label={t("field.expiresAt")}
-            type="date"
-            value={expiresAt}
-            onInput={(e) => setExpiresAt(e.currentTarget.value)}
-          />
-          <Field
-            id="edit-notes"
-            label={t("field.notes")}
-            maxLength={2000}
-            value={notes}
-            onInput={(e) => setNotes(e.currentTarget.value)}
-          />
+          <Field id="edit-expires" label={t("field.expiresAt")} type="date" value={expiresAt} onValue={setExpiresAt} />
+          <Field id="edit-notes" label={t("field.notes")} maxLength={2000} value={notes} onValue={setNotes} />
           <button type="submit" class="primary">
             {t("action.save")}
           </button>
@@ -189,12 +170,7 @@ export function ItemView(props: { itemId: string }) {
           >
             <NamedOptions of={freezers} />
           </Select>
-          <Select
-            id="move-compartment"
-            label={t("field.compartment")}
-            value={compartmentId}
-            onChange={(e) => setCompartmentId(e.currentTarget.value)}
-          >
+          <Select id="move-compartment" label={t("field.compartment")} value={compartmentId} onValue={setCompartmentId}>
             <NamedOptions of={freezer?.compartments} />
           </Select>
           <button type="submit" disabled={compartmentId === item.compartmentId || !compartmentId}>

@@ -179,29 +179,13 @@ export function QuickAdd(props: { onAdded: () => void }) {
           </datalist>
         </div>
         <QuantityField id="add-quantity" label={t("field.quantity")} value={quantity} onValue={setQuantity} />
-        <Select
-          id="add-freezer"
-          label={t("field.freezer")}
-          value={freezer?.id}
-          onChange={(event) => setFreezerId(event.currentTarget.value)}
-        >
+        <Select id="add-freezer" label={t("field.freezer")} value={freezer?.id} onValue={setFreezerId}>
           <NamedOptions of={freezers} />
         </Select>
-        <Select
-          id="add-compartment"
-          label={t("field.compartment")}
-          value={compartment?.id}
-          onChange={(event) => setCompartmentId(event.currentTarget.value)}
-        >
+        <Select id="add-compartment" label={t("field.compartment")} value={compartment?.id} onValue={setCompartmentId}>
           <NamedOptions of={freezer?.compartments} />
         </Select>
-        <Field
-          id="add-expires"
-          label={t("field.expiresAt")}
-          type="date"
-          value={expiresAt}
-          onInput={(event) => setExpiresAt(event.currentTarget.value)}
-        />
+        <Field id="add-expires" label={t("field.expiresAt")} type="date" value={expiresAt} onValue={setExpiresAt} />
         <button type="submit" class="primary" disabled={!compartment}>
           {t("add.submit")}
         </button>
@@ -300,13 +284,7 @@ export function ItemList(props: { version: number }) {
     <section aria-labelledby="list-title">
       <h2 id="list-title">{t("list.title")}</h2>
       <search class="filters">
-        <Field
-          id="list-search"
-          label={t("list.search")}
-          type="search"
-          value={search}
-          onInput={(event) => setSearch(event.currentTarget.value)}
-        />
+        <Field id="list-search" label={t("list.search")} type="search" value={search} onValue={setSearch} />
         <Select
           id="list-freezer"
           label={t("field.freezer")}
@@ -324,7 +302,7 @@ export function ItemList(props: { version: number }) {
           label={t("field.compartment")}
           value={compartmentId}
           disabled={!freezer}
-          onChange={(event) => setCompartmentId(event.currentTarget.value)}
+          onValue={setCompartmentId}
         >
           <option value="">{t("list.allCompartments")}</option>
           <NamedOptions of={freezer?.compartments} />
@@ -334,7 +312,7 @@ export function ItemList(props: { version: number }) {
           label={t("list.expiresBefore")}
           type="date"
           value={expiresBefore}
-          onInput={(event) => setExpiresBefore(event.currentTarget.value)}
+          onValue={setExpiresBefore}
         />
         <Select
           id="list-sort"
