@@ -40,8 +40,14 @@ const combinedHeader: RequestHandler = (req, res, next) => {
   next();
 };
 
-function limiter(limit: number, key: (req: Request) => string, store: Store | undefined): RequestHandler {
+function limiter(
+  limit: number,
+  key: (req: Request) => string,
+  store: Store | undefined,
+  skip?: (req: Request) => boolean,
+): RequestHandler {
   return rateLimit({
+    ...(skip ? { skip } : {}),
     windowMs: WINDOW_MS,
     limit,
     standardHeaders: "draft-6",
@@ -65,6 +71,15 @@ function limiter(limit: number, key: (req: Request) => string, store: Store | un
 }
 
 /**
+ * A refresh presents a random 256-bit token: there is nothing to guess, so the tight /auth
+ * limit (against password guessing) leaves it out. The web app refreshes on every page load,
+ * and a family behind one address would otherwise run into it.
+ */
+function isRefresh(req: Request): boolean {
+  return req.method === "POST" && (req.path === "/refresh" || req.path === "/web/refresh");
+}
+
+/**
  * The two limiters: `general` for every route (keyed by the signed-in user when the
  * request carries a valid access token, else by client address) and `auth` for /auth/*.
  */
@@ -78,6 +93,9 @@ export function createRateLimiters(
   };
   return {
     general: [limiter(options.perMinute, userOrAddress, options.createStore?.("hearth:rl:general:")), combinedHeader],
-    auth: [limiter(options.authPerMinute, clientAddress, options.createStore?.("hearth:rl:auth:")), combinedHeader],
+    auth: [
+      limiter(options.authPerMinute, clientAddress, options.createStore?.("hearth:rl:auth:"), isRefresh),
+      combinedHeader,
+    ],
   };
 }

@@ -39,6 +39,22 @@ describe("inventory HTTP rate limits (in-process counters)", () => {
     expect((await app.get("/api/v1/users/me").set(world.auth("owner"))).status).to.equal(200);
   });
 
+  it("refreshing a session counts only towards the general limit, not the /auth one", async () => {
+    const world = await buildWorld({ env: { RATE_LIMIT_PER_MINUTE: "100", AUTH_RATE_LIMIT_PER_MINUTE: "2" } });
+    const app = request(world.app);
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      statuses.push((await app.post("/api/v1/auth/refresh").send({ refreshToken: "not-a-token" })).status);
+      statuses.push((await app.post("/api/v1/auth/web/refresh").set("X-Hearth-Client", "web")).status);
+    }
+    expect(statuses).to.deep.equal([401, 401, 401, 401, 401, 401]);
+    // The refreshes used none of the /auth budget: two logins still get their answer.
+    const login = () => app.post("/api/v1/auth/login").send({ email: "nobody@example.com", password: "whatever" });
+    expect((await login()).status).to.equal(401);
+    expect((await login()).status).to.equal(401);
+    expect((await login()).status).to.equal(429);
+  });
+
   it("a rotating X-Forwarded-For does not get past the /auth limit when TRUST_PROXY names the proxy", async () => {
     // The test client connects from 127.0.0.1, which is not the named proxy: its header is ignored.
     const world = await buildWorld({
