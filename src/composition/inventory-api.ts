@@ -125,7 +125,7 @@ export function assembleInventory(
     logger: options.logger,
     options: options.app,
     checkDatabase: scope.resolve<() => Promise<boolean>>(STORAGE_CHECK),
-    itemsRouter: createItemsRouter({ useCases: itemUseCases }),
+    itemsRouter: createItemsRouter({ useCases: itemUseCases, access: useCases.access }),
     registerItemsOpenApi,
     householdDataRouter: (http) =>
       createHouseholdDataRouter({ useCases: householdDataUseCases(scope, ports, useCases.access), ...http }),

@@ -1,3 +1,4 @@
+import type { HouseholdAccess } from "../../../application/inventory/household-access.js";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -21,11 +22,10 @@ import {
   writeHouseholdFile,
 } from "./household-file-format.js";
 import { HttpError } from "./http-errors.js";
-import { validate } from "./validation.js";
 import { householdParams } from "./household-schemas.js";
 import { BEARER_AUTH, errorResponseSchema, type OpenAPIRegistry } from "./openapi.js";
 import { remindersResponse, toRemindersResponse, updateRemindersBody } from "./reminder-schemas.js";
-import { defineRoute, mountRoutes, type RouteDefinition, registerRoutes } from "./routes.js";
+import { defineRoute, mountRoutes, type RouteDefinition, registerRoutes, validateRequest } from "./routes.js";
 
 /** Where the app mounts the household data router (before its own JSON parser: imports stream). */
 export const HOUSEHOLD_PATH = "/households/{hid}";
@@ -178,6 +178,8 @@ export function householdDataRoutes(useCases: HouseholdDataUseCases): RouteDefin
 export interface HouseholdDataRouterDependencies {
   useCases: HouseholdDataUseCases;
   authenticate: express.RequestHandler;
+  /** Turns away outsiders before telling them what was wrong with their input. */
+  access?: HouseholdAccess;
   /** Parses JSON bodies (the app's own parser runs after this router). */
   json: express.RequestHandler[];
 }
@@ -191,12 +193,17 @@ export function createHouseholdDataRouter(deps: HouseholdDataRouterDependencies)
   mountRoutes(
     reminders,
     routes.filter((route) => route.path.endsWith("/reminders")),
-    { authenticate: deps.authenticate, stripPrefix: `${HOUSEHOLD_PATH}/reminders` },
+    {
+      authenticate: deps.authenticate,
+      stripPrefix: `${HOUSEHOLD_PATH}/reminders`,
+      ...(deps.access ? { access: deps.access } : {}),
+    },
   );
   router.use("/reminders", ...deps.json, reminders);
-  const params = validate("params", householdParams);
-  router.get("/export", deps.authenticate, params, validate("query", exportQuery), exportHandler(deps.useCases));
-  router.post("/import", deps.authenticate, params, validate("query", importQuery), importHandler(deps.useCases));
+  const input = (query: z.ZodObject<z.ZodRawShape>, role: "member" | "owner") =>
+    validateRequest({ params: householdParams, query, body: false }, { access: deps.access, role });
+  router.get("/export", deps.authenticate, input(exportQuery, "member"), exportHandler(deps.useCases));
+  router.post("/import", deps.authenticate, input(importQuery, "owner"), importHandler(deps.useCases));
   return router;
 }
 

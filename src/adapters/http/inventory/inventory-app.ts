@@ -105,7 +105,11 @@ export interface InventoryAppDependencies {
    * Routes under /api/v1/households/:hid that read their own bodies (reminders, export,
    * streamed imports): mounted before the app's JSON parser; each route authenticates and guards itself.
    */
-  householdDataRouter?: (context: { authenticate: RequestHandler; json: RequestHandler[] }) => Router;
+  householdDataRouter?: (context: {
+    authenticate: RequestHandler;
+    json: RequestHandler[];
+    access: HouseholdAccess;
+  }) => Router;
   registerHouseholdDataOpenApi?: (registry: OpenAPIRegistry) => void;
 }
 
@@ -166,6 +170,7 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
       `${API_BASE_PATH}/households/:hid`,
       deps.householdDataRouter({
         authenticate,
+        access: deps.access,
         json: [
           express.json({ limit: JSON_BODY_LIMIT, type: ["application/json", "application/*+json"] }),
           requireJsonBody,
@@ -181,7 +186,7 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
   if (deps.itemsRouter) {
     api.use("/households/:hid/items", authenticate, validate("params", householdParams), deps.itemsRouter);
   }
-  mountRoutes(api, routes, { authenticate });
+  mountRoutes(api, routes, { authenticate, access: deps.access });
   app.use(API_BASE_PATH, api);
 
   app.use(routeNotFound);

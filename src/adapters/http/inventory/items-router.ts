@@ -1,3 +1,4 @@
+import type { HouseholdAccess } from "../../../application/inventory/household-access.js";
 import express, { type RequestHandler, type Router } from "express";
 import { z } from "zod";
 import type { ItemUseCases } from "../../../application/inventory/items/item-use-cases.js";
@@ -229,6 +230,8 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
 
 export interface ItemsRouterDependencies {
   useCases: ItemUseCases;
+  /** Turns away outsiders before telling them what was wrong with their input. */
+  access?: HouseholdAccess;
 }
 
 const passThrough: RequestHandler = (_req, _res, next) => next();
@@ -242,6 +245,7 @@ export function createItemsRouter(deps: ItemsRouterDependencies): Router {
   mountRoutes(router, itemRoutes(deps.useCases), {
     authenticate: passThrough,
     stripPrefix: ITEMS_PATH,
+    ...(deps.access ? { access: deps.access } : {}),
   });
   return router;
 }

@@ -3,7 +3,8 @@ import type { RequestHandler, Response, Router } from "express";
 import { z } from "zod";
 import { currentUserId } from "./authenticate.js";
 import { BEARER_AUTH, errorResponseSchema, type OpenAPIRegistry } from "./openapi.js";
-import { validate } from "./validation.js";
+import type { HouseholdAccess } from "../../../application/inventory/household-access.js";
+import { idSchema, parseWith } from "./validation.js";
 
 type ObjectSchema = z.ZodObject<z.ZodRawShape>;
 
@@ -62,6 +63,12 @@ export function defineRoute<P extends ObjectSchema, Q extends ObjectSchema, B ex
 export interface MountContext {
   authenticate: RequestHandler;
   /**
+   * Asked only when a household route's input is bad: someone the route would turn away gets
+   * 403 instead of the input rules (as a guard before validation answers). A request with
+   * valid input is checked once, by its use case.
+   */
+  access?: HouseholdAccess;
+  /**
    * Leading part of `path` that the router's mount point already covers, e.g.
    * `/households/{hid}/items` for a router mounted there.
    */
@@ -70,6 +77,44 @@ export interface MountContext {
 
 /** What a route without query parameters or without a body accepts: nothing at all. */
 const NOTHING = z.object({}).strict();
+
+/** The parts of a request to validate; `body: false` leaves a streamed body alone. */
+export interface RequestSchemas {
+  params?: ObjectSchema | undefined;
+  query: ObjectSchema;
+  body: ObjectSchema | false;
+}
+
+/**
+ * Validates path ids, query and body into `res.locals`, in the documented order of checks:
+ * path ids (400), then on a household route (`guard`) membership or ownership (403), then
+ * query and body (400). The access check runs here only when the query or body is bad (a
+ * valid request is checked once, by its use case); see {@link MountContext.access}.
+ */
+export function validateRequest(
+  schemas: RequestSchemas,
+  guard?: { access: HouseholdAccess | undefined; role: "member" | "owner" | undefined },
+): RequestHandler {
+  return async (req, res, next) => {
+    // Malformed path ids are a 400 for anyone: they name nothing a caller could belong to.
+    if (schemas.params) res.locals.params = parseWith(schemas.params, req.params, "params");
+    try {
+      // Unknown parameters and fields are bad input on every route, not silently ignored.
+      res.locals.query = parseWith(schemas.query, req.query, "query");
+      // Express leaves req.body undefined when no JSON body was sent: that is an empty object.
+      if (schemas.body) res.locals.body = parseWith(schemas.body, req.body ?? {}, "body");
+    } catch (invalid) {
+      const householdId = req.params.hid;
+      if (guard?.access && guard.role && typeof householdId === "string" && idSchema.safeParse(householdId).success) {
+        const userId = currentUserId(res);
+        if (guard.role === "owner") await guard.access.requireOwner(householdId, userId);
+        else await guard.access.requireMember(householdId, userId);
+      }
+      throw invalid;
+    }
+    next();
+  };
+}
 
 function expressPath(path: string, stripPrefix = ""): string {
   const relative = path.startsWith(stripPrefix) ? path.slice(stripPrefix.length) : path;
@@ -80,10 +125,12 @@ export function mountRoutes(router: Router, routes: RouteDefinition[], context: 
   for (const route of routes) {
     const chain: RequestHandler[] = [];
     if (route.auth !== false) chain.push(context.authenticate);
-    if (route.params) chain.push(validate("params", route.params));
-    // Unknown parameters and fields are bad input on every route, not silently ignored.
-    chain.push(validate("query", route.query ?? NOTHING));
-    chain.push(validate("body", route.body ?? NOTHING));
+    chain.push(
+      validateRequest(
+        { params: route.params, query: route.query ?? NOTHING, body: route.body ?? NOTHING },
+        { access: context.access, role: route.access },
+      ),
+    );
     chain.push(async (_req, res) => {
       const result = await route.handler({
         userId: route.auth === false ? "" : currentUserId(res),

@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import request from "supertest";
-import { accessTable, type Method } from "./access-table.js";
+import { accessTable, type Method, routeAccessTable } from "./access-table.js";
 import { badBodies } from "./bad-input-table.js";
-import { buildWorld, type InventoryWorld, snapshot } from "./inventory-http-world.js";
+import { buildWorld, type Caller, type InventoryWorld, snapshot } from "./inventory-http-world.js";
 
 async function expectRefused(
   world: InventoryWorld,
@@ -49,6 +49,35 @@ describe("inventory HTTP: bad input is refused with 400 and details, data unchan
   it("names each unknown field in details", async () => {
     const response = await expectRefused(world, "post", "/api/v1/households", (r) => r.send({ name: "A", a: 1, b: 2 }));
     expect(response.body.details.map((d: { path: string }) => d.path)).to.have.members(["a", "b"]);
+  });
+
+  describe("bad input from a caller the route turns away → 403 first, as a guard before validation answers", () => {
+    // Every household route refuses an unknown query parameter; the access check comes first.
+    const guarded = routeAccessTable.filter((row) => row.expect.anonymous === 401 && row.expect.outsider === 403);
+    for (const row of guarded) {
+      const callers: Caller[] = row.expect.member === 403 ? ["outsider", "member"] : ["outsider"];
+      for (const caller of callers) {
+        it(`${row.route} as ${caller}`, async () => {
+          const before = snapshot(world.store);
+          const response = await request(world.app)
+            [row.method](`${row.path(world)}?unexpected=1`)
+            .set(world.auth(caller))
+            .set(row.headers ?? {})
+            .send((row.body?.(world, caller) ?? {}) as object);
+          expect(response.status, JSON.stringify(response.body)).to.equal(403);
+          expect(snapshot(world.store), "data changed").to.equal(before);
+        });
+      }
+    }
+
+    it("a member still learns what was wrong with the input", async () => {
+      const response = await request(world.app)
+        .post(`/api/v1/households/${world.householdId}/freezers`)
+        .set(world.auth("member"))
+        .send({ name: "" });
+      expect(response.status).to.equal(400);
+      expect(response.body.details.map((d: { path: string }) => d.path)).to.deep.equal(["name"]);
+    });
   });
 
   describe("malformed path ids → 400 on every route with ids", () => {
