@@ -288,9 +288,38 @@ export interface LoadConfigOptions {
   inventory?: boolean;
 }
 
+/**
+ * Variables only the inventory API and its link to the engine read. An engine embedded as a
+ * library runs neither, so they are not read there: a bad value in the embedding program's
+ * environment cannot stop it, and they keep their defaults.
+ */
+const INVENTORY_ONLY_VARIABLES: ReadonlySet<string> = new Set([
+  "API_PORT",
+  "JWT_SECRET",
+  "JWT_ACCESS_TTL",
+  "JWT_REFRESH_TTL",
+  "RATE_LIMIT_PER_MINUTE",
+  "AUTH_RATE_LIMIT_PER_MINUTE",
+  "ITEM_LIST_CACHE_SIZE",
+  "WEB_APP_DIR",
+  "REDIS_URL",
+  "CORS_ORIGINS",
+  "INVENTORY_EVENTS_POLL_MS",
+  "INVENTORY_EVENTS_RETENTION",
+  "INVENTORY_MQTT_ENABLED",
+  "INVENTORY_MQTT_PREFIX",
+  "HA_DISCOVERY_ENABLED",
+  "HA_DISCOVERY_PREFIX",
+  "REMINDER_CHECK_INTERVAL",
+]);
+
 /** Parses the environment once at boot. Throws ConfigError naming every invalid variable. */
 export function loadConfig(env: Environment = process.env, options: LoadConfigOptions = {}): Config {
-  const result = envSchema.safeParse(env);
+  const inventory = options.inventory ?? true;
+  const read = inventory
+    ? env
+    : Object.fromEntries(Object.entries(env).filter(([name]) => !INVENTORY_ONLY_VARIABLES.has(name)));
+  const result = envSchema.safeParse(read);
   if (!result.success) {
     throw new ConfigError(
       result.error.issues.map((issue) => ({
@@ -316,7 +345,7 @@ export function loadConfig(env: Environment = process.env, options: LoadConfigOp
     AUTOMATIONS_WATCH: parsed.AUTOMATIONS_WATCH ?? service,
     AUTOMATIONS_TYPECHECK: parsed.AUTOMATIONS_TYPECHECK ?? service,
   };
-  if ((options.inventory ?? true) && config.NODE_ENV === "production" && config.JWT_SECRET === undefined) {
+  if (inventory && config.NODE_ENV === "production" && config.JWT_SECRET === undefined) {
     throw new ConfigError([
       { variable: "JWT_SECRET", message: "required when NODE_ENV=production (at least 32 characters)" },
     ]);

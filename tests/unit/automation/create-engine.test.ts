@@ -3,6 +3,7 @@ import path from "node:path";
 import { expect } from "chai";
 import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
 import { createEngine } from "../../../src/composition/create-engine.js";
+import { loadConfig } from "../../../src/composition/config.js";
 import { FakeMqttClient, FakeTime, waitFor } from "../../support/engine-fakes.js";
 
 const STOP_SIGNALS = ["SIGINT", "SIGTERM"] as const;
@@ -227,6 +228,26 @@ export default class Farewell extends Automation {
     } finally {
       if (previous === undefined) delete process.env.LOG_LEVEL;
       else process.env.LOG_LEVEL = previous;
+    }
+  });
+
+  it("does not read the inventory's variables, which an embedded engine does not use", () => {
+    const previous = process.env.RATE_LIMIT_PER_MINUTE;
+    process.env.RATE_LIMIT_PER_MINUTE = "lots";
+    try {
+      const engine = createEngine({
+        automationsDir: dir,
+        config: { HTTP_PORT: 0 },
+        logger: new MemoryLogger(),
+        mqttClient: new FakeMqttClient(),
+        handleSignals: false,
+      });
+      expect(engine.config.RATE_LIMIT_PER_MINUTE).to.equal(100);
+      // Hearth's own start, which runs the inventory, still refuses the value, naming it.
+      expect(() => loadConfig(process.env)).to.throw(/RATE_LIMIT_PER_MINUTE/);
+    } finally {
+      if (previous === undefined) delete process.env.RATE_LIMIT_PER_MINUTE;
+      else process.env.RATE_LIMIT_PER_MINUTE = previous;
     }
   });
 
