@@ -35,7 +35,8 @@ export interface HouseholdRepository {
   listForUser(userId: string): Promise<Household[]>;
   updateName(id: string, name: string, at: Date): Promise<Household | null>;
   /** Deletes the household and everything under it (freezers, compartments, items, invites, memberships) in one transaction. */
-  delete(id: string): Promise<boolean>;
+  /** Everything under the household goes with it; `events` are written in the same transaction. */
+  delete(id: string, events?: InventoryEvent[]): Promise<boolean>;
   /** True when the user owns at least one household. */
   ownsAny(userId: string): Promise<boolean>;
 

@@ -1,3 +1,4 @@
+import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
 import { writeOutboxEvents } from "./knex-inventory-outbox.js";
 import type { Knex } from "knex";
 import type { Household, MemberProfile, Membership } from "../../domain/inventory/household.js";
@@ -44,7 +45,7 @@ export class KnexHouseholdRepository implements HouseholdRepository {
     return row ? toHousehold(row as HouseholdRow) : null;
   }
 
-  async delete(id: string): Promise<boolean> {
+  async delete(id: string, events?: InventoryEvent[]): Promise<boolean> {
     // Explicit deletes, children first, in one transaction: correct whatever the foreign
     // keys' ON DELETE rules are, and nothing is left half-deleted on failure.
     return this.knex.transaction(async (trx) => {
@@ -54,7 +55,9 @@ export class KnexHouseholdRepository implements HouseholdRepository {
       await trx("freezers").where({ household_id: id }).delete();
       await trx("invites").where({ household_id: id }).delete();
       await trx("memberships").where({ household_id: id }).delete();
-      return affectedRows(await trx("households").where({ id }).delete()) === 1;
+      const deleted = affectedRows(await trx("households").where({ id }).delete()) === 1;
+      if (deleted) await writeOutboxEvents(trx, events);
+      return deleted;
     });
   }
 

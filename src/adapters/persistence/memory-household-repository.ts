@@ -1,3 +1,4 @@
+import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
 import type { Household, MemberProfile, Membership } from "../../domain/inventory/household.js";
 import type { HouseholdRepository, MemberRemoval, OwnershipTransfer } from "../../ports/household-repository.js";
 import { copy, type MemoryInventoryStore } from "./memory-inventory-store.js";
@@ -37,7 +38,7 @@ export class MemoryHouseholdRepository implements HouseholdRepository {
     return copy(updated);
   }
 
-  async delete(id: string): Promise<boolean> {
+  async delete(id: string, events?: InventoryEvent[]): Promise<boolean> {
     if (!this.store.households.has(id)) return false;
     for (const cascade of this.store.householdCascades) cascade(id);
     const freezerIds = new Set<string>();
@@ -54,6 +55,7 @@ export class MemoryHouseholdRepository implements HouseholdRepository {
       if (membership.householdId === id) this.store.memberships.delete(key);
     }
     this.store.households.delete(id);
+    this.store.outbox.append(events);
     return true;
   }
 

@@ -16,6 +16,7 @@ export const INVENTORY_EVENT_TYPES = [
   "member.joined",
   "member.left",
   "member.role_changed",
+  "household.deleted",
 ] as const;
 
 export type InventoryEventType = (typeof INVENTORY_EVENT_TYPES)[number];
@@ -55,6 +56,8 @@ export interface InventoryEventData {
   "member.joined": { userId: string; role: "OWNER" | "MEMBER" };
   "member.left": { userId: string; removed: boolean };
   "member.role_changed": { userId: string; role: "OWNER" | "MEMBER" };
+  /** The last event of a household: everything in it is gone with it. */
+  "household.deleted": { name: string };
 }
 
 /**

@@ -100,7 +100,7 @@ for (const kind of ["PGlite", "PostgreSQL"] as const) {
       if (automations) await rm(automations, { recursive: true, force: true });
     });
 
-    it("an item created through the API fires an inventory automation, updates the retained summary, and is in the reminder at the set time", async () => {
+    it("an item created through the API fires an inventory automation, updates the retained summary, is in the reminder at the set time, and leaves no summary once the household is deleted", async () => {
       const time = new FakeTime("2026-06-01T17:00:00Z");
       const prefix = uniqueTopicPrefix("inventory");
       await observer.subscribeAsync(`${prefix}/#`, { qos: 1 });
@@ -194,6 +194,17 @@ for (const kind of ["PGlite", "PostgreSQL"] as const) {
       expect(ntfy.published).to.have.length(1);
       const after = await api.call("GET", `/households/${household.id}/reminders`);
       expect(after.body.lastSentOn).to.equal("2026-06-01");
+
+      // 5. Deleting the household: its last event goes out, and its retained summary and sensors
+      // are cleared when that event is delivered, not at the next hourly refresh.
+      expect((await api.call("DELETE", `/households/${household.id}`)).status).to.equal(200);
+      time.advance(500);
+      await waitFor(() => retained.get(summaryTopic) === null, 15_000, "the summary to be cleared");
+      expect(retained.get(`${prefix}/ha/sensor/hearth_${household.id}/item_count/config`)).to.equal(null);
+      expect(retained.get(`${prefix}/hearth/${household.id}/events`)).to.deep.include({
+        type: "household.deleted",
+        data: { name: "Home" },
+      });
     });
   });
 }

@@ -41,6 +41,24 @@ describe("inventory events of freezers, compartments and members", () => {
     expect(JSON.stringify(events)).not.to.include("@example.com");
   });
 
+  it("deleting a household records household.deleted with its name; a refused delete records nothing", async () => {
+    const { useCases, householdWithMember, store } = inventoryFixture();
+    const { owner, member, household } = await householdWithMember();
+    await expectRejection(
+      useCases.deleteHousehold.execute({ userId: member.id, householdId: household.id }),
+      "NOT_HOUSEHOLD_OWNER",
+    );
+    expect(store.outbox.all().map((event) => event.type)).not.to.include("household.deleted");
+    await useCases.deleteHousehold.execute({ userId: owner.id, householdId: household.id });
+    const last = store.outbox.all().at(-1);
+    expect(last).to.deep.include({
+      type: "household.deleted",
+      householdId: household.id,
+      data: { name: household.name },
+    });
+    expect(last?.actor).to.deep.equal({ kind: "user", id: owner.id });
+  });
+
   it("a refused change writes no event", async () => {
     const { useCases, householdWithMember, store } = inventoryFixture();
     const { owner, member, household } = await householdWithMember();
