@@ -59,6 +59,20 @@ export interface MemberRead<T> {
   found: T | undefined;
 }
 
+/** One item as a user asks for it: the repository answers only if the user is a member. */
+export interface MemberItem {
+  userId: string;
+  householdId: string;
+  itemId: string;
+}
+
+/**
+ * Sees the locked item before a permanent delete: throws to veto, or returns the events to
+ * write with the delete.
+ */
+// biome-ignore lint/suspicious/noConfusingVoidType: a check that only vetoes returns nothing
+export type DeleteCheck = (current: FreezerItem) => InventoryEvent[] | undefined | void;
+
 /** What {@link ItemRepository.createForMember} did: the new item, or the check that refused it. */
 export type MemberCreate = { created: FreezerItemView } | { refused: "not-member" | "placement" };
 
@@ -90,13 +104,9 @@ export interface ItemRepository {
    * member of the household; `found` undefined when the household has no such item. One
    * round trip on SQL, where the membership check and the read would otherwise be two.
    */
-  findForMember(userId: string, householdId: string, itemId: string): Promise<MemberRead<FreezerItemView> | undefined>;
+  findForMember(ref: MemberItem): Promise<MemberRead<FreezerItemView> | undefined>;
   /** The item's change log (see {@link history}) as `userId` reads it, like {@link findForMember}. */
-  historyForMember(
-    userId: string,
-    householdId: string,
-    itemId: string,
-  ): Promise<MemberRead<ChangeLogEntryView[]> | undefined>;
+  historyForMember(ref: MemberItem): Promise<MemberRead<ChangeLogEntryView[]> | undefined>;
   /** Archived items, most recently archived first. */
   listArchived(householdId: string): Promise<FreezerItemView[]>;
   /**
@@ -110,22 +120,12 @@ export interface ItemRepository {
    * `found` undefined when the household has no such item. On SQL an uncontended update is
    * two statements (read with the membership, then write, log, outbox and read-back).
    */
-  updateForMember(
-    userId: string,
-    householdId: string,
-    itemId: string,
-    updater: ItemUpdater,
-  ): Promise<MemberRead<FreezerItemView> | undefined>;
+  updateForMember(ref: MemberItem, updater: ItemUpdater): Promise<MemberRead<FreezerItemView> | undefined>;
   /**
    * Locks the item, lets `check` veto (by throwing), then deletes it with its history.
    * Returns false when the item does not exist in the household.
    */
-  deletePermanently(
-    householdId: string,
-    itemId: string,
-    // biome-ignore lint/suspicious/noConfusingVoidType: a check that only vetoes returns nothing
-    check: (current: FreezerItem) => InventoryEvent[] | undefined | void,
-  ): Promise<boolean>;
+  deletePermanently(householdId: string, itemId: string, check: DeleteCheck): Promise<boolean>;
   /** Newest first; entries of one change ordered by field name. */
   history(itemId: string): Promise<ChangeLogEntryView[]>;
 }

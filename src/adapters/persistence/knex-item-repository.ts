@@ -13,7 +13,9 @@ import type {
   ItemPage,
   ItemRepository,
   ItemUpdater,
+  DeleteCheck,
   MemberCreate,
+  MemberItem,
   MemberRead,
 } from "../../ports/item-repository.js";
 import type { ItemListCache } from "./item-list-cache.js";
@@ -466,11 +468,7 @@ SELECT EXISTS (SELECT 1 FROM member) AS member, EXISTS (SELECT 1 FROM placement)
     return result.rows[0] ? toView(result.rows[0]) : undefined;
   }
 
-  async findForMember(
-    userId: string,
-    householdId: string,
-    itemId: string,
-  ): Promise<MemberRead<FreezerItemView> | undefined> {
+  async findForMember({ userId, householdId, itemId }: MemberItem): Promise<MemberRead<FreezerItemView> | undefined> {
     const result = await this.knex.raw<{ rows: (Omit<ItemViewRow, "id"> & { id: string | null })[] }>(
       `SELECT v.* FROM memberships m
          LEFT JOIN LATERAL (${VIEW_SELECT} WHERE i.id = ? AND i.household_id = m.household_id) v ON true
@@ -482,11 +480,8 @@ SELECT EXISTS (SELECT 1 FROM member) AS member, EXISTS (SELECT 1 FROM placement)
     return { found: row.id === null ? undefined : toView({ ...row, id: row.id }) };
   }
 
-  async historyForMember(
-    userId: string,
-    householdId: string,
-    itemId: string,
-  ): Promise<MemberRead<ChangeLogEntryView[]> | undefined> {
+  async historyForMember(ref: MemberItem): Promise<MemberRead<ChangeLogEntryView[]> | undefined> {
+    const { userId, householdId, itemId } = ref;
     const result = await this.knex.raw<{
       rows: (Omit<ChangeRow, "id"> & { id: string | null; found: string | null })[];
     }>(
@@ -647,12 +642,8 @@ ORDER BY page.list_ordinal`,
     return this.updateFrom(read.rows[0], householdId, itemId, updater);
   }
 
-  async updateForMember(
-    userId: string,
-    householdId: string,
-    itemId: string,
-    updater: ItemUpdater,
-  ): Promise<MemberRead<FreezerItemView> | undefined> {
+  async updateForMember(ref: MemberItem, updater: ItemUpdater): Promise<MemberRead<FreezerItemView> | undefined> {
+    const { userId, householdId, itemId } = ref;
     const read = await this.knex.raw<{ rows: (Omit<VersionedViewRow, "id"> & { id: string | null })[] }>(
       `SELECT v.* FROM memberships m
          LEFT JOIN LATERAL (
@@ -776,12 +767,7 @@ SELECT ${ITEM_COLUMNS}, ${USER_COLUMNS}
     });
   }
 
-  async deletePermanently(
-    householdId: string,
-    itemId: string,
-    // biome-ignore lint/suspicious/noConfusingVoidType: a check that only vetoes returns nothing
-    check: (current: FreezerItem) => InventoryEvent[] | undefined | void,
-  ): Promise<boolean> {
+  async deletePermanently(householdId: string, itemId: string, check: DeleteCheck): Promise<boolean> {
     return this.knex.transaction(async (trx) => {
       const locked = await trx.raw<{ rows: ItemRow[] }>(
         `SELECT ${ITEM_COLUMNS} FROM freezer_items i WHERE i.id = ? AND i.household_id = ? FOR UPDATE`,

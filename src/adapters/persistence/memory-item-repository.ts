@@ -6,7 +6,9 @@ import type {
   ItemPage,
   ItemRepository,
   ItemUpdater,
+  DeleteCheck,
   MemberCreate,
+  MemberItem,
   MemberRead,
   UserSummarySource,
 } from "../../ports/item-repository.js";
@@ -97,31 +99,20 @@ export class MemoryItemRepository implements ItemRepository {
     return this.view(item);
   }
 
-  async findForMember(
-    userId: string,
-    householdId: string,
-    itemId: string,
-  ): Promise<MemberRead<FreezerItemView> | undefined> {
+  async findForMember({ userId, householdId, itemId }: MemberItem): Promise<MemberRead<FreezerItemView> | undefined> {
     if (!(await this.memberships.findMembership(householdId, userId))) return undefined;
     return { found: await this.findById(householdId, itemId) };
   }
 
-  async historyForMember(
-    userId: string,
-    householdId: string,
-    itemId: string,
-  ): Promise<MemberRead<ChangeLogEntryView[]> | undefined> {
+  async historyForMember(ref: MemberItem): Promise<MemberRead<ChangeLogEntryView[]> | undefined> {
+    const { userId, householdId, itemId } = ref;
     if (!(await this.memberships.findMembership(householdId, userId))) return undefined;
     if (!(await this.findById(householdId, itemId))) return { found: undefined };
     return { found: await this.history(itemId) };
   }
 
-  async updateForMember(
-    userId: string,
-    householdId: string,
-    itemId: string,
-    updater: ItemUpdater,
-  ): Promise<MemberRead<FreezerItemView> | undefined> {
+  async updateForMember(ref: MemberItem, updater: ItemUpdater): Promise<MemberRead<FreezerItemView> | undefined> {
+    const { userId, householdId, itemId } = ref;
     if (!(await this.memberships.findMembership(householdId, userId))) return undefined;
     return { found: await this.update(householdId, itemId, updater) };
   }
@@ -193,12 +184,7 @@ export class MemoryItemRepository implements ItemRepository {
     return this.view(item);
   }
 
-  async deletePermanently(
-    householdId: string,
-    itemId: string,
-    // biome-ignore lint/suspicious/noConfusingVoidType: a check that only vetoes returns nothing
-    check: (current: FreezerItem) => InventoryEvent[] | undefined | void,
-  ): Promise<boolean> {
+  async deletePermanently(householdId: string, itemId: string, check: DeleteCheck): Promise<boolean> {
     const current = this.items.get(itemId);
     if (!current || current.householdId !== householdId) return false;
     const events = check({ ...current });

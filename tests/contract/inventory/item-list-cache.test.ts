@@ -141,8 +141,13 @@ function describeItemListCache(label: string, open: Opener) {
 
     it("reads one item, and one item's history, for a member in one statement each", async () => {
       for (const read of [
-        () => cached.findForMember(world.users.alice.id, world.home.householdId, itemId),
-        () => cached.historyForMember(world.users.alice.id, world.home.householdId, itemId),
+        () => cached.findForMember({ userId: world.users.alice.id, householdId: world.home.householdId, itemId }),
+        () =>
+          cached.historyForMember({
+            userId: world.users.alice.id,
+            householdId: world.home.householdId,
+            itemId,
+          }),
       ]) {
         const before = statements.length;
         expect((await read())?.found).to.not.equal(undefined);

@@ -53,9 +53,7 @@ describe("item update: optimistic write, locked retry (knex on PGlite)", () => {
     const calls: FreezerItem[] = [];
     try {
       const read = await items.updateForMember(
-        world.users.bob.id,
-        world.home.householdId,
-        item.id,
+        { userId: world.users.bob.id, householdId: world.home.householdId, itemId: item.id },
         rename("Garden peas", calls),
       );
       expect(read?.found?.name).to.equal("Garden peas");
@@ -92,11 +90,17 @@ describe("item update: optimistic write, locked retry (knex on PGlite)", () => {
   it("writes nothing for a non-member or a missing item, and never calls the updater", async () => {
     const { world, items, item } = await seeded();
     const calls: FreezerItem[] = [];
-    expect(await items.updateForMember("nobody", world.home.householdId, item.id, rename("X", calls))).to.equal(
-      undefined,
-    );
     expect(
-      await items.updateForMember(world.users.alice.id, world.home.householdId, "missing", rename("X", calls)),
+      await items.updateForMember(
+        { userId: "nobody", householdId: world.home.householdId, itemId: item.id },
+        rename("X", calls),
+      ),
+    ).to.equal(undefined);
+    expect(
+      await items.updateForMember(
+        { userId: world.users.alice.id, householdId: world.home.householdId, itemId: "missing" },
+        rename("X", calls),
+      ),
     ).to.deep.equal({ found: undefined });
     expect(calls).to.have.length(0);
     expect((await items.findById(world.home.householdId, item.id))?.name).to.equal("Peas");

@@ -9,7 +9,7 @@ export class GetItemHistory {
   constructor(private readonly ports: Pick<ItemPorts, "items">) {}
 
   async execute(input: HouseholdInput & { itemId: string }): Promise<ChangeLogEntryView[]> {
-    const read = await this.ports.items.historyForMember(input.userId, input.householdId, input.itemId);
+    const read = await this.ports.items.historyForMember(input);
     if (!read) throw new NotHouseholdMemberError();
     if (!read.found) throw new ItemNotFoundError();
     return read.found;

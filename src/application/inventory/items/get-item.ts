@@ -9,7 +9,7 @@ export class GetItem {
   constructor(private readonly ports: Pick<ItemPorts, "items">) {}
 
   async execute(input: HouseholdInput & { itemId: string }): Promise<FreezerItemView> {
-    const read = await this.ports.items.findForMember(input.userId, input.householdId, input.itemId);
+    const read = await this.ports.items.findForMember(input);
     if (!read) throw new NotHouseholdMemberError();
     if (!read.found) throw new ItemNotFoundError();
     return read.found;

@@ -36,7 +36,7 @@ export class UpdateItem extends HouseholdUseCase<ItemPorts> {
     const { householdId, itemId, userId, patch } = input;
     if (patch.freezerId === undefined && patch.compartmentId === undefined) {
       // No placement to check: the membership is read with the item, in the same statement.
-      const read = await this.ports.items.updateForMember(userId, householdId, itemId, (current) =>
+      const read = await this.ports.items.updateForMember({ userId, householdId, itemId }, (current) =>
         this.change(current, userId, patch),
       );
       if (!read) throw new NotHouseholdMemberError();
