@@ -9,8 +9,9 @@ import path from "node:path";
 import { expect } from "chai";
 import { MemoryLogger } from "../../src/adapters/logging/memory-logger.js";
 import { TypeScriptChecker } from "../../src/adapters/typecheck/typescript-checker.js";
+import { WorkerTypeChecker } from "../../src/adapters/typecheck/worker-type-checker.js";
 import { createEngine, type Engine } from "../../src/index.js";
-import { FakeMqttClient } from "../support/engine-fakes.js";
+import { FakeMqttClient, waitFor } from "../support/engine-fakes.js";
 
 const WRONG = `import { Automation, type Trigger } from "hearth";
 export default class Wrong extends Automation {
@@ -128,5 +129,21 @@ describe("type checks of automations", function () {
     expect(
       logger.entries.some((entry) => entry.level === "warn" && entry.msg.startsWith("Type error: Type 'string'")),
     ).to.equal(true);
+  });
+
+  it("the background checker lets its worker go once idle, and starts a new one for the next check", async () => {
+    await writeFile(path.join(dir, "wrong.ts"), WRONG);
+    const checker = new WorkerTypeChecker({ idleMs: 50 });
+    try {
+      const first = await checker.check([path.join(dir, "wrong.ts")]);
+      expect(first.map((diagnostic) => diagnostic.code)).to.deep.equal([2322]);
+      // The compiler program is large; a small board should not keep it between edits.
+      await waitFor(() => !checker.running, 10_000, "the idle worker to be released");
+      await writeFile(path.join(dir, "wrong.ts"), RIGHT);
+      expect(await checker.check([path.join(dir, "wrong.ts")])).to.deep.equal([]);
+      expect(checker.running).to.equal(true);
+    } finally {
+      await checker.close();
+    }
   });
 });

@@ -1,14 +1,16 @@
-// The worker thread behind WorkerTypeChecker: type checks block for seconds, so they run
-// here, off the engine's event loop.
-import { parentPort } from "node:worker_threads";
+// The child process behind WorkerTypeChecker: type checks block for seconds and their
+// compiler program holds a couple of hundred MB, so they run here, off the engine's event loop
+// and out of its memory, which is all returned to the system when this process exits.
 import { TypeScriptChecker } from "./typescript-checker.js";
 
 const checker = new TypeScriptChecker();
 
-parentPort?.on("message", async (request: { id: number; files: string[] }) => {
+process.on("message", async (request: { id: number; files: string[] }) => {
   try {
-    parentPort?.postMessage({ id: request.id, diagnostics: await checker.check(request.files) });
+    process.send?.({ id: request.id, diagnostics: await checker.check(request.files) });
   } catch (error) {
-    parentPort?.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) });
+    process.send?.({ id: request.id, error: error instanceof Error ? error.message : String(error) });
   }
 });
+// Hearth gone (stopped, crashed, killed): nothing is left to check for.
+process.on("disconnect", () => process.exit(0));

@@ -1,7 +1,8 @@
+import { type ChildProcess, fork } from "node:child_process";
+import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
 import type { TypeChecker, TypeDiagnostic } from "../../ports/type-checker.js";
 
 interface Pending {
@@ -17,52 +18,94 @@ function workerFile(): string {
   return here.endsWith(".ts") && existsSync(typescript) ? typescript : javascript;
 }
 
-/** tsx's ESM loader API (its CommonJS build cannot be imported from a worker). */
-function tsxApiUrl(): string {
-  return pathToFileURL(
-    createRequire(import.meta.url)
-      .resolve("tsx/esm/api")
-      .replace(/\.cjs$/, ".mjs"),
-  ).href;
+/** How long the worker outlives its last check, unless `idleMs` says otherwise. */
+export const TYPE_CHECK_IDLE_MS = 30_000;
+
+/** tsx's loader (`node --import tsx`), by its file URL: resolved from here, not the working directory. */
+function tsxLoaderUrl(): string {
+  return pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 }
 
 /**
- * Type checks in a worker thread, started on the first check and kept (its compiler
- * program makes re-checks fast). The worker is unref'd: it never keeps the process alive.
+ * Type checks in a child process, started on the first check and kept while checks keep
+ * coming (its compiler program makes a re-check after a save fast). It exits `idleMs` after
+ * the last one: the program holds a couple of hundred MB, which a small board should not carry
+ * between edits, and a process (unlike a worker thread) gives all of it back. The process and
+ * the timer are unref'd: they never keep Hearth alive.
  */
 export class WorkerTypeChecker implements TypeChecker {
-  private worker: Worker | undefined;
+  private worker: ChildProcess | undefined;
   private readonly pending = new Map<number, Pending>();
   private sequence = 0;
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly idleMs: number;
+
+  constructor(options: { idleMs?: number } = {}) {
+    this.idleMs = options.idleMs ?? TYPE_CHECK_IDLE_MS;
+  }
+
+  /** Whether a worker (and its compiler program) is held right now. */
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
 
   check(files: readonly string[]): Promise<TypeDiagnostic[]> {
+    this.cancelRelease();
     const worker = this.start();
     const id = ++this.sequence;
-    return new Promise<TypeDiagnostic[]>((resolve, reject) => {
+    const checked = new Promise<TypeDiagnostic[]>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, files: [...files] });
+      worker.send({ id, files: [...files] });
     });
+    // Settled either way: the release waits for every check in flight.
+    checked.then(
+      () => this.releaseWhenIdle(),
+      () => this.releaseWhenIdle(),
+    );
+    return checked;
   }
 
   async close(): Promise<void> {
+    this.cancelRelease();
     const worker = this.worker;
     this.worker = undefined;
     this.failAll(new Error("The type checker was closed"));
-    if (worker) await worker.terminate();
+    if (worker && worker.exitCode === null && worker.signalCode === null) {
+      const exited = once(worker, "exit");
+      worker.kill();
+      await exited;
+    }
   }
 
-  private start(): Worker {
+  private releaseWhenIdle(): void {
+    if (this.pending.size > 0 || !this.worker) return;
+    this.cancelRelease();
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      const worker = this.worker;
+      if (!worker || this.pending.size > 0) return;
+      this.worker = undefined;
+      worker.kill();
+    }, this.idleMs);
+    this.idleTimer.unref();
+  }
+
+  private cancelRelease(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+  }
+
+  private start(): ChildProcess {
     if (this.worker) return this.worker;
     const file = workerFile();
-    // From source (npm start, tests) the worker is TypeScript: it registers tsx's loader
-    // itself, since a worker does not always inherit the loader the parent was started with.
-    const worker = file.endsWith(".ts")
-      ? new Worker(
-          `import(${JSON.stringify(tsxApiUrl())}).then(({ register }) => { register(); return import(${JSON.stringify(pathToFileURL(file).href)}); });`,
-          { eval: true },
-        )
-      : new Worker(file);
+    // From source (npm start, tests) the worker is TypeScript, run through tsx's loader; built,
+    // it is plain JavaScript. Hearth's own flags (inspector, profiler) are not passed on.
+    const worker = fork(file, [], {
+      execArgv: file.endsWith(".ts") ? ["--import", tsxLoaderUrl()] : [],
+      stdio: ["ignore", "ignore", "inherit", "ipc"],
+    });
     worker.unref();
+    worker.channel?.unref();
     worker.on("message", (message: { id: number; diagnostics?: TypeDiagnostic[]; error?: string }) => {
       const pending = this.pending.get(message.id);
       if (!pending) return;
@@ -70,12 +113,16 @@ export class WorkerTypeChecker implements TypeChecker {
       if (message.error !== undefined) pending.reject(new Error(message.error));
       else pending.resolve(message.diagnostics ?? []);
     });
+    // A worker let go when idle, or closed, had no checks left; only the current one's
+    // failure concerns the checks waiting on it.
     worker.on("error", (error) => {
+      if (this.worker !== worker) return;
       this.worker = undefined;
       this.failAll(error);
     });
     worker.on("exit", () => {
-      if (this.worker === worker) this.worker = undefined;
+      if (this.worker !== worker) return;
+      this.worker = undefined;
       this.failAll(new Error("The type-check worker exited"));
     });
     this.worker = worker;
