@@ -3,6 +3,7 @@ import { useState } from "preact/hooks";
 import { describeError, type ErrorOverrides } from "./errors.js";
 import { t } from "./i18n/index.js";
 import { navigate } from "./router.js";
+import { useAppState } from "./store.js";
 
 /** An in-app link: a real <a href> (keyboard, open in new tab) that navigates without a reload. */
 export function Link(props: { href: string; children: ComponentChildren; class?: string; current?: boolean }) {
@@ -145,10 +146,9 @@ export function PasswordField(props: AccountFieldProps & { label: string; isNew:
   );
 }
 
-/** An inline one-field form for a name (a new freezer, a household's name) and its button. */
+/** An inline one-field form for a name (a new freezer, a household's name) and its button; off while offline. */
 export function NameForm(props: {
   action: { busy: boolean; error: unknown; run: () => Promise<unknown> };
-  disabled: boolean;
   id: string;
   label: string;
   value: string;
@@ -156,8 +156,9 @@ export function NameForm(props: {
   submit: string;
   primary?: boolean;
 }) {
+  const { online } = useAppState();
   return (
-    <ActionForm class="inline" action={props.action} disabled={props.disabled}>
+    <ActionForm class="inline" action={props.action} disabled={!online}>
       <Field id={props.id} label={props.label} required maxLength={100} value={props.value} onValue={props.onValue} />
       <button type="submit" class={props.primary ? "primary" : undefined}>
         {props.submit}

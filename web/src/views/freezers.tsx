@@ -196,7 +196,7 @@ function FreezerCard(props: { freezer: FreezerDetail; index: number; isOwner: bo
 
 /** Freezers and their compartments: create, rename, reorder, delete empty ones. */
 export function FreezersView() {
-  const { householdId, freezers, online, user } = useAppState();
+  const { householdId, freezers, user } = useAppState();
   const [name, setName] = useState("");
   const create = useAction(async () => {
     if (!householdId) return;
@@ -210,7 +210,6 @@ export function FreezersView() {
       <h1>{t("freezers.title")}</h1>
       <NameForm
         action={create}
-        disabled={!online}
         id="new-freezer"
         label={t("freezers.newFreezer")}
         value={name}

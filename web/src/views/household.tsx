@@ -224,7 +224,6 @@ export function HouseholdView() {
       {household && isOwner ? (
         <NameForm
           action={rename}
-          disabled={!online}
           id="household-name"
           label={t("household.name")}
           value={name}
@@ -251,7 +250,6 @@ export function HouseholdView() {
         <h2 id="new-household-title">{households.length > 0 ? t("household.another") : t("household.first")}</h2>
         <NameForm
           action={create}
-          disabled={!online}
           id="new-household"
           label={t("household.name")}
           value={newName}
