@@ -2,8 +2,15 @@ import { expect } from "chai";
 import type { ChangeLogEntry } from "../../../src/domain/inventory/change-log-entry.js";
 import type { FreezerItem } from "../../../src/domain/inventory/freezer-item.js";
 import { ItemArchivedError } from "../../../src/domain/inventory/item-errors.js";
-import type { ItemListQuery, ItemRepository } from "../../../src/ports/item-repository.js";
+import type { ItemListQuery, ItemRepository, MemberItem } from "../../../src/ports/item-repository.js";
 import { type ItemWorld, itemIn } from "../../support/item-fixtures.js";
+
+/** The item `itemId` of `householdId`, as `userId` asks for it. */
+const memberItem = (userId: string, householdId: string, itemId: string): MemberItem => ({
+  userId,
+  householdId,
+  itemId,
+});
 
 export interface ItemRepositoryHarness {
   repository: ItemRepository;
@@ -45,11 +52,7 @@ export function describeItemRepositoryContract(label: string, setup: () => Promi
     /** The change log read both ways: by item id, and as a member of its household. */
     const history = async (item: FreezerItem) => {
       const entries = await repository.history(item.id);
-      const asMember = await repository.historyForMember({
-        userId: world.users.alice.id,
-        householdId: item.householdId,
-        itemId: item.id,
-      });
+      const asMember = await repository.historyForMember(memberItem(world.users.alice.id, item.householdId, item.id));
       expect(JSON.stringify(asMember?.found), "historyForMember").to.equal(JSON.stringify(entries));
       return entries;
     };
@@ -68,69 +71,43 @@ export function describeItemRepositoryContract(label: string, setup: () => Promi
         const item = itemIn(world, { name: "Peas" });
         const archived = itemIn(world, { name: "Old peas", deletedAt: new Date() });
         await addAll([item, archived]);
-        const found = await repository.findForMember({
-          userId: world.users.bob.id,
-          householdId: world.home.householdId,
-          itemId: item.id,
-        });
+        const found = await repository.findForMember(memberItem(world.users.bob.id, world.home.householdId, item.id));
         expect(JSON.stringify(found?.found)).to.equal(
           JSON.stringify(await repository.findById(world.home.householdId, item.id)),
         );
-        const old = await repository.findForMember({
-          userId: world.users.alice.id,
-          householdId: world.home.householdId,
-          itemId: archived.id,
-        });
+        const old = await repository.findForMember(
+          memberItem(world.users.alice.id, world.home.householdId, archived.id),
+        );
         expect(old?.found?.name).to.equal("Old peas");
         // A member asking for an id of another household (or none) finds nothing; an outsider is told apart.
         expect(
-          await repository.findForMember({
-            userId: world.users.alice.id,
-            householdId: world.home.householdId,
-            itemId: "nothere",
-          }),
+          await repository.findForMember(memberItem(world.users.alice.id, world.home.householdId, "nothere")),
         ).to.deep.equal({
           found: undefined,
         });
         expect(
-          await repository.findForMember({
-            userId: world.users.alice.id,
-            householdId: world.away.householdId,
-            itemId: item.id,
-          }),
+          await repository.findForMember(memberItem(world.users.alice.id, world.away.householdId, item.id)),
         ).to.equal(undefined);
-        expect(
-          await repository.findForMember({ userId: "nobody", householdId: world.home.householdId, itemId: item.id }),
-        ).to.equal(undefined);
+        expect(await repository.findForMember(memberItem("nobody", world.home.householdId, item.id))).to.equal(
+          undefined,
+        );
       });
 
       it("reads an item's history for a member, empty when nothing changed, and for nobody else", async () => {
         const item = itemIn(world, { name: "Peas" });
         await addAll([item]);
         expect(
-          await repository.historyForMember({
-            userId: world.users.bob.id,
-            householdId: world.home.householdId,
-            itemId: item.id,
-          }),
+          await repository.historyForMember(memberItem(world.users.bob.id, world.home.householdId, item.id)),
         ).to.deep.equal({
           found: [],
         });
         expect(
-          await repository.historyForMember({
-            userId: world.users.bob.id,
-            householdId: world.home.householdId,
-            itemId: "nothere",
-          }),
+          await repository.historyForMember(memberItem(world.users.bob.id, world.home.householdId, "nothere")),
         ).to.deep.equal({
           found: undefined,
         });
         expect(
-          await repository.historyForMember({
-            userId: world.users.alice.id,
-            householdId: world.away.householdId,
-            itemId: item.id,
-          }),
+          await repository.historyForMember(memberItem(world.users.alice.id, world.away.householdId, item.id)),
         ).to.equal(undefined);
       });
     });
