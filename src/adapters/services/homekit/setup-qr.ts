@@ -1,18 +1,20 @@
 /**
  * The HomeKit setup QR code: the `X-HM://` setup URI (HAP specification, "Setup Payload")
- * drawn as an SVG, for the web UI to show next to the setup code.
+ * drawn as an SVG, for the web UI to show next to the setup code. Drawn with uqr, the QR
+ * encoder the web app already uses for invites, so Hearth ships one QR library.
  */
-import QRCode from "qrcode";
+import { encode } from "uqr";
+
+/** Modules of white around the code: the quiet zone the QR specification asks for. */
+const QUIET_ZONE = 4;
 
 /** An SVG data URI of the QR code for `setupUri` (black modules on white, with the quiet zone). */
 export function setupQrDataUri(setupUri: string): string {
-  const { modules } = QRCode.create(setupUri, { errorCorrectionLevel: "Q" });
-  const quiet = 4;
-  const size = modules.size + quiet * 2;
+  const { data, size } = encode(setupUri, { ecc: "Q", border: QUIET_ZONE });
   let path = "";
-  for (let y = 0; y < modules.size; y++) {
-    for (let x = 0; x < modules.size; x++) {
-      if (modules.get(y, x)) path += `M${x + quiet} ${y + quiet}h1v1h-1z`;
+  for (const [y, row] of data.entries()) {
+    for (const [x, dark] of row.entries()) {
+      if (dark) path += `M${x} ${y}h1v1h-1z`;
     }
   }
   const svg =
