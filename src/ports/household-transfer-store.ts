@@ -3,13 +3,24 @@ import type { Compartment, Freezer } from "../domain/inventory/freezer.js";
 import type { FreezerItem } from "../domain/inventory/freezer-item.js";
 import type { TransferFreezer } from "../domain/inventory/household-transfer.js";
 
-/** What one import writes, decided before anything is written. */
-export interface ImportWrite {
-  householdId: string;
+/** Records an import writes together: the freezers and compartments its items need come first. */
+export interface ImportBatch {
   freezers: Freezer[];
   compartments: Compartment[];
-  /** Called for the items in batches; each batch is inserted, skipping ids already present. */
-  items(): AsyncIterable<FreezerItem[]>;
+  items: FreezerItem[];
+  /** The file row that brought each id of the batch, to name it when the id is refused. */
+  rows: ReadonlyMap<string, string>;
+}
+
+/** What one import writes. */
+export interface ImportWrite {
+  householdId: string;
+  /**
+   * The batches to write, decided against `current`: the household's freezers as they are once
+   * the store holds the household's import lock, so a second import of a file finds what the
+   * first created instead of creating it again. May throw (ImportInvalidError) to write nothing.
+   */
+  batches(current: TransferFreezer[]): AsyncIterable<ImportBatch>;
 }
 
 /** Whole-household reads and the one-transaction import, for export and import. */
@@ -25,7 +36,12 @@ export interface HouseholdTransferStore {
     householdId: string,
     ids: { items: string[]; freezers: string[]; compartments: string[] },
   ): Promise<string[]>;
-  /** Writes freezers, compartments and items in one transaction; returns how many items were new. */
+  /**
+   * Writes the batches in one transaction, one import of a household at a time, skipping ids the
+   * household already has; returns how many records were new. Rejects with ImportInvalidError,
+   * writing nothing, when an id of a batch is another household's (one that household wrote in the
+   * meantime), and with NotHouseholdMemberError when the household is gone.
+   */
   importAll(
     write: ImportWrite,
   ): Promise<{ itemsCreated: number; freezersCreated: number; compartmentsCreated: number }>;

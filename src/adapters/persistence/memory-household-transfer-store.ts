@@ -1,13 +1,27 @@
 import type { ChangeLogEntry } from "../../domain/inventory/change-log-entry.js";
-import { compareCompartments } from "../../domain/inventory/freezer.js";
+import { NotHouseholdMemberError } from "../../domain/inventory/errors.js";
+import {
+  type Compartment,
+  compareCompartments,
+  compareFreezers,
+  type Freezer,
+} from "../../domain/inventory/freezer.js";
 import type { FreezerItem } from "../../domain/inventory/freezer-item.js";
-import type { TransferFreezer } from "../../domain/inventory/household-transfer.js";
+import {
+  belongsToAnotherHousehold,
+  ImportInvalidError,
+  MAX_REPORTED_PROBLEMS,
+  type TransferFreezer,
+} from "../../domain/inventory/household-transfer.js";
 import type { HouseholdTransferStore, ImportWrite } from "../../ports/household-transfer-store.js";
 import type { MemoryInventoryStore } from "./memory-inventory-store.js";
 import type { MemoryItemRepository } from "./memory-item-repository.js";
 
 /** Export and import over the in-memory store (tests and the in-memory API). */
 export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
+  /** Per household, the end of the import queued last. */
+  private readonly importing = new Map<string, Promise<void>>();
+
   constructor(
     private readonly store: MemoryInventoryStore,
     private readonly items: MemoryItemRepository,
@@ -16,7 +30,7 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
   async freezers(householdId: string): Promise<TransferFreezer[]> {
     return [...this.store.freezers.values()]
       .filter((freezer) => freezer.householdId === householdId)
-      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+      .sort(compareFreezers)
       .map((freezer) => ({
         ...freezer,
         compartments: [...this.store.compartments.values()]
@@ -60,14 +74,65 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
   async importAll(
     write: ImportWrite,
   ): Promise<{ itemsCreated: number; freezersCreated: number; compartmentsCreated: number }> {
-    // Collected first and applied at the end: a failure midway leaves nothing, as a transaction would.
-    const freezers = write.freezers.filter((freezer) => !this.store.freezers.has(freezer.id));
-    const compartments = write.compartments.filter((compartment) => !this.store.compartments.has(compartment.id));
+    // Imports of one household run one after the other, as the knex store's household lock makes them.
+    const before = this.importing.get(write.householdId) ?? Promise.resolve();
+    const turn = before.then(() => this.importLocked(write));
+    const settled = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.importing.set(write.householdId, settled);
+    try {
+      return await turn;
+    } finally {
+      if (this.importing.get(write.householdId) === settled) this.importing.delete(write.householdId);
+    }
+  }
+
+  private async importLocked(
+    write: ImportWrite,
+  ): Promise<{ itemsCreated: number; freezersCreated: number; compartmentsCreated: number }> {
+    const { householdId } = write;
+    if (!this.store.households.has(householdId)) throw new NotHouseholdMemberError();
+    const freezers: Freezer[] = [];
+    const compartments: Compartment[] = [];
     const items: FreezerItem[] = [];
-    for await (const batch of write.items()) items.push(...batch.filter((item) => !this.items.holds(item.id)));
-    for (const freezer of freezers) this.store.freezers.set(freezer.id, { ...freezer });
-    for (const compartment of compartments) this.store.compartments.set(compartment.id, { ...compartment });
-    await this.items.insertMany(items);
-    return { itemsCreated: items.length, freezersCreated: freezers.length, compartmentsCreated: compartments.length };
+    const fileRows = new Map<string, string>();
+    for await (const batch of write.batches(await this.freezers(householdId))) {
+      freezers.push(...batch.freezers);
+      compartments.push(...batch.compartments);
+      items.push(...batch.items);
+      for (const [id, row] of batch.rows) fileRows.set(id, row);
+    }
+    // Checked and applied with no await in between, so nothing else runs in the middle: an id
+    // another household took while this import read its file refuses the import, as in knex.
+    const taken: { row: string; message: string }[] = [];
+    const fresh = <T extends { id: string }>(
+      records: T[],
+      kind: "item" | "freezer" | "compartment",
+      ownerOf: (id: string) => string | undefined,
+    ): T[] =>
+      records.filter((record) => {
+        const owner = ownerOf(record.id);
+        if (owner !== undefined && owner !== householdId)
+          taken.push({ row: fileRows.get(record.id) ?? "file", message: belongsToAnotherHousehold(kind, record.id) });
+        return owner === undefined;
+      });
+    const freezerOwner = (id: string) => this.store.freezers.get(id)?.householdId;
+    const newFreezers = fresh(freezers, "freezer", freezerOwner);
+    const newCompartments = fresh(compartments, "compartment", (id) => {
+      const compartment = this.store.compartments.get(id);
+      return compartment && freezerOwner(compartment.freezerId);
+    });
+    const newItems = fresh(items, "item", (id) => this.items.holds(id)?.householdId);
+    if (taken.length > 0) throw new ImportInvalidError(taken.slice(0, MAX_REPORTED_PROBLEMS), taken.length);
+    for (const freezer of newFreezers) this.store.freezers.set(freezer.id, { ...freezer });
+    for (const compartment of newCompartments) this.store.compartments.set(compartment.id, { ...compartment });
+    await this.items.insertMany(newItems);
+    return {
+      itemsCreated: newItems.length,
+      freezersCreated: newFreezers.length,
+      compartmentsCreated: newCompartments.length,
+    };
   }
 }

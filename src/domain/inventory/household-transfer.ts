@@ -86,6 +86,11 @@ export interface ImportSummary {
 /** Most row problems one answer lists; the message gives the total. */
 export const MAX_REPORTED_PROBLEMS = 100;
 
+/** Why an import refuses an id it names: the item, freezer or compartment is another household's. */
+export function belongsToAnotherHousehold(kind: "item" | "freezer" | "compartment", id: string): string {
+  return `${kind === "item" ? "id" : kind} ${id} belongs to another household`;
+}
+
 /** The file has invalid rows; nothing was written. */
 export class ImportInvalidError extends DomainError {
   readonly code = "IMPORT_INVALID";

@@ -1,13 +1,17 @@
 import type { Compartment, Freezer } from "../../../domain/inventory/freezer.js";
 import type { FreezerItem } from "../../../domain/inventory/freezer-item.js";
 import {
+  belongsToAnotherHousehold,
+  type ImportCompartmentRow,
+  type ImportFreezerRow,
   type ImportItemRow,
   ImportInvalidError,
   type ImportRow,
   type ImportSummary,
   MAX_REPORTED_PROBLEMS,
+  type TransferFreezer,
 } from "../../../domain/inventory/household-transfer.js";
-import type { HouseholdTransferStore } from "../../../ports/household-transfer-store.js";
+import type { HouseholdTransferStore, ImportBatch } from "../../../ports/household-transfer-store.js";
 import { HouseholdUseCase } from "../household-access.js";
 import type { HouseholdInput, InventoryPorts } from "../inventory-ports.js";
 
@@ -21,46 +25,113 @@ export interface ImportHouseholdInput extends HouseholdInput {
   rows(): AsyncIterable<ImportRow>;
 }
 
-/** Where the rows put things, decided while validating and reused while writing. */
+interface Place {
+  freezerId: string;
+  compartmentId: string;
+}
+
+/**
+ * Where the rows put things, starting from the household's freezers and compartments. Each pass
+ * over the file (validation, then writing under the household's import lock) gets its own, so
+ * the write places rows against the household as it is by then.
+ */
 class Placements {
-  readonly freezers = new Map<string, Freezer>();
-  readonly compartments = new Map<string, Compartment>();
+  private readonly freezerIds = new Set<string>();
   /** Compartment id → its freezer id, for the household's and the file's compartments. */
-  readonly compartmentFreezer = new Map<string, string>();
-  readonly freezerByName = new Map<string, string>();
+  private readonly compartmentFreezer = new Map<string, string>();
+  private readonly freezerByName = new Map<string, string>();
   /** `${freezerId}\u0000${lower name}` → compartment id. */
-  readonly compartmentByName = new Map<string, string>();
+  private readonly compartmentByName = new Map<string, string>();
+  /** The position a freezer the import creates gets: after every freezer seen so far. */
+  private nextFreezerPosition = 0;
+  private created: { freezers: Freezer[]; compartments: Compartment[] } = { freezers: [], compartments: [] };
 
   constructor(
     private readonly householdId: string,
     private readonly now: Date,
     private readonly newId: () => string,
-  ) {}
-
-  knownFreezer(id: string): boolean {
-    return this.freezerByIdKnown.has(id);
+    current: TransferFreezer[],
+  ) {
+    for (const freezer of current) {
+      this.addFreezer(freezer.id, freezer.name, freezer.position);
+      for (const compartment of freezer.compartments) this.addCompartment(compartment.id, freezer.id, compartment.name);
+    }
   }
-  readonly freezerByIdKnown = new Set<string>();
-  /** The position a freezer the import creates gets: after every freezer seen so far. */
-  nextFreezerPosition = 0;
 
-  addFreezer(id: string, name: string, create: Freezer | null, position = 0): void {
-    this.freezerByIdKnown.add(id);
-    this.nextFreezerPosition = Math.max(this.nextFreezerPosition, (create?.position ?? position) + 1);
+  /** Places one row: why it cannot be, the item's place, or null for a row that places no item. */
+  place(row: ImportRow): string | Place | null {
+    switch (row.kind) {
+      case "problem":
+        return row.message;
+      case "skipped":
+        return null;
+      case "freezer":
+        this.freezerRow(row);
+        return null;
+      case "compartment":
+        return this.compartmentRow(row);
+      case "item":
+        return this.resolve(row);
+    }
+  }
+
+  /** The freezers and compartments created since the last call, to be written before the items in them. */
+  takeCreated(): { freezers: Freezer[]; compartments: Compartment[] } {
+    const created = this.created;
+    this.created = { freezers: [], compartments: [] };
+    return created;
+  }
+
+  private addFreezer(id: string, name: string, position: number): void {
+    this.freezerIds.add(id);
+    this.nextFreezerPosition = Math.max(this.nextFreezerPosition, position + 1);
     if (!this.freezerByName.has(name.toLowerCase())) this.freezerByName.set(name.toLowerCase(), id);
-    if (create) this.freezers.set(id, create);
   }
 
-  addCompartment(id: string, freezerId: string, name: string, create: Compartment | null): void {
+  private addCompartment(id: string, freezerId: string, name: string): void {
     this.compartmentFreezer.set(id, freezerId);
     const key = `${freezerId}\u0000${name.toLowerCase()}`;
     if (!this.compartmentByName.has(key)) this.compartmentByName.set(key, id);
-    if (create) this.compartments.set(id, create);
+  }
+
+  private createFreezer(id: string, name: string, description: string | null): void {
+    // Last in the household's order; ties fall back to creation time.
+    const position = this.nextFreezerPosition;
+    this.addFreezer(id, name, position);
+    this.created.freezers.push({
+      id,
+      householdId: this.householdId,
+      name,
+      description,
+      position,
+      createdAt: this.now,
+      updatedAt: this.now,
+    });
+  }
+
+  private createCompartment(id: string, freezerId: string, name: string, position: number): void {
+    this.addCompartment(id, freezerId, name);
+    this.created.compartments.push({ id, freezerId, name, position, createdAt: this.now });
+  }
+
+  /** A freezer the household has (or the file defined earlier) is left as it is. */
+  private freezerRow(row: ImportFreezerRow): void {
+    if (!this.freezerIds.has(row.id)) this.createFreezer(row.id, row.name, row.description);
+  }
+
+  private compartmentRow(row: ImportCompartmentRow): string | null {
+    const owner = this.compartmentFreezer.get(row.id);
+    if (owner !== undefined)
+      return owner === row.freezerId ? null : `compartment ${row.id} is in freezer ${owner}, not ${row.freezerId}`;
+    if (!this.freezerIds.has(row.freezerId))
+      return `freezer ${row.freezerId} is not in this household or earlier in the file`;
+    this.createCompartment(row.id, row.freezerId, row.name, row.position);
+    return null;
   }
 
   /** The item's freezer and compartment ids, creating named ones on first use; or why not. */
-  resolve(row: ImportItemRow): { freezerId: string; compartmentId: string } | string {
-    let freezerId = row.freezerId !== null && this.knownFreezer(row.freezerId) ? row.freezerId : undefined;
+  private resolve(row: ImportItemRow): Place | string {
+    let freezerId = row.freezerId !== null && this.freezerIds.has(row.freezerId) ? row.freezerId : undefined;
     if (freezerId === undefined && row.compartmentId !== null && row.freezerId === null) {
       freezerId = this.compartmentFreezer.get(row.compartmentId);
     }
@@ -68,16 +139,7 @@ class Placements {
       freezerId = this.freezerByName.get(row.freezerName.toLowerCase());
       if (freezerId === undefined) {
         freezerId = row.freezerId ?? this.newId();
-        this.addFreezer(freezerId, row.freezerName, {
-          id: freezerId,
-          householdId: this.householdId,
-          name: row.freezerName,
-          description: null,
-          // Last in the household's order; ties fall back to creation time.
-          position: this.nextFreezerPosition++,
-          createdAt: this.now,
-          updatedAt: this.now,
-        });
+        this.createFreezer(freezerId, row.freezerName, null);
       }
     }
     if (freezerId === undefined) {
@@ -96,17 +158,10 @@ class Placements {
         ? "names no compartment (give compartmentId or compartmentName)"
         : `compartment ${row.compartmentId} is not in this household or earlier in the file, and the row gives no compartmentName to create it`;
     }
-    const key = `${freezerId}\u0000${row.compartmentName.toLowerCase()}`;
-    let compartmentId = this.compartmentByName.get(key);
+    let compartmentId = this.compartmentByName.get(`${freezerId}\u0000${row.compartmentName.toLowerCase()}`);
     if (compartmentId === undefined) {
       compartmentId = row.compartmentId ?? this.newId();
-      this.addCompartment(compartmentId, freezerId, row.compartmentName, {
-        id: compartmentId,
-        freezerId,
-        name: row.compartmentName,
-        position: 0,
-        createdAt: this.now,
-      });
+      this.createCompartment(compartmentId, freezerId, row.compartmentName, 0);
     }
     return { freezerId, compartmentId };
   }
@@ -115,8 +170,10 @@ class Placements {
 /**
  * Imports a household file (owner only). Every row is checked first; any problem answers
  * ImportInvalidError with the rows and reasons, and nothing is written. A valid file is then
- * written in one transaction. Items are keyed by id, so importing the same file again changes
- * nothing; an item whose compartment is missing creates it when the row names it.
+ * written in one transaction, one import of a household at a time, placed against the household
+ * as it is once its turn comes: items are keyed by id and named freezers and compartments by
+ * name, so importing the same file again (or twice at once) changes nothing the second time.
+ * An id of another household is refused, never written.
  */
 export class ImportHousehold extends HouseholdUseCase<
   { transfers: HouseholdTransferStore } & Pick<InventoryPorts, "ids" | "clock">
@@ -124,53 +181,21 @@ export class ImportHousehold extends HouseholdUseCase<
   async execute(input: ImportHouseholdInput): Promise<ImportSummary> {
     await this.access.requireOwner(input.householdId, input.userId);
     const now = this.ports.clock.now();
-    const placements = new Placements(input.householdId, now, () => this.ports.ids.next());
-    for (const freezer of await this.ports.transfers.freezers(input.householdId)) {
-      placements.addFreezer(freezer.id, freezer.name, null, freezer.position);
-      for (const compartment of freezer.compartments)
-        placements.addCompartment(compartment.id, freezer.id, compartment.name, null);
-    }
-    const itemCount = await this.validate(input, placements);
-    const { householdId, userId } = input;
-    const items = async function* (rows: AsyncIterable<ImportRow>): AsyncGenerator<FreezerItem[]> {
-      let batch: FreezerItem[] = [];
-      for await (const row of rows) {
-        if (row.kind !== "item") continue;
-        const place = placements.resolve(row) as { freezerId: string; compartmentId: string };
-        batch.push({
-          id: row.id,
-          householdId,
-          freezerId: place.freezerId,
-          compartmentId: place.compartmentId,
-          name: row.name,
-          quantity: row.quantity,
-          notes: row.notes,
-          storedAt: row.storedAt,
-          expiresAt: row.expiresAt,
-          deletedAt: row.archivedAt,
-          createdAt: row.createdAt ?? now,
-          updatedAt: now,
-          createdById: userId,
-          updatedById: userId,
-        });
-        if (batch.length >= BATCH) {
-          yield batch;
-          batch = [];
-        }
-      }
-      if (batch.length > 0) yield batch;
-    };
+    const itemCount = await this.validate(input, now);
     const written = await this.ports.transfers.importAll({
-      householdId,
-      freezers: [...placements.freezers.values()],
-      compartments: [...placements.compartments.values()],
-      items: () => items(input.rows()),
+      householdId: input.householdId,
+      batches: (current) => this.batches(input, now, current),
     });
     return { ...written, itemsUnchanged: itemCount - written.itemsCreated };
   }
 
+  private placements(input: ImportHouseholdInput, now: Date, current: TransferFreezer[]): Placements {
+    return new Placements(input.householdId, now, () => this.ports.ids.next(), current);
+  }
+
   /** The first pass: every problem of every row, or the number of items. */
-  private async validate(input: ImportHouseholdInput, placements: Placements): Promise<number> {
+  private async validate(input: ImportHouseholdInput, now: Date): Promise<number> {
+    const placements = this.placements(input, now, await this.ports.transfers.freezers(input.householdId));
     const problems: { row: string; message: string }[] = [];
     let total = 0;
     const problem = (row: string, message: string) => {
@@ -178,76 +203,100 @@ export class ImportHousehold extends HouseholdUseCase<
       if (problems.length < MAX_REPORTED_PROBLEMS) problems.push({ row, message });
     };
     const seen = new Set<string>();
-    let pending: { row: string; id: string; kind: "items" | "freezers" | "compartments" }[] = [];
+    // Every id the import would write under the name the file gives it: an item's, and a
+    // freezer's or compartment's it creates (from its own row, or named by an item's row).
+    let pending: { row: string; id: string; kind: "item" | "freezer" | "compartment" }[] = [];
     const checkForeign = async () => {
       if (pending.length === 0) return;
       const ofKind = (kind: string) => pending.filter((entry) => entry.kind === kind).map((entry) => entry.id);
       const foreign = new Set(
         await this.ports.transfers.foreignIds(input.householdId, {
-          items: ofKind("items"),
-          freezers: ofKind("freezers"),
-          compartments: ofKind("compartments"),
+          items: ofKind("item"),
+          freezers: ofKind("freezer"),
+          compartments: ofKind("compartment"),
         }),
       );
       for (const entry of pending)
-        if (foreign.has(entry.id)) problem(entry.row, `id ${entry.id} belongs to another household`);
+        if (foreign.has(entry.id)) problem(entry.row, belongsToAnotherHousehold(entry.kind, entry.id));
       pending = [];
     };
     let items = 0;
     for await (const row of input.rows()) {
-      switch (row.kind) {
-        case "problem":
-          problem(row.row, row.message);
-          break;
-        case "skipped":
-          break;
-        case "freezer":
-          if (!placements.knownFreezer(row.id)) {
-            placements.addFreezer(row.id, row.name, {
-              id: row.id,
-              householdId: input.householdId,
-              name: row.name,
-              description: row.description,
-              position: placements.nextFreezerPosition,
-              createdAt: this.ports.clock.now(),
-              updatedAt: this.ports.clock.now(),
-            });
-            pending.push({ row: row.row, id: row.id, kind: "freezers" });
-          }
-          break;
-        case "compartment": {
-          const owner = placements.compartmentFreezer.get(row.id);
-          if (owner !== undefined) {
-            if (owner !== row.freezerId)
-              problem(row.row, `compartment ${row.id} is in freezer ${owner}, not ${row.freezerId}`);
-          } else if (!placements.knownFreezer(row.freezerId)) {
-            problem(row.row, `freezer ${row.freezerId} is not in this household or earlier in the file`);
-          } else {
-            placements.addCompartment(row.id, row.freezerId, row.name, {
-              id: row.id,
-              freezerId: row.freezerId,
-              name: row.name,
-              position: row.position,
-              createdAt: this.ports.clock.now(),
-            });
-            pending.push({ row: row.row, id: row.id, kind: "compartments" });
-          }
-          break;
-        }
-        case "item": {
-          items++;
-          if (seen.has(row.id)) problem(row.row, `id ${row.id} appears twice in the file`);
-          seen.add(row.id);
-          const place = placements.resolve(row);
-          if (typeof place === "string") problem(row.row, place);
-          pending.push({ row: row.row, id: row.id, kind: "items" });
-          break;
-        }
+      if (row.kind === "item") {
+        items++;
+        if (seen.has(row.id)) problem(row.row, `id ${row.id} appears twice in the file`);
+        seen.add(row.id);
+        pending.push({ row: row.row, id: row.id, kind: "item" });
       }
+      const place = placements.place(row);
+      if (typeof place === "string") problem(row.row, place);
+      const created = placements.takeCreated();
+      for (const freezer of created.freezers) pending.push({ row: row.row, id: freezer.id, kind: "freezer" });
+      for (const compartment of created.compartments)
+        pending.push({ row: row.row, id: compartment.id, kind: "compartment" });
       if (pending.length >= BATCH) await checkForeign();
     }
     await checkForeign();
     if (total > 0) throw new ImportInvalidError(problems, total);
     return items;
   }
+
+  /**
+   * The second pass, run by the store under the household's import lock: the same rows placed
+   * against the household as it is now. A row that no longer fits (its freezer was deleted since
+   * the first pass) refuses the whole file.
+   */
+  private async *batches(
+    input: ImportHouseholdInput,
+    now: Date,
+    current: TransferFreezer[],
+  ): AsyncGenerator<ImportBatch> {
+    const placements = this.placements(input, now, current);
+    const { householdId, userId } = input;
+    let batch: ImportBatch & { rows: Map<string, string> } = emptyBatch();
+    for await (const row of input.rows()) {
+      const place = placements.place(row);
+      if (typeof place === "string") throw new ImportInvalidError([{ row: row.row, message: place }], 1);
+      const created = placements.takeCreated();
+      for (const freezer of created.freezers) batch.rows.set(freezer.id, row.row);
+      for (const compartment of created.compartments) batch.rows.set(compartment.id, row.row);
+      batch.freezers.push(...created.freezers);
+      batch.compartments.push(...created.compartments);
+      if (row.kind !== "item" || place === null) continue;
+      batch.rows.set(row.id, row.row);
+      batch.items.push(importedItem(row, place, { householdId, userId, now }));
+      if (batch.items.length >= BATCH) {
+        yield batch;
+        batch = emptyBatch();
+      }
+    }
+    if (batch.items.length > 0 || batch.freezers.length > 0 || batch.compartments.length > 0) yield batch;
+  }
+}
+
+function emptyBatch(): ImportBatch & { rows: Map<string, string> } {
+  return { freezers: [], compartments: [], items: [], rows: new Map() };
+}
+
+function importedItem(
+  row: ImportItemRow,
+  place: Place,
+  by: { householdId: string; userId: string; now: Date },
+): FreezerItem {
+  return {
+    id: row.id,
+    householdId: by.householdId,
+    freezerId: place.freezerId,
+    compartmentId: place.compartmentId,
+    name: row.name,
+    quantity: row.quantity,
+    notes: row.notes,
+    storedAt: row.storedAt,
+    expiresAt: row.expiresAt,
+    deletedAt: row.archivedAt,
+    createdAt: row.createdAt ?? by.now,
+    updatedAt: by.now,
+    createdById: by.userId,
+    updatedById: by.userId,
+  };
 }
