@@ -94,7 +94,12 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
     });
     undo.push("database", () => database.close());
     dumpDatabase = database.dumpEmbedded;
-    const applied = await migrateToLatest(database.knex, undefined, (message) => log.info(message));
+    const applied = await migrateToLatest(
+      database.knex,
+      undefined,
+      (message) => log.info(message),
+      (message) => log.warn(message),
+    );
     log.info(`Database ready (${database.kind === "pglite" ? `PGlite in ${config.DATA_DIR}` : "PostgreSQL"})`, {
       migrationsApplied: applied.length,
     });

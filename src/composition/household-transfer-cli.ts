@@ -51,7 +51,7 @@ export async function runHouseholdTransfer(
   }
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
-    await migrateToLatest(database.knex);
+    await migrateToLatest(database.knex, undefined, undefined, err);
     const households = new KnexHouseholdRepository(database.knex);
     const household = await households.findById(parsed.householdId);
     if (!household) {

@@ -45,7 +45,9 @@ async function migrate(): Promise<number> {
     const progress = (message: string) => logger.info(message, { module: "migrate" });
     const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, progress });
     try {
-      const applied = await migrateToLatest(database.knex, undefined, progress);
+      const applied = await migrateToLatest(database.knex, undefined, progress, (message) =>
+        logger.warn(message, { module: "migrate" }),
+      );
       logger.info(applied.length ? "Applied migrations" : "Database is up to date", {
         module: "migrate",
         database: database.kind,

@@ -13,7 +13,8 @@ export const MIGRATIONS_DIR = fileURLToPath(
 );
 
 interface MigrationModule {
-  up(knex: Knex): Promise<void>;
+  /** `report` tells the operator what a migration found and did to existing rows (a repair). */
+  up(knex: Knex, report: (message: string) => void): Promise<void>;
   down(knex: Knex): Promise<void>;
 }
 
@@ -22,7 +23,10 @@ interface MigrationModule {
  * under tsx in development and tests, whatever knex's own loader thinks of `.ts`.
  */
 class DirectoryMigrationSource implements Knex.MigrationSource<string> {
-  constructor(private readonly directory: string) {}
+  constructor(
+    private readonly directory: string,
+    private readonly report: (message: string) => void,
+  ) {}
 
   async getMigrations(): Promise<string[]> {
     const files = await readdir(this.directory);
@@ -35,17 +39,21 @@ class DirectoryMigrationSource implements Knex.MigrationSource<string> {
 
   async getMigration(migration: string): Promise<Knex.Migration> {
     const module = (await import(pathToFileURL(path.join(this.directory, migration)).href)) as MigrationModule;
-    return { up: module.up, down: module.down };
+    return { up: (knex: Knex) => module.up(knex, this.report), down: module.down };
   }
 }
 
-/** Applies every pending migration; returns the names applied. `progress` hears how many are pending. */
+/**
+ * Applies every pending migration; returns the names applied. `progress` hears how many are
+ * pending; `report` what a migration repaired in existing rows (a warning: stderr by default).
+ */
 export async function migrateToLatest(
   knex: Knex,
   directory: string = MIGRATIONS_DIR,
   progress?: (message: string) => void,
+  report: (message: string) => void = (message) => console.warn(message),
 ): Promise<string[]> {
-  const migrationSource = new DirectoryMigrationSource(directory);
+  const migrationSource = new DirectoryMigrationSource(directory, report);
   if (progress) {
     const [, pending] = (await knex.migrate.list({ migrationSource })) as [unknown[], unknown[]];
     if (pending.length > 0) progress(`Applying ${pending.length} database migration${pending.length === 1 ? "" : "s"}`);

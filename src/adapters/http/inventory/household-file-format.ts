@@ -14,7 +14,8 @@ import { z } from "zod";
 import type { ExportRecord, ImportRow } from "../../../domain/inventory/household-transfer.js";
 import { itemName, notes, timestamp } from "./item-schemas.js";
 import { freezerDescription, placeName, position } from "./freezer-schemas.js";
-import { idSchema } from "./validation.js";
+import { fieldsWithNulCharacters, idSchema, NUL_CHARACTER_MESSAGE } from "./validation.js";
+import { neutraliseFormula, restoreFormula } from "./csv-formula-guard.js";
 
 export type HouseholdFileFormat = "json" | "csv";
 
@@ -97,7 +98,7 @@ function recordFields(record: ExportRecord): {
 
 function csvCell(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return "";
-  const text = String(value);
+  const text = neutraliseFormula(String(value));
   return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
@@ -182,6 +183,10 @@ type Parsed = ImportRow;
 
 function parseRow(kind: "freezers" | "compartments" | "items" | "history", value: unknown, row: string): Parsed {
   if (kind === "history") return { kind: "skipped", row };
+  // As on every route: PostgreSQL text cannot hold a NUL character, so it is refused here.
+  const nul = fieldsWithNulCharacters(value);
+  if (nul.length > 0)
+    return { kind: "problem", row, message: nul.map((field) => `${field}: ${NUL_CHARACTER_MESSAGE}`).join("; ") };
   if (kind === "freezers") {
     const parsed = freezerRow.safeParse(value);
     return parsed.success
@@ -363,7 +368,7 @@ async function* csvRows(source: Readable): AsyncGenerator<Parsed> {
       yield { kind: "problem", row, message: `has ${cells.length} cells, the header ${header.length}` };
       continue;
     }
-    const values = Object.fromEntries(header.map((column, index) => [column, cells[index] as string]));
+    const values = Object.fromEntries(header.map((column, index) => [column, restoreFormula(cells[index] as string)]));
     const array = values.record === undefined ? "items" : CSV_RECORD_ARRAY[values.record];
     if (!array) {
       yield {

@@ -57,6 +57,21 @@ const WHAT: Record<RequestPart, string> = {
 
 export type RequestPart = "body" | "query" | "params";
 
+/** What input holding a NUL character is told, on every route and in import rows. */
+export const NUL_CHARACTER_MESSAGE = "must not contain NUL characters";
+
+/**
+ * The fields of a flat record (an import row) whose text holds a NUL character. Only the top
+ * level is looked at: a row's fields are plain values, and anything nested is refused by the
+ * row's schema anyway, so an untrusted depth is never walked.
+ */
+export function fieldsWithNulCharacters(record: unknown): string[] {
+  if (record === null || typeof record !== "object" || Array.isArray(record)) return [];
+  return Object.entries(record)
+    .filter(([, value]) => typeof value === "string" && value.includes("\u0000"))
+    .map(([field]) => field);
+}
+
 /**
  * Where the input holds a NUL character (U+0000). PostgreSQL text cannot store one and
  * refuses even to compare with it, so such input must stop here as a 400 instead of
@@ -64,7 +79,7 @@ export type RequestPart = "body" | "query" | "params";
  */
 function nulCharacterDetails(value: unknown, path: string[] = []): ErrorDetail[] {
   if (typeof value === "string") {
-    return value.includes("\u0000") ? [{ path: path.join("."), message: "must not contain NUL characters" }] : [];
+    return value.includes("\u0000") ? [{ path: path.join("."), message: NUL_CHARACTER_MESSAGE }] : [];
   }
   if (Array.isArray(value))
     return value.flatMap((entry, index) => nulCharacterDetails(entry, [...path, String(index)]));
