@@ -169,13 +169,14 @@ const PREFIX_SEARCH_QUERY = `regexp_replace(plainto_tsquery('simple', hearth_sea
 const WHOLE_WORD_QUERY = "plainto_tsquery('simple', hearth_search_text(?))";
 
 // The foreign keys of freezer_items that point at where an item is kept, by the request
-// field a caller would correct. PostgreSQL names inline REFERENCES <table>_<column>_fkey.
+// field a caller would correct. PostgreSQL names inline REFERENCES <table>_<column>_fkey; the
+// freezer and compartment keys are composite (migration 20261125100000) and named there.
 const PLACEMENT_KEYS: Record<string, { path: string; message: string }> = {
-  freezer_items_compartment_id_fkey: {
+  freezer_items_compartment_of_freezer_fkey: {
     path: "compartmentId",
     message: "The compartment was removed while the item was being saved",
   },
-  freezer_items_freezer_id_fkey: {
+  freezer_items_freezer_of_household_fkey: {
     path: "freezerId",
     message: "The freezer was removed while the item was being saved",
   },
