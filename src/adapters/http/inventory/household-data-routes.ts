@@ -224,7 +224,7 @@ export function registerHouseholdDataOpenApi(registry: OpenAPIRegistry): void {
     method: "get",
     path: `${HOUSEHOLD_PATH}/export`,
     summary:
-      "Export the household (member): freezers, compartments, items (active and archived) and history, streamed as JSON or CSV",
+      "Export the household (member): freezers, compartments, items (active and archived) and history, streamed as JSON or CSV (a CSV cell starting with =, +, -, @, tab or CR gets a leading ' so spreadsheets do not run it; import removes it)",
     tags: ["Export and import"],
     security: [{ [BEARER_AUTH]: [] }],
     request: { params: householdParams, query: exportQuery },
@@ -240,7 +240,7 @@ export function registerHouseholdDataOpenApi(registry: OpenAPIRegistry): void {
     method: "post",
     path: `${HOUSEHOLD_PATH}/import`,
     summary:
-      "Import a household file (owner): every row is validated first (400 with the row numbers and reasons, nothing written), then written in one transaction; items already present (same id) are left alone; named missing compartments are created",
+      "Import a household file (owner): every row is validated first (400 with the row numbers and reasons, nothing written; ids of another household are refused), then written in one transaction, one import of the household at a time; items already present (same id) are left alone; named missing freezers and compartments are created once",
     tags: ["Export and import"],
     security: [{ [BEARER_AUTH]: [] }],
     request: {
