@@ -123,8 +123,10 @@ function describeMigration(label: string, open: () => Promise<{ database: Databa
       const fine = item(mine, mine.chest.id, mine.chest.compartment);
       await knex("freezer_items").insert([stolen, misfiled, halfway, fine]);
 
+      // Through the migrator, as a start runs it: its report function hears the repair.
+      await knex("knex_migrations").where({ name: "20261125100000_items_in_own_household" }).delete();
       const reported: string[] = [];
-      await addKeys(knex, (message) => reported.push(message));
+      await migrateToLatest(knex, undefined, undefined, (message) => reported.push(message));
 
       const placed = async (id: string) =>
         knex("freezer_items").where({ id }).first("household_id", "freezer_id", "compartment_id");
