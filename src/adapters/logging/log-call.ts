@@ -1,4 +1,5 @@
 import type { LogFields } from "../../ports/logger.js";
+import { redactSecretHeaders } from "../../domain/shared/secret-headers.js";
 import { maskSecrets } from "./mask-url.js";
 
 /** How deep nested fields are copied; deeper values become "[Object]" so one entry stays small. */
@@ -33,14 +34,14 @@ function describe(value: unknown): string {
 
 /**
  * Fields made safe for every destination: Errors keep name, message and stack (JSON.stringify
- * would give `{}`), secrets in strings are masked, and values JSON cannot carry (BigInt,
+ * would give `{}`), secrets in strings and in logged headers are masked, and values JSON cannot carry (BigInt,
  * symbols, functions, cycles) become strings, so writing the entry or serving it from
  * /api/logs can never throw.
  */
 export function normaliseFields(fields: LogFields): LogFields {
   const out: LogFields = {};
   const seen = new WeakSet<object>();
-  for (const [name, value] of Object.entries(fields)) {
+  for (const [name, value] of Object.entries(redactSecretHeaders(fields))) {
     if (value === undefined) continue;
     out[name] = loggable(value, seen, 0);
   }

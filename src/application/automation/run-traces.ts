@@ -3,6 +3,7 @@
 // passing anything along.
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { TriggerContext } from "../../domain/automation/trigger.js";
+import { redactSecretHeaders } from "../../domain/shared/secret-headers.js";
 import type { RunTrace, TraceSettings, TriggerRejection } from "../../ports/automation-catalog.js";
 
 /** Most entries of each list (log lines, publishes, ...) one trace keeps; later ones are counted. */
@@ -99,10 +100,12 @@ export function currentTrace(automation: string): TraceRecord | undefined {
 }
 
 /**
- * A value as a trace keeps it: as-is when its JSON fits in `maxBytes`, else a preview of
+ * A value as a trace keeps it, secret headers redacted: as-is when its JSON fits in `maxBytes`, else a preview of
  * its JSON text, so one huge payload cannot hold on to megabytes per trace.
  */
-export function truncateForTrace(value: unknown, maxBytes: number): unknown {
+export function truncateForTrace(raw: unknown, maxBytes: number): unknown {
+  // Whatever a run logs, publishes or passes on may hold a request's headers: their secrets stay out.
+  const value = redactSecretHeaders(raw);
   if (value === undefined || value === null || typeof value === "number" || typeof value === "boolean")
     return value ?? null;
   let text: string | undefined;
@@ -158,7 +161,8 @@ export class AutomationTraces {
   begin(context: TriggerContext, startedAt: Date): TraceRecord {
     const trace = new TraceRecord(++this.sequence, this.automation, startedAt.getTime());
     if (this.ring.length === 0) return trace;
-    trace.trigger = triggerText(context, this.settings.payloadBytes);
+    // A webhook's token or bearer credential must not reach the web UI through its trace.
+    trace.trigger = triggerText(redactSecretHeaders(context), this.settings.payloadBytes);
     this.ring[this.next] = trace;
     this.next = (this.next + 1) % this.ring.length;
     return trace;

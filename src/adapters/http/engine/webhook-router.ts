@@ -184,6 +184,19 @@ export function createWebhookRouter(deps: WebhookRouterDeps): Router {
       });
       return;
     }
+    // A firing its run mode dropped (a `single` automation already running, a full queue)
+    // did not run: the caller must not read 200 as "done", as with the manual trigger route.
+    const dropped = results.flatMap((result, index) =>
+      result.status === "dropped" ? [{ automation: allowed[index]?.name ?? "", reason: result.reason }] : [],
+    );
+    if (dropped.length > 0) {
+      sendError(
+        res,
+        409,
+        dropped.map((entry) => `Automation "${entry.automation}" did not run: ${entry.reason}`).join("; "),
+      );
+      return;
+    }
     res.json({ status: "ok" });
   });
 
