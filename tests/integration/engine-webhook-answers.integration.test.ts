@@ -14,7 +14,7 @@ import { acquireBroker, type TestBroker } from "../support/test-servers.js";
 /** Holds every run until the test opens the gate, so parallel calls overlap for certain. */
 class GatedWebhook extends Automation {
   readonly name = "gated-webhook";
-  readonly mode: RunMode = "single";
+  override readonly mode: RunMode = "single";
   readonly triggers: Trigger[] = [
     { type: "webhook", path: "gated", methods: ["POST"], secret: { type: "token", token: "s3cret-token-value" } },
   ];
