@@ -22,7 +22,11 @@ export function engineRoutes(options: EngineRoutesOptions): EngineRoute[] {
     {
       path: "/webhook",
       router: (engine: Engine) =>
-        createWebhookRouter({ manager: engine.manager, logger: engine.logger.child({ module: "webhooks" }) }),
+        createWebhookRouter({
+          manager: engine.manager,
+          logger: engine.logger.child({ module: "webhooks" }),
+          leadership: () => engine.leadership,
+        }),
     },
     {
       path: "/api",

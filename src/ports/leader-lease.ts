@@ -36,6 +36,8 @@ export interface LeadershipStatus {
   readonly instance: string;
   /** Who holds the lease, as last seen; this instance when leader; null when unknown. */
   readonly leader: string | null;
+  /** How long a takeover can take after the leader goes (lease TTL + renewal period), under a lease. */
+  readonly takeoverMs?: number;
 }
 
 export const LEADER_LEASE = Symbol("LeaderLease");

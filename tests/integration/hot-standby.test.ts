@@ -276,3 +276,55 @@ describe("hot standby: the leader loses its database (integration)", function ()
     expect(lambda.process.output()).to.match(/lease/i);
   });
 });
+
+/**
+ * A standby keeps no state and runs no automations: every write route of its engine API
+ * answers 503 naming the leader (with Retry-After) instead of acknowledging a change it
+ * drops; reads still answer; the leader takes the same writes.
+ */
+describe("hot standby: a standby refuses changes (integration)", function () {
+  this.timeout(120_000);
+  const { startPair, requirePostgres } = useStandbyCluster("standby writes");
+
+  it("answers 503 naming the leader to every write route, and the leader stores them", async function () {
+    requirePostgres(this);
+    const [leader, standby] = await startPair("nu", "xi");
+    const at = (instance: Instance, route: string) => `http://127.0.0.1:${instance.httpPort}${route}`;
+    const json = { "content-type": "application/json" };
+    const writes: { method: string; route: string; body?: unknown }[] = [
+      { method: "PUT", route: "/api/state/greeting", body: { value: "hello" } },
+      { method: "DELETE", route: "/api/state/greeting" },
+      { method: "POST", route: "/api/automations/counter/trigger", body: { type: "mqtt", topic: "x" } },
+      { method: "POST", route: "/api/services/lightPanels/desk/pair" },
+      { method: "POST", route: "/webhook/doorbell", body: {} },
+      { method: "GET", route: "/webhook/doorbell" },
+    ];
+    // All at once, as a client that last found this instance leading would send them.
+    const answers = await Promise.all(
+      writes.map(({ method, route, body }) =>
+        fetch(at(standby, route), { method, headers: json, ...(body ? { body: JSON.stringify(body) } : {}) }),
+      ),
+    );
+    for (const [index, answer] of answers.entries()) {
+      const { method, route } = writes[index] ?? { method: "", route: "" };
+      expect(answer.status, `${method} ${route} on the standby`).to.equal(503);
+      expect(answer.headers.get("retry-after"), `${method} ${route} Retry-After`).to.match(/^\d+$/);
+      const body = (await answer.json()) as { message: string; leader: string };
+      expect(body.leader).to.equal("nu");
+      expect(body.message).to.include("nu");
+    }
+    const read = await getJson(at(standby, "/api/state/greeting"));
+    expect(read.status, "reads still answer on the standby").to.equal(200);
+    expect(read.body).to.include({ exists: false });
+
+    const stored = await fetch(at(leader, "/api/state/greeting"), {
+      method: "PUT",
+      headers: json,
+      body: JSON.stringify({ value: "hello" }),
+    });
+    expect(stored.status).to.equal(200);
+    const rang = await fetch(at(leader, "/webhook/doorbell"), { method: "POST", headers: json, body: "{}" });
+    expect(rang.status).to.equal(200);
+    expect((await getJson(at(leader, "/api/state/rang"))).body).to.deep.include({ value: { by: "nu" } });
+  });
+});

@@ -57,6 +57,10 @@ export class Leadership implements LeadershipStatus {
     return this.token === null ? this.leaderName : this.options.instance;
   }
 
+  get takeoverMs(): number {
+    return this.options.ttlMs + this.options.renewMs;
+  }
+
   /** The fencing token while this process leads, else null (what fenced writes use). */
   currentToken(): number | null {
     return this.token !== null && this.now() < this.validUntil ? this.token : null;

@@ -11,6 +11,7 @@ import type { StateManagerApi } from "../../../ports/state-store.js";
 import type { TriggerContext } from "../../../domain/automation/trigger.js";
 import type { ZigbeeDevice } from "../../../domain/automation/zigbee-device.js";
 import { LOG_LEVELS, type LogBuffer } from "../../../ports/log-buffer.js";
+import type { LeadershipStatus } from "../../../ports/leader-lease.js";
 import type { Logger } from "../../../ports/logger.js";
 import {
   buildManualTriggerContext,
@@ -20,6 +21,7 @@ import {
 import { isAuthenticated } from "./engine-auth.js";
 import { ENGINE_BODY_LIMIT, engineErrorHandler, sendError, zodDetails } from "./engine-errors.js";
 import { isReady } from "./engine-http-server.js";
+import { refuseOnStandby } from "./standby-guard.js";
 
 export interface DebugApiDeps {
   manager: AutomationManagerApi;
@@ -30,8 +32,8 @@ export interface DebugApiDeps {
   /** The engine's services, for /api/services and the summary in /api/status; none when omitted. */
   services?: ServiceRegistryApi;
   readiness: () => { mqtt: boolean; engine: boolean };
-  /** Hot standby: this instance's role and who leads; "single" when omitted. */
-  leadership?: () => { role: "single" | "leader" | "standby"; instance: string; leader: string | null };
+  /** Hot standby: this instance's role and who leads; "single" when omitted. A standby refuses changes. */
+  leadership?: () => LeadershipStatus;
   /** When the engine finished starting; a getter when the router is built before that. */
   startedAt: Date | null | (() => Date | null);
   version: string;
@@ -171,6 +173,8 @@ export function createDebugApiRouter(deps: DebugApiDeps): Router {
   const logger = deps.logger ?? silentLogger;
 
   router.use(deps.auth);
+  // A standby keeps no state and runs no automations: a change it acknowledged would be lost.
+  router.use(refuseOnStandby(deps.leadership, "writes"));
   // Not strict: a bare JSON value (`true`, `5`) reaches the route, which can then say what
   // shape it wants instead of the parser's "Unexpected token".
   router.use(express.json({ limit: ENGINE_BODY_LIMIT, strict: false }));
@@ -379,9 +383,7 @@ export function createDebugApiRouter(deps: DebugApiDeps): Router {
 }
 
 /** The role fields of /api/status: role always; instance and leader under a lease. */
-function leadershipView(
-  status: { role: "single" | "leader" | "standby"; instance: string; leader: string | null } | undefined,
-): Record<string, unknown> {
+function leadershipView(status: LeadershipStatus | undefined): Record<string, unknown> {
   if (!status || status.role === "single") return { role: "single" };
   return { role: status.role, instance: status.instance, leader: status.leader };
 }

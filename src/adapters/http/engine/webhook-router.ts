@@ -4,12 +4,16 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type { AutomationManagerApi, WebhookTarget } from "../../../ports/automation-catalog.js";
 import { defaultWebhookHeader } from "../../../application/automation/trigger-handlers.js";
 import type { WebhookSecret } from "../../../domain/automation/trigger.js";
+import type { LeadershipStatus } from "../../../ports/leader-lease.js";
 import type { Logger } from "../../../ports/logger.js";
 import { ENGINE_BODY_LIMIT, engineErrorHandler, sendError } from "./engine-errors.js";
+import { refuseOnStandby } from "./standby-guard.js";
 
 export interface WebhookRouterDeps {
   manager: AutomationManagerApi;
   logger: Logger;
+  /** Hot standby: a standby runs no automations, so it answers 503 naming the leader. */
+  leadership?: () => LeadershipStatus;
 }
 
 const DEFAULT_WEBHOOK_METHODS = ["POST"];
@@ -124,6 +128,9 @@ export function createWebhookRouter(deps: WebhookRouterDeps): Router {
   const router = Router();
   const logger = deps.logger;
 
+  // Every method: a GET webhook runs automations too, and a standby has none loaded (a 404
+  // would tell the caller the path does not exist).
+  router.use(refuseOnStandby(deps.leadership, "all"));
   router.use(async (req: Request, res: Response, next: NextFunction) => {
     const path = webhookPath(req);
     const method = req.method.toUpperCase();
