@@ -9,7 +9,11 @@ export interface LeaderLease {
    * Answers the token, or who holds it now (null when nobody could be read).
    */
   tryAcquire(holder: string, ttlMs: number): Promise<{ token: number } | { holder: string | null }>;
-  /** Extends the lease held with `token` by `ttlMs`; false when it is no longer ours. */
+  /**
+   * Extends the lease held with `token` by `ttlMs`; false when another holder took it since
+   * (the token moved on) or it was released. A lease that merely expired, with nobody taking
+   * it, is still ours and is renewed.
+   */
   renew(token: number, ttlMs: number): Promise<boolean>;
   /** Gives the lease up at once (graceful stop), so a standby need not wait for it to expire. */
   release(token: number): Promise<void>;

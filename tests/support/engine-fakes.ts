@@ -76,6 +76,13 @@ export class FakeTime implements Clock, Timer {
   get pendingCount(): number {
     return this.pending.size;
   }
+  /**
+   * Moves time forward by `ms` without firing anything, as a process that was not scheduled
+   * (a GC pause, a stopped VM) sees it: the next advance() fires what fell due, late.
+   */
+  stall(ms: number): void {
+    this.current += ms;
+  }
   /** Moves time forward by `ms`, firing every timer that falls due on the way. */
   advance(ms: number): void {
     const target = this.current + ms;

@@ -28,7 +28,8 @@ export class MemoryLease implements LeaderLease {
 
   renew(token: number, ttlMs: number): Promise<boolean> {
     if (this.hang) return new Promise(() => undefined);
-    if (token !== this.token || this.expiresAt < this.now()) return Promise.resolve(false);
+    // As on PostgreSQL: only a takeover (a new token) or a release ends the lease for its holder.
+    if (token !== this.token || this.released.includes(token)) return Promise.resolve(false);
     this.expiresAt = this.now() + ttlMs;
     return Promise.resolve(true);
   }

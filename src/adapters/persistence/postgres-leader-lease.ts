@@ -46,19 +46,23 @@ export class PostgresLeaderLease implements LeaderLease {
   }
 
   async renew(token: number, ttlMs: number): Promise<boolean> {
+    // The token alone says whether the lease is still ours: every takeover raises it. A lease
+    // that expired while its holder stalled (GC, a loaded board) and that nobody took is
+    // renewed, so a lone leader never stops for a pause. A released lease (expiry -infinity)
+    // is not: the holder gave it up on purpose.
     const renewed = await this.query(
       `UPDATE engine_leases SET expires_at = now() + $3 * interval '1 millisecond'
-       WHERE name = $1 AND token = $2 AND expires_at >= now()`,
+       WHERE name = $1 AND token = $2 AND expires_at > '-infinity'::timestamptz`,
       [this.name, token, ttlMs],
     );
     return renewed.rowCount === 1;
   }
 
   async release(token: number): Promise<void> {
-    await this.query(
-      "UPDATE engine_leases SET expires_at = now() - interval '1 millisecond' WHERE name = $1 AND token = $2",
-      [this.name, token],
-    );
+    await this.query("UPDATE engine_leases SET expires_at = '-infinity'::timestamptz WHERE name = $1 AND token = $2", [
+      this.name,
+      token,
+    ]);
   }
 
   async close(): Promise<void> {

@@ -26,6 +26,13 @@ export interface LeadershipOptions {
  * and gives up `renewMs` before that runs out; the database counts from when it received the
  * renewal. So the old leader has stopped its automations before the database lets anyone
  * else take over, even when its renewals hang instead of failing.
+ *
+ * A process that was not running at all (a GC pause, a board under load) finds its lease
+ * run out when it wakes, without having been able to renew it. Late is not lost: it stops
+ * acting under the lease (no fenced write, no cron tick) and asks the database first. When
+ * the lease still carries its token, nobody took it over in the meantime, so it renews and
+ * goes on with nothing stopped; only when another instance holds it (or the database does
+ * not answer within half a renewal period) does it step down.
  */
 export class Leadership implements LeadershipStatus {
   private token: number | null = null;
@@ -33,6 +40,10 @@ export class Leadership implements LeadershipStatus {
   private validUntil = 0;
   private loop: TimerHandle | undefined;
   private watchdog: TimerHandle | undefined;
+  /** When the watchdog is due (monotonic ms): a watchdog that fires much later slept through a stall. */
+  private watchdogDue = 0;
+  /** Set while a late leader asks the database whether its lease is still its own. */
+  private confirming = false;
   private running = false;
   private transition: Promise<void> = Promise.resolve();
   private readonly timer: Timer;
@@ -172,15 +183,69 @@ export class Leadership implements LeadershipStatus {
 
   private armWatchdog(): void {
     if (this.watchdog) this.timer.clearTimeout(this.watchdog);
-    this.watchdog = this.timer.setTimeout(
-      () => {
-        this.watchdog = undefined;
-        if (this.token === null) return;
-        if (this.now() >= this.validUntil) void this.demote("the lease could not be renewed in time");
-        else this.armWatchdog();
-      },
-      Math.max(0, this.validUntil - this.now()),
-    );
+    const delay = Math.max(0, this.validUntil - this.now());
+    this.watchdogDue = this.now() + delay;
+    this.watchdog = this.timer.setTimeout(() => {
+      this.watchdog = undefined;
+      if (this.token === null || this.confirming) return;
+      const now = this.now();
+      if (now < this.validUntil) {
+        this.armWatchdog();
+        return;
+      }
+      // Awake all along and still no renewal: the database is gone or hangs; stop now, a
+      // renewal period before anyone else may take over.
+      if (now - this.watchdogDue < this.stallMs) {
+        void this.demote("the lease could not be renewed in time");
+        return;
+      }
+      void this.confirmAfterStall(this.token, now - this.watchdogDue);
+    }, delay);
+  }
+
+  /** How late a timer must fire to count as a stalled process rather than a busy one. */
+  private get stallMs(): number {
+    return this.options.renewMs / 2;
+  }
+
+  /**
+   * The process slept through its lease: ask the database (a renewal under the same token)
+   * before stopping anything. Meanwhile currentToken() is null, so nothing fenced happens.
+   */
+  private async confirmAfterStall(token: number, lateMs: number): Promise<void> {
+    this.confirming = true;
+    const sentAt = this.now();
+    let answer: "ours" | "taken" | "no answer";
+    let waited: TimerHandle | undefined;
+    try {
+      // A database that does not answer soon cannot vouch for the lease: step down as before.
+      const deadline = new Promise<"no answer">((resolve) => {
+        waited = this.timer.setTimeout(() => resolve("no answer"), this.stallMs);
+      });
+      const renewal = this.options.lease.renew(token, this.options.ttlMs).then(
+        (renewed): "ours" | "taken" => (renewed ? "ours" : "taken"),
+        (error: unknown): "no answer" => {
+          this.options.logger.warn("Renewing the engine lease after a stall failed", { err: error });
+          return "no answer";
+        },
+      );
+      answer = await Promise.race([renewal, deadline]);
+    } finally {
+      if (waited) this.timer.clearTimeout(waited);
+      this.confirming = false;
+    }
+    if (this.token !== token || !this.running) return;
+    if (answer === "ours") {
+      this.options.logger.warn(
+        `This process stalled ${Math.round(lateMs)} ms past its lease; nobody took the lease over, so it stays leader`,
+        { token },
+      );
+      this.extend(sentAt);
+    } else if (answer === "taken") {
+      await this.demote("another instance took the lease while this process stalled");
+    } else {
+      await this.demote("the lease could not be confirmed after a stall");
+    }
   }
 
   private async demote(reason: string): Promise<void> {

@@ -9,6 +9,7 @@ import { PostgresLeaderLease } from "../../../src/adapters/persistence/postgres-
 import { type Database, openDatabase } from "../../../src/adapters/persistence/database.js";
 import { migrateToLatest } from "../../../src/adapters/persistence/migrator.js";
 import { acquireDatabase, type TestDatabase } from "../../support/test-servers.js";
+import { FakeTime } from "../../support/engine-fakes.js";
 
 /** The lease, the cron ledger and fenced documents against real PostgreSQL. */
 describe("engine lease on PostgreSQL (integration)", function () {
@@ -158,6 +159,101 @@ describe("engine lease on PostgreSQL (integration)", function () {
       await beta.stop();
       proxy.close();
     }
+  });
+
+  it("renews a lease that expired with nobody taking it, and never one taken over or released", async () => {
+    const alpha = lease();
+    const beta = lease();
+    expect(await alpha.tryAcquire("alpha", 60_000)).to.deep.equal({ token: 1 });
+    await database().knex.raw("UPDATE engine_leases SET expires_at = now() - interval '5 seconds'");
+    expect(await alpha.renew(1, 60_000), "late, not lost").to.equal(true);
+    await database().knex.raw("UPDATE engine_leases SET expires_at = now() - interval '5 seconds'");
+    expect(await beta.tryAcquire("beta", 60_000)).to.deep.equal({ token: 2 });
+    expect(await alpha.renew(1, 60_000), "taken over").to.equal(false);
+    await beta.release(2);
+    expect(await beta.renew(2, 60_000), "released").to.equal(false);
+  });
+
+  /**
+   * A stall is staged without sleeping: the processes' clock (a fake one) jumps past the
+   * lease without firing timers, and the row is aged by as much on the database's clock.
+   */
+  describe("a leader that stalls past its lease", () => {
+    const time = new FakeTime();
+    const events: string[] = [];
+    const logger = new MemoryLogger();
+    const running: Leadership[] = [];
+    const leadership = (name: string) => {
+      const created = new Leadership({
+        lease: lease(),
+        instance: name,
+        ttlMs: 3000,
+        renewMs: 1000,
+        logger,
+        timer: time,
+        now: () => time.now().getTime(),
+        onPromote: async (token) => {
+          events.push(`${name} promoted (token ${token})`);
+        },
+        onDemote: async () => {
+          events.push(`${name} demoted`);
+        },
+      });
+      running.push(created);
+      return created;
+    };
+    const stall = async (ms: number) => {
+      time.stall(ms);
+      await database().knex.raw("UPDATE engine_leases SET expires_at = expires_at - ? * interval '1 millisecond'", [
+        ms,
+      ]);
+    };
+    const row = async () =>
+      (
+        await database().knex.raw<{ rows: { token: number; live: boolean }[] }>(
+          "SELECT token, expires_at > now() AS live FROM engine_leases WHERE name = 'engine'",
+        )
+      ).rows[0];
+    beforeEach(() => {
+      events.length = 0;
+      running.length = 0;
+    });
+    afterEach(async () => {
+      for (const instance of running) await instance.stop();
+    });
+
+    it("keeps leading with nobody else: no stop, no restart, the same token", async () => {
+      const alpha = leadership("alpha");
+      await alpha.start();
+      await stall(5000);
+      expect(await row()).to.deep.equal({ token: 1, live: false });
+      expect(alpha.currentToken(), "acts under no token until the database answers").to.equal(null);
+      time.advance(0);
+      await waitFor("the lease confirmed", () => alpha.currentToken() === 1, 10_000);
+      expect(events).to.deep.equal(["alpha promoted (token 1)"]);
+      expect(await row()).to.deep.equal({ token: 1, live: true });
+      expect(logger.at("warn").map((entry) => entry.msg)).to.include(
+        "This process stalled 3000 ms past its lease; nobody took the lease over, so it stays leader",
+      );
+    });
+
+    it("steps down when another instance took the lease meanwhile, and its fenced writes are refused", async () => {
+      const ledger = new KnexCronFireLedger(database().knex);
+      const alpha = leadership("alpha");
+      const beta = leadership("beta");
+      await alpha.start();
+      await stall(5000);
+      await beta.start();
+      expect(beta.currentToken()).to.equal(2);
+      expect(alpha.currentToken(), "never two leaders acting").to.equal(null);
+      expect(await ledger.claim("tick", new Date(), 1), "a tick under the old token").to.equal(false);
+      time.advance(0);
+      await waitFor("alpha to step down", () => events.includes("alpha demoted"), 10_000);
+      expect(events).to.deep.equal(["alpha promoted (token 1)", "beta promoted (token 2)", "alpha demoted"]);
+      expect(alpha.role).to.equal("standby");
+      expect(beta.currentToken()).to.equal(2);
+      expect(await row()).to.deep.equal({ token: 2, live: true });
+    });
   });
 
   it("fails, rather than hangs, when the database cannot be reached", async () => {

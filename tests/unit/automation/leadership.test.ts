@@ -96,6 +96,56 @@ describe("Leadership (the engine lease)", () => {
     expect(events.at(-1)).to.equal("alpha demoted at 1000");
   });
 
+  it("a lone leader that stalled past its lease keeps leading: nothing stops, the lease is renewed", async () => {
+    const { instance, events, lease, logger, time } = setup();
+    const alpha = instance("alpha");
+    await alpha.start();
+    time.stall(5000);
+    // Woken up: the lease ran out on every clock, and the leader acts under no token yet.
+    expect(alpha.currentToken()).to.equal(null);
+    time.advance(0);
+    await settle();
+    expect(events).to.deep.equal(["alpha promoted (token 1) at 0"]);
+    expect(alpha.currentToken()).to.equal(1);
+    expect(lease.expiresAt).to.be.greaterThan(time.now().getTime());
+    expect(logger.at("warn").map((entry) => entry.msg)).to.include(
+      "This process stalled 3000 ms past its lease; nobody took the lease over, so it stays leader",
+    );
+  });
+
+  it("a leader that stalled while another instance took the lease steps down, never two acting", async () => {
+    const { instance, events, time } = setup();
+    const alpha = instance("alpha");
+    const beta = instance("beta");
+    await alpha.start();
+    time.stall(5000);
+    await beta.start();
+    expect(beta.currentToken()).to.equal(2);
+    expect(alpha.currentToken(), "the late leader acts under no token").to.equal(null);
+    time.advance(0);
+    await settle();
+    expect(events).to.deep.equal([
+      "alpha promoted (token 1) at 0",
+      "beta promoted (token 2) at 5000",
+      "alpha demoted at 5000",
+    ]);
+    expect(alpha.role).to.equal("standby");
+    expect(alpha.leader).to.equal(null);
+  });
+
+  it("a leader that stalled and then cannot reach the database steps down after half a renewal period", async () => {
+    const { instance, events, lease, time, advance } = setup();
+    const alpha = instance("alpha");
+    await alpha.start();
+    lease.hang = true;
+    time.stall(5000);
+    time.advance(0);
+    await settle();
+    expect(events).to.have.length(1);
+    await advance(500);
+    expect(events.at(-1)).to.equal("alpha demoted at 5500");
+  });
+
   it("on stop, stops automations under the lease, then releases it for a standby", async () => {
     const { instance, events, lease, advance } = setup();
     const alpha = instance("alpha");
