@@ -433,6 +433,8 @@ export function assembleEngine(scope: DependencyContainer, options: EngineOption
       await deviceRegistry.start();
     }
     await startAutomations();
+    // What must exist once on the network (the HomeKit bridge) moves with the lease.
+    await services.startAll({ http, logger }, "leader-only");
     checkTypes();
   };
   /** Cron first (synchronous, so no tick starts after this), then automations, then devices. */
@@ -441,6 +443,7 @@ export function assembleEngine(scope: DependencyContainer, options: EngineOption
     await stopWatching();
     await manager.stopAll();
     scheduler.stopAll();
+    await services.stopAll("leader-only");
     await state.flush();
     if (deviceRegistry) await deviceRegistry.stop();
   };
@@ -530,7 +533,8 @@ export function assembleEngine(scope: DependencyContainer, options: EngineOption
           undo.push("http", () => httpServer.close());
         }
 
-        await services.startAll({ http, logger });
+        // Under a lease, leader-only services (the HomeKit bridge) start when this instance leads.
+        await services.startAll({ http, logger }, leadership ? "every-instance" : "all");
         undo.push("services", () => services.stopAll());
         stopRelayMirror = mirrorRelayStatus(services.get("relay"), state);
         if (leadership) {

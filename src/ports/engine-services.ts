@@ -24,6 +24,13 @@ export interface CoreContext {
  */
 export interface ServicePlugin {
   readonly serviceKey: string;
+  /**
+   * Run only on the instance leading the engine under hot standby: a service that announces
+   * itself on the network or listens for devices (the HomeKit bridge) must exist once, not
+   * once per instance. It starts when this instance takes the lease and stops when it loses
+   * it; without a lease it runs like any other.
+   */
+  readonly leaderOnly?: boolean;
   onStart?(context: CoreContext): Promise<void> | void;
   onStop?(): Promise<void> | void;
   /** Mounts custom routes on the engine HTTP server (an express app satisfies RouteRegistrar). */
@@ -55,6 +62,14 @@ export interface ServiceRegistryApi {
   use<T = unknown, R = void>(key: string, fn: (service: T) => R): R | undefined;
   has(key: string): boolean;
   keys(): string[];
-  startAll(context: CoreContext): Promise<void>;
-  stopAll(): Promise<void>;
+  /** Starts the plugins of `scope` ("all" by default) that are not running yet. */
+  startAll(context: CoreContext, scope?: ServiceScope): Promise<void>;
+  /** Stops the running plugins of `scope` ("all" by default). */
+  stopAll(scope?: ServiceScope): Promise<void>;
 }
+
+/**
+ * Which plugins a lifecycle call concerns: all of them; those that run on every instance;
+ * or those that run on the engine leader only ({@link ServicePlugin.leaderOnly}).
+ */
+export type ServiceScope = "all" | "every-instance" | "leader-only";

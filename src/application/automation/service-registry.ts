@@ -3,7 +3,7 @@ import { DomainError } from "../../domain/shared/domain-error.js";
 import type { HttpClient } from "../../ports/http-client.js";
 import type { Logger } from "../../ports/logger.js";
 import type { DeviceRegistryApi } from "../../ports/device-registry.js";
-import type { CoreContext, ServicePlugin, ServiceRegistryApi } from "../../ports/engine-services.js";
+import type { CoreContext, ServicePlugin, ServiceRegistryApi, ServiceScope } from "../../ports/engine-services.js";
 import type { MqttServiceApi } from "../../ports/mqtt-bus.js";
 import type { RelayService } from "../../ports/relay-service.js";
 
@@ -60,6 +60,11 @@ export function isServicePlugin(service: unknown): service is ServicePlugin {
   );
 }
 
+function inScope(service: ServicePlugin, scope: ServiceScope): boolean {
+  if (scope === "all") return true;
+  return (service.leaderOnly === true) === (scope === "leader-only");
+}
+
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -71,9 +76,11 @@ function errorMessage(error: unknown): string {
  */
 export class ServiceRegistry implements ServiceRegistryApi {
   private readonly services = new Map<string, unknown>();
-  /** Plugins whose onStart threw: they are not stopped, since they never started. */
-  private readonly failedToStart = new Set<string>();
-  private readonly stopped = new Set<string>();
+  /**
+   * Plugins that started and have not stopped since: a plugin whose onStart threw is not
+   * stopped (it never started), and leader-only plugins come and go with the lease.
+   */
+  private readonly running = new Set<string>();
 
   constructor(private readonly logger: Logger) {}
 
@@ -119,29 +126,30 @@ export class ServiceRegistry implements ServiceRegistryApi {
     return [...this.services.keys()];
   }
 
-  /** Starts plugins in registration order. A plugin that fails is logged and skipped; the others start. */
-  async startAll(context: CoreContext): Promise<void> {
-    this.failedToStart.clear();
-    this.stopped.clear();
+  /**
+   * Starts the plugins of `scope` not running yet, in registration order. A plugin that
+   * fails is logged and skipped; the others start.
+   */
+  async startAll(context: CoreContext, scope: ServiceScope = "all"): Promise<void> {
     for (const [key, service] of this.services) {
-      if (!isServicePlugin(service) || typeof service.onStart !== "function") continue;
+      if (!isServicePlugin(service) || !inScope(service, scope) || this.running.has(key)) continue;
       const logger = context.logger.child({ service: key });
       try {
-        await service.onStart({ http: context.http, logger });
+        if (typeof service.onStart === "function") await service.onStart({ http: context.http, logger });
+        this.running.add(key);
         logger.debug("Service started");
       } catch (error) {
-        this.failedToStart.add(key);
         logger.error("Service failed to start", { err: error, error: errorMessage(error) });
       }
     }
   }
 
-  /** Stops plugins in reverse registration order; one failing onStop never keeps the others running. */
-  async stopAll(): Promise<void> {
+  /** Stops the running plugins of `scope` in reverse registration order; one failing onStop never keeps the others running. */
+  async stopAll(scope: ServiceScope = "all"): Promise<void> {
     for (const [key, service] of [...this.services].reverse()) {
-      if (!isServicePlugin(service) || typeof service.onStop !== "function") continue;
-      if (this.failedToStart.has(key) || this.stopped.has(key)) continue;
-      this.stopped.add(key);
+      if (!isServicePlugin(service) || !inScope(service, scope) || !this.running.has(key)) continue;
+      this.running.delete(key);
+      if (typeof service.onStop !== "function") continue;
       try {
         await service.onStop();
       } catch (error) {

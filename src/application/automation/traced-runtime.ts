@@ -154,7 +154,7 @@ export function tracedServices(
     use: <T, R>(key: string, fn: (service: T) => R) => services.use<T, R>(key, (service) => fn(wrap(key, service))),
     has: (key) => services.has(key),
     keys: () => services.keys(),
-    startAll: (context) => services.startAll(context),
-    stopAll: () => services.stopAll(),
+    startAll: (context, scope) => services.startAll(context, scope),
+    stopAll: (scope) => services.stopAll(scope),
   };
 }

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { expect } from "chai";
 import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
+import { HomeKitBridge } from "../../../src/adapters/services/homekit/homekit-bridge.js";
 import { MemoryJsonStore } from "../../../src/adapters/state/memory-json-store.js";
 import { createEngine, type Engine } from "../../../src/composition/create-engine.js";
 import type { JsonStore } from "../../../src/ports/json-store.js";
@@ -98,6 +99,74 @@ export default class Counter extends Automation {
     betaClient.deliver("home/count", "{}");
     await settle();
     expect(beta.state.get("count")).to.equal(3);
+  });
+
+  it("runs leader-only services on the leader alone, and moves them with the lease", async () => {
+    const time = new FakeTime("2026-06-01T00:00:00Z");
+    const lease = new MemoryLease(time);
+    const ledger = new MemoryLedger(lease);
+    const documents = fencedDocuments(lease);
+    const calls: string[] = [];
+    /** A service plugin that logs its lifecycle: `leaderOnly` like the HomeKit bridge, or not. */
+    const plugin = (instance: string, key: string, leaderOnly: boolean) => ({
+      serviceKey: key,
+      leaderOnly,
+      onStart: () => {
+        calls.push(`${instance} ${key} start`);
+      },
+      onStop: () => {
+        calls.push(`${instance} ${key} stop`);
+      },
+    });
+    const build = (instance: string) => {
+      const engine = createEngine({
+        automationsDir: dir,
+        logger: new MemoryLogger(),
+        mqttClient: new FakeMqttClient(),
+        clock: time,
+        timer: time,
+        config: { HTTP_PORT: 0, DEVICE_REGISTRY_ENABLED: false },
+        servicesFromEnvironment: false,
+        services: { bridge: plugin(instance, "bridge", true), weather: plugin(instance, "weather", false) },
+        leadership: { lease, ledger, instance, documents },
+      });
+      engines.push(engine);
+      return engine;
+    };
+    const alpha = build("alpha");
+    const beta = build("beta");
+    await alpha.start();
+    await beta.start();
+    expect(calls).to.deep.equal(["alpha weather start", "alpha bridge start", "beta weather start"]);
+
+    calls.length = 0;
+    await alpha.stop();
+    expect(calls).to.deep.equal(["alpha bridge stop", "alpha weather stop"]);
+    calls.length = 0;
+    time.advance(1000);
+    await waitFor(() => calls.length > 0, 10_000, "beta to start the bridge");
+    expect(calls).to.deep.equal(["beta bridge start"]);
+    expect(beta.leadership.role).to.equal("leader");
+
+    // Losing the lease (another instance took it) stops the bridge; the rest keeps running.
+    calls.length = 0;
+    lease.token += 1;
+    lease.holder = "gamma";
+    time.advance(1000);
+    await waitFor(() => beta.leadership.role === "standby" && calls.length > 0, 10_000, "beta to step down");
+    await settle();
+    expect(calls).to.deep.equal(["beta bridge stop"]);
+  });
+
+  it("the HomeKit bridge is a leader-only service", () => {
+    const bridge = new HomeKitBridge({
+      logger: new MemoryLogger(),
+      mqtt: { subscribe: () => undefined, unsubscribe: () => undefined } as never,
+      deviceRegistry: null,
+      relay: null,
+      dataDir: "unused",
+    });
+    expect(bridge.leaderOnly).to.equal(true);
   });
 
   it("reports single without a lease", async () => {

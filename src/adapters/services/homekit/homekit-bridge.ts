@@ -112,6 +112,8 @@ export class HomeKitPortInUseError extends Error {
  */
 export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, HomeKitBridgeApi {
   readonly serviceKey = "homekit";
+  /** Two bridges with one identity on the network confuse every controller: one instance runs it. */
+  readonly leaderOnly = true;
 
   private readonly logger: Logger;
   private readonly basePort: number;
