@@ -20,6 +20,8 @@ export interface PublishedMessage {
   icon?: string;
   actions?: unknown[];
   markdown?: boolean;
+  /** ntfy 2.16+: messages with one sequence ID update one notification. */
+  sequence_id?: string;
   authorization?: string;
 }
 

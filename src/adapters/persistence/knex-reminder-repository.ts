@@ -66,19 +66,27 @@ export class KnexReminderRepository implements ReminderRepository {
     return result.rows.map(toSettings);
   }
 
-  async claim(householdId: string, date: string): Promise<boolean> {
-    // One conditional UPDATE: the row lock makes a second process wait, then see the date set.
+  async claim(householdId: string, date: string, now: Date, claimMs: number): Promise<boolean> {
+    // One conditional UPDATE: the row lock makes a second process wait, then see the claim.
     const result = await this.knex.raw<{ rows: unknown[] }>(
-      `UPDATE household_reminders SET last_sent_on = ?
-       WHERE household_id = ? AND (last_sent_on IS NULL OR last_sent_on <> ?) RETURNING household_id`,
-      [date, householdId, date],
+      `UPDATE household_reminders SET claimed_on = ?, claimed_at = ?
+       WHERE household_id = ? AND (last_sent_on IS NULL OR last_sent_on <> ?)
+         AND (claimed_on IS NULL OR claimed_on <> ? OR claimed_at < ?)
+       RETURNING household_id`,
+      [date, now, householdId, date, date, new Date(now.getTime() - claimMs)],
     );
     return result.rows.length === 1;
   }
 
-  async release(householdId: string, date: string, previous: string | null): Promise<void> {
+  async markSent(householdId: string, date: string): Promise<void> {
     await this.knex("household_reminders")
-      .where({ household_id: householdId, last_sent_on: date })
-      .update({ last_sent_on: previous });
+      .where({ household_id: householdId })
+      .update({ last_sent_on: date, claimed_on: null, claimed_at: null });
+  }
+
+  async release(householdId: string, date: string): Promise<void> {
+    await this.knex("household_reminders")
+      .where({ household_id: householdId, claimed_on: date })
+      .update({ claimed_on: null, claimed_at: null });
   }
 }

@@ -32,6 +32,13 @@ export interface NotificationOptions {
   actions?: NotificationAction[];
   /** Render the message as Markdown (ntfy web app and desktop). */
   markdown?: boolean;
+  /**
+   * The same key on every attempt to send one notification (a retry after a crash): the
+   * service shows a repeat as that notification instead of a second one where it can. ntfy
+   * sends it as the sequence ID (`sequence_id`, ntfy 2.16 and later; older servers ignore it).
+   * Letters, digits, `-` and `_`, at most 64 characters.
+   */
+  idempotencyKey?: string;
 }
 
 /**

@@ -43,3 +43,19 @@ export function minutesOfDay(timeOfDay: string): number {
 export function isReminderDue(settings: ReminderSettings, now: Pick<LocalTime, "date" | "minutes">): boolean {
   return settings.enabled && settings.lastSentOn !== now.date && now.minutes >= minutesOfDay(settings.timeOfDay);
 }
+
+/**
+ * How long a claimed reminder may stay unsent before another check (in this process or
+ * another) takes the claim over: longer than a send with all its retries takes (ntfy: three
+ * attempts of 10 s with backoff), short enough that a crash costs minutes, not the day.
+ */
+export const REMINDER_CLAIM_MS = 2 * 60_000;
+
+/**
+ * The key a household's reminder for one local day carries (`hearth-reminder-<day>-<household>`),
+ * the same on every attempt: a notification service that knows it (ntfy's sequence ID) shows a
+ * repeat after a crash as the same notification. Letters, digits, `-` and `_` only, at most 64.
+ */
+export function reminderKey(householdId: string, date: string): string {
+  return `hearth-reminder-${date}-${householdId}`.replace(/[^-_A-Za-z0-9]/g, "_").slice(0, 64);
+}

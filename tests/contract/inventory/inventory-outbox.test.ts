@@ -72,7 +72,7 @@ function describeReminderClaimContract(
   create: () => Promise<{ reminders: ReminderRepository; householdId: string }>,
 ) {
   describe(`reminder repository contract: ${name}`, () => {
-    it("saves settings, lists enabled ones, and lets exactly one claim a day", async () => {
+    it("saves settings, lists enabled ones, lets one claim a day at a time, and retakes a stale claim", async () => {
       const { reminders, householdId } = await create();
       expect(await reminders.find(householdId)).to.equal(null);
       await reminders.save({
@@ -91,16 +91,24 @@ function describeReminderClaimContract(
         lastSentOn: null,
       });
       expect((await reminders.listEnabled()).map((row) => row.householdId)).to.include(householdId);
+      const at = new Date("2026-06-01T18:00:00Z");
+      const later = (ms: number) => new Date(at.getTime() + ms);
       const claims = await Promise.all([
-        reminders.claim(householdId, "2026-06-01"),
-        reminders.claim(householdId, "2026-06-01"),
+        reminders.claim(householdId, "2026-06-01", at, 120_000),
+        reminders.claim(householdId, "2026-06-01", at, 120_000),
       ]);
       expect(claims.filter(Boolean)).to.have.length(1);
-      expect((await reminders.find(householdId))?.lastSentOn).to.equal("2026-06-01");
-      await reminders.release(householdId, "2026-06-01", null);
+      // Claimed is not sent: the day stays unsent until marked.
       expect((await reminders.find(householdId))?.lastSentOn).to.equal(null);
-      expect(await reminders.claim(householdId, "2026-06-01")).to.equal(true);
-      expect(await reminders.claim(householdId, "2026-06-02")).to.equal(true);
+      expect(await reminders.claim(householdId, "2026-06-01", later(120_000), 120_000), "a live claim").to.equal(false);
+      await reminders.release(householdId, "2026-06-01");
+      expect(await reminders.claim(householdId, "2026-06-01", later(1000), 120_000), "after a release").to.equal(true);
+      // A claim nobody marked or released (its process died) is taken over once older than the lease.
+      expect(await reminders.claim(householdId, "2026-06-01", later(121_001), 120_000), "a stale claim").to.equal(true);
+      await reminders.markSent(householdId, "2026-06-01");
+      expect((await reminders.find(householdId))?.lastSentOn).to.equal("2026-06-01");
+      expect(await reminders.claim(householdId, "2026-06-01", later(600_000), 120_000), "once sent").to.equal(false);
+      expect(await reminders.claim(householdId, "2026-06-02", later(86_400_000), 120_000)).to.equal(true);
     });
   });
 }

@@ -68,6 +68,24 @@ describe("ntfy notifications (against a fake ntfy server on loopback)", () => {
     });
   });
 
+  it("sends an idempotency key as ntfy's sequence ID, the same on a repeat, and refuses one ntfy would not take", async () => {
+    const notifications = service({ token: "tk_secret123" });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      expect(
+        (await notifications.send({ message: "Fish", idempotencyKey: "hearth-reminder-2026-06-01-h1" })).ok,
+      ).to.equal(true);
+    }
+    expect(ntfy.published.map((message) => message.sequence_id)).to.deep.equal([
+      "hearth-reminder-2026-06-01-h1",
+      "hearth-reminder-2026-06-01-h1",
+    ]);
+    expect(await notifications.send({ message: "x", idempotencyKey: "has a space" })).to.deep.include({
+      ok: false,
+      code: "SERVICE_INVALID_ARGUMENT",
+    });
+    expect(ntfy.published).to.have.length(2);
+  });
+
   it("sends username and password as basic auth", async () => {
     await ntfy.close();
     ntfy = await FakeNtfy.start({ basic: { username: "phil", password: "pw" } });

@@ -64,7 +64,12 @@ interface NtfyMessage {
   icon?: string;
   actions?: NotificationAction[];
   markdown?: boolean;
+  /** ntfy's sequence ID: messages with the same one update one notification on the phones. */
+  sequence_id?: string;
 }
+
+/** What ntfy accepts as a sequence ID (the same alphabet and length as a topic). */
+const SEQUENCE_ID = /^[-_A-Za-z0-9]{1,64}$/;
 
 class SendProblem extends Error {
   constructor(
@@ -140,6 +145,12 @@ export class NtfyNotificationService implements NotificationService, ServiceHeal
     if (options.actions && options.actions.length > 3) {
       throw new SendProblem("SERVICE_INVALID_ARGUMENT", "ntfy shows at most 3 action buttons");
     }
+    if (options.idempotencyKey !== undefined && !SEQUENCE_ID.test(options.idempotencyKey)) {
+      throw new SendProblem(
+        "SERVICE_INVALID_ARGUMENT",
+        "idempotencyKey must be 1 to 64 letters, digits, - or _ (it is ntfy's sequence ID)",
+      );
+    }
     return {
       topic,
       message: options.message,
@@ -150,6 +161,7 @@ export class NtfyNotificationService implements NotificationService, ServiceHeal
       ...(options.icon ? { icon: options.icon } : {}),
       ...(options.actions?.length ? { actions: options.actions } : {}),
       ...(options.markdown ? { markdown: true } : {}),
+      ...(options.idempotencyKey ? { sequence_id: options.idempotencyKey } : {}),
     };
   }
 

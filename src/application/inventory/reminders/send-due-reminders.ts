@@ -1,6 +1,11 @@
 import type { NotificationService } from "../../../domain/automation/notification.js";
 import type { FreezerItemView } from "../../../domain/inventory/freezer-item.js";
-import { isReminderDue, type ReminderSettings } from "../../../domain/inventory/reminder.js";
+import {
+  isReminderDue,
+  REMINDER_CLAIM_MS,
+  type ReminderSettings,
+  reminderKey,
+} from "../../../domain/inventory/reminder.js";
 import { DAY_MS, localTime } from "../../../domain/shared/local-time.js";
 import type { Clock } from "../../../ports/clock.js";
 import type { ItemRepository } from "../../../ports/item-repository.js";
@@ -24,8 +29,11 @@ export interface SendDueRemindersDependencies {
 /**
  * Sends each household's daily expiry reminder once its time has come: one notification
  * listing the expired items and those expiring within its days ahead, and none when there are
- * no such items. The day is claimed in the database before sending, so a restart or a second
- * process never sends it twice; a failed send releases the claim for the next check.
+ * no such items. Delivery is at least once: the day is claimed in the database (so a second
+ * process does not send it at the same time), sent, then marked sent. A failed send gives the
+ * claim back for the next check; a crash between claim and mark leaves a claim that is taken
+ * over once older than {@link REMINDER_CLAIM_MS}. Every attempt carries the same key
+ * ({@link reminderKey}), so a repeat after a crash shows as the same notification.
  */
 export class SendDueReminders {
   private warnedNoService = false;
@@ -61,12 +69,13 @@ export class SendDueReminders {
       this.warnedNoService = true;
       return false;
     }
-    if (!(await this.deps.reminders.claim(settings.householdId, today))) return false;
+    if (!(await this.deps.reminders.claim(settings.householdId, today, now, REMINDER_CLAIM_MS))) return false;
     try {
       const result: unknown = await service.send({
         title: reminderTitle(items, total, now),
         message: reminderMessage(items, total, now, this.deps.timeZone),
         tags: ["hourglass_flowing_sand"],
+        idempotencyKey: reminderKey(settings.householdId, today),
         ...(settings.channel ? { channel: settings.channel } : {}),
       });
       // Hearth's ntfy service reports a failed send as { ok: false } instead of throwing.
@@ -75,16 +84,18 @@ export class SendDueReminders {
           String((result as { error?: unknown }).error ?? "the notification service refused the message"),
         );
       }
-      this.deps.logger.info("Sent the expiry reminder", { householdId: settings.householdId, items: total });
-      return true;
     } catch (error) {
-      await this.deps.reminders.release(settings.householdId, today, settings.lastSentOn);
+      await this.deps.reminders.release(settings.householdId, today);
       this.deps.logger.error("Could not send the expiry reminder; trying again at the next check", {
         householdId: settings.householdId,
         err: error,
       });
       return false;
     }
+    // Sent: a crash before this line sends it once more (same key) after the claim lease.
+    await this.deps.reminders.markSent(settings.householdId, today);
+    this.deps.logger.info("Sent the expiry reminder", { householdId: settings.householdId, items: total });
+    return true;
   }
 }
 

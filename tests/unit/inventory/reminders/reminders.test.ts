@@ -9,7 +9,7 @@ import {
 import { HouseholdAccess } from "../../../../src/application/inventory/household-access.js";
 import type { NotificationOptions } from "../../../../src/domain/automation/notification.js";
 import { NotHouseholdOwnerError } from "../../../../src/domain/inventory/errors.js";
-import { isReminderDue } from "../../../../src/domain/inventory/reminder.js";
+import { isReminderDue, REMINDER_CLAIM_MS } from "../../../../src/domain/inventory/reminder.js";
 import { localTime } from "../../../../src/domain/shared/local-time.js";
 import { MemoryWorld } from "../../../support/item-fixtures.js";
 import { itemUseCases, rejection } from "../items/item-harness.js";
@@ -136,9 +136,25 @@ describe("SendDueReminders", () => {
     uc.clock.set(new Date("2026-06-01T19:00:00Z"));
     expect(await reminder.execute()).to.deep.equal([]);
     await uc.create({ name: "Fish", expiresAt: new Date("2026-06-02T00:00:00Z") });
-    expect(await reminders.claim(householdId, "2026-06-01")).to.equal(true);
+    expect(await reminders.claim(householdId, "2026-06-01", uc.clock.now(), 120_000)).to.equal(true);
     expect(await reminder.execute()).to.deep.equal([]);
     expect(sent).to.have.length(0);
+  });
+
+  it("a claim left by a crash before the send is retried after the claim lease, with the same key", async () => {
+    const { uc, reminder, sent, reminders, householdId } = await setUp(async () => undefined);
+    await uc.create({ name: "Fish", expiresAt: new Date("2026-06-02T00:00:00Z") });
+    uc.clock.set(new Date("2026-06-01T18:00:00Z"));
+    // A process claimed the day and died before sending.
+    expect(await reminders.claim(householdId, "2026-06-01", uc.clock.now(), REMINDER_CLAIM_MS)).to.equal(true);
+    uc.clock.set(new Date(uc.clock.now().getTime() + REMINDER_CLAIM_MS - 1));
+    expect(await reminder.execute(), "not while the claim may still be sending").to.deep.equal([]);
+    uc.clock.set(new Date(uc.clock.now().getTime() + 2));
+    expect(await reminder.execute()).to.deep.equal([householdId]);
+    expect(await reminder.execute()).to.deep.equal([]);
+    expect(sent).to.have.length(1);
+    expect(sent[0]?.idempotencyKey).to.equal(`hearth-reminder-2026-06-01-${householdId}`);
+    expect((await reminders.find(householdId))?.lastSentOn).to.equal("2026-06-01");
   });
 
   it("a failed send (thrown or { ok: false }) releases the day so the next check retries", async () => {
