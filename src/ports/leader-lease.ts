@@ -42,6 +42,11 @@ export interface LeadershipStatus {
   readonly leader: string | null;
   /** How long a takeover can take after the leader goes (lease TTL + renewal period), under a lease. */
   readonly takeoverMs?: number;
+  /**
+   * Under a lease, whether this leader knows its lease holds now. False for a moment after a
+   * stall (until the database answers) or while renewals fail: fenced writes are refused then.
+   */
+  readonly leaseConfirmed?: boolean;
 }
 
 export const LEADER_LEASE = Symbol("LeaderLease");

@@ -68,6 +68,10 @@ export class Leadership implements LeadershipStatus {
     return this.token === null ? this.leaderName : this.options.instance;
   }
 
+  get leaseConfirmed(): boolean {
+    return this.currentToken() !== null;
+  }
+
   get takeoverMs(): number {
     return this.options.ttlMs + this.options.renewMs;
   }

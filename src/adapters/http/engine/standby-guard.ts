@@ -12,7 +12,9 @@ const DEFAULT_TAKEOVER_MS = 4000;
  * there would lose it. Answers 503 naming the leader, with `Retry-After` (a takeover, if
  * one is under way, is over by then). `methods: "writes"` lets reads through (a standby
  * shows its state and logs); `"all"` refuses every method (webhooks run automations on
- * GET too). Without `leadership`, or in the single role, everything passes.
+ * GET too). A leader that does not know yet whether its lease still holds (back from a
+ * stall) answers 503 with `Retry-After: 1` the same way. Without `leadership`, or in the
+ * single role, everything passes.
  */
 export function refuseOnStandby(
   leadership: (() => LeadershipStatus) | undefined,
@@ -20,7 +22,22 @@ export function refuseOnStandby(
 ): RequestHandler {
   return (req, res, next) => {
     const status = leadership?.();
-    if (status?.role !== "standby" || (methods === "writes" && READ_ONLY_METHODS.has(req.method))) {
+    if (!status || (methods === "writes" && READ_ONLY_METHODS.has(req.method))) {
+      next();
+      return;
+    }
+    if (status.role === "leader" && status.leaseConfirmed === false) {
+      // A leader back from a stall, asking the database whether its lease still holds: what it
+      // accepted now could not be saved (its writes are fenced), so the caller tries again.
+      res.set("Retry-After", "1");
+      res.status(503).json({
+        error: "Service Unavailable",
+        message: `This instance (${status.instance}) is confirming its engine lease; try again in a moment`,
+        leader: status.leader,
+      });
+      return;
+    }
+    if (status.role !== "standby") {
       next();
       return;
     }
