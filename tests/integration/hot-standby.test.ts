@@ -25,7 +25,7 @@ interface Echo {
  * Hearth processes on one PostgreSQL and one broker, sharing the standby fixtures: each
  * suite gets its own database, broker topics and instances, all killed after the suite.
  */
-function useStandbyCluster(label: string) {
+function useStandbyCluster(label: string, lease = { ttlMs: "1500", renewMs: "500" }) {
   const servers = useProcessServers(label);
   const prefix = uniqueTopicPrefix(label.replaceAll(" ", "-"));
   const instances: Instance[] = [];
@@ -43,17 +43,17 @@ function useStandbyCluster(label: string) {
     const httpPort = await freePort();
     const child = launch(process.execPath, ["--conditions=hearth-source", "--import", "tsx", MAIN, "start"], {
       ...servers.env(),
-      ...env,
       DATA_DIR: path.join(servers.scratch, name),
       AUTOMATIONS_DIR: AUTOMATIONS,
       API_PORT: "0",
       HTTP_PORT: String(httpPort),
       HTTP_AUTH: "false",
       INSTANCE_NAME: name,
-      LEADER_LEASE_TTL_MS: "1500",
-      LEADER_LEASE_RENEW_MS: "500",
+      LEADER_LEASE_TTL_MS: lease.ttlMs,
+      LEADER_LEASE_RENEW_MS: lease.renewMs,
       HEARTH_STANDBY_TOPIC_PREFIX: prefix,
       LOG_LEVEL: "info",
+      ...env,
     });
     const instance = { name, process: child, httpPort };
     instances.push(instance);
@@ -284,7 +284,9 @@ describe("hot standby: the leader loses its database (integration)", function ()
  */
 describe("hot standby: a standby refuses changes (integration)", function () {
   this.timeout(120_000);
-  const { startPair, requirePostgres } = useStandbyCluster("standby writes");
+  // No failover here: a longer lease keeps a leader on a loaded machine from being, for a
+  // moment, unsure of its lease (it then refuses writes too, rightly, with Retry-After: 1).
+  const { startPair, requirePostgres } = useStandbyCluster("standby writes", { ttlMs: "9000", renewMs: "3000" });
 
   it("answers 503 naming the leader to every write route, and the leader stores them", async function () {
     requirePostgres(this);
