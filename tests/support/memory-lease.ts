@@ -9,6 +9,8 @@ export class MemoryLease implements LeaderLease {
   /** When set, renewals never answer (a hung connection). */
   hang = false;
   failAcquire = false;
+  /** When set, renewals fail at once (the database refuses or cannot be reached). */
+  failRenew = false;
   released: number[] = [];
 
   constructor(private readonly time: FakeTime) {}
@@ -28,6 +30,7 @@ export class MemoryLease implements LeaderLease {
 
   renew(token: number, ttlMs: number): Promise<boolean> {
     if (this.hang) return new Promise(() => undefined);
+    if (this.failRenew) return Promise.reject(new Error("connection refused"));
     // As on PostgreSQL: only a takeover (a new token) or a release ends the lease for its holder.
     if (token !== this.token || this.released.includes(token)) return Promise.resolve(false);
     this.expiresAt = this.now() + ttlMs;

@@ -28,11 +28,12 @@ export interface LeadershipOptions {
  * else take over, even when its renewals hang instead of failing.
  *
  * A process that was not running at all (a GC pause, a board under load) finds its lease
- * run out when it wakes, without having been able to renew it. Late is not lost: it stops
- * acting under the lease (no fenced write, no cron tick) and asks the database first. When
- * the lease still carries its token, nobody took it over in the meantime, so it renews and
- * goes on with nothing stopped; only when another instance holds it (or the database does
- * not answer within half a renewal period) does it step down.
+ * run out when it wakes, without having been able to renew it. Late is not lost: unless the
+ * database refused its last renewal, it stops acting under the lease (no fenced write, no
+ * cron tick) and asks the database first. When the lease still carries its token, nobody
+ * took it over in the meantime, so it renews and goes on with nothing stopped; only when
+ * another instance holds it (or the database does not answer within half a renewal period)
+ * does it step down.
  */
 export class Leadership implements LeadershipStatus {
   private token: number | null = null;
@@ -40,8 +41,10 @@ export class Leadership implements LeadershipStatus {
   private validUntil = 0;
   private loop: TimerHandle | undefined;
   private watchdog: TimerHandle | undefined;
-  /** When the watchdog is due (monotonic ms): a watchdog that fires much later slept through a stall. */
+  /** When the watchdog is due (monotonic ms), to tell how late a stalled process woke. */
   private watchdogDue = 0;
+  /** The last renewal failed outright (the database refused or could not be reached). */
+  private lastRenewalFailed = false;
   /** Set while a late leader asks the database whether its lease is still its own. */
   private confirming = false;
   private running = false;
@@ -171,9 +174,11 @@ export class Leadership implements LeadershipStatus {
       renewed = await this.options.lease.renew(token, this.options.ttlMs);
     } catch (error) {
       // The watchdog demotes once the lease runs out; one failed renewal is not yet a loss.
+      this.lastRenewalFailed = true;
       this.options.logger.warn("Renewing the engine lease failed", { err: error });
       return;
     }
+    this.lastRenewalFailed = false;
     if (this.token !== token || !this.running) return;
     if (renewed) this.extend(sentAt);
     else await this.demote("another instance holds the lease");
@@ -197,26 +202,30 @@ export class Leadership implements LeadershipStatus {
         this.armWatchdog();
         return;
       }
-      // Awake all along and still no renewal: the database is gone or hangs; stop now, a
-      // renewal period before anyone else may take over.
-      if (now - this.watchdogDue < this.stallMs) {
+      // The database said no to the last renewal (refused, unreachable): it cannot vouch for
+      // the lease either; stop now, a renewal period before anyone else may take over.
+      if (this.lastRenewalFailed) {
         void this.demote("the lease could not be renewed in time");
         return;
       }
-      void this.confirmAfterStall(this.token, now - this.watchdogDue);
+      // Otherwise the renewal is merely late (a stalled or busy process, a renewal still on its
+      // way): ask the database before stopping anything.
+      void this.confirmLateLease(this.token, now - this.watchdogDue);
     }, delay);
   }
 
-  /** How late a timer must fire to count as a stalled process rather than a busy one. */
-  private get stallMs(): number {
+  /** How long a late leader waits for the database to confirm its lease before stepping down. */
+  private get confirmMs(): number {
     return this.options.renewMs / 2;
   }
 
   /**
-   * The process slept through its lease: ask the database (a renewal under the same token)
-   * before stopping anything. Meanwhile currentToken() is null, so nothing fenced happens.
+   * The lease ran out on this process's clock with no renewal refused: ask the database (a
+   * renewal under the same token) before stopping anything. Meanwhile currentToken() is null,
+   * so nothing fenced happens. An answer that does not come within half a renewal period
+   * (renewals that hang) counts as lost, still half a period before anyone may take over.
    */
-  private async confirmAfterStall(token: number, lateMs: number): Promise<void> {
+  private async confirmLateLease(token: number, lateMs: number): Promise<void> {
     this.confirming = true;
     const sentAt = this.now();
     let answer: "ours" | "taken" | "no answer";
@@ -224,12 +233,12 @@ export class Leadership implements LeadershipStatus {
     try {
       // A database that does not answer soon cannot vouch for the lease: step down as before.
       const deadline = new Promise<"no answer">((resolve) => {
-        waited = this.timer.setTimeout(() => resolve("no answer"), this.stallMs);
+        waited = this.timer.setTimeout(() => resolve("no answer"), this.confirmMs);
       });
       const renewal = this.options.lease.renew(token, this.options.ttlMs).then(
         (renewed): "ours" | "taken" => (renewed ? "ours" : "taken"),
         (error: unknown): "no answer" => {
-          this.options.logger.warn("Renewing the engine lease after a stall failed", { err: error });
+          this.options.logger.warn("Renewing the late engine lease failed", { err: error });
           return "no answer";
         },
       );
@@ -240,15 +249,16 @@ export class Leadership implements LeadershipStatus {
     }
     if (this.token !== token || !this.running) return;
     if (answer === "ours") {
+      this.lastRenewalFailed = false;
       this.options.logger.warn(
-        `This process stalled ${Math.round(lateMs)} ms past its lease; nobody took the lease over, so it stays leader`,
+        `The engine lease was renewed ${Math.round(lateMs)} ms after it ran out on this process's clock (a stall); nobody took it over, so this instance stays leader`,
         { token },
       );
       this.extend(sentAt);
     } else if (answer === "taken") {
-      await this.demote("another instance took the lease while this process stalled");
+      await this.demote("another instance took the lease while this process was late renewing it");
     } else {
-      await this.demote("the lease could not be confirmed after a stall");
+      await this.demote("the lease could not be renewed in time");
     }
   }
 

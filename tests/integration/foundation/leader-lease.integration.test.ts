@@ -233,7 +233,7 @@ describe("engine lease on PostgreSQL (integration)", function () {
       expect(events).to.deep.equal(["alpha promoted (token 1)"]);
       expect(await row()).to.deep.equal({ token: 1, live: true });
       expect(logger.at("warn").map((entry) => entry.msg)).to.include(
-        "This process stalled 3000 ms past its lease; nobody took the lease over, so it stays leader",
+        "The engine lease was renewed 3000 ms after it ran out on this process's clock (a stall); nobody took it over, so this instance stays leader",
       );
     });
 

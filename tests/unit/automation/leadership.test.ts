@@ -75,15 +75,25 @@ describe("Leadership (the engine lease)", () => {
     await beta.start();
     lease.hang = true;
     await advance(4500);
-    // alpha's last renewal was sent at 0: it gives up at 2000, the row expires at 3000,
+    // alpha's last renewal was sent at 0: its lease runs out on its clock at 2000; it asks the
+    // database, which does not answer either, and gives up at 2500; the row expires at 3000,
     // and beta takes over at its first attempt after that.
     expect(events).to.deep.equal([
       "alpha promoted (token 1) at 0",
-      "alpha demoted at 2000",
+      "alpha demoted at 2500",
       "beta promoted (token 2) at 4000",
     ]);
     expect(alpha.currentToken()).to.equal(null);
     expect(beta.currentToken()).to.equal(2);
+  });
+
+  it("stops a leader whose renewals fail once its lease runs out, a renewal period before expiry", async () => {
+    const { instance, events, lease, advance } = setup();
+    const alpha = instance("alpha");
+    await alpha.start();
+    lease.failRenew = true;
+    await advance(2500);
+    expect(events).to.deep.equal(["alpha promoted (token 1) at 0", "alpha demoted at 2000"]);
   });
 
   it("stops at once when a renewal says another process holds the lease", async () => {
@@ -109,8 +119,22 @@ describe("Leadership (the engine lease)", () => {
     expect(alpha.currentToken()).to.equal(1);
     expect(lease.expiresAt).to.be.greaterThan(time.now().getTime());
     expect(logger.at("warn").map((entry) => entry.msg)).to.include(
-      "This process stalled 3000 ms past its lease; nobody took the lease over, so it stays leader",
+      "The engine lease was renewed 3000 ms after it ran out on this process's clock (a stall); nobody took it over, so this instance stays leader",
     );
+  });
+
+  it("a stall that makes a renewal only a little late (a busy board) stops nothing either", async () => {
+    const { instance, events, time } = setup();
+    const alpha = instance("alpha");
+    await alpha.start();
+    time.advance(900);
+    // Blocked from 900 to 2400: the renewal due at 1000 goes out at 2400, after the lease ran
+    // out on alpha's clock (2000), and the watchdog fires only 400 ms late.
+    time.stall(1500);
+    time.advance(0);
+    await settle();
+    expect(events).to.deep.equal(["alpha promoted (token 1) at 0"]);
+    expect(alpha.currentToken()).to.equal(1);
   });
 
   it("a leader that stalled while another instance took the lease steps down, never two acting", async () => {
