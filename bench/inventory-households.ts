@@ -168,7 +168,7 @@ function listScenario(
       const page = toNative(sql.page);
       await Promise.all([
         pool.query(page[0], page[1]),
-        ...(sql.countInPage ? [] : [pool.query(...toNative(buildItemTotalSql(list).capped))]),
+        ...(sql.countInPage ? [] : [pool.query(...toNative(buildItemTotalSql(list)))]),
       ]);
     },
   };

@@ -601,11 +601,11 @@ async function singleHousehold(adminUrl: string): Promise<void> {
         const api = await runHttp(base, token, `/households/${hid}/items${scenario.path}`);
         const uncached = await runHttp(coldBase, token, `/households/${hid}/items${scenario.path}`);
         const sql = buildItemListSql(scenario.query);
-        const cappedCount = buildItemTotalSql(scenario.query).capped;
+        const total = buildItemTotalSql(scenario.query);
         const raw = await runRaw(pool, {
           page: toNative(database.knex.raw(sql.page.text, sql.page.bindings)),
-          // The count the repository runs: capped at the exact-count limit (estimated past it).
-          ...(sql.countInPage ? {} : { count: toNative(database.knex.raw(cappedCount.text, cappedCount.bindings)) }),
+          // The exact total the repository reads: the household's counters, or a count of the matches.
+          ...(sql.countInPage ? {} : { count: toNative(database.knex.raw(total.text, total.bindings)) }),
         });
         results.push({
           name: scenario.name,
