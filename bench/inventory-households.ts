@@ -132,7 +132,7 @@ export async function seedHouseholds(db: RawDb, layout: Layout = MANY_HOUSEHOLDS
       await client.query(
         `INSERT INTO freezer_items (id, household_id, freezer_id, compartment_id, name, quantity, notes, stored_at,
            expires_at, deleted_at, created_at, updated_at, created_by, updated_by)
-         SELECT 'i' || lpad(n::text, 8, '0') || 'x' || lpad(k::text, 3, '0'), 'h' || lpad(n::text, 8, '0'), 'f' || lpad(n::text, 8, '0'), 'c' || lpad(n::text, 8, '0') || 'x' || (k % 2),
+         SELECT 'i' || lpad(n::text, 8, '0') || 'x' || lpad(k::text, greatest(3, length(k::text)), '0'), 'h' || lpad(n::text, 8, '0'), 'f' || lpad(n::text, 8, '0'), 'c' || lpad(n::text, 8, '0') || 'x' || (k % 2),
            CASE WHEN k = 1 THEN 'Kohlrabi gratin' ELSE ${FOOD_SQL}[1 + (n * 7 + k * 13) % 20] END,
            1 + k % 6, NULL, now() - (k || ' days')::interval,
            CASE WHEN k % 10 < 7 THEN now() + ((k * 3) % 300 || ' days')::interval END,
@@ -145,7 +145,7 @@ export async function seedHouseholds(db: RawDb, layout: Layout = MANY_HOUSEHOLDS
     }
     await client.query(
       `INSERT INTO item_change_log (id, item_id, field_name, old_value, new_value, changed_at, changed_by)
-       SELECT 'l' || lpad(n::text, 8, '0') || 'x' || lpad(k::text, 3, '0') || 'x' || e, 'i' || lpad(n::text, 8, '0') || 'x' || lpad(k::text, 3, '0'), 'quantity', e::text, (e + 1)::text,
+       SELECT 'l' || lpad(n::text, 8, '0') || 'x' || lpad(k::text, greatest(3, length(k::text)), '0') || 'x' || e, 'i' || lpad(n::text, 8, '0') || 'x' || lpad(k::text, greatest(3, length(k::text)), '0'), 'quantity', e::text, (e + 1)::text,
          now() - (e || ' minutes')::interval, 'u' || lpad(n::text, 8, '0')
        FROM generate_series(0, $1::int - 1) n, generate_series(0, $2::int - 1) k, generate_series(1, 4) e`,
       [HOUSEHOLDS, HISTORY_ITEMS],

@@ -843,8 +843,10 @@ async function embedded(): Promise<void> {
     report(
       `\nPGlite: seeded one household of ${PGLITE_ITEMS} items in ${seedSeconds.toFixed(1)} s; ${DURATION} s per scenario`,
     );
-    const scenarios = householdScenarios(sqlToNative, layout);
-    const levels = [8, 32];
+    // BENCH_ONLY (a regular expression on scenario names) and BENCH_PGLITE_CONNECTIONS narrow a profiling run.
+    const only = new RegExp(process.env.BENCH_ONLY ?? "");
+    const scenarios = householdScenarios(sqlToNative, layout).filter((scenario) => only.test(scenario.name));
+    const levels = (process.env.BENCH_PGLITE_CONNECTIONS ?? "8,32").split(",").map(Number);
     const results: (Scenario & { connections: number })[] = [];
     const { child, port } = await startServer("", { BENCH_PGLITE_DIR: directory });
     const tokenFor = tokensFor(BENCH_JWT_SECRET);
