@@ -601,7 +601,8 @@ ORDER BY page.list_ordinal`,
 
   /** The exact total of `query` (see {@link buildItemTotalSql}; with a search, a count of the matches). */
   private async countTotal(query: ItemListQuery): Promise<number> {
-    const sql = buildItemListSql(query).countInPage ? buildItemListSql(query).count : buildItemTotalSql(query);
+    const list = buildItemListSql(query);
+    const sql = list.countInPage ? list.count : buildItemTotalSql(query);
     const result = await this.knex.raw<{ rows: { total: number | string }[] }>(sql.text, sql.bindings);
     return Number(result.rows[0]?.total ?? 0);
   }
