@@ -6,7 +6,7 @@
  * so a request can pick any household, member and item without a lookup.
  */
 import { performance } from "node:perf_hooks";
-import pg from "pg";
+import type pg from "pg";
 import { buildItemListSql, buildItemTotalSql } from "../src/adapters/persistence/knex-item-repository.js";
 import { JwtTokenService } from "../src/adapters/security/jwt-token-service.js";
 import type { ItemListQuery } from "../src/ports/item-repository.js";
@@ -28,21 +28,59 @@ export const ids = {
   item: (n: number, k: number) => `i${pad(n)}x${pad(k, 3)}`,
 };
 
-/** Household n has two members: its owner u<n> and u<HOUSEHOLDS + n>. */
-export function memberOf(household: number, pick: number): string {
-  return pick % 2 === 0 ? ids.user(household) : ids.user(HOUSEHOLDS + household);
-}
+/** How many households of how many items a run seeds, and random picks among them. */
+export class Layout {
+  constructor(
+    readonly households: number,
+    readonly itemsPerHousehold: number,
+  ) {}
 
-export function randomHousehold(): number {
-  return Math.floor(Math.random() * HOUSEHOLDS);
-}
-
-/** A random live item (every 50th item of a household is archived). */
-export function randomItem(): number {
-  for (;;) {
-    const k = Math.floor(Math.random() * ITEMS_PER_HOUSEHOLD);
-    if (k % 50 !== 49) return k;
+  /** Household n has two members: its owner u<n> and u<households + n>. */
+  memberOf(household: number, pick: number): string {
+    return pick % 2 === 0 ? ids.user(household) : ids.user(this.households + household);
   }
+
+  randomHousehold(): number {
+    return Math.floor(Math.random() * this.households);
+  }
+
+  /** A random live item (every 50th item of a household is archived). */
+  randomItem(): number {
+    for (;;) {
+      const k = Math.floor(Math.random() * this.itemsPerHousehold);
+      if (k % 50 !== 49) return k;
+    }
+  }
+}
+
+/** The multi-household run's layout (BENCH_HOUSEHOLDS × BENCH_ITEMS_PER_HOUSEHOLD). */
+export const MANY_HOUSEHOLDS = new Layout(HOUSEHOLDS, ITEMS_PER_HOUSEHOLD);
+
+/** A database the raw baseline talks to directly: a node-postgres pool or a PGlite instance. */
+export interface RawDb {
+  query(text: string, params?: unknown[]): Promise<unknown>;
+  /** Runs `body` in one transaction on one connection. */
+  transaction(body: (query: RawDb["query"]) => Promise<void>): Promise<void>;
+}
+
+/** {@link RawDb} over a node-postgres pool. */
+export function pgRaw(pool: pg.Pool): RawDb {
+  return {
+    query: (text, params) => pool.query(text, params),
+    async transaction(body) {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        await body((text, params) => client.query(text, params));
+        await client.query("COMMIT");
+      } catch (error) {
+        await client.query("ROLLBACK");
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+  };
 }
 
 const FOOD_SQL = `(ARRAY['Chicken breast','Beef mince','Peas','Salmon fillet','Ice cream','Bread rolls','Lasagne',
@@ -50,12 +88,12 @@ const FOOD_SQL = `(ARRAY['Chicken breast','Beef mince','Peas','Salmon fillet','I
   'Meatballs','Broccoli','Croissants','Chilli con carne'])`;
 
 /** Seeds users, households with their members, a freezer with two compartments each, items and some history. */
-export async function seedHouseholds(databaseUrl: string): Promise<number> {
+export async function seedHouseholds(db: RawDb, layout: Layout = MANY_HOUSEHOLDS): Promise<number> {
   const started = performance.now();
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query("BEGIN");
+  const HOUSEHOLDS = layout.households;
+  const ITEMS_PER_HOUSEHOLD = layout.itemsPerHousehold;
+  await db.transaction(async (query) => {
+    const client = { query };
     await client.query(
       `INSERT INTO users (id, email, password_hash, name, created_at, updated_at)
        SELECT 'u' || lpad(n::text, 8, '0'), 'user' || n || '@bench.test', 'not-a-hash', 'User ' || n, now(), now()
@@ -85,14 +123,16 @@ export async function seedHouseholds(databaseUrl: string): Promise<number> {
        FROM generate_series(0, $1::int - 1) n, generate_series(0, 1) p`,
       [HOUSEHOLDS],
     );
-    await client.query("COMMIT");
+  });
+  const client = db;
+  {
     // Items in one statement per slice of households, so no single statement holds a million rows in memory.
     const slice = 1000;
     for (let from = 0; from < HOUSEHOLDS; from += slice) {
       await client.query(
         `INSERT INTO freezer_items (id, household_id, freezer_id, compartment_id, name, quantity, notes, stored_at,
            expires_at, deleted_at, created_at, updated_at, created_by, updated_by)
-         SELECT 'i' || lpad(n::text, 8, '0') || 'x' || lpad(k::text, 3, '0'), 'h' || lpad(n::text, 8, '0'), 'f' || lpad(n::text, 8, '0'), 'c' || lpad(n::text, 8, '0') || 'x' || (k % 2),
+         SELECT 'i' || lpad(n::text, 8, '0') || 'x' || lpad(k::text, greatest(3, length(k::text)), '0'), 'h' || lpad(n::text, 8, '0'), 'f' || lpad(n::text, 8, '0'), 'c' || lpad(n::text, 8, '0') || 'x' || (k % 2),
            CASE WHEN k = 1 THEN 'Kohlrabi gratin' ELSE ${FOOD_SQL}[1 + (n * 7 + k * 13) % 20] END,
            1 + k % 6, NULL, now() - (k || ' days')::interval,
            CASE WHEN k % 10 < 7 THEN now() + ((k * 3) % 300 || ' days')::interval END,
@@ -105,14 +145,12 @@ export async function seedHouseholds(databaseUrl: string): Promise<number> {
     }
     await client.query(
       `INSERT INTO item_change_log (id, item_id, field_name, old_value, new_value, changed_at, changed_by)
-       SELECT 'l' || lpad(n::text, 8, '0') || 'x' || lpad(k::text, 3, '0') || 'x' || e, 'i' || lpad(n::text, 8, '0') || 'x' || lpad(k::text, 3, '0'), 'quantity', e::text, (e + 1)::text,
+       SELECT 'l' || lpad(n::text, 8, '0') || 'x' || lpad(k::text, greatest(3, length(k::text)), '0') || 'x' || e, 'i' || lpad(n::text, 8, '0') || 'x' || lpad(k::text, greatest(3, length(k::text)), '0'), 'quantity', e::text, (e + 1)::text,
          now() - (e || ' minutes')::interval, 'u' || lpad(n::text, 8, '0')
        FROM generate_series(0, $1::int - 1) n, generate_series(0, $2::int - 1) k, generate_series(1, 4) e`,
       [HOUSEHOLDS, HISTORY_ITEMS],
     );
     await client.query("VACUUM ANALYZE");
-  } finally {
-    await client.end();
   }
   return (performance.now() - started) / 1000;
 }
@@ -143,10 +181,11 @@ export interface HouseholdScenario {
   connections: number;
   request(): HouseholdRequest;
   /** The same work straight through node-postgres (a closed loop of the same concurrency). */
-  raw?(pool: pg.Pool): Promise<unknown>;
+  raw?(db: RawDb): Promise<unknown>;
 }
 
 function listScenario(
+  layout: Layout,
   name: string,
   query: (household: number) => { path: string; list: ItemListQuery },
   toNative: (sql: { text: string; bindings: readonly unknown[] }) => [string, unknown[]],
@@ -155,20 +194,20 @@ function listScenario(
     name,
     connections: 32,
     request() {
-      const household = randomHousehold();
+      const household = layout.randomHousehold();
       return {
         method: "GET",
         path: `/households/${ids.household(household)}/items${query(household).path}`,
-        user: memberOf(household, household + randomItem()),
+        user: layout.memberOf(household, household + layout.randomItem()),
       };
     },
     async raw(pool) {
-      const list = query(randomHousehold()).list;
+      const list = query(layout.randomHousehold()).list;
       const sql = buildItemListSql(list);
       const page = toNative(sql.page);
       await Promise.all([
         pool.query(page[0], page[1]),
-        ...(sql.countInPage ? [] : [pool.query(...toNative(buildItemTotalSql(list).capped))]),
+        ...(sql.countInPage ? [] : [pool.query(...toNative(buildItemTotalSql(list)))]),
       ]);
     },
   };
@@ -177,22 +216,32 @@ function listScenario(
 /** The scenarios, in the order they run; writes last so reads see the seeded data. */
 export function householdScenarios(
   toNative: (sql: { text: string; bindings: readonly unknown[] }) => [string, unknown[]],
+  layout: Layout = MANY_HOUSEHOLDS,
+  historyEntries = 4,
 ): HouseholdScenario[] {
+  const { memberOf, randomHousehold, randomItem } = {
+    memberOf: (household: number, pick: number) => layout.memberOf(household, pick),
+    randomHousehold: () => layout.randomHousehold(),
+    randomItem: () => layout.randomItem(),
+  };
   const base = (household: number): ItemListQuery => ({ householdId: ids.household(household), page: 1, limit: 20 });
   const expiresBefore = new Date(Date.now() + 60 * 86_400_000).toISOString();
   return [
-    listScenario("list: default page", (h) => ({ path: "", list: base(h) }), toNative),
+    listScenario(layout, "list: default page", (h) => ({ path: "", list: base(h) }), toNative),
     listScenario(
+      layout,
       `search: common word "${COMMON}"`,
       (h) => ({ path: `?search=${COMMON}`, list: { ...base(h), search: COMMON } }),
       toNative,
     ),
     listScenario(
+      layout,
       `search: rare word "${RARE}"`,
       (h) => ({ path: `?search=${RARE}`, list: { ...base(h), search: RARE } }),
       toNative,
     ),
     listScenario(
+      layout,
       "filters: compartment + expiresBefore",
       (h) => ({
         path: `?compartmentIds[]=${ids.compartment(h, 0)}&expiresBefore=${encodeURIComponent(expiresBefore)}`,
@@ -222,7 +271,7 @@ export function householdScenarios(
       },
     },
     {
-      name: "history (4 entries)",
+      name: `history (${historyEntries} entries)`,
       connections: 32,
       request() {
         const household = randomHousehold();
@@ -254,9 +303,8 @@ export function householdScenarios(
       raw: async (pool) => {
         const household = randomHousehold();
         const item = ids.item(household, randomItem());
-        const client = await pool.connect();
-        try {
-          await client.query("BEGIN");
+        await pool.transaction(async (query) => {
+          const client = { query };
           await client.query("SELECT * FROM freezer_items WHERE id = $1 AND household_id = $2 FOR UPDATE", [
             item,
             ids.household(household),
@@ -270,13 +318,10 @@ export function householdScenarios(
              VALUES ($1, $2, 'quantity', '1', '2', now(), $3)`,
             [`raw-${process.hrtime.bigint()}-${Math.random()}`, item, ids.user(household)],
           );
-          await client.query("COMMIT");
-        } finally {
-          client.release();
-        }
+        });
       },
     },
-    createScenario("POST items (16 connections)"),
+    createScenario("POST items (16 connections)", undefined, layout),
   ];
 }
 
@@ -284,15 +329,16 @@ export function householdScenarios(
 export function createScenario(
   name: string,
   target?: { household: string; freezer: string; compartment: string; user: string },
+  layout: Layout = MANY_HOUSEHOLDS,
 ): HouseholdScenario {
   const pick = () => {
     if (target) return target;
-    const household = randomHousehold();
+    const household = layout.randomHousehold();
     return {
       household: ids.household(household),
       freezer: ids.freezer(household),
       compartment: ids.compartment(household, household % 2),
-      user: memberOf(household, randomItem()),
+      user: layout.memberOf(household, layout.randomItem()),
     };
   };
   return {

@@ -22,18 +22,24 @@
  * BENCH_KEEP_DATABASE=1 keeps the scratch database, BENCH_SEED_ONLY=1 stops after seeding.
  */
 import { type ChildProcess, fork } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { createId } from "@paralleldrive/cuid2";
+import type { PGlite } from "@electric-sql/pglite";
 import autocannon from "autocannon";
+import knexFactory from "knex";
 import pg from "pg";
 import { MemoryLogger } from "../src/adapters/logging/memory-logger.js";
-import { openDatabase } from "../src/adapters/persistence/database.js";
+import { type Database, openDatabase } from "../src/adapters/persistence/database.js";
 import {
   buildItemListSql,
   buildItemTotalSql,
   KnexItemRepository,
 } from "../src/adapters/persistence/knex-item-repository.js";
+import { down as dropCounters } from "../migrations/20261125130000_household_item_counters.js";
 import { migrateToLatest } from "../src/adapters/persistence/migrator.js";
 import { loadConfig } from "../src/composition/config.js";
 import { buildInventoryApi } from "../src/composition/inventory-api.js";
@@ -44,7 +50,11 @@ import {
   HOUSEHOLDS,
   type HouseholdScenario,
   householdScenarios,
+  ids,
   ITEMS_PER_HOUSEHOLD,
+  Layout,
+  pgRaw,
+  type RawDb,
   seedHouseholds,
   tokensFor,
 } from "./inventory-households.js";
@@ -56,13 +66,22 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ITEM_COUNT = Number(process.env.BENCH_ITEMS ?? 100_000);
 const WARMUP_SECONDS = 1;
 const BENCH_JWT_SECRET = "bench-secret-0123456789abcdefghijklmnopqrstuvwxyz";
-const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? "single,multi").split(",").map((name) => name.trim()));
+const SCENARIOS = new Set(
+  (process.env.BENCH_SCENARIOS ?? "single,multi,writes,pglite").split(",").map((name) => name.trim()),
+);
+/** Items of the household the PGlite run seeds (the issue's 10 000). */
+const PGLITE_ITEMS = Number(process.env.BENCH_PGLITE_ITEMS ?? 10_000);
 
 // ---------------------------------------------------------------- child: the app server
 
 async function serve(): Promise<void> {
   const config = loadConfig(process.env);
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: ":memory:", poolMax: POOL_SIZE });
+  // Without DATABASE_URL: the PGlite database the parent seeded in BENCH_PGLITE_DIR.
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: process.env.BENCH_PGLITE_DIR ?? ":memory:",
+    poolMax: POOL_SIZE,
+  });
   const api = await buildInventoryApi({ config, database, logger: new MemoryLogger() });
   // The parent asks for the resident set size after each scenario.
   process.on("message", (message) => {
@@ -434,6 +453,8 @@ async function main(): Promise<void> {
   const startedAt = performance.now();
   if (SCENARIOS.has("single")) await singleHousehold(adminUrl);
   if (SCENARIOS.has("multi")) await multiHousehold(adminUrl);
+  if (SCENARIOS.has("writes")) await writesIntoOneHousehold(adminUrl);
+  if (SCENARIOS.has("pglite")) await embedded();
   process.stdout.write(`\nTotal run time ${((performance.now() - startedAt) / 1000).toFixed(0)} s\n`);
 }
 
@@ -442,9 +463,9 @@ async function multiHousehold(adminUrl: string): Promise<void> {
   await withScratchDatabase(adminUrl, async (databaseUrl) => {
     const database = await openDatabase({ databaseUrl, dataDir: ":memory:", poolMax: POOL_SIZE });
     await migrateToLatest(database.knex);
-    const seedSeconds = await seedHouseholds(databaseUrl);
-    const { child, port } = await startServer(databaseUrl);
     const pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_SIZE });
+    const seedSeconds = await seedHouseholds(pgRaw(pool));
+    const { child, port } = await startServer(databaseUrl);
     const tokenFor = tokensFor(BENCH_JWT_SECRET);
     const report = (line: string) => process.stdout.write(`${line}\n`);
     const results: Scenario[] = [];
@@ -457,7 +478,7 @@ async function multiHousehold(adminUrl: string): Promise<void> {
       for (const scenario of householdScenarios(toNative)) {
         const api = await runVaried(`http://127.0.0.1:${port}`, scenario, tokenFor);
         const raw = scenario.raw
-          ? await runRawLoop(scenario.connections, () => scenario.raw?.(pool) ?? Promise.resolve())
+          ? await runRawLoop(scenario.connections, () => scenario.raw?.(pgRaw(pool)) ?? Promise.resolve())
           : undefined;
         results.push({
           name: scenario.name,
@@ -601,11 +622,11 @@ async function singleHousehold(adminUrl: string): Promise<void> {
         const api = await runHttp(base, token, `/households/${hid}/items${scenario.path}`);
         const uncached = await runHttp(coldBase, token, `/households/${hid}/items${scenario.path}`);
         const sql = buildItemListSql(scenario.query);
-        const cappedCount = buildItemTotalSql(scenario.query).capped;
+        const total = buildItemTotalSql(scenario.query);
         const raw = await runRaw(pool, {
           page: toNative(database.knex.raw(sql.page.text, sql.page.bindings)),
-          // The count the repository runs: capped at the exact-count limit (estimated past it).
-          ...(sql.countInPage ? {} : { count: toNative(database.knex.raw(cappedCount.text, cappedCount.bindings)) }),
+          // The exact total the repository reads: the household's counters, or a count of the matches.
+          ...(sql.countInPage ? {} : { count: toNative(database.knex.raw(total.text, total.bindings)) }),
         });
         results.push({
           name: scenario.name,
@@ -642,7 +663,7 @@ async function singleHousehold(adminUrl: string): Promise<void> {
         user: userId,
       });
       const posted = await runVaried(`http://127.0.0.1:${port}`, creation, () => token);
-      const rawPosted = await runRawLoop(creation.connections, () => creation.raw?.(pool) ?? Promise.resolve());
+      const rawPosted = await runRawLoop(creation.connections, () => creation.raw?.(pgRaw(pool)) ?? Promise.resolve());
       results.push({
         name: creation.name,
         api: posted,
@@ -675,6 +696,199 @@ async function singleHousehold(adminUrl: string): Promise<void> {
       await database.close();
     }
   });
+}
+
+/** A household created empty (id `hnew00000`, owner u00000000), for creation into a new household. */
+async function addEmptyHousehold(
+  db: RawDb,
+): Promise<{ household: string; freezer: string; compartment: string; user: string }> {
+  const user = ids.user(0);
+  await db.transaction(async (query) => {
+    await query(
+      `INSERT INTO households (id, name, owner_id, created_at, updated_at) VALUES ('hnew00000', 'New home', $1, now(), now())`,
+      [user],
+    );
+    await query(
+      `INSERT INTO memberships (id, household_id, user_id, role, joined_at) VALUES ('mnew00000', 'hnew00000', $1, 'OWNER', now())`,
+      [user],
+    );
+    await query(
+      `INSERT INTO freezers (id, household_id, name, created_at, updated_at) VALUES ('fnew00000', 'hnew00000', 'Kitchen', now(), now())`,
+    );
+    await query(
+      `INSERT INTO compartments (id, freezer_id, name, position, created_at) VALUES ('cnew00000', 'fnew00000', 'Drawer', 0, now())`,
+    );
+  });
+  return { household: "hnew00000", freezer: "fnew00000", compartment: "cnew00000", user };
+}
+
+/** Rows of a table of API figures beside the raw baseline of the same run. */
+function reportRows(report: (line: string) => void, results: (Scenario & { connections: number })[]): void {
+  report(
+    "| scenario | connections | API req/s | p50 ms | p99 ms | raw req/s | p50 ms | p99 ms | API/raw | errors | app RSS MB |",
+  );
+  report("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  for (const r of results) {
+    report(
+      `| ${r.name} | ${r.connections} | ${figures(r.api)} | ${figures(r.raw)} | ${ratio(r.api, r.raw)} | ${r.errors} | ${r.rssMb?.toFixed(0) ?? "–"} |`,
+    );
+  }
+}
+
+/**
+ * Writes into ONE household on PostgreSQL: POST at 16 connections into a new (empty)
+ * household and into one of 100 items, PATCH of its 100 items at 32 connections; each beside
+ * the same writes as raw SQL in the same run.
+ */
+async function writesIntoOneHousehold(adminUrl: string): Promise<void> {
+  await withScratchDatabase(adminUrl, async (databaseUrl) => {
+    const database = await openDatabase({ databaseUrl, dataDir: ":memory:", poolMax: POOL_SIZE });
+    await migrateToLatest(database.knex);
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_SIZE });
+    const layout = new Layout(1, 100);
+    await seedHouseholds(pgRaw(pool), layout);
+    const empty = await addEmptyHousehold(pgRaw(pool));
+    const { child, port } = await startServer(databaseUrl);
+    const tokenFor = tokensFor(BENCH_JWT_SECRET);
+    const report = (line: string) => process.stdout.write(`${line}\n`);
+    const patch = householdScenarios(sqlToNative, layout).find((scenario) => scenario.name.startsWith("PATCH"))!;
+    const scenarios: HouseholdScenario[] = [
+      createScenario("POST into a new household", empty),
+      { ...patch, name: "PATCH the 100 items of one household" },
+      createScenario("POST into a household of 100 items", {
+        household: ids.household(0),
+        freezer: ids.freezer(0),
+        compartment: ids.compartment(0, 0),
+        user: ids.user(0),
+      }),
+    ];
+    const results: (Scenario & { connections: number })[] = [];
+    try {
+      for (const scenario of scenarios) {
+        const api = await runVaried(`http://127.0.0.1:${port}`, scenario, tokenFor);
+        const raw = await runRawLoop(scenario.connections, () => scenario.raw?.(pgRaw(pool)) ?? Promise.resolve());
+        results.push({
+          name: scenario.name,
+          connections: scenario.connections,
+          api,
+          raw,
+          errors: api.errors,
+          rssMb: await rssOf(child),
+        });
+        report(`  ${scenario.name}: ${api.rps.toFixed(0)} req/s (raw ${raw.rps.toFixed(0)}), ${api.errors} errors`);
+      }
+      // The same writes with the one revision row per household that 20261125130000 replaced
+      // (its down migration restores those triggers; nothing here reads the counters).
+      await dropCounters(database.knex);
+      for (const scenario of scenarios) {
+        const name = `${scenario.name}, before: one revision row per household`;
+        const api = await runVaried(`http://127.0.0.1:${port}`, scenario, tokenFor);
+        const raw = await runRawLoop(scenario.connections, () => scenario.raw?.(pgRaw(pool)) ?? Promise.resolve());
+        results.push({
+          name,
+          connections: scenario.connections,
+          api,
+          raw,
+          errors: api.errors,
+          rssMb: await rssOf(child),
+        });
+        report(`  ${name}: ${api.rps.toFixed(0)} req/s (raw ${raw.rps.toFixed(0)}), ${api.errors} errors`);
+      }
+      report("");
+      report("Writes into one household (PostgreSQL); raw: the same writes through node-postgres, pool of 10.");
+      reportRows(report, results);
+    } finally {
+      await pool.end();
+      child.disconnect();
+      await new Promise((resolve) => child.once("exit", resolve));
+      await database.close();
+    }
+  });
+}
+
+/** Native SQL for the raw baselines, without a connection. */
+const sqlOnly = knexFactory({ client: "pg" });
+function sqlToNative(sql: { text: string; bindings: readonly unknown[] }): [string, unknown[]] {
+  return toNativeSql(sqlOnly.raw(sql.text, [...sql.bindings] as never));
+}
+
+/** {@link RawDb} straight on the PGlite instance under a knex of openDatabase (no knex in between). */
+function pgliteRaw(database: Database): RawDb {
+  const { pglite } = (database.knex.client.config.connection as () => { pglite: PGlite })();
+  return {
+    query: (text, params) => pglite.query(text, params),
+    async transaction(body) {
+      await pglite.transaction(async (tx) => {
+        await body((text, params) => tx.query(text, params));
+      });
+    },
+  };
+}
+
+/**
+ * The embedded database (PGlite), Hearth's default: one household of BENCH_PGLITE_ITEMS
+ * (10 000) items, every scenario at 8 and at 32 connections against the app on a PGlite data
+ * directory, then the same queries straight on PGlite in this process (the app has exited:
+ * PGlite is one process's database) as the baseline of the same run.
+ */
+async function embedded(): Promise<void> {
+  const directory = await mkdtemp(path.join(tmpdir(), "hearth-bench-pglite-"));
+  const report = (line: string) => process.stdout.write(`${line}\n`);
+  try {
+    const layout = new Layout(1, PGLITE_ITEMS);
+    let database = await openDatabase({ dataDir: directory });
+    await migrateToLatest(database.knex);
+    const seedSeconds = await seedHouseholds(pgliteRaw(database), layout);
+    await database.close();
+    report(
+      `\nPGlite: seeded one household of ${PGLITE_ITEMS} items in ${seedSeconds.toFixed(1)} s; ${DURATION} s per scenario`,
+    );
+    // BENCH_ONLY (a regular expression on scenario names) and BENCH_PGLITE_CONNECTIONS narrow a profiling run.
+    const only = new RegExp(process.env.BENCH_ONLY ?? "");
+    const scenarios = householdScenarios(sqlToNative, layout).filter((scenario) => only.test(scenario.name));
+    const levels = (process.env.BENCH_PGLITE_CONNECTIONS ?? "8,32").split(",").map(Number);
+    const results: (Scenario & { connections: number })[] = [];
+    const { child, port } = await startServer("", { BENCH_PGLITE_DIR: directory });
+    const tokenFor = tokensFor(BENCH_JWT_SECRET);
+    try {
+      for (const connections of levels) {
+        for (const scenario of scenarios) {
+          const api = await runVaried(`http://127.0.0.1:${port}`, { ...scenario, connections }, tokenFor);
+          results.push({
+            name: scenario.name.replace(/ \(16 connections\)$/, ""),
+            connections,
+            api,
+            errors: api.errors,
+            rssMb: await rssOf(child),
+          });
+          report(
+            `  ${scenario.name} at ${connections}: ${api.rps.toFixed(0)} req/s, p99 ${api.p99} ms, ${api.errors} errors`,
+          );
+        }
+      }
+    } finally {
+      child.disconnect();
+      await new Promise((resolve) => child.once("exit", resolve));
+    }
+    database = await openDatabase({ dataDir: directory });
+    try {
+      const raw = pgliteRaw(database);
+      let index = 0;
+      for (const connections of levels) {
+        for (const scenario of scenarios) {
+          const result = results[index++]!;
+          if (scenario.raw) result.raw = await runRawLoop(connections, () => scenario.raw?.(raw) ?? Promise.resolve());
+        }
+      }
+    } finally {
+      await database.close();
+    }
+    report("");
+    report(`PGlite, one household of ${PGLITE_ITEMS} items; raw: the same SQL straight on PGlite in one process.`);
+    reportRows(report, results);
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
 }
 
 if (process.argv.includes("--serve")) {

@@ -31,14 +31,8 @@ export interface ItemListQuery {
 
 export interface ItemPage {
   items: FreezerItemView[];
-  /** All matches, not just this page. */
+  /** All matches, not just this page: always an exact count. */
   total: number;
-  /**
-   * Set when `total` is PostgreSQL's estimate rather than a count: a list without a search
-   * counts up to a limit (10 000 matches by default) and estimates past it, so a huge
-   * household's list does not read every row to say how many there are.
-   */
-  totalEstimated?: true;
 }
 
 /**

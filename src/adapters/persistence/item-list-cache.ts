@@ -7,11 +7,12 @@ interface Entry {
 
 /**
  * Recently served item-list pages, each remembered with the household's item revision
- * (table household_item_revisions, moved by triggers on every write) it was computed at.
+ * (the sum of its rows in household_item_counters, moved by triggers on every write) it was
+ * computed at.
  * A page is reused only while that revision is current, so a write anywhere (this process,
  * another Hearth process, psql) retires it at once. The point is the phone app that opens
  * the list or repeats a search: ranking and counting thousands of matches costs the
- * database milliseconds each time, while a revision check is one primary-key read.
+ * database milliseconds each time, while a revision check reads at most 16 rows by primary key.
  *
  * Least recently used entries go first once `capacity` pages are held.
  */

@@ -51,6 +51,14 @@ interface VersionedViewRow extends ItemViewRow {
   row_version: string;
 }
 
+/**
+ * A household's list revision, the sum of its counter shards (see
+ * migrations/20261125130000_household_item_counters.ts); null for a household without
+ * counters. Completed with the household id it compares to.
+ */
+const HOUSEHOLD_REVISION =
+  "SELECT sum(c.revision)::text AS revision FROM household_item_counters c WHERE c.household_id";
+
 /** A row of a member's list: the page's columns are null when the page is empty. */
 interface MemberListRow {
   id: string | null;
@@ -260,30 +268,42 @@ interface Sql {
 }
 
 /**
+ * The household counter that holds a list's total when nothing but the archive flag narrows
+ * it (`household_item_counters`, kept by the statements that write items); undefined when a
+ * filter or a search does, and the total is counted.
+ */
+export function counterColumn(query: ItemListQuery): "active" | "archived" | undefined {
+  const narrowed =
+    query.freezerId !== undefined ||
+    Boolean(query.compartmentIds?.length) ||
+    query.expiresBefore !== undefined ||
+    Boolean(query.search?.trim());
+  if (narrowed) return undefined;
+  return query.archived ? "archived" : "active";
+}
+
+/**
+ * The exact total of a list without a search, as a scalar subquery: the household's counter
+ * when nothing narrows the list, else a count of the matches (with filters on placement and
+ * expiry an index-only scan of `freezer_items_household_placement_idx`).
+ */
+export function buildItemTotalSql(query: ItemListQuery): Sql {
+  const column = counterColumn(query);
+  if (column) {
+    return {
+      text: `SELECT COALESCE(sum(${column}), 0) AS total FROM household_item_counters WHERE household_id = ?`,
+      bindings: [query.householdId],
+    };
+  }
+  return buildItemListSql(query).count;
+}
+
+/**
  * The SQL of one list request. Without a search: the page query and a count query (an
  * index-only scan). With a search every match has to be read anyway to rank it, so the page
  * query also carries the total (`count(*) OVER ()`) and `count` is only needed when the
  * page is past the end. Exported so the benchmark replays exactly what the API runs.
  */
-/** Matches a list without a search counts exactly; past it the total is the planner's estimate. */
-export const EXACT_TOTAL_LIMIT = 10_000;
-
-/**
- * The count of a list without a search, stopping at `limit` + 1 rows, and the planner's
- * estimate of all matches (read when the count reaches the limit).
- */
-export function buildItemTotalSql(query: ItemListQuery, limit = EXACT_TOTAL_LIMIT): { capped: Sql; estimate: Sql } {
-  const { count } = buildItemListSql(query);
-  const where = count.text.slice(count.text.indexOf(" WHERE ") + " WHERE ".length);
-  return {
-    capped: {
-      text: `SELECT count(*) AS total FROM (SELECT 1 FROM freezer_items i WHERE ${where} LIMIT ?) c`,
-      bindings: [...count.bindings, limit + 1],
-    },
-    estimate: { text: `EXPLAIN (FORMAT JSON) SELECT 1 FROM freezer_items i WHERE ${where}`, bindings: count.bindings },
-  };
-}
-
 export function buildItemListSql(query: ItemListQuery): { page: Sql; count: Sql; countInPage: boolean } {
   const conditions = ["i.household_id = ?", query.archived ? "i.deleted_at IS NOT NULL" : "i.deleted_at IS NULL"];
   const bindings: Sql["bindings"] = [query.householdId];
@@ -385,21 +405,17 @@ ORDER BY ${outerOrder}`,
 export interface KnexItemRepositoryOptions {
   /** Reuses list pages while the household's item revision stands; absent: every list queries. */
   listCache?: ItemListCache;
-  /** Past this many matches a list without search estimates its total (default EXACT_TOTAL_LIMIT). */
-  exactTotalLimit?: number;
 }
 
 /** Freezer items on PostgreSQL or PGlite through knex. */
 export class KnexItemRepository implements ItemRepository {
   private readonly listCache: ItemListCache | undefined;
-  private readonly exactTotalLimit: number;
 
   constructor(
     private readonly knex: Knex,
     options: KnexItemRepositoryOptions = {},
   ) {
     this.listCache = options.listCache && options.listCache.capacity > 0 ? options.listCache : undefined;
-    this.exactTotalLimit = options.exactTotalLimit ?? EXACT_TOTAL_LIMIT;
   }
 
   async create(item: FreezerItem, events?: InventoryEvent[]): Promise<FreezerItemView> {
@@ -519,7 +535,7 @@ SELECT EXISTS (SELECT 1 FROM member) AS member, EXISTS (SELECT 1 FROM placement)
     // One statement answers both "is this a member" and "which revision is current".
     const result = await this.knex.raw<{ rows: { revision: string | number | null }[] }>(
       `SELECT r.revision FROM memberships m
-         LEFT JOIN household_item_revisions r ON r.household_id = m.household_id
+         LEFT JOIN LATERAL (${HOUSEHOLD_REVISION} = m.household_id) r ON true
         WHERE m.household_id = ? AND m.user_id = ?`,
       [query.householdId, userId],
     );
@@ -530,36 +546,34 @@ SELECT EXISTS (SELECT 1 FROM member) AS member, EXISTS (SELECT 1 FROM placement)
   }
 
   /**
-   * Membership, the household's item revision, the page and (without a search) the capped
+   * Membership, the household's item revision, the page and (without a search) the exact
    * total in one round trip: a statement reads one snapshot, so the page is exactly as of the
-   * revision it is cached under. Only an empty page past the first, or a total past the
-   * exact limit, needs a second statement.
+   * revision it is cached under. Only an empty page past the first of a search needs a
+   * second statement.
    */
   private async queryMemberList(userId: string, query: ItemListQuery): Promise<ItemPage | undefined> {
     const sql = buildItemListSql(query);
-    const capped = sql.countInPage ? undefined : buildItemTotalSql(query, this.exactTotalLimit).capped;
+    const total = sql.countInPage ? undefined : buildItemTotalSql(query);
     const result = await this.knex.raw<{ rows: MemberListRow[] }>(
       `WITH member AS (
   SELECT r.revision FROM memberships m
-    LEFT JOIN household_item_revisions r ON r.household_id = m.household_id
+    LEFT JOIN LATERAL (${HOUSEHOLD_REVISION} = m.household_id) r ON true
    WHERE m.household_id = ? AND m.user_id = ?
 ), page AS (
   SELECT q.*, row_number() OVER () AS list_ordinal FROM (${sql.page.text}) q
 )
-SELECT page.*, member.revision AS list_revision${capped ? `, (${capped.text}) AS list_total` : ""}
+SELECT page.*, member.revision AS list_revision${total ? `, (${total.text}) AS list_total` : ""}
 FROM member LEFT JOIN page ON true
 ORDER BY page.list_ordinal`,
-      [query.householdId, userId, ...sql.page.bindings, ...(capped?.bindings ?? [])],
+      [query.householdId, userId, ...sql.page.bindings, ...(total?.bindings ?? [])],
     );
     const first = result.rows[0];
     if (!first) return undefined;
     const rows = first.id === null ? [] : (result.rows as (MemberListRow & ItemViewRow)[]);
     const items = rows.map(toView);
     let page: ItemPage;
-    if (capped) {
-      const counted = Number(first.list_total ?? 0);
-      page =
-        counted <= this.exactTotalLimit ? { items, total: counted } : { items, ...(await this.estimatedTotal(query)) };
+    if (total) {
+      page = { items, total: Number(first.list_total ?? 0) };
     } else if (rows[0]) {
       page = { items, total: Number(rows[0].total) };
     } else {
@@ -578,16 +592,18 @@ ORDER BY page.list_ordinal`,
   }
 
   private async itemRevision(householdId: string): Promise<string | undefined> {
-    const result = await this.knex.raw<{ rows: { revision: string | number }[] }>(
-      "SELECT revision FROM household_item_revisions WHERE household_id = ?",
-      [householdId],
-    );
-    return result.rows[0] ? String(result.rows[0].revision) : undefined;
+    const result = await this.knex.raw<{ rows: { revision: string | number | null }[] }>(`${HOUSEHOLD_REVISION} = ?`, [
+      householdId,
+    ]);
+    const revision = result.rows[0]?.revision;
+    return revision === null || revision === undefined ? undefined : String(revision);
   }
 
+  /** The exact total of `query` (see {@link buildItemTotalSql}; with a search, a count of the matches). */
   private async countTotal(query: ItemListQuery): Promise<number> {
-    const { count } = buildItemListSql(query);
-    const result = await this.knex.raw<{ rows: { total: number | string }[] }>(count.text, count.bindings);
+    const list = buildItemListSql(query);
+    const sql = list.countInPage ? list.count : buildItemTotalSql(query);
+    const result = await this.knex.raw<{ rows: { total: number | string }[] }>(sql.text, sql.bindings);
     return Number(result.rows[0]?.total ?? 0);
   }
 
@@ -604,27 +620,9 @@ ORDER BY page.list_ordinal`,
     }
     const [page, total] = await Promise.all([
       this.knex.raw<{ rows: ItemViewRow[] }>(sql.page.text, sql.page.bindings),
-      this.boundedTotal(query),
+      this.countTotal(query),
     ]);
-    return { items: page.rows.map(toView), ...total };
-  }
-
-  /** An exact count up to the limit; past it, the planner's estimate (never below the limit). */
-  private async boundedTotal(query: ItemListQuery): Promise<{ total: number; totalEstimated?: true }> {
-    const limit = this.exactTotalLimit;
-    const sql = buildItemTotalSql(query, limit);
-    const counted = await this.knex.raw<{ rows: { total: number | string }[] }>(sql.capped.text, sql.capped.bindings);
-    const total = Number(counted.rows[0]?.total ?? 0);
-    if (total <= limit) return { total };
-    return this.estimatedTotal(query);
-  }
-
-  /** The planner's estimate of a count known to be past the exact limit. */
-  private async estimatedTotal(query: ItemListQuery): Promise<{ total: number; totalEstimated: true }> {
-    const limit = this.exactTotalLimit;
-    const { estimate } = buildItemTotalSql(query, limit);
-    const plan = await this.knex.raw<{ rows: { "QUERY PLAN": unknown }[] }>(estimate.text, estimate.bindings);
-    return { total: Math.max(limit + 1, planRows(plan.rows[0]?.["QUERY PLAN"])), totalEstimated: true };
+    return { items: page.rows.map(toView), total };
   }
 
   async listArchived(householdId: string): Promise<FreezerItemView[]> {
@@ -806,12 +804,4 @@ function toChangeView(row: ChangeRow): ChangeLogEntryView {
     changedById: row.changed_by,
     changedBy: { id: row.changed_by, email: row.changed_by_email, name: row.changed_by_name },
   };
-}
-
-/** The row estimate at the top of an `EXPLAIN (FORMAT JSON)` answer (a JSON array, or its text); 0 when absent. */
-function planRows(plan: unknown): number {
-  const parsed: unknown = typeof plan === "string" ? JSON.parse(plan) : plan;
-  const top = Array.isArray(parsed) ? (parsed[0] as { Plan?: { "Plan Rows"?: unknown } } | undefined) : undefined;
-  const rows = top?.Plan?.["Plan Rows"];
-  return typeof rows === "number" ? Math.round(rows) : 0;
 }

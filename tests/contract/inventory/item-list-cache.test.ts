@@ -112,7 +112,7 @@ function describeItemListCache(label: string, open: Opener) {
       const queriesForFirst = statements.length;
       expect(await snapshot()).to.equal(first);
       expect(statements.length - queriesForFirst).to.equal(1);
-      expect(statements.at(-1)).to.match(/household_item_revisions/);
+      expect(statements.at(-1)).to.match(/household_item_counters/);
     });
 
     it("answers a member's repeated list with one statement that reads membership and revision", async () => {
@@ -122,7 +122,7 @@ function describeItemListCache(label: string, open: Opener) {
       expect(statements.length - queriesForFirst).to.equal(1);
       expect(statements.at(-1))
         .to.match(/memberships/)
-        .and.to.match(/household_item_revisions/);
+        .and.to.match(/household_item_counters/);
     });
 
     it("reads a member's uncached page with its membership, revision and total in one statement", async () => {

@@ -276,6 +276,58 @@ export function describeItemRepositoryContract(label: string, setup: () => Promi
       });
     });
 
+    describe("exact totals past 10 000 matches", () => {
+      it("counts every match, with filters, search and the archive, and after writes", async function () {
+        // PGlite inserts 10 000 rows in a few seconds; a busy machine needs longer.
+        this.timeout(120_000);
+        const [top, bottom] = world.home.compartmentIds;
+        const soon = new Date("2026-03-01T00:00:00.000Z");
+        const items = Array.from({ length: 10_007 }, (_, index) =>
+          itemIn(world, {
+            name: index % 3 === 0 ? "Smoked chicken" : "Peas",
+            compartmentId: index % 2 === 0 ? top : bottom,
+            expiresAt: index % 4 === 0 ? soon : null,
+            deletedAt: index < 5 ? new Date("2026-02-01T00:00:00.000Z") : null,
+          }),
+        );
+        await repository.insertMany(items);
+        await repository.insertMany([itemIn(world, awayPlacement())]);
+        const active = items.filter((item) => item.deletedAt === null);
+        const expected = (keep: (item: FreezerItem) => boolean) => active.filter(keep).length;
+        const totals = async (overrides: Partial<ItemListQuery> = {}) => {
+          const page = await list(query({ limit: 20, ...overrides }));
+          expect(page.items.length).to.equal(Math.min(20, page.total));
+          return page.total;
+        };
+
+        expect(await totals()).to.equal(10_002);
+        expect(await totals({ page: 400 })).to.equal(10_002);
+        expect(await totals({ archived: true })).to.equal(5);
+        expect(await totals({ compartmentIds: [bottom] })).to.equal(expected((item) => item.compartmentId === bottom));
+        expect(await totals({ freezerId: world.home.freezerId })).to.equal(10_002);
+        const later = new Date("2026-04-01T00:00:00.000Z");
+        expect(await totals({ compartmentIds: [top, bottom], expiresBefore: later })).to.equal(
+          expected((item) => item.expiresAt !== null),
+        );
+        expect(await totals({ search: "peas" })).to.equal(expected((item) => item.name === "Peas"));
+        expect(await totals({ search: "chicken", compartmentIds: [top] })).to.equal(
+          expected((item) => item.name === "Smoked chicken" && item.compartmentId === top),
+        );
+        expect(await totals({ sort: "name", order: "asc", page: 2 })).to.equal(10_002);
+
+        // Archiving one, creating one and deleting one move the counts at once.
+        const first = active[0]!;
+        await repository.update(world.home.householdId, first.id, (current) => ({
+          item: { ...current, deletedAt: new Date() },
+          changes: [],
+        }));
+        await repository.create(itemIn(world));
+        await repository.deletePermanently(world.home.householdId, active[1]!.id, () => {});
+        expect(await totals()).to.equal(10_001);
+        expect(await totals({ archived: true })).to.equal(6);
+      });
+    });
+
     describe("search", () => {
       beforeEach(async () => {
         await addAll(

@@ -170,13 +170,7 @@ export const itemResponse = z
 export const itemPageResponse = z
   .object({
     data: z.array(itemResponse),
-    total: z.number().int(),
-    totalEstimated: z
-      .literal(true)
-      .optional()
-      .describe(
-        "Present (true) when total is PostgreSQL's estimate: a list without search counts exactly up to 10 000 matches and estimates past that. Absent: total is exact.",
-      ),
+    total: z.number().int().describe("Every match of the query, not just this page: always an exact count."),
     page: z.number().int(),
     limit: z.number().int(),
   })
@@ -201,18 +195,11 @@ function iso(date: Date | null): string | null {
   return date === null ? null : date.toISOString();
 }
 
-/** A page of items as the list routes answer it (`totalEstimated` only when it is an estimate). */
-export function toItemPageResponse(page: {
-  data: FreezerItemView[];
-  total: number;
-  totalEstimated?: true;
-  page: number;
-  limit: number;
-}) {
+/** A page of items as the list routes answer it. */
+export function toItemPageResponse(page: { data: FreezerItemView[]; total: number; page: number; limit: number }) {
   return {
     data: page.data.map(toItemResponse),
     total: page.total,
-    ...(page.totalEstimated ? { totalEstimated: true as const } : {}),
     page: page.page,
     limit: page.limit,
   };

@@ -6,8 +6,6 @@ import type { ItemPorts } from "./item-use-cases.js";
 export interface ItemListPage {
   data: FreezerItemView[];
   total: number;
-  /** `total` is an estimate (see ItemPage.totalEstimated). */
-  totalEstimated?: true;
   page: number;
   limit: number;
 }
@@ -37,7 +35,6 @@ export async function memberPage(
   return {
     data: found.items,
     total: found.total,
-    ...(found.totalEstimated ? { totalEstimated: true as const } : {}),
     page: query.page,
     limit: query.limit,
   };
