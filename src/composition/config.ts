@@ -3,6 +3,7 @@ import { join as joinPath } from "node:path";
 import { z } from "zod";
 import { serviceConfigProblems, serviceEnvShape } from "./service-config.js";
 import { homeKitEnvShape } from "./homekit-config.js";
+import { brokerHostProblem, parseUrlSetting, urlSetting } from "./url-setting.js";
 
 /** Whether `zone` is a time zone this Node.js knows (IANA names like Europe/Berlin, or UTC). */
 function isTimeZone(zone: string): boolean {
@@ -68,16 +69,11 @@ function isProxyAddress(entry: string): boolean {
  */
 function databaseUrlProblem(value: string): string | null {
   const expected = "expected postgres://user:password@host:5432/database";
-  if (!/^postgres(ql)?:\/\//i.test(value)) return `${expected} (it must start with postgres:// or postgresql://)`;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    const port = /^[a-z]+:\/\/[^/]*:([^/@]*)(\/|$)/i.exec(value)?.[1];
-    if (port !== undefined && !/^\d+$/.test(port)) return `${expected} (the port "${port}" is not a number)`;
-    return `${expected} (it is not a valid URL)`;
+  const url = parseUrlSetting(value, ["postgres", "postgresql"]);
+  if (typeof url === "string") {
+    if (!/^postgres(ql)?:\/\//i.test(value)) return `${expected} (it must start with postgres:// or postgresql://)`;
+    return `${expected}${url.slice(url.indexOf(" ("))}`;
   }
-  if (url.hostname === "") return `${expected} (the host is missing)`;
   if (url.username === "") return `${expected} (the user name is missing)`;
   if (url.pathname.replace(/^\//, "") === "") return `${expected} (the database name is missing)`;
   return null;
@@ -117,12 +113,7 @@ const envSchema = z.object({
     .default(500),
   /** The built web app served at `/` on API_PORT; unset = the package's own web/dist. */
   WEB_APP_DIR: optionalText,
-  REDIS_URL: optionalText.pipe(
-    z
-      .string()
-      .regex(/^rediss?:\/\//, "expected a redis:// or rediss:// URL")
-      .optional(),
-  ),
+  REDIS_URL: optionalText.pipe(urlSetting(["redis", "rediss"]).optional()),
   CORS_ORIGINS: optionalText.transform((value) =>
     value === undefined
       ? []
@@ -154,7 +145,12 @@ const envSchema = z.object({
   }),
 
   // Automation engine
-  MQTT_HOST: optionalText,
+  MQTT_HOST: optionalText
+    .transform((value) => value?.trim())
+    .superRefine((value, context) => {
+      const problem = value === undefined ? null : brokerHostProblem(value);
+      if (problem) context.addIssue({ code: "custom", message: problem });
+    }),
   MQTT_PORT: port.default(1883),
   MQTT_USERNAME: optionalText,
   MQTT_PASSWORD: optionalText,

@@ -4,6 +4,7 @@
  * variable. A service whose variables are unset is simply not built.
  */
 import { z } from "zod";
+import { HTTP_SCHEMES, parseUrlSetting, urlSetting } from "./url-setting.js";
 
 const blankToUndefined = (value: string | undefined) =>
   value === undefined || value.trim() === "" ? undefined : value.trim();
@@ -20,11 +21,13 @@ const duration = z
     return amount * ({ s: 1, m: 60, h: 3600, d: 86400 }[unit] ?? 1);
   });
 
-const httpUrl = z
-  .string()
-  .trim()
-  .refine((value) => /^https?:\/\/[^/\s]+/i.test(value), "expected an http:// or https:// URL")
-  .transform((value) => value.replace(/\/+$/, ""));
+const httpUrl = urlSetting(HTTP_SCHEMES);
+
+/** `value` as an http(s) base URL without trailing slashes, or what is wrong with it. */
+function httpBaseUrl(value: string): string | { problem: string } {
+  const parsed = parseUrlSetting(value, HTTP_SCHEMES);
+  return typeof parsed === "string" ? { problem: parsed } : value.replace(/\/+$/, "");
+}
 
 /** Names people give devices and channels: letters, digits, dash, underscore, dot. */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -101,19 +104,30 @@ export function parseShellyDevice(value: string): ShellyDeviceSetting | string {
     if (prefix === "" || /[+#\s]/.test(prefix)) return "expected mqtt:<topic prefix> without spaces, + or #";
     return { transport: "mqtt", address: prefix, switches, covers };
   }
-  if (/^https?:\/\/[^/\s]+/i.test(target)) {
-    return { transport: "http", address: target.replace(/\/+$/, ""), switches, covers };
-  }
-  if (/^[A-Za-z0-9.-]+(:\d+)?$/.test(target))
-    return { transport: "http", address: `http://${target}`, switches, covers };
-  return "expected http://address or mqtt:<topic prefix>";
+  const written = /^[a-z][a-z0-9+.-]*:\/\//i.test(target)
+    ? target
+    : /^[A-Za-z0-9.-]+(:\d+)?$/.test(target)
+      ? `http://${target}`
+      : undefined;
+  if (written === undefined) return "expected http://address or mqtt:<topic prefix>";
+  const address = httpBaseUrl(written);
+  if (typeof address !== "string")
+    return `${address.problem.replace(/^expected [^(]*/, "expected http://address or mqtt:<topic prefix> ")}`;
+  return { transport: "http", address, switches, covers };
 }
 
 /** A Nanoleaf panel's address, `10.0.0.40` or `10.0.0.40:16021` or a full http URL. */
 export function parseNanoleafAddress(value: string): string | { url: string } {
-  if (/^https?:\/\/[^/\s]+/i.test(value)) return { url: value.replace(/\/+$/, "") };
-  if (/^[A-Za-z0-9.-]+(:\d+)?$/.test(value)) return { url: `http://${value.includes(":") ? value : `${value}:16021`}` };
-  return "expected a host, host:port or http:// URL";
+  const written = /^[a-z][a-z0-9+.-]*:\/\//i.test(value)
+    ? value
+    : /^[A-Za-z0-9.-]+(:\d+)?$/.test(value)
+      ? `http://${value.includes(":") ? value : `${value}:16021`}`
+      : undefined;
+  if (written === undefined) return "expected a host, host:port or http:// URL";
+  const url = httpBaseUrl(written);
+  if (typeof url !== "string")
+    return url.problem.replace(/^expected [^(]*/, "expected a host, host:port or http:// URL ");
+  return { url };
 }
 
 /** A latitude (limit 90) or longitude (limit 180) in decimal degrees. */

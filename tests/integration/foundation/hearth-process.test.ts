@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { expect } from "chai";
@@ -195,6 +196,19 @@ describe("Hearth process (integration)", function () {
       const child = spawnHearth({ ...baseEnv(), HTTP_PORT: "eighty" });
       expect(await child.exited).to.not.equal(0);
       expect(child.output()).to.contain("HTTP_PORT").and.to.contain("expected a port number");
+    });
+
+    it("exits non-zero naming a URL variable with a bad port before it creates the database", async () => {
+      const env = baseEnv({ SHELLY_DEVICES: "kitchen=http://127.0.0.1:99999" });
+      delete env.DATABASE_URL;
+      const child = spawnHearth(env);
+      expect(await child.exited, child.output()).to.not.equal(0);
+      expect(child.output())
+        .to.contain("SHELLY_DEVICES")
+        .and.to.contain("kitchen")
+        .and.to.contain("port 99999 is outside 1-65535");
+      // The embedded database lives in DATA_DIR: nothing there means it was never opened.
+      expect(existsSync(env.DATA_DIR as string) ? readdirSync(env.DATA_DIR as string) : []).to.deep.equal([]);
     });
 
     it("exits non-zero with a clear message when a port is taken, leaving nothing running", async () => {

@@ -145,6 +145,27 @@ describe("loadConfig", () => {
     );
   });
 
+  it("parses DATABASE_URL, REDIS_URL and MQTT_HOST with the URL parser, ports in 1-65535", () => {
+    const problem = (env: Record<string, string>, variable: string) =>
+      problemsOf(env).find((p) => p.variable === variable)?.message;
+    expect(problem({ DATABASE_URL: "postgres://u@127.0.0.1:99999/db" }, "DATABASE_URL")).to.include(
+      "the port 99999 is outside 1-65535",
+    );
+    expect(problem({ DATABASE_URL: "postgres://u@db host/db" }, "DATABASE_URL")).to.include("contains a space");
+    expect(problem({ REDIS_URL: "redis://127.0.0.1:99999" }, "REDIS_URL")).to.include("port 99999 is outside");
+    expect(problem({ REDIS_URL: "http://127.0.0.1:6379" }, "REDIS_URL")).to.include("redis:// or rediss://");
+    expect(problem({ REDIS_URL: "redis://" }, "REDIS_URL")).to.include("host is missing");
+    expect(problem({ MQTT_HOST: "broker lan" }, "MQTT_HOST")).to.include("contains a space");
+    expect(problem({ MQTT_HOST: "mqtt://broker.lan" }, "MQTT_HOST")).to.include("without a scheme");
+    expect(problem({ MQTT_HOST: "broker.lan:1883" }, "MQTT_HOST")).to.include("MQTT_PORT");
+    expect(problem({ MQTT_HOST: "bro%ker" }, "MQTT_HOST")).to.include("expected a host name");
+    const config = loadConfig({ REDIS_URL: "rediss://:pw@cache.lan:6380/1", MQTT_HOST: " broker.lan " });
+    expect(config.REDIS_URL).to.equal("rediss://:pw@cache.lan:6380/1");
+    expect(config.MQTT_HOST).to.equal("broker.lan");
+    expect(problem({ MQTT_HOST: "::1" }, "MQTT_HOST")).to.include("in brackets: [::1]");
+    expect(loadConfig({ MQTT_HOST: "[::1]" }).MQTT_HOST).to.equal("[::1]");
+  });
+
   it("rejects a short JWT_SECRET and a non-postgres DATABASE_URL", () => {
     const variables = problemsOf({ JWT_SECRET: "short", DATABASE_URL: "mysql://db" }).map((p) => p.variable);
     expect(variables).to.have.members(["JWT_SECRET", "DATABASE_URL"]);

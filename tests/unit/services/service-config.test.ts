@@ -87,6 +87,38 @@ describe("service configuration (environment variables)", () => {
     }
   });
 
+  it("parses every URL with the URL parser: bad ports, spaces and schemes stop the start naming the variable", () => {
+    const cases: [Record<string, string>, string, RegExp][] = [
+      [{ NTFY_URL: "http://127.0.0.1:99999" }, "NTFY_URL", /port 99999 is outside 1-65535/],
+      [{ NTFY_URL: "http://127.0.0.1:0" }, "NTFY_URL", /port 0 is outside 1-65535/],
+      [{ NTFY_URL: "http://ntfy host.lan" }, "NTFY_URL", /host "ntfy host.lan" contains a space/],
+      [{ NTFY_URL: "http://ntfy.lan:80a" }, "NTFY_URL", /port "80a" is not a number/],
+      [{ NTFY_URL: "ftp://ntfy.lan" }, "NTFY_URL", /http:\/\/ or https:\/\/ URL \(not ftp:\/\/\)/],
+      [{ WEATHER_API_URL: "http://127.0.0.1:70000" }, "WEATHER_API_URL", /port 70000 is outside/],
+      [{ WEATHER_API_URL: "http://" }, "WEATHER_API_URL", /not a valid URL|host is missing/],
+      [{ SHELLY_DEVICES: "kitchen=http://127.0.0.1:99999" }, "SHELLY_DEVICES", /kitchen: .*port 99999 is outside/],
+      [{ SHELLY_DEVICES: "kitchen=10.0.0.5:99999" }, "SHELLY_DEVICES", /kitchen: .*port 99999 is outside/],
+      [{ SHELLY_DEVICES: "kitchen=http://a b" }, "SHELLY_DEVICES", /kitchen: .*contains a space/],
+      [{ NANOLEAF_PANELS: "living=10.0.0.40:99999" }, "NANOLEAF_PANELS", /living: .*port 99999 is outside/],
+      [{ NANOLEAF_PANELS: "living=https://[::1" }, "NANOLEAF_PANELS", /living: .*not a valid URL/],
+    ];
+    for (const [env, variable, message] of cases) {
+      const found = problems(env);
+      expect(
+        found.find((problem) => problem.variable === variable)?.message,
+        `${JSON.stringify(env)}: ${JSON.stringify(found)}`,
+      ).to.match(message);
+    }
+    const config = loadConfig({
+      NTFY_URL: "http://127.0.0.1:65535/",
+      SHELLY_DEVICES: "kitchen=http://[::1]:8080",
+      NANOLEAF_PANELS: "hall=http://10.0.0.41",
+    });
+    expect(config.NTFY_URL).to.equal("http://127.0.0.1:65535");
+    expect(config.SHELLY_DEVICES.kitchen?.address).to.equal("http://[::1]:8080");
+    expect(config.NANOLEAF_PANELS).to.deep.equal({ hall: "http://10.0.0.41" });
+  });
+
   it("builds nothing the caller already gave, under any spelling of its key", () => {
     const config = loadConfig({ NTFY_TOPIC: "hearth", SHELLY_DEVICES: "garage=mqtt:shellyplus1-abc" });
     const given = { relays: { mine: true }, notifications: { send: async () => undefined } };
