@@ -4,8 +4,8 @@
  * The client connects by address and port, so no mDNS is needed.
  */
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer, type Server } from "node:net";
-import { tmpdir } from "node:os";
+import { connect, createServer, type Server } from "node:net";
+import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "chai";
 import { HttpClient } from "hap-controller";
@@ -74,6 +74,26 @@ async function twoFreePorts(): Promise<number> {
     });
     if (free) return first;
   }
+}
+
+/** Whether a TCP connection to `host:port` is accepted (true) or refused (false). */
+function accepts(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+/** An IPv4 address of this machine other than 127.0.0.1: a network interface's, else 127.0.0.2 (all of 127/8 is loopback). */
+function otherLocalAddress(): string {
+  const external = Object.values(networkInterfaces())
+    .flat()
+    .find((info) => info !== undefined && info.family === "IPv4" && !info.internal);
+  return external?.address ?? "127.0.0.2";
 }
 
 function publish(client: MqttJs, topic: string, payload: unknown, retain = false): Promise<void> {
@@ -279,6 +299,31 @@ describe("HomeKit bridge with a real HAP client (hap-controller) and a real brok
     clients.push(client);
     await client.pairSetup(info.setupCode!);
     expect((await client.getAccessories()).accessories).to.have.length(2); // the bridge itself and one device
+  });
+
+  it("listens only on the HOMEKIT_BIND address, not on the machine's other addresses", async () => {
+    const other = otherLocalAddress();
+    const bridge = startBridge({ bind: "127.0.0.1" });
+    await bridge.onStart();
+    const port = bridge.describe(false).bridges[0]!.port!;
+    expect(await accepts("127.0.0.1", port), "127.0.0.1").to.equal(true);
+    expect(await accepts(other, port), other).to.equal(false);
+    await pairedClient(bridge);
+  });
+
+  it("listens on every HOMEKIT_BIND address when it names several, and serves HAP on each", async () => {
+    const other = otherLocalAddress();
+    const bridge = startBridge({ bind: ["127.0.0.1", other] });
+    await bridge.onStart();
+    const first = bridge.describe(true).bridges[0]!;
+    expect(await accepts("127.0.0.1", first.port!)).to.equal(true);
+    expect(await accepts(other, first.port!)).to.equal(true);
+    const client = new HttpClient(first.username, other, first.port!);
+    clients.push(client);
+    await client.pairSetup(bridge.describe(true).setupCode!);
+    expect(accessoryNames(await client.getAccessories())).to.include("Hearth");
+    await bridge.onStop();
+    expect(await accepts(other, first.port!)).to.equal(false);
   });
 
   it("fails to start with a clear error when its port is taken, and leaves nothing running", async () => {

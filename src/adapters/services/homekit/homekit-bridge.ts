@@ -24,6 +24,7 @@ import { type AccessoryPlan, planAccessory } from "./exposes-mapping.js";
 import type * as HapRuntime from "./hap-runtime.js";
 import { HOMEKIT_DEFAULT_PORT, type HomeKitAdvertiser } from "./homekit-defaults.js";
 import { HomeKitIdentity, maskSetupCode, normalizeSetupCode } from "./homekit-identity.js";
+import { closeAll, listenAddresses, listenAlso, listenOn } from "./homekit-listen.js";
 import type { RelayChannelPlan, RelayCommand } from "./relay-bindings.js";
 import type { ZigbeeCommand } from "./zigbee-bindings.js";
 
@@ -68,6 +69,8 @@ interface BridgeSlot {
   bridge: Bridge;
   port: number | null;
   published: boolean;
+  /** Listeners on the second and later HOMEKIT_BIND addresses, handing connections to the HAP server. */
+  extraListeners: Server[];
 }
 
 /** One bridged accessory and how to let go of what feeds it. */
@@ -319,7 +322,7 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
       );
       bridge.on("paired", () => this.logger.info("HomeKit bridge paired", { bridge: this.nameOf(slotIndex) }));
       bridge.on("unpaired", () => this.logger.info("HomeKit bridge unpaired", { bridge: this.nameOf(slotIndex) }));
-      const slot: BridgeSlot = { index: slotIndex, bridge, port: null, published: false };
+      const slot: BridgeSlot = { index: slotIndex, bridge, port: null, published: false, extraListeners: [] };
       this.bridges.push(slot);
       await identity.save();
       await this.publish(slot, username);
@@ -329,7 +332,10 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
 
   private async publish(slot: BridgeSlot, username: string): Promise<void> {
     const port = this.portOf(slot.index);
-    if (port !== 0) await assertPortFree(port);
+    // hap-nodejs's bind only narrows the mDNS advertisement; the addresses decide where it listens.
+    const addresses = listenAddresses(this.options.bind);
+    if (port !== 0) for (const address of addresses ?? [undefined]) await assertPortFree(port, address);
+    if (addresses?.[0] !== undefined) listenOn(slot.bridge, addresses[0]);
     this.hap!.registerHapStorage(username, this.options.dataDir);
     const listening = new Promise<number>((resolve) => slot.bridge.once("listening", (bound) => resolve(bound)));
     await slot.bridge.publish({
@@ -353,11 +359,16 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
     });
     slot.port = await Promise.race([listening, failed]);
     slot.published = true;
+    if (server && addresses && addresses.length > 1) {
+      slot.extraListeners = await listenAlso(server, addresses.slice(1), slot.port);
+    }
   }
 
   private async unpublish(slot: BridgeSlot): Promise<void> {
     if (!slot.published) return;
     slot.published = false;
+    await closeAll(slot.extraListeners);
+    slot.extraListeners = [];
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => {
       timer = setTimeout(() => {
@@ -550,12 +561,12 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
 }
 
 /** Fails with a clear error when `port` is taken (hap-nodejs would raise it as an uncaught exception). */
-function assertPortFree(port: number): Promise<void> {
+function assertPortFree(port: number, address?: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once("error", (error: NodeJS.ErrnoException) => {
       reject(error.code === "EADDRINUSE" || error.code === "EACCES" ? new HomeKitPortInUseError(port) : error);
     });
-    probe.listen(port, () => probe.close(() => resolve()));
+    probe.listen(port, address, () => probe.close(() => resolve()));
   });
 }
