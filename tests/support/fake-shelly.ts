@@ -78,6 +78,14 @@ export class ShellyDeviceModel {
     this.changed(`switch:${channel}`, state);
   }
 
+  /** The load on a switched-on channel changes: the device reports the new power figure alone. */
+  meter(channel: number, watts: number): void {
+    const state = this.switches.get(channel);
+    if (!state) return;
+    state.apower = watts;
+    this.changed(`switch:${channel}`, { id: channel, apower: watts });
+  }
+
   handle(method: string, params: Record<string, unknown>): RpcAnswer {
     this.calls.push({ method, params });
     const id = typeof params.id === "number" ? params.id : 0;

@@ -64,6 +64,16 @@ export class StateManager implements StateManagerApi {
     this.changed(key, value, previous);
   }
 
+  /**
+   * Stores `value` as set() does (persisted too) without calling change listeners: for a
+   * reading that is not an event to react to, such as a relay's power figure.
+   */
+  setQuietly(key: string, value: unknown): void {
+    if (value === undefined || (this.values.has(key) && sameValue(this.values.get(key), value))) return;
+    this.values.set(key, value);
+    this.scheduleWrite();
+  }
+
   delete(key: string): boolean {
     if (!this.values.has(key)) return false;
     const previous = this.values.get(key);

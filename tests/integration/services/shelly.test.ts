@@ -5,6 +5,8 @@ import { MqttJsClient } from "../../../src/adapters/mqtt/mqttjs-client.js";
 import { digestAuthorization, parseDigestChallenge } from "../../../src/adapters/services/shelly/shelly-digest-auth.js";
 import { ShellyRelayService } from "../../../src/adapters/services/shelly/shelly-relay-service.js";
 import { MqttService } from "../../../src/application/automation/mqtt-service.js";
+import { StateManager } from "../../../src/application/automation/state-manager.js";
+import { mirrorRelayStatus } from "../../../src/composition/relay-state.js";
 import { ServiceCallError } from "../../../src/domain/automation/service-errors.js";
 import type { RelayStatusChange } from "../../../src/ports/relay-service.js";
 import { FakeMqttService } from "../../support/fake-mqtt-service.js";
@@ -236,6 +238,34 @@ describe("Shelly relays", () => {
       expect(changes[0]).to.deep.include({ kind: "switch", device: "garage", channel: 0 });
       expect(changes[0]?.status).to.deep.include({ on: true, source: "button" });
       expect(service.lastKnownSwitch("garage")).to.deep.include({ on: true, source: "button" });
+    });
+    it("updates relay.<device>.<channel> with a power figure reported alone, without firing its state trigger", async () => {
+      await service.getSwitchStatus("garage");
+      const state = new StateManager({ persist: false }, { logger });
+      const fired: unknown[] = [];
+      state.onChange("relay.garage.0", (_key, value) => fired.push(value));
+      const stop = mirrorRelayStatus(service, state);
+      const changes: RelayStatusChange[] = [];
+      service.onStatusChange((change) => changes.push(change));
+      try {
+        device.press(0);
+        await waitFor(() => changes.length === 1, 5000, "the button press");
+        device.meter(0, 1250.5);
+        await waitFor(() => changes.length === 2, 5000, "the power report");
+        expect(changes[1]?.status).to.deep.include({ on: true, powerW: 1250.5 });
+        expect(state.get("relay.garage.0")).to.deep.equal({
+          kind: "switch",
+          on: true,
+          powerW: 1250.5,
+          source: "button",
+        });
+        device.meter(0, 980);
+        await waitFor(() => changes.length === 3, 5000, "the second power report");
+        expect(state.get("relay.garage.0")).to.deep.include({ powerW: 980 });
+        expect(fired).to.have.length(1);
+      } finally {
+        stop();
+      }
     });
   });
 

@@ -51,6 +51,7 @@ describe("relay status mirrored into state", () => {
     const stop = mirrorRelayStatus(relay(), state);
     emit(switchChange(true, 12));
     emit(switchChange(true, 14));
+    expect(state.get("relay.garage.1")).to.deep.include({ powerW: 14 });
     emit(switchChange(false, 0));
     expect(changes).to.have.length(2);
     stop();
