@@ -44,6 +44,20 @@ const TSX_NEEDED = new Set(["ERR_UNKNOWN_FILE_EXTENSION", "ERR_UNSUPPORTED_TYPES
 let tsxRegistration: Promise<void> | undefined;
 
 /**
+ * URLs whose plain import failed before tsx was registered. Node keeps a failed import in its
+ * module map for good: importing such a URL again, even with tsx registered since, rethrows
+ * "Unknown file extension .ts". A second engine in the process (createEngine after one whose
+ * load failed) loading the same file must use the URL tsx loaded it under.
+ */
+const refusedWithoutTsx = new Set<string>();
+
+/** The URL a TypeScript file is imported under once tsx is registered. */
+function tsxUrl(url: string): string {
+  if (!refusedWithoutTsx.has(url)) return url;
+  return `${url}${url.includes("?") ? "&" : "?"}hearth-load=typescript`;
+}
+
+/**
  * When tsx is already registered (`npm start`, mocha) a plain import handles TypeScript and
  * shares the module cache with the app. Otherwise (a project using the built dist/ on plain
  * Node) tsx's loader API is registered once for the process, not per file: tsx's scoped
@@ -59,14 +73,12 @@ async function importTypeScript(url: string): Promise<unknown> {
       // Unknown extension: Node without type stripping. Unsupported syntax: Node strips types
       // natively but the file uses TypeScript it cannot erase (enums, parameter properties).
       if (!TSX_NEEDED.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
+      refusedWithoutTsx.add(url);
     }
     tsxRegistration ??= import("tsx/esm/api").then(({ register }) => {
       register();
     });
-    await tsxRegistration;
-    // Node caches the failed attempt under this URL; a distinct URL loads the file afresh.
-    return import(`${url}${url.includes("?") ? "&" : "?"}hearth-load=typescript`);
   }
   await tsxRegistration;
-  return import(url);
+  return import(tsxUrl(url));
 }
