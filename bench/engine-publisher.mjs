@@ -1,11 +1,12 @@
 /**
- * Worker thread of bench/engine.ts: publishes chunks of Zigbee2MQTT-like messages when the
- * main thread asks, so publishing costs nothing on the thread being measured.
+ * Child process of bench/engine.ts: publishes chunks of Zigbee2MQTT-like messages when the
+ * parent asks (over IPC), in a process of its own so that the parent's CPU time
+ * (process.cpuUsage) is the consumer's alone.
  */
-import { parentPort, workerData } from "node:worker_threads";
 import mqtt from "mqtt";
 
-const { url, topics } = workerData;
+const [url, topicsJson] = [process.env.BENCH_PUBLISHER_URL, process.env.BENCH_PUBLISHER_TOPICS];
+const topics = JSON.parse(topicsJson ?? "[]");
 const client = await mqtt.connectAsync(url, { clientId: `hearth-bench-pub-${process.pid}`, reconnectPeriod: 0 });
 
 function payload(n) {
@@ -20,10 +21,10 @@ function payload(n) {
   });
 }
 
-parentPort?.on("message", async (message) => {
+process.on("message", async (message) => {
   if (message === "close") {
     await client.endAsync();
-    parentPort?.postMessage({ closed: true });
+    process.send?.({ closed: true }, () => process.exit(0));
     return;
   }
   for (let n = message.start; n < message.start + message.count; n++) {
@@ -31,6 +32,6 @@ parentPort?.on("message", async (message) => {
   }
   // A QoS 1 marker forces every earlier QoS 0 publish out of this client before we answer.
   await client.publishAsync("hearth-bench/flush", "1", { qos: 1 });
-  parentPort?.postMessage({ published: message.count });
+  process.send?.({ published: message.count });
 });
-parentPort?.postMessage({ ready: true });
+process.send?.({ ready: true });
