@@ -361,7 +361,9 @@ const scenarios: [keyof typeof targets, Scenario][] = [
   ["large", largeScenario("files-async")],
   ["large", largeScenario("register-sync")],
 ];
-for (const [size, scenario] of scenarios) {
+/** BENCH_SCENARIOS=1,3 runs only those rows (1-based), e.g. under `node --cpu-prof`. */
+const only = process.env.BENCH_SCENARIOS?.split(",").map(Number);
+for (const [size, scenario] of scenarios.filter((_, at) => !only || only.includes(at + 1))) {
   let plain: Measurement | undefined;
   let engine: Awaited<ReturnType<typeof engineRun>> | undefined;
   for (let round = 0; round < ROUNDS; round++) {

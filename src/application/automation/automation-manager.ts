@@ -11,6 +11,7 @@ import { AutomationTimers } from "./automation-timers.js";
 import {
   AutomationTraces,
   DEFAULT_TRACE_SETTINGS,
+  endTrace,
   runInTrace,
   runOutsideTraces,
   type TraceRecord,
@@ -188,6 +189,9 @@ export class AutomationManager implements AutomationManagerApi {
   private readonly traceSettings: TraceSettings;
   /** Runs still executing, so tests and the test kit can wait until everything settled. */
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** Runs whose execute() returned a promise that has not settled yet. */
+  private asyncRuns = 0;
+  private readonly idleWaiters: (() => void)[] = [];
   private readonly typeWarnings = new Map<string, TypeDiagnostic[]>();
 
   constructor(private readonly dependencies: AutomationManagerDependencies) {
@@ -325,12 +329,15 @@ export class AutomationManager implements AutomationManagerApi {
 
   /** Resolves once no run is in progress or queued (tests, the test kit). */
   async idle(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    while (this.busy) {
+      if (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+      else await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    }
   }
 
   /** Whether a run is in progress or queued. */
   get busy(): boolean {
-    return this.inFlight.size > 0;
+    return this.inFlight.size > 0 || this.asyncRuns > 0;
   }
 
   /** Files automations came from, running or failed (the file watcher). */
@@ -548,13 +555,15 @@ export class AutomationManager implements AutomationManagerApi {
     const settings = this.traceSettings;
     const logger = dependencies.logger.child({ automation: name });
     const timers = new AutomationTimers(this.timer, logger, (callback) => runOutsideTraces(callback));
+    // A reload keeps the automation's history: "why did it (not) fire" spans edits.
+    const traces = previous?.name === name ? previous.traces : new AutomationTraces(name, settings);
     automation[ATTACH_RUNTIME]({
-      mqtt: tracedMqtt(dependencies.mqtt, name, settings),
+      mqtt: tracedMqtt(dependencies.mqtt, traces, settings),
       http: dependencies.http,
-      state: tracedState(dependencies.state, name, settings),
-      logger: tracedLogger(logger, name, settings, () => this.clock.now()),
+      state: tracedState(dependencies.state, traces, settings),
+      logger: tracedLogger(logger, traces, settings, () => this.clock.now()),
       config: dependencies.config,
-      services: tracedServices(dependencies.services, name, settings),
+      services: tracedServices(dependencies.services, traces, settings),
       deviceRegistry: dependencies.deviceRegistry,
       clock: this.clock,
       timers,
@@ -573,8 +582,7 @@ export class AutomationManager implements AutomationManagerApi {
       active: new Set(),
       queue: [],
       timers,
-      // A reload keeps the automation's history: "why did it (not) fire" spans edits.
-      traces: previous?.name === name ? previous.traces : new AutomationTraces(name, settings),
+      traces,
       reloads: previous ? previous.reloads + 1 : 0,
       loadedAtMs: this.clock.now().getTime(),
       reloadError: null,
@@ -658,7 +666,14 @@ export class AutomationManager implements AutomationManagerApi {
     const runContext = Object.assign(new RunContext(run), context) as unknown as TriggerContext;
     let result: unknown;
     try {
-      result = runInTrace(trace, () => entry.automation.execute(runContext), entry.tracesAcrossAwaits);
+      result = runInTrace(
+        trace,
+        entry.traces,
+        entry.tracesAcrossAwaits,
+        entry.automation.execute,
+        entry.automation,
+        runContext,
+      );
     } catch (error) {
       return this.finish(entry, run, trace, context, startedAt, error ?? new Error("execute() threw without a reason"));
     }
@@ -668,13 +683,30 @@ export class AutomationManager implements AutomationManagerApi {
     }
     // A plain function that returned a promise: its next runs are traced across awaits too.
     entry.tracesAcrossAwaits = true;
-    return this.track(
-      (result as Promise<void>).then(
-        () => this.finish(entry, run, trace, context, startedAt, undefined),
-        (error: unknown) =>
-          this.finish(entry, run, trace, context, startedAt, error ?? new Error("execute() rejected without a reason")),
-      ),
+    // Counted rather than tracked in inFlight: a Set entry and a second promise per run were a
+    // good part of an async run's cost on the MQTT hot path.
+    this.asyncRuns++;
+    return (result as Promise<void>).then(
+      () => this.settle(entry, run, trace, context, startedAt, undefined),
+      (error: unknown) =>
+        this.settle(entry, run, trace, context, startedAt, error ?? new Error("execute() rejected without a reason")),
     );
+  }
+
+  /** finish() for a run whose execute() returned a promise, which is no longer in flight. */
+  private settle(
+    entry: RunningAutomation,
+    run: ActiveRun,
+    trace: TraceRecord,
+    context: TriggerContext,
+    startedAt: number,
+    failure: unknown,
+  ): TriggerResult {
+    try {
+      return this.finish(entry, run, trace, context, startedAt, failure);
+    } finally {
+      if (--this.asyncRuns === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+    }
   }
 
   private track<T>(promise: Promise<T>): Promise<T> {
@@ -694,6 +726,7 @@ export class AutomationManager implements AutomationManagerApi {
     failure: unknown,
   ): TriggerResult {
     entry.active.delete(run);
+    endTrace(trace, entry.traces);
     const stats = entry.stats;
     const durationMs = performance.now() - startedAt;
     stats.lastDurationMs = durationMs;

@@ -19,8 +19,8 @@ type TraceList = "logs" | "published" | "stateChanges" | "serviceCalls";
 /**
  * One run as it is being recorded. Every run makes one, and the last N of each automation
  * live long enough to reach V8's old generation, so it is kept small and of one shape:
- * lists are made on first use, the trigger stays JSON text and times stay numbers until the
- * trace is read ({@link TraceRecord.toRunTrace}).
+ * lists are made on first use, the trigger is kept as it came and times stay numbers until
+ * the trace is read ({@link TraceRecord.toRunTrace}).
  */
 export class TraceRecord {
   durationMs: number | null = null;
@@ -33,6 +33,12 @@ export class TraceRecord {
   omitted: RunTrace["omitted"] | null = null;
   /** JSON text within the size limit, or the truncated form. */
   trigger: string | Record<string, unknown> = "{}";
+  /**
+   * The trigger context itself until the trace is read: serialising it for every run was the
+   * largest single cost of a run, and most traces are overwritten unread.
+   */
+  context: TriggerContext | undefined = undefined;
+  payloadBytes = 0;
 
   constructor(
     readonly id: number,
@@ -41,6 +47,10 @@ export class TraceRecord {
   ) {}
 
   toRunTrace(): RunTrace {
+    if (this.context !== undefined) {
+      this.trigger = triggerText(redactSecretHeaders(this.context), this.payloadBytes);
+      this.context = undefined;
+    }
     return {
       id: this.id,
       automation: this.automation,
@@ -59,6 +69,15 @@ export class TraceRecord {
 }
 
 /**
+ * Whose runs a traced member (logger, mqtt, state, services) records into: one automation.
+ * `unscoped` is the trace of its one run in progress that runs without AsyncLocalStorage.
+ */
+export interface TraceOwner {
+  readonly automation: string;
+  unscoped: TraceRecord | undefined;
+}
+
+/**
  * The trace of synchronous automation code running now. A plain variable: in Node 20 the
  * first AsyncLocalStorage.run() turns on async hooks for every promise in the process, a
  * cost an engine whose automations are all synchronous should not pay.
@@ -66,37 +85,67 @@ export class TraceRecord {
 let syncTrace: TraceRecord | undefined;
 let asyncContextUsed = false;
 
+/** What syncTrace (and the async context) hold while code runs outside every run. */
+const OUTSIDE = new TraceRecord(0, "", 0);
+
 /**
- * Runs `fn` as part of `trace`. With `acrossAwaits` (async execute functions) everything it
- * does after an `await` is recorded there too, through AsyncLocalStorage.
+ * Runs `fn.call(self, argument)` as part of `trace`, without a closure per run. With
+ * `acrossAwaits` (async execute functions) what it does after an `await` is recorded there
+ * too. An automation's only run in progress needs no async context for that: code of that
+ * automation running later outside any other run can only be that run's, so it is found
+ * through `owner.unscoped` and async hooks stay off. Only a run that overlaps another run
+ * of the same automation goes through AsyncLocalStorage.
  */
-export function runInTrace<T>(trace: TraceRecord, fn: () => T, acrossAwaits: boolean): T {
+export function runInTrace<A, R>(
+  trace: TraceRecord,
+  owner: TraceOwner,
+  acrossAwaits: boolean,
+  fn: (this: unknown, argument: A) => R,
+  self: unknown,
+  argument: A,
+): R {
   const before = syncTrace;
   syncTrace = trace;
   try {
-    if (!acrossAwaits) return fn();
+    if (!acrossAwaits) return fn.call(self, argument);
+    // Once async hooks are on (an overlap happened), the async context is the exact answer and
+    // costs little more; before, it is entered only when this automation already has a run.
+    if (owner.unscoped === undefined && !asyncContextUsed) {
+      owner.unscoped = trace;
+      return fn.call(self, argument);
+    }
     asyncContextUsed = true;
-    return runScope.run(trace, fn);
+    return runScope.run(trace, () => fn.call(self, argument));
   } finally {
     syncTrace = before;
   }
+}
+
+/** Tells the owner that the run of `trace` ended: later code is no longer part of it. */
+export function endTrace(trace: TraceRecord, owner: TraceOwner): void {
+  if (owner.unscoped === trace) owner.unscoped = undefined;
 }
 
 /** Runs `fn` outside any trace (timer callbacks must not grow a run that already ended). */
 export function runOutsideTraces<T>(fn: () => T): T {
   const before = syncTrace;
-  syncTrace = undefined;
+  syncTrace = OUTSIDE;
   try {
-    return asyncContextUsed ? runScope.exit(fn) : fn();
+    // With async hooks on anyway, the marker follows fn's awaits too.
+    return asyncContextUsed ? runScope.run(OUTSIDE, fn) : fn();
   } finally {
     syncTrace = before;
   }
 }
 
-/** The trace of the running automation code, when it belongs to `automation`. */
-export function currentTrace(automation: string): TraceRecord | undefined {
+/** The trace of the running code of `owner`'s automation, if it belongs to a run. */
+export function currentTrace(owner: TraceOwner): TraceRecord | undefined {
   const trace = syncTrace ?? (asyncContextUsed ? runScope.getStore() : undefined);
-  return trace?.automation === automation ? trace : undefined;
+  if (trace === OUTSIDE) return undefined;
+  if (trace !== undefined && trace.automation === owner.automation) return trace;
+  // No run of this automation is executing synchronously: code of it running now (after an
+  // await) belongs to its one unscoped run, if it has one.
+  return owner.unscoped;
 }
 
 /**
@@ -142,8 +191,14 @@ function triggerText(trigger: object, maxBytes: number): string | Record<string,
   return text.length > maxBytes ? { truncated: true, bytes: text.length, preview: text.slice(0, maxBytes) } : text;
 }
 
+function isLargeRawPayload(context: TriggerContext, maxBytes: number): boolean {
+  const payload = (context as { payload?: { raw?: unknown } }).payload;
+  return typeof payload?.raw === "string" && payload.raw.length > maxBytes;
+}
+
 /** The last `settings.runs` traces of one automation, and what its trigger filters rejected. */
-export class AutomationTraces {
+export class AutomationTraces implements TraceOwner {
+  unscoped: TraceRecord | undefined = undefined;
   /** A ring: the oldest trace is overwritten, so keeping traces costs no array churn. */
   private readonly ring: (TraceRecord | undefined)[];
   private next = 0;
@@ -161,8 +216,14 @@ export class AutomationTraces {
   begin(context: TriggerContext, startedAt: Date): TraceRecord {
     const trace = new TraceRecord(++this.sequence, this.automation, startedAt.getTime());
     if (this.ring.length === 0) return trace;
-    // A webhook's token or bearer credential must not reach the web UI through its trace.
-    trace.trigger = triggerText(redactSecretHeaders(context), this.settings.payloadBytes);
+    if (isLargeRawPayload(context, this.settings.payloadBytes)) {
+      // A long non-JSON payload ({ raw }) is cut now, so the ring does not hold megabytes.
+      // A webhook's token or bearer credential must not reach the web UI through its trace.
+      trace.trigger = triggerText(redactSecretHeaders(context), this.settings.payloadBytes);
+    } else {
+      trace.context = context;
+      trace.payloadBytes = this.settings.payloadBytes;
+    }
     this.ring[this.next] = trace;
     this.next = (this.next + 1) % this.ring.length;
     return trace;

@@ -8,14 +8,14 @@ import type { RunTrace, TraceSettings } from "../../ports/automation-catalog.js"
 import type { ServiceRegistryApi } from "../../ports/engine-services.js";
 import type { MqttServiceApi } from "../../ports/mqtt-bus.js";
 import type { StateManagerApi } from "../../ports/state-store.js";
-import { addToTrace, currentTrace, truncateForTrace } from "./run-traces.js";
+import { addToTrace, currentTrace, type TraceOwner, truncateForTrace } from "./run-traces.js";
 
 const LEVELS: LogLevelName[] = ["trace", "debug", "info", "warn", "error", "fatal"];
 
 /** `now` is the engine's clock, so log lines of a run line up with its start under the test kit. */
 export function tracedLogger(
   logger: Logger,
-  automation: string,
+  automation: TraceOwner,
   settings: TraceSettings,
   now: () => Date = () => new Date(),
 ): Logger {
@@ -60,7 +60,7 @@ function fields(value: unknown): unknown {
   );
 }
 
-export function tracedMqtt(mqtt: MqttServiceApi, automation: string, settings: TraceSettings): MqttServiceApi {
+export function tracedMqtt(mqtt: MqttServiceApi, automation: TraceOwner, settings: TraceSettings): MqttServiceApi {
   return {
     get isConnected() {
       return mqtt.isConnected;
@@ -91,7 +91,7 @@ export function tracedMqtt(mqtt: MqttServiceApi, automation: string, settings: T
   };
 }
 
-export function tracedState(state: StateManagerApi, automation: string, settings: TraceSettings): StateManagerApi {
+export function tracedState(state: StateManagerApi, automation: TraceOwner, settings: TraceSettings): StateManagerApi {
   return {
     get: (key, defaultValue) => state.get(key, defaultValue),
     set(key, value) {
@@ -120,7 +120,7 @@ export function tracedState(state: StateManagerApi, automation: string, settings
 /** Services handed out are proxies that record each method call a run makes. */
 export function tracedServices(
   services: ServiceRegistryApi,
-  automation: string,
+  automation: TraceOwner,
   settings: TraceSettings,
 ): ServiceRegistryApi {
   const proxies = new Map<string, { target: unknown; proxy: unknown }>();

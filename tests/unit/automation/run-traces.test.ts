@@ -78,6 +78,49 @@ describe("run traces", () => {
     expect(second?.logs.map((line) => line.msg)).to.deep.equal(["before await", "after await"]);
   });
 
+  it("keeps overlapping runs of one automation apart across their awaits", async () => {
+    const gates = new Map<number, () => void>();
+    class Overlapping extends Automation {
+      readonly name = "overlapping";
+      readonly triggers: Trigger[] = [{ type: "mqtt", topic: "test/overlap" }];
+      async execute(context: TriggerContext): Promise<void> {
+        if (context.type !== "mqtt") return;
+        const n = Number(context.payload.n);
+        this.logger.info(`start ${n}`);
+        await new Promise<void>((resolve) => gates.set(n, resolve));
+        this.logger.info(`after ${n}`);
+        this.mqtt.publish(`test/done/${n}`, { n });
+      }
+    }
+    t = await createTestEngine({ automations: [Overlapping] });
+    // Both runs are in progress at once; the second ends first.
+    const first = t.publish("test/overlap", { n: 1 });
+    const second = t.publish("test/overlap", { n: 2 });
+    gates.get(2)?.();
+    await Promise.resolve();
+    gates.get(1)?.();
+    await Promise.all([first, second]);
+    const traces = t.traces("overlapping").traces;
+    const byRun = Object.fromEntries(
+      traces.map((trace) => [
+        (trace.trigger as { payload: { n: number } }).payload.n,
+        { logs: trace.logs.map((line) => line.msg), published: trace.published.map((message) => message.topic) },
+      ]),
+    );
+    expect(byRun).to.deep.equal({
+      1: { logs: ["start 1", "after 1"], published: ["test/done/1"] },
+      2: { logs: ["start 2", "after 2"], published: ["test/done/2"] },
+    });
+  });
+
+  it("serialises the trigger when the trace is read, cut to the payload limit", async () => {
+    t = await createTestEngine({ automations: [Chatty], traceRuns: 2 });
+    await t.publish("test/chatty", { count: 0, note: "x".repeat(5000) });
+    const [trace] = t.traces("chatty").traces;
+    expect(trace?.trigger).to.deep.include({ truncated: true });
+    expect((trace?.trigger as { preview: string }).preview).to.have.length(2048);
+  });
+
   it("records the error and stack of a failed run", async () => {
     t = await createTestEngine({ automations: [Chatty] });
     await t.publish("test/chatty", { fail: true });
