@@ -191,9 +191,16 @@ function triggerText(trigger: object, maxBytes: number): string | Record<string,
   return text.length > maxBytes ? { truncated: true, bytes: text.length, preview: text.slice(0, maxBytes) } : text;
 }
 
-function isLargeRawPayload(context: TriggerContext, maxBytes: number): boolean {
-  const payload = (context as { payload?: { raw?: unknown } }).payload;
-  return typeof payload?.raw === "string" && payload.raw.length > maxBytes;
+/**
+ * Whether a trigger is kept as it came and serialised only when its trace is read: MQTT
+ * messages, the hot path, whose JSON payloads are small. A long non-JSON payload ({ raw }),
+ * and every other trigger type (webhook bodies, state values), is cut at once, so the ring
+ * never holds megabytes.
+ */
+function servedLazily(context: TriggerContext, maxBytes: number): boolean {
+  if (context.type !== "mqtt") return false;
+  const raw = (context.payload as { raw?: unknown }).raw;
+  return typeof raw !== "string" || raw.length <= maxBytes;
 }
 
 /** The last `settings.runs` traces of one automation, and what its trigger filters rejected. */
@@ -216,13 +223,12 @@ export class AutomationTraces implements TraceOwner {
   begin(context: TriggerContext, startedAt: Date): TraceRecord {
     const trace = new TraceRecord(++this.sequence, this.automation, startedAt.getTime());
     if (this.ring.length === 0) return trace;
-    if (isLargeRawPayload(context, this.settings.payloadBytes)) {
-      // A long non-JSON payload ({ raw }) is cut now, so the ring does not hold megabytes.
-      // A webhook's token or bearer credential must not reach the web UI through its trace.
-      trace.trigger = triggerText(redactSecretHeaders(context), this.settings.payloadBytes);
-    } else {
+    if (servedLazily(context, this.settings.payloadBytes)) {
       trace.context = context;
       trace.payloadBytes = this.settings.payloadBytes;
+    } else {
+      // A webhook's token or bearer credential must not reach the web UI through its trace.
+      trace.trigger = triggerText(redactSecretHeaders(context), this.settings.payloadBytes);
     }
     this.ring[this.next] = trace;
     this.next = (this.next + 1) % this.ring.length;
