@@ -116,9 +116,9 @@ describe("run traces", () => {
   it("serialises the trigger when the trace is read, cut to the payload limit", async () => {
     t = await createTestEngine({ automations: [Chatty], traceRuns: 2 });
     await t.publish("test/chatty", { count: 0, note: "x".repeat(5000) });
-    const [trace] = t.traces("chatty").traces;
-    expect(trace?.trigger).to.deep.include({ truncated: true });
-    expect((trace?.trigger as { preview: string }).preview).to.have.length(2048);
+    const trigger = t.traces("chatty").traces[0]?.trigger as { truncated?: boolean; preview?: string } | undefined;
+    expect(trigger).to.deep.include({ truncated: true });
+    expect(trigger?.preview).to.have.length(2048);
   });
 
   it("records the error and stack of a failed run", async () => {
