@@ -35,7 +35,7 @@ const positiveInt = z.coerce
   .positive("expected a number above 0");
 
 /** Durations like `900`, `15m`, `12h`, `30d` (seconds when no unit). Parsed to seconds. */
-const duration = z
+const durationOrZero = z
   .string()
   .trim()
   .regex(/^\d+\s*[smhd]?$/, "expected a duration like 900, 15m, 12h or 30d")
@@ -44,8 +44,8 @@ const duration = z
     const unit = value.replace(/[\d\s]/g, "") || "s";
     const factor = { s: 1, m: 60, h: 3600, d: 86400 }[unit] ?? 1;
     return amount * factor;
-  })
-  .refine((seconds) => seconds > 0, "expected a duration above 0");
+  });
+const duration = durationOrZero.refine((seconds) => seconds > 0, "expected a duration above 0");
 
 const PROXY_PRESETS = new Set(["loopback", "linklocal", "uniquelocal"]);
 
@@ -106,6 +106,8 @@ const envSchema = z.object({
   JWT_SECRET: optionalText.pipe(z.string().min(32, "expected at least 32 characters").optional()),
   JWT_ACCESS_TTL: duration.default(900),
   JWT_REFRESH_TTL: duration.default(30 * 86400),
+  /** How long a just-rotated refresh token still yields its successor (a lost race between two tabs). */
+  JWT_REFRESH_REUSE_INTERVAL: durationOrZero.default(30),
   RATE_LIMIT_PER_MINUTE: positiveInt.default(100),
   AUTH_RATE_LIMIT_PER_MINUTE: positiveInt.default(10),
   /** Item-list pages kept for reuse while their household's items are unchanged; 0 turns it off. */
@@ -298,6 +300,7 @@ const INVENTORY_ONLY_VARIABLES: ReadonlySet<string> = new Set([
   "JWT_SECRET",
   "JWT_ACCESS_TTL",
   "JWT_REFRESH_TTL",
+  "JWT_REFRESH_REUSE_INTERVAL",
   "RATE_LIMIT_PER_MINUTE",
   "AUTH_RATE_LIMIT_PER_MINUTE",
   "ITEM_LIST_CACHE_SIZE",

@@ -81,7 +81,7 @@ export function registerInventory(
   module(scope);
   scope.register(CLOCK, { useValue: options.clock ?? systemClock });
   scope.register(ID_GENERATOR, { useValue: new Cuid2IdGenerator() });
-  scope.register(SECRET_GENERATOR, { useValue: new CryptoSecretGenerator() });
+  scope.register(SECRET_GENERATOR, { useValue: new CryptoSecretGenerator(options.jwtSecret) });
   scope.register(PASSWORD_HASHER, { useValue: options.passwords ?? new ScryptPasswordHasher() });
   scope.register(TOKEN_SERVICE, { useValue: new JwtTokenService(options.jwtSecret, options.config.JWT_ACCESS_TTL) });
 }
@@ -170,6 +170,14 @@ export async function resolveJwtSecret(
  */
 export const WEB_APP_DIR = fileURLToPath(new URL("../../web/dist/", import.meta.url));
 
+/** The session lifetimes of the account use cases from the configuration. */
+export function authSettings(config: Config): AuthSettings {
+  return {
+    refreshTokenTtlSeconds: config.JWT_REFRESH_TTL,
+    refreshReuseIntervalSeconds: config.JWT_REFRESH_REUSE_INTERVAL,
+  };
+}
+
 /** The HTTP options of the inventory app from the configuration. */
 export function appOptions(
   config: Config,
@@ -223,7 +231,7 @@ export async function buildInventoryApi(
     });
   const assembly = assembleInventory(scope, {
     logger,
-    settings: { refreshTokenTtlSeconds: config.JWT_REFRESH_TTL },
+    settings: authSettings(config),
     app: { ...appOptions(config, redis?.createStore), ...(deps.observe ? { observe: deps.observe } : {}) },
   });
   return {
