@@ -23,6 +23,8 @@ import { CryptoSecretGenerator } from "../adapters/security/crypto-secret-genera
 import { JwtTokenService } from "../adapters/security/jwt-token-service.js";
 import { ScryptPasswordHasher } from "../adapters/security/scrypt-password-hasher.js";
 import { loadOrCreateSecret } from "../adapters/security/stored-secret.js";
+import { HouseholdEventStreams } from "../application/inventory/household-event-streams.js";
+import { INVENTORY_EVENT_FEED, type InventoryEventFeed } from "../ports/inventory-event-feed.js";
 import type { AuthSettings, InventoryPorts } from "../application/inventory/inventory-ports.js";
 import { createInventoryUseCases, type InventoryUseCases } from "../application/inventory/inventory-use-cases.js";
 import { createItemUseCases, type ItemUseCases } from "../application/inventory/items/item-use-cases.js";
@@ -45,6 +47,8 @@ import { HEARTH_VERSION } from "./version.js";
 
 export interface InventoryAssembly {
   app: Express;
+  /** The live event streams; stop them before closing the server, so it need not wait for them. */
+  householdEvents: HouseholdEventStreams;
   ports: InventoryPorts;
   useCases: InventoryUseCases;
   itemUseCases: ItemUseCases;
@@ -118,7 +122,14 @@ export function assembleInventory(
     },
     useCases.access,
   );
+  const householdEvents = new HouseholdEventStreams({
+    feed: scope.resolve<InventoryEventFeed>(INVENTORY_EVENT_FEED),
+    access: useCases.access,
+    logger: options.logger.child({ module: "event-streams" }),
+    pollIntervalMs: options.app.eventStreams?.pollIntervalMs ?? 500,
+  });
   const app = createInventoryApp({
+    householdEvents,
     useCases,
     access: useCases.access,
     tokens: ports.tokens,
@@ -131,7 +142,7 @@ export function assembleInventory(
       createHouseholdDataRouter({ useCases: householdDataUseCases(scope, ports, useCases.access), ...http }),
     registerHouseholdDataOpenApi,
   });
-  return { app, ports, useCases, itemUseCases };
+  return { app, householdEvents, ports, useCases, itemUseCases };
 }
 
 /** Reminder settings, export and import over what `scope` holds. */
@@ -187,6 +198,7 @@ export function appOptions(
     corsOrigins: config.CORS_ORIGINS,
     webAppDir: config.WEB_APP_DIR ? path.resolve(config.WEB_APP_DIR) : WEB_APP_DIR,
     refreshTokenTtlSeconds: config.JWT_REFRESH_TTL,
+    eventStreams: { pollIntervalMs: config.INVENTORY_EVENTS_POLL_MS },
     trustProxy: config.TRUST_PROXY,
     version: HEARTH_VERSION,
     rateLimits: {
@@ -237,6 +249,7 @@ export async function buildInventoryApi(
   return {
     ...assembly,
     close: async () => {
+      await assembly.householdEvents.stop();
       await redis?.close();
     },
   };

@@ -59,6 +59,7 @@ export async function buildMemoryInventoryApi(
     ...assembly,
     store,
     close: async () => {
+      await assembly.householdEvents.stop();
       await redis?.close();
     },
   };
