@@ -37,6 +37,8 @@ const EXPOSED_HEADERS = [
   "RateLimit-Remaining",
   "RateLimit-Reset",
   "Retry-After",
+  // Items' versions, for conditional edits (If-Match).
+  "ETag",
 ];
 
 /**
