@@ -4,16 +4,7 @@ import { z } from "zod";
 import { serviceConfigProblems, serviceEnvShape } from "./service-config.js";
 import { homeKitEnvShape } from "./homekit-config.js";
 
-/** Whether `zone` is a time zone this Node.js knows (IANA names like Europe/Berlin, or UTC). */
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: zone });
-    return true;
-  } catch {
-    // RangeError: not a zone Intl knows.
-    return false;
-  }
-}
+import { isTimeZone } from "../domain/shared/local-time.js";
 
 /** Accepts true/false/1/0/yes/no (any case); anything else is a validation error. */
 const booleanFlag = z

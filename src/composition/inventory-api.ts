@@ -23,6 +23,7 @@ import { CryptoSecretGenerator } from "../adapters/security/crypto-secret-genera
 import { JwtTokenService } from "../adapters/security/jwt-token-service.js";
 import { ScryptPasswordHasher } from "../adapters/security/scrypt-password-hasher.js";
 import { loadOrCreateSecret } from "../adapters/security/stored-secret.js";
+import { householdTimeZones } from "../application/inventory/households/household-time-zones.js";
 import { HouseholdEventStreams } from "../application/inventory/household-event-streams.js";
 import { INVENTORY_EVENT_FEED, type InventoryEventFeed } from "../ports/inventory-event-feed.js";
 import type { AuthSettings, InventoryPorts } from "../application/inventory/inventory-ports.js";
@@ -119,6 +120,7 @@ export function assembleInventory(
       placements: scope.resolve<ItemPlacementLookup>(ITEM_PLACEMENT_LOOKUP),
       ids: ports.ids,
       clock: ports.clock,
+      timeZones: householdTimeZones(ports.households),
     },
     useCases.access,
   );

@@ -49,7 +49,7 @@ function user(overrides: Partial<User> = {}): User {
 }
 
 function household(ownerId: string, overrides: Partial<Household> = {}): Household {
-  return { id: createId(), name: "Home", ownerId, createdAt: t0, updatedAt: t0, ...overrides };
+  return { id: createId(), name: "Home", ownerId, timeZone: "UTC", createdAt: t0, updatedAt: t0, ...overrides };
 }
 
 function membership(householdId: string, userId: string, role: Membership["role"], joinedAt = t0): Membership {
@@ -250,10 +250,18 @@ export function describeAccountRepositoriesContract(
         expect(await repos.households.findMembership(home.id, bob.id)).to.equal(null);
       });
 
-      it("renames", async () => {
+      it("renames and changes the time zone, one or both", async () => {
         const { household: home } = await seedHousehold();
-        expect(await repos.households.updateName(home.id, "Flat", at(1))).to.include({ name: "Flat" });
-        expect(await repos.households.updateName(createId(), "Flat", at(1))).to.equal(null);
+        expect(await repos.households.findById(home.id)).to.include({ timeZone: "UTC" });
+        expect(await repos.households.update(home.id, { name: "Flat" }, at(1))).to.include({
+          name: "Flat",
+          timeZone: "UTC",
+        });
+        expect(await repos.households.update(home.id, { timeZone: "Australia/Sydney" }, at(2))).to.include({
+          name: "Flat",
+          timeZone: "Australia/Sydney",
+        });
+        expect(await repos.households.update(createId(), { name: "Flat" }, at(1))).to.equal(null);
       });
 
       it("transfers ownership: new owner OWNER, previous owner MEMBER", async () => {
