@@ -135,7 +135,7 @@ describe("inventory HTTP behaviour", () => {
       const app = request(world.app);
       const created = await app.post("/api/v1/households").set(world.auth("outsider")).send({ name: "Cabin" });
       expect(created.status).to.equal(201);
-      expect(Object.keys(created.body).sort()).to.deep.equal(["createdAt", "id", "name", "ownerId"]);
+      expect(Object.keys(created.body).sort()).to.deep.equal(["createdAt", "id", "name", "ownerId", "timeZone"]);
       expect(created.body).to.include({ name: "Cabin", ownerId: world.users.outsider.id });
       expect(created.body.createdAt).to.match(ISO);
       const list = await app.get("/api/v1/households").set(world.auth("outsider"));
