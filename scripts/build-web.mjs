@@ -5,7 +5,10 @@
  *   web/dist/index.html             the page, naming the hashed bundles (served no-cache)
  *   web/dist/assets/*-<hash>.js|css  the bundles (served immutable for a year)
  *   web/dist/sw.js                  the service worker, with the shell's file list baked in
- *   web/dist/manifest.webmanifest   the PWA manifest; icons/ the PNG icons drawn here
+ *   web/dist/manifest.webmanifest   the PWA manifest (English), manifest.de.webmanifest (German);
+ *                                   icons/ the PNG icons drawn here
+ *   web/dist/index.de.html          the page with the German title, for Accept-Language: de
+ *   *.gz, *.br                      precompressed copies of the text files, served by Accept-Encoding
  *
  * Uses esbuild and preact, both runtime dependencies, so a production install
  * (npm ci --omit=dev) builds the app too; nothing is fetched but npm packages.
@@ -14,10 +17,10 @@
  *   node scripts/build-web.mjs --out-dir <dir> build somewhere else (tests)
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { deflateSync } from "node:zlib";
+import { brotliCompressSync, constants as zlibConstants, deflateSync, gzipSync } from "node:zlib";
 import { build } from "esbuild";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -135,9 +138,10 @@ export async function buildWebApp(outDir = path.join(webDir, "dist")) {
   for (const icon of icons) writeFileSync(path.join(outDir, icon.file), iconPng(icon.size, icon.padding));
 
   const manifest = {
-    name: "Hearth freezer",
-    short_name: "Freezer",
-    description: "What is in the household's freezers",
+    lang: "en",
+    name: LOCALES.en.name,
+    short_name: LOCALES.en.shortName,
+    description: LOCALES.en.description,
     start_url: "/",
     scope: "/",
     display: "standalone",
@@ -153,6 +157,9 @@ export async function buildWebApp(outDir = path.join(webDir, "dist")) {
       })),
   };
   writeFileSync(path.join(outDir, "manifest.webmanifest"), `${JSON.stringify(manifest, null, 2)}\n`);
+  const german = { ...manifest, lang: "de", name: LOCALES.de.name, short_name: LOCALES.de.shortName };
+  german.description = LOCALES.de.description;
+  writeFileSync(path.join(outDir, "manifest.de.webmanifest"), `${JSON.stringify(german, null, 2)}\n`);
 
   const template = readFileSync(path.join(webDir, "index.html"), "utf8");
   const page = template
@@ -160,6 +167,11 @@ export async function buildWebApp(outDir = path.join(webDir, "dist")) {
     .replace("%STYLE%", style ? `<link rel="stylesheet" href="/${style}">` : "")
     .replace("%SCRIPT%", `<script type="module" src="/${script}"></script>`);
   writeFileSync(path.join(outDir, "index.html"), page);
+  // The title a German browser shows (and an installed app's window) before the app has started.
+  const germanPage = page
+    .replace('<html lang="en">', '<html lang="de">')
+    .replace(/<title>[^<]*<\/title>/, `<title>${LOCALES.de.name}</title>`);
+  writeFileSync(path.join(outDir, "index.de.html"), germanPage);
 
   // The shell the service worker keeps: the page, every bundle (lazy chunks too), the icons.
   const shell = [
@@ -179,7 +191,42 @@ export async function buildWebApp(outDir = path.join(webDir, "dist")) {
     define: { __SHELL_FILES__: JSON.stringify(shell), __SHELL_VERSION__: JSON.stringify(version) },
     logLevel: "warning",
   });
+  precompress(outDir);
   return { outDir, script, style, shell, version };
+}
+
+/** The installed app's names per language (the app's own "app.title" strings). */
+const LOCALES = {
+  en: { name: "Hearth freezer", shortName: "Freezer", description: "What is in the household's freezers" },
+  de: {
+    name: "Hearth Gefriertruhe",
+    shortName: "Gefriertruhe",
+    description: "Was in den Gefriergeräten des Haushalts ist",
+  },
+};
+
+const COMPRESSIBLE = /\.(js|css|html|webmanifest|json|svg|txt)$/;
+
+/**
+ * Writes `<file>.gz` and `<file>.br` beside every text file, at the highest levels: done once
+ * here, a request costs nothing but picking the file (web-app-router.ts). A copy that would not
+ * be smaller is left out.
+ */
+function precompress(dir) {
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !COMPRESSIBLE.test(entry.name)) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const content = readFileSync(file);
+    const gzip = gzipSync(content, { level: 9 });
+    const brotli = brotliCompressSync(content, {
+      params: {
+        [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY,
+        [zlibConstants.BROTLI_PARAM_SIZE_HINT]: content.length,
+      },
+    });
+    if (gzip.length < content.length) writeFileSync(`${file}.gz`, gzip);
+    if (brotli.length < content.length) writeFileSync(`${file}.br`, brotli);
+  }
 }
 
 const invokedDirectly = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);

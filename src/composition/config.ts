@@ -5,16 +5,7 @@ import { serviceConfigProblems, serviceEnvShape } from "./service-config.js";
 import { homeKitEnvShape } from "./homekit-config.js";
 import { brokerHostProblem, parseUrlSetting, urlSetting } from "./url-setting.js";
 
-/** Whether `zone` is a time zone this Node.js knows (IANA names like Europe/Berlin, or UTC). */
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: zone });
-    return true;
-  } catch {
-    // RangeError: not a zone Intl knows.
-    return false;
-  }
-}
+import { isTimeZone } from "../domain/shared/local-time.js";
 
 /** Accepts true/false/1/0/yes/no (any case); anything else is a validation error. */
 const booleanFlag = z
@@ -36,7 +27,7 @@ const positiveInt = z.coerce
   .positive("expected a number above 0");
 
 /** Durations like `900`, `15m`, `12h`, `30d` (seconds when no unit). Parsed to seconds. */
-const duration = z
+const durationOrZero = z
   .string()
   .trim()
   .regex(/^\d+\s*[smhd]?$/, "expected a duration like 900, 15m, 12h or 30d")
@@ -45,8 +36,8 @@ const duration = z
     const unit = value.replace(/[\d\s]/g, "") || "s";
     const factor = { s: 1, m: 60, h: 3600, d: 86400 }[unit] ?? 1;
     return amount * factor;
-  })
-  .refine((seconds) => seconds > 0, "expected a duration above 0");
+  });
+const duration = durationOrZero.refine((seconds) => seconds > 0, "expected a duration above 0");
 
 const PROXY_PRESETS = new Set(["loopback", "linklocal", "uniquelocal"]);
 
@@ -102,6 +93,8 @@ const envSchema = z.object({
   JWT_SECRET: optionalText.pipe(z.string().min(32, "expected at least 32 characters").optional()),
   JWT_ACCESS_TTL: duration.default(900),
   JWT_REFRESH_TTL: duration.default(30 * 86400),
+  /** How long a just-rotated refresh token still yields its successor (a lost race between two tabs). */
+  JWT_REFRESH_REUSE_INTERVAL: durationOrZero.default(30),
   RATE_LIMIT_PER_MINUTE: positiveInt.default(100),
   AUTH_RATE_LIMIT_PER_MINUTE: positiveInt.default(10),
   /** Item-list pages kept for reuse while their household's items are unchanged; 0 turns it off. */
@@ -294,6 +287,7 @@ const INVENTORY_ONLY_VARIABLES: ReadonlySet<string> = new Set([
   "JWT_SECRET",
   "JWT_ACCESS_TTL",
   "JWT_REFRESH_TTL",
+  "JWT_REFRESH_REUSE_INTERVAL",
   "RATE_LIMIT_PER_MINUTE",
   "AUTH_RATE_LIMIT_PER_MINUTE",
   "ITEM_LIST_CACHE_SIZE",

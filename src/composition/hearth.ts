@@ -168,6 +168,7 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
           log.info("Stopping");
           // The inventory API stops accepting first so no request meets a closed pool;
           // the engine then runs its own spec'd stop sequence; the database goes last.
+          await inventory.householdEvents.stop();
           await api.close();
           await inventory.close();
           await inventoryLink.stop();

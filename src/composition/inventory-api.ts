@@ -23,6 +23,9 @@ import { CryptoSecretGenerator } from "../adapters/security/crypto-secret-genera
 import { JwtTokenService } from "../adapters/security/jwt-token-service.js";
 import { ScryptPasswordHasher } from "../adapters/security/scrypt-password-hasher.js";
 import { loadOrCreateSecret } from "../adapters/security/stored-secret.js";
+import { householdTimeZones } from "../application/inventory/households/household-time-zones.js";
+import { HouseholdEventStreams } from "../application/inventory/household-event-streams.js";
+import { INVENTORY_EVENT_FEED, type InventoryEventFeed } from "../ports/inventory-event-feed.js";
 import type { AuthSettings, InventoryPorts } from "../application/inventory/inventory-ports.js";
 import { createInventoryUseCases, type InventoryUseCases } from "../application/inventory/inventory-use-cases.js";
 import { createItemUseCases, type ItemUseCases } from "../application/inventory/items/item-use-cases.js";
@@ -45,6 +48,8 @@ import { HEARTH_VERSION } from "./version.js";
 
 export interface InventoryAssembly {
   app: Express;
+  /** The live event streams; stop them before closing the server, so it need not wait for them. */
+  householdEvents: HouseholdEventStreams;
   ports: InventoryPorts;
   useCases: InventoryUseCases;
   itemUseCases: ItemUseCases;
@@ -81,7 +86,7 @@ export function registerInventory(
   module(scope);
   scope.register(CLOCK, { useValue: options.clock ?? systemClock });
   scope.register(ID_GENERATOR, { useValue: new Cuid2IdGenerator() });
-  scope.register(SECRET_GENERATOR, { useValue: new CryptoSecretGenerator() });
+  scope.register(SECRET_GENERATOR, { useValue: new CryptoSecretGenerator(options.jwtSecret) });
   scope.register(PASSWORD_HASHER, { useValue: options.passwords ?? new ScryptPasswordHasher() });
   scope.register(TOKEN_SERVICE, { useValue: new JwtTokenService(options.jwtSecret, options.config.JWT_ACCESS_TTL) });
 }
@@ -115,10 +120,18 @@ export function assembleInventory(
       placements: scope.resolve<ItemPlacementLookup>(ITEM_PLACEMENT_LOOKUP),
       ids: ports.ids,
       clock: ports.clock,
+      timeZones: householdTimeZones(ports.households),
     },
     useCases.access,
   );
+  const householdEvents = new HouseholdEventStreams({
+    feed: scope.resolve<InventoryEventFeed>(INVENTORY_EVENT_FEED),
+    access: useCases.access,
+    logger: options.logger.child({ module: "event-streams" }),
+    pollIntervalMs: options.app.eventStreams?.pollIntervalMs ?? 500,
+  });
   const app = createInventoryApp({
+    householdEvents,
     useCases,
     access: useCases.access,
     tokens: ports.tokens,
@@ -131,7 +144,7 @@ export function assembleInventory(
       createHouseholdDataRouter({ useCases: householdDataUseCases(scope, ports, useCases.access), ...http }),
     registerHouseholdDataOpenApi,
   });
-  return { app, ports, useCases, itemUseCases };
+  return { app, householdEvents, ports, useCases, itemUseCases };
 }
 
 /** Reminder settings, export and import over what `scope` holds. */
@@ -170,6 +183,14 @@ export async function resolveJwtSecret(
  */
 export const WEB_APP_DIR = fileURLToPath(new URL("../../web/dist/", import.meta.url));
 
+/** The session lifetimes of the account use cases from the configuration. */
+export function authSettings(config: Config): AuthSettings {
+  return {
+    refreshTokenTtlSeconds: config.JWT_REFRESH_TTL,
+    refreshReuseIntervalSeconds: config.JWT_REFRESH_REUSE_INTERVAL,
+  };
+}
+
 /** The HTTP options of the inventory app from the configuration. */
 export function appOptions(
   config: Config,
@@ -179,6 +200,7 @@ export function appOptions(
     corsOrigins: config.CORS_ORIGINS,
     webAppDir: config.WEB_APP_DIR ? path.resolve(config.WEB_APP_DIR) : WEB_APP_DIR,
     refreshTokenTtlSeconds: config.JWT_REFRESH_TTL,
+    eventStreams: { pollIntervalMs: config.INVENTORY_EVENTS_POLL_MS },
     trustProxy: config.TRUST_PROXY,
     version: HEARTH_VERSION,
     rateLimits: {
@@ -223,12 +245,13 @@ export async function buildInventoryApi(
     });
   const assembly = assembleInventory(scope, {
     logger,
-    settings: { refreshTokenTtlSeconds: config.JWT_REFRESH_TTL },
+    settings: authSettings(config),
     app: { ...appOptions(config, redis?.createStore), ...(deps.observe ? { observe: deps.observe } : {}) },
   });
   return {
     ...assembly,
     close: async () => {
+      await assembly.householdEvents.stop();
       await redis?.close();
     },
   };

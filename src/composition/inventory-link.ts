@@ -12,6 +12,7 @@ import {
   AutomationInventoryService,
   automationMemberships,
 } from "../application/inventory/automation-inventory-service.js";
+import { householdTimeZones } from "../application/inventory/households/household-time-zones.js";
 import { HouseholdAccess } from "../application/inventory/household-access.js";
 import { KnexHouseholdRepository } from "../adapters/persistence/knex-household-repository.js";
 import { placementsFromFreezers } from "../application/inventory/items/item-placement.js";
@@ -61,6 +62,7 @@ export function linkInventory(options: InventoryLinkOptions): InventoryLink {
   const logger = options.logger.child({ module: "inventory-events" });
 
   const items = new KnexItemRepository(knex);
+  const timeZones = householdTimeZones(new KnexHouseholdRepository(knex));
   const summaries = new KnexInventorySummaries(knex);
   const useCases = createItemUseCases(
     {
@@ -68,6 +70,7 @@ export function linkInventory(options: InventoryLinkOptions): InventoryLink {
       placements: placementsFromFreezers(new KnexFreezerRepository(knex)),
       ids: new Cuid2IdGenerator(),
       clock,
+      timeZones,
     },
     new HouseholdAccess(automationMemberships(new KnexHouseholdRepository(knex))),
   );
@@ -107,6 +110,7 @@ export function linkInventory(options: InventoryLinkOptions): InventoryLink {
       notifications: () => engine.notifications,
       clock,
       timeZone: config.TZ,
+      timeZones,
       logger: options.logger.child({ module: "reminders" }),
     }),
     timer,

@@ -37,6 +37,8 @@ import { MemoryReminderRepository } from "../adapters/persistence/memory-reminde
 import { HOUSEHOLD_TRANSFER_STORE } from "../ports/household-transfer-store.js";
 import { INVENTORY_SUMMARIES } from "../ports/inventory-summaries.js";
 import { REMINDER_REPOSITORY } from "../ports/reminder-repository.js";
+import { KnexInventoryEventFeed } from "../adapters/persistence/knex-inventory-event-feed.js";
+import { INVENTORY_EVENT_FEED } from "../ports/inventory-event-feed.js";
 
 /** Tokens for what only composition knows. */
 export const DATABASE = Symbol("Database");
@@ -71,6 +73,7 @@ function knexRepositories(database: Database, options: KnexModuleOptions): Inven
     scope.register(REMINDER_REPOSITORY, { useValue: new KnexReminderRepository(knex) });
     scope.register(HOUSEHOLD_TRANSFER_STORE, { useValue: new KnexHouseholdTransferStore(knex) });
     scope.register(INVENTORY_SUMMARIES, { useValue: new KnexInventorySummaries(knex) });
+    scope.register(INVENTORY_EVENT_FEED, { useValue: new KnexInventoryEventFeed(knex) });
   };
 }
 
@@ -111,6 +114,7 @@ export function memoryModule(store: MemoryInventoryStore = new MemoryInventorySt
     store.householdCascades.push((householdId) => items.deleteHousehold(householdId));
     store.householdCascades.push((householdId) => reminders.deleteHousehold(householdId));
     scope.register(MEMORY_STORE, { useValue: store });
+    scope.register(INVENTORY_EVENT_FEED, { useValue: store.outbox });
     scope.register(STORAGE_CHECK, { useValue: async () => true });
     scope.register(USER_REPOSITORY, { useValue: users });
     scope.register(REFRESH_TOKEN_REPOSITORY, { useValue: new MemoryRefreshTokenRepository(store) });

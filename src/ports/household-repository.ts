@@ -33,7 +33,8 @@ export interface HouseholdRepository {
   findById(id: string): Promise<Household | null>;
   /** Households the user is a member of, oldest first. */
   listForUser(userId: string): Promise<Household[]>;
-  updateName(id: string, name: string, at: Date): Promise<Household | null>;
+  /** Changes the name and/or the time zone; null when there is no such household. */
+  update(id: string, changes: { name?: string; timeZone?: string }, at: Date): Promise<Household | null>;
   /** Deletes the household and everything under it (freezers, compartments, items, invites, memberships) in one transaction. */
   /** Everything under the household goes with it; `events` are written in the same transaction. */
   delete(id: string, events?: InventoryEvent[]): Promise<boolean>;

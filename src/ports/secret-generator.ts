@@ -4,6 +4,12 @@ export interface SecretGenerator {
   generate(): string;
   /** A deterministic digest for storing and looking up a secret without keeping it. */
   digest(secret: string): string;
+  /**
+   * A secret derived from `secret` under the server's own key: the same on every process that
+   * shares the key, and unguessable for anyone who holds neither `secret` nor the key. `purpose`
+   * separates derivations, so one derived secret never equals another's.
+   */
+  derive(secret: string, purpose: string): string;
 }
 
 export const SECRET_GENERATOR = Symbol("SecretGenerator");

@@ -10,6 +10,7 @@ import type { Config } from "../../src/composition/config.js";
 import {
   appOptions,
   assembleInventory,
+  authSettings,
   createInventoryContainer,
   type InventoryAssembly,
 } from "../../src/composition/inventory-api.js";
@@ -48,7 +49,7 @@ export async function buildMemoryInventoryApi(
   if (options.checkDatabase) scope.register(STORAGE_CHECK, { useValue: options.checkDatabase });
   const assembly = assembleInventory(scope, {
     logger: options.logger,
-    settings: { refreshTokenTtlSeconds: options.config.JWT_REFRESH_TTL },
+    settings: authSettings(options.config),
     app: {
       ...appOptions(options.config, redis?.createStore),
       ...(options.observe ? { observe: options.observe } : {}),
@@ -58,6 +59,7 @@ export async function buildMemoryInventoryApi(
     ...assembly,
     store,
     close: async () => {
+      await assembly.householdEvents.stop();
       await redis?.close();
     },
   };

@@ -40,8 +40,15 @@ export class KnexHouseholdRepository implements HouseholdRepository {
     return rows.map(toHousehold);
   }
 
-  async updateName(id: string, name: string, at: Date): Promise<Household | null> {
-    const [row] = await this.knex("households").where({ id }).update({ name, updated_at: at }).returning("*");
+  async update(id: string, changes: { name?: string; timeZone?: string }, at: Date): Promise<Household | null> {
+    const [row] = await this.knex("households")
+      .where({ id })
+      .update({
+        ...(changes.name === undefined ? {} : { name: changes.name }),
+        ...(changes.timeZone === undefined ? {} : { time_zone: changes.timeZone }),
+        updated_at: at,
+      })
+      .returning("*");
     return row ? toHousehold(row as HouseholdRow) : null;
   }
 

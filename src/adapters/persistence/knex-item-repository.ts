@@ -103,7 +103,9 @@ ${USER_JOINS}`;
 // others it would stop PostgreSQL from reading the order straight off an index.
 const SORT_COLUMNS: Record<ItemSortField, { column: string; nullable: boolean }> = {
   createdAt: { column: "i.created_at", nullable: false },
-  name: { column: `lower(i.name) COLLATE "C"`, nullable: false },
+  // Accents folded before the byte order, so "Hähnchen" sorts with "Hahn", before "Himbeeren",
+  // the same on PostgreSQL and PGlite (whose collations differ); memory folds alike (sortText).
+  name: { column: `hearth_search_text(i.name) COLLATE "C"`, nullable: false },
   expiresAt: { column: "i.expires_at", nullable: true },
   storedAt: { column: "i.stored_at", nullable: true },
   quantity: { column: "i.quantity", nullable: false },
@@ -377,7 +379,7 @@ export function buildItemListSql(query: ItemListQuery): { page: Sql; count: Sql;
       order: "DESC",
     });
     rankBindings.push(...words);
-    keys.push({ expression: `lower(i.name) COLLATE "C"`, order: "ASC" });
+    keys.push({ expression: `hearth_search_text(i.name) COLLATE "C"`, order: "ASC" });
     keys.push({ expression: `i.name COLLATE "C"`, order: "ASC" });
     keys.push({ expression: "i.id", order: "ASC" });
   }

@@ -20,14 +20,20 @@ export class KnexRefreshTokenRepository implements RefreshTokenRepository {
     return row ? toToken(row) : null;
   }
 
-  async markRotated(id: string, at: Date): Promise<boolean> {
-    // The WHERE makes this a compare-and-set: of two concurrent refreshes exactly one updates the row.
-    const count = await this.knex("refresh_tokens")
-      .where({ id })
-      .whereNull("rotated_at")
-      .whereNull("revoked_at")
-      .update({ rotated_at: at });
-    return count === 1;
+  async rotate(id: string, at: Date, successor: RefreshToken): Promise<boolean> {
+    // The WHERE makes the update a compare-and-set: of two concurrent refreshes exactly one updates
+    // the row. The loser's update waits for the winner's row lock, so once it reports 0 rows the
+    // winner's successor is committed and the loser can hand that successor out.
+    return this.knex.transaction(async (trx) => {
+      const count = await trx("refresh_tokens")
+        .where({ id })
+        .whereNull("rotated_at")
+        .whereNull("revoked_at")
+        .update({ rotated_at: at });
+      if (count !== 1) return false;
+      await trx("refresh_tokens").insert(toColumns(successor));
+      return true;
+    });
   }
 
   async revokeFamily(familyId: string, at: Date): Promise<void> {

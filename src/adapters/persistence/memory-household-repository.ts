@@ -30,10 +30,10 @@ export class MemoryHouseholdRepository implements HouseholdRepository {
       .map(copy);
   }
 
-  async updateName(id: string, name: string, at: Date): Promise<Household | null> {
+  async update(id: string, changes: { name?: string; timeZone?: string }, at: Date): Promise<Household | null> {
     const household = this.store.households.get(id);
     if (!household) return null;
-    const updated = { ...household, name, updatedAt: at };
+    const updated = { ...household, ...changes, updatedAt: at };
     this.store.households.set(id, updated);
     return copy(updated);
   }

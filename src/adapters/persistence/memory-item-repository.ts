@@ -14,7 +14,7 @@ import type {
 } from "../../ports/item-repository.js";
 import type { ItemPlacementLookup } from "../../ports/item-placement.js";
 import type { MemoryInventoryOutbox } from "./memory-inventory-outbox.js";
-import { searchWords } from "./memory-search-words.js";
+import { searchWords, sortText } from "./memory-search-words.js";
 import type { MembershipSource } from "../../ports/household-repository.js";
 
 type Comparable = string | number | null;
@@ -29,7 +29,7 @@ function compareValues(a: Comparable, b: Comparable): number {
 function sortKey(item: FreezerItem, field: ItemSortField): Comparable {
   switch (field) {
     case "name":
-      return item.name.toLowerCase();
+      return sortText(item.name);
     case "quantity":
       return item.quantity;
     case "createdAt":
@@ -48,9 +48,7 @@ function relevance(nameWords: string[], queryWords: string[]): number {
 
 function byName(a: FreezerItem, b: FreezerItem): number {
   return (
-    compareValues(a.name.toLowerCase(), b.name.toLowerCase()) ||
-    compareValues(a.name, b.name) ||
-    compareValues(a.id, b.id)
+    compareValues(sortText(a.name), sortText(b.name)) || compareValues(a.name, b.name) || compareValues(a.id, b.id)
   );
 }
 

@@ -14,10 +14,11 @@ export class MemoryRefreshTokenRepository implements RefreshTokenRepository {
     return null;
   }
 
-  async markRotated(id: string, at: Date): Promise<boolean> {
+  async rotate(id: string, at: Date, successor: RefreshToken): Promise<boolean> {
     const token = this.store.refreshTokens.get(id);
     if (!token || token.rotatedAt || token.revokedAt) return false;
     this.store.refreshTokens.set(id, { ...token, rotatedAt: at });
+    this.store.refreshTokens.set(successor.id, copy(successor));
     return true;
   }
 

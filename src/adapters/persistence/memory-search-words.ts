@@ -60,3 +60,19 @@ export function searchWords(text: string): string[] {
   for (const character of text.normalize("NFC")) folded += foldCharacter(character);
   return searchTerms(folded.toLowerCase().replace(EXTRA_FOLDABLE, (letter) => EXTRA_FOLDS[letter] ?? letter));
 }
+
+/** ASCII punctuation and "?", which `hearth_search_text` turns into spaces. */
+const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/g;
+
+/**
+ * A name as `hearth_search_text` folds it (unaccented, lower-cased, punctuation as spaces):
+ * the sort key of names, so "Hähnchenbrustfilet" sorts before "Himbeeren" here as in SQL.
+ */
+export function sortText(text: string): string {
+  let folded = "";
+  for (const character of text.normalize("NFC")) folded += foldCharacter(character);
+  return folded
+    .toLowerCase()
+    .replace(EXTRA_FOLDABLE, (letter) => EXTRA_FOLDS[letter] ?? letter)
+    .replace(ASCII_PUNCTUATION, " ");
+}

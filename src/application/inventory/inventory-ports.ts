@@ -26,6 +26,11 @@ export interface InventoryPorts {
 export interface AuthSettings {
   /** Refresh token lifetime in seconds. */
   refreshTokenTtlSeconds: number;
+  /**
+   * How long a just-rotated refresh token still yields the same successor (JWT_REFRESH_REUSE_INTERVAL);
+   * default DEFAULT_REFRESH_REUSE_INTERVAL_SECONDS.
+   */
+  refreshReuseIntervalSeconds?: number;
 }
 
 /** `message` bodies of the 200 deletes. */

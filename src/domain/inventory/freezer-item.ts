@@ -122,3 +122,11 @@ export function applyItemPatch(
 export function searchTerms(text: string): string[] {
   return text.split(/[^\p{L}\p{N}\p{M}]+/u).filter((word) => word.length > 0);
 }
+
+/**
+ * The version of an item an edit can be made conditional on: its `updatedAt` as the item's
+ * JSON shows it (ISO 8601 with milliseconds). Every change sets `updatedAt`.
+ */
+export function itemVersion(item: Pick<FreezerItem, "updatedAt">): string {
+  return item.updatedAt.toISOString();
+}

@@ -6,6 +6,8 @@ export interface Household {
   id: string;
   name: string;
   ownerId: string;
+  /** IANA time zone of the family: its calendar days decide "expires today" and reminders. */
+  timeZone: string;
   createdAt: Date;
   updatedAt: Date;
 }

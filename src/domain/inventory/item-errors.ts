@@ -1,4 +1,5 @@
 import { DomainError, type ErrorDetail } from "../shared/domain-error.js";
+import type { FreezerItemView } from "./freezer-item.js";
 
 /** The item does not exist in this household (ids of other households are "not found" too). */
 export class ItemNotFoundError extends DomainError {
@@ -63,5 +64,16 @@ export class ItemUsedUpError extends DomainError {
   readonly code = "ITEM_USED_UP";
   constructor() {
     super("The item was used up (quantity 0); create a new item instead of restoring it");
+  }
+}
+
+/**
+ * An edit named the version of the item it was made on (If-Match), and the item has changed
+ * since: nothing was written. `current` is the item as it is now, when it could be read.
+ */
+export class ItemChangedError extends DomainError {
+  readonly code = "ITEM_CHANGED";
+  constructor(readonly current?: FreezerItemView) {
+    super("The item was changed by someone else since you loaded it; nothing was saved");
   }
 }

@@ -12,6 +12,8 @@ export const ERROR_CODES = Object.freeze({
   UNSUPPORTED_MEDIA_TYPE: "The request body's content type or charset is not supported.",
   ROUTE_NOT_FOUND: "No route matches the method and path.",
   RATE_LIMITED: "Too many requests; `Retry-After` says when to try again.",
+  TOO_MANY_EVENT_STREAMS:
+    "The user already holds the most household event streams allowed; `Retry-After` says when to try again.",
 
   // Accounts and sessions.
   EMAIL_TAKEN: "An account with this e-mail address already exists.",
@@ -47,6 +49,7 @@ export const ERROR_CODES = Object.freeze({
   ITEM_NOT_IN_ARCHIVE: "The item is not archived, so it cannot be restored.",
   INVALID_ITEM_PLACEMENT: "The freezer or compartment does not belong to the household.",
   NOT_ENOUGH_LEFT: "Consuming more units than the item holds; the message says how many are left.",
+  ITEM_CHANGED: "The item changed since the version named in `If-Match`; the body's `item` is the current one.",
   ITEM_USED_UP: "The item was used up (quantity 0) and cannot be restored.",
   IMPORT_INVALID: "An import file has invalid rows; `details` names each row and what is wrong.",
 

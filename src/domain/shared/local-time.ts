@@ -1,3 +1,24 @@
+/** Whether `zone` is a time zone this runtime knows (IANA names like Europe/Berlin, or UTC). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return true;
+  } catch {
+    // RangeError: not a zone Intl knows.
+    return false;
+  }
+}
+
+/**
+ * The first moment after the local calendar day `days` days from the one `at` falls on in
+ * `timeZone`, as the UTC midnight that ends it: expiry dates are calendar dates stored at UTC
+ * midnight, so "expires on or before that local day" is `expiresAt` before this.
+ */
+export function endOfLocalDay(at: Date, timeZone: string | undefined, days = 0): Date {
+  const [year, month, day] = localTime(at, timeZone).date.split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, day + days + 1));
+}
+
 /** A day in milliseconds (UTC days: no daylight-saving shift). */
 export const DAY_MS = 86_400_000;
 

@@ -49,7 +49,7 @@ function user(overrides: Partial<User> = {}): User {
 }
 
 function household(ownerId: string, overrides: Partial<Household> = {}): Household {
-  return { id: createId(), name: "Home", ownerId, createdAt: t0, updatedAt: t0, ...overrides };
+  return { id: createId(), name: "Home", ownerId, timeZone: "UTC", createdAt: t0, updatedAt: t0, ...overrides };
 }
 
 function membership(householdId: string, userId: string, role: Membership["role"], joinedAt = t0): Membership {
@@ -163,20 +163,24 @@ export function describeAccountRepositoriesContract(
     }
 
     describe("refresh tokens", () => {
-      it("finds by hash and rotates exactly once", async () => {
+      it("finds by hash and rotates exactly once, storing only the winner's successor", async () => {
         const alice = user();
         await repos.users.insert(alice);
         const stored = token(alice.id);
         await repos.refreshTokens.insert(stored);
         expect(await repos.refreshTokens.findByHash(stored.tokenHash)).to.deep.equal(stored);
-        const results = await Promise.all([
-          repos.refreshTokens.markRotated(stored.id, at(1)),
-          repos.refreshTokens.markRotated(stored.id, at(1)),
-        ]);
+        const successors = [
+          token(alice.id, { tokenHash: "next-1", createdAt: at(1) }),
+          token(alice.id, { tokenHash: "next-2", createdAt: at(1) }),
+        ];
+        const results = await Promise.all(successors.map((s) => repos.refreshTokens.rotate(stored.id, at(1), s)));
         expect(results.filter(Boolean)).to.have.length(1);
         expect((await repos.refreshTokens.findByHash(stored.tokenHash))?.rotatedAt?.toISOString()).to.equal(
           at(1).toISOString(),
         );
+        const winner = results[0] ? 0 : 1;
+        expect(await repos.refreshTokens.findByHash(successors[winner]!.tokenHash)).to.deep.equal(successors[winner]);
+        expect(await repos.refreshTokens.findByHash(successors[1 - winner]!.tokenHash)).to.equal(null);
       });
 
       it("revokes a whole family and nothing else", async () => {
@@ -190,7 +194,8 @@ export function describeAccountRepositoriesContract(
         expect((await repos.refreshTokens.findByHash("a"))?.revokedAt?.toISOString()).to.equal(at(5).toISOString());
         expect((await repos.refreshTokens.findByHash("b"))?.revokedAt).to.not.equal(null);
         expect((await repos.refreshTokens.findByHash("c"))?.revokedAt).to.equal(null);
-        expect(await repos.refreshTokens.markRotated(first.id, at(6))).to.equal(false);
+        expect(await repos.refreshTokens.rotate(first.id, at(6), token(alice.id, { tokenHash: "d" }))).to.equal(false);
+        expect(await repos.refreshTokens.findByHash("d")).to.equal(null);
       });
 
       it("revokes every token of one user and nobody else's", async () => {
@@ -245,10 +250,18 @@ export function describeAccountRepositoriesContract(
         expect(await repos.households.findMembership(home.id, bob.id)).to.equal(null);
       });
 
-      it("renames", async () => {
+      it("renames and changes the time zone, one or both", async () => {
         const { household: home } = await seedHousehold();
-        expect(await repos.households.updateName(home.id, "Flat", at(1))).to.include({ name: "Flat" });
-        expect(await repos.households.updateName(createId(), "Flat", at(1))).to.equal(null);
+        expect(await repos.households.findById(home.id)).to.include({ timeZone: "UTC" });
+        expect(await repos.households.update(home.id, { name: "Flat" }, at(1))).to.include({
+          name: "Flat",
+          timeZone: "UTC",
+        });
+        expect(await repos.households.update(home.id, { timeZone: "Australia/Sydney" }, at(2))).to.include({
+          name: "Flat",
+          timeZone: "Australia/Sydney",
+        });
+        expect(await repos.households.update(createId(), { name: "Flat" }, at(1))).to.equal(null);
       });
 
       it("transfers ownership: new owner OWNER, previous owner MEMBER", async () => {

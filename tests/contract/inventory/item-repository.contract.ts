@@ -252,6 +252,22 @@ export function describeItemRepositoryContract(label: string, setup: () => Promi
         expect(await names({ expiresBefore: new Date("2026-03-01T00:00:00Z") })).to.deep.equal(["garage"]);
       });
 
+      it("sorts names by their letters without accents, as a German reader expects", async () => {
+        await addAll(
+          ["Himbeeren", "Hähnchenbrustfilet", "Zucchini", "Äpfel", "apfelmus", "Hackfleisch"].map((name) =>
+            itemIn(world, { name }),
+          ),
+        );
+        expect(await names({ sort: "name", order: "asc" })).to.deep.equal([
+          "Äpfel",
+          "apfelmus",
+          "Hackfleisch",
+          "Hähnchenbrustfilet",
+          "Himbeeren",
+          "Zucchini",
+        ]);
+      });
+
       it("sorts by every field in both directions, items without a value last", async () => {
         await addAll([
           itemIn(world, { name: "banana", quantity: 3, expiresAt: new Date("2026-05-01T00:00:00Z"), storedAt: null }),

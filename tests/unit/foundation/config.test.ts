@@ -33,6 +33,7 @@ describe("loadConfig", () => {
       ITEM_LIST_CACHE_SIZE: 500,
       JWT_ACCESS_TTL: 900,
       JWT_REFRESH_TTL: 30 * 86400,
+      JWT_REFRESH_REUSE_INTERVAL: 30,
       METRICS_ENABLED: false,
     });
     expect(config.DATABASE_URL).to.equal(undefined);

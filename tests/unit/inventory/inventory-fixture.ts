@@ -35,7 +35,9 @@ export class FakeClock {
 }
 
 /** Use cases over fresh in-memory adapters with a fake clock. */
-export function inventoryFixture(options: { refreshTokenTtlSeconds?: number } = {}) {
+export function inventoryFixture(
+  options: { refreshTokenTtlSeconds?: number; refreshReuseIntervalSeconds?: number } = {},
+) {
   const store = new MemoryInventoryStore();
   const clock = new FakeClock();
   const passwords = new CountingHasher();
@@ -51,7 +53,12 @@ export function inventoryFixture(options: { refreshTokenTtlSeconds?: number } = 
     ids: { next: () => createId() },
     clock,
   };
-  const useCases = createInventoryUseCases(ports, { refreshTokenTtlSeconds: options.refreshTokenTtlSeconds ?? 3600 });
+  const useCases = createInventoryUseCases(ports, {
+    refreshTokenTtlSeconds: options.refreshTokenTtlSeconds ?? 3600,
+    ...(options.refreshReuseIntervalSeconds === undefined
+      ? {}
+      : { refreshReuseIntervalSeconds: options.refreshReuseIntervalSeconds }),
+  });
   let counter = 0;
 
   /** Registers a user; each call advances the clock a little so joinedAt/createdAt orders are stable. */

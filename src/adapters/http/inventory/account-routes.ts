@@ -11,6 +11,7 @@ import {
 } from "./account-schemas.js";
 import { messageResponseSchema } from "./openapi.js";
 import { defineRoute, type RouteDefinition } from "./routes.js";
+import { REFRESH_REUSE_DESCRIPTION } from "./web-session-routes.js";
 
 /** /auth/* and /users/me. */
 export function accountRoutes(useCases: InventoryUseCases): RouteDefinition[] {
@@ -43,6 +44,7 @@ export function accountRoutes(useCases: InventoryUseCases): RouteDefinition[] {
       method: "post",
       path: "/auth/refresh",
       summary: "Rotate a refresh token for a new token pair",
+      description: REFRESH_REUSE_DESCRIPTION,
       tags: ["Auth"],
       auth: false,
       body: refreshBody,

@@ -37,7 +37,7 @@ export function householdRoutes(useCases: InventoryUseCases): RouteDefinition[] 
       body: createHouseholdBody,
       status: 201,
       response: householdResponse,
-      handler: ({ userId, body }) => useCases.createHousehold.execute({ userId, name: body.name }),
+      handler: ({ userId, body }) => useCases.createHousehold.execute({ userId, ...body }),
     }),
     defineRoute({
       method: "get",

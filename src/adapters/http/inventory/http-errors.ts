@@ -26,6 +26,18 @@ export class HttpError extends DomainError {
   }
 }
 
+/** An error whose body carries more than the standard fields (e.g. the current item of a 412). */
+export class HttpErrorWithBody extends HttpError {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    readonly extra: Record<string, unknown>,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(code, message);
+  }
+}
+
 export function errorBody(statusCode: number, message: string, details?: ErrorDetail[]): ErrorBody {
   const body: ErrorBody = { statusCode, error: STATUS_CODES[statusCode] ?? "Error", message };
   if (details) body.details = details;
@@ -79,6 +91,11 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
     const mapped =
       error instanceof Error ? (fromBodyParser(error as BodyParserError & Error) ?? fromRouter(error)) : null;
     const known = mapped ?? (error instanceof DomainError ? error : null);
+    if (known instanceof HttpErrorWithBody) {
+      res.set(known.headers);
+      res.status(statusOf(known.code)).json({ ...errorBody(statusOf(known.code), known.message), ...known.extra });
+      return;
+    }
     if (known) {
       sendError(res, statusOf(known.code), known.message, known.details);
       return;

@@ -9,6 +9,8 @@ import { accountRoutes } from "./account-routes.js";
 import { createApiDocsRouter } from "./api-docs.js";
 import { createAuthenticate } from "./authenticate.js";
 import { freezerRoutes } from "./freezer-routes.js";
+import type { HouseholdEventStreams } from "../../../application/inventory/household-event-streams.js";
+import { householdEventsHandler, registerHouseholdEventsOpenApi } from "./household-events-route.js";
 import { householdParams } from "./household-schemas.js";
 import { householdRoutes } from "./household-routes.js";
 import { createErrorHandler, HttpError, routeNotFound } from "./http-errors.js";
@@ -35,6 +37,8 @@ const EXPOSED_HEADERS = [
   "RateLimit-Remaining",
   "RateLimit-Reset",
   "Retry-After",
+  // Items' versions, for conditional edits (If-Match).
+  "ETag",
 ];
 
 /**
@@ -84,6 +88,8 @@ export interface InventoryAppOptions {
   webAppDir?: string;
   /** Lifetime of the web app's refresh cookie (JWT_REFRESH_TTL); default 30 days. */
   refreshTokenTtlSeconds?: number;
+  /** The household event streams: how often they read the outbox (INVENTORY_EVENTS_POLL_MS). */
+  eventStreams?: { pollIntervalMs: number };
 }
 
 export interface InventoryAppDependencies {
@@ -111,6 +117,8 @@ export interface InventoryAppDependencies {
     access: HouseholdAccess;
   }) => Router;
   registerHouseholdDataOpenApi?: (registry: OpenAPIRegistry) => void;
+  /** The live household event streams (GET /households/:hid/events); absent: no such route. */
+  householdEvents?: HouseholdEventStreams;
 }
 
 /** Builds the inventory HTTP application (no listening; the caller owns the server). */
@@ -145,6 +153,7 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
   registerWebSessionOpenApi(registry);
   deps.registerItemsOpenApi?.(registry);
   deps.registerHouseholdDataOpenApi?.(registry);
+  if (deps.householdEvents) registerHouseholdEventsOpenApi(registry);
   const openApiDocument = generateOpenApiDocument(registry, deps.options.version);
 
   // Probes and documentation stay outside the rate limits: load balancers poll health
@@ -165,6 +174,14 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
   const limiters = createRateLimiters(deps.options.rateLimits, deps.tokens);
   app.use(...limiters.general);
   app.use(`${API_BASE_PATH}/auth`, ...limiters.auth);
+  if (deps.householdEvents) {
+    app.get(
+      `${API_BASE_PATH}/households/:hid/events`,
+      authenticate,
+      validate("params", householdParams),
+      householdEventsHandler(deps.householdEvents, deps.access),
+    );
+  }
   if (deps.householdDataRouter) {
     app.use(
       `${API_BASE_PATH}/households/:hid`,

@@ -1,5 +1,8 @@
 import type { HouseholdAccess } from "../../../application/inventory/household-access.js";
-import express, { type RequestHandler, type Router } from "express";
+import express, { type RequestHandler, type Response, type Router } from "express";
+import { type FreezerItemView, itemVersion } from "../../../domain/inventory/freezer-item.js";
+import { ItemChangedError } from "../../../domain/inventory/item-errors.js";
+import { HttpErrorWithBody } from "./http-errors.js";
 import { z } from "zod";
 import type { ItemUseCases } from "../../../application/inventory/items/item-use-cases.js";
 import { householdParams } from "./household-schemas.js";
@@ -10,6 +13,7 @@ import {
   expiringItemsQuery,
   itemPageResponse,
   itemParams,
+  type ItemResponse,
   itemResponse,
   type ListItemsQuery,
   listArchiveQuery,
@@ -148,24 +152,45 @@ export function itemRoutes(useCases: ItemUseCases): RouteDefinition[] {
       status: 200,
       response: itemResponse,
       errors: [404],
-      handler: async ({ userId, params }) =>
-        toItemResponse(await useCases.getItem.execute({ householdId: params.hid, itemId: params.iid, userId })),
+      handler: async ({ userId, params, res }) =>
+        withEtag(res, await useCases.getItem.execute({ householdId: params.hid, itemId: params.iid, userId })),
     }),
     defineRoute({
       method: "patch",
       path: `${ITEMS_PATH}/{iid}`,
       summary: "Change any subset of an active item's fields; each changed field goes into its history",
+      description:
+        'Optional `If-Match: "<updatedAt as the item JSON shows it>"` (the `ETag` of GET and PATCH): when the item ' +
+        "has changed since, nothing is written and the answer is 412 ITEM_CHANGED with the current item in the " +
+        "body's `item` field (and its ETag). `*` or no If-Match: the edit applies to whatever the item is now.",
       tags: TAGS,
       params: itemParams,
       access: "member",
       body: updateItemBody,
       status: 200,
       response: itemResponse,
-      errors: [404, 409],
-      handler: async ({ userId, params, body }) =>
-        toItemResponse(
-          await useCases.updateItem.execute({ householdId: params.hid, itemId: params.iid, userId, patch: body }),
-        ),
+      errors: [404, 409, 412],
+      handler: async ({ userId, params, body, res }) => {
+        const expectedVersions = ifMatchVersions(res.req.headers["if-match"]);
+        try {
+          const updated = await useCases.updateItem.execute({
+            householdId: params.hid,
+            itemId: params.iid,
+            userId,
+            patch: body,
+            ...(expectedVersions ? { expectedVersions } : {}),
+          });
+          return withEtag(res, updated);
+        } catch (error) {
+          if (!(error instanceof ItemChangedError) || !error.current) throw error;
+          throw new HttpErrorWithBody(
+            "ITEM_CHANGED",
+            error.message,
+            { item: toItemResponse(error.current) },
+            { ETag: etagOf(error.current) },
+          );
+        }
+      },
     }),
     defineRoute({
       method: "delete",
@@ -256,4 +281,31 @@ export function registerItemsOpenApi(registry: OpenAPIRegistry): void {
   registry.register("ChangeLogEntry", changeLogEntryResponse);
   // Only the descriptions are read here; no handler runs during registration.
   registerRoutes(registry, itemRoutes({} as ItemUseCases));
+}
+
+/** The ETag of an item: its version (updatedAt as its JSON shows it), quoted. */
+function etagOf(item: FreezerItemView): string {
+  return `"${itemVersion(item)}"`;
+}
+
+/** Sends the item's version as ETag, so a client can make its next edit conditional on it. */
+function withEtag(res: Response, item: FreezerItemView): ItemResponse {
+  res.set("ETag", etagOf(item));
+  return toItemResponse(item);
+}
+
+/**
+ * The versions an If-Match header names; undefined when absent or `*` (any current version).
+ * Accepts a comma-separated list, weak tags (W/) and, leniently, unquoted values.
+ */
+export function ifMatchVersions(header: string | string[] | undefined): string[] | undefined {
+  const raw = Array.isArray(header) ? header.join(",") : header;
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const tags = raw.split(",").map((tag) =>
+    tag
+      .trim()
+      .replace(/^W\//, "")
+      .replace(/^"(.*)"$/, "$1"),
+  );
+  return tags.includes("*") ? undefined : tags.filter((tag) => tag !== "");
 }

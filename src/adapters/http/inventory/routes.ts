@@ -32,6 +32,8 @@ export interface RouteDefinition<
   /** OpenAPI-style path under /api/v1, e.g. `/households/{hid}/freezers/{fid}`. */
   path: string;
   summary: string;
+  /** Longer OpenAPI description, for behaviour a client must know beyond the summary. */
+  description?: string;
   tags: string[];
   /** Default true: requires a bearer access token. */
   auth?: boolean;
@@ -175,6 +177,7 @@ export function registerRoutes(registry: OpenAPIRegistry, routes: RouteDefinitio
       method: route.method,
       path: route.path,
       summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
       tags: route.tags,
       security: route.auth === false ? [] : [{ [BEARER_AUTH]: [] }],
       request: {

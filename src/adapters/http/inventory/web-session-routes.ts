@@ -26,6 +26,12 @@ export interface WebSessionOptions {
   corsOrigins: string[];
 }
 
+/** How both refresh routes treat a token presented twice; shown in the OpenAPI document. */
+export const REFRESH_REUSE_DESCRIPTION =
+  "Refresh tokens are single use: each refresh rotates the token. For JWT_REFRESH_REUSE_INTERVAL (default 30 s) " +
+  "after a rotation, the rotated token yields the same successor again (with a fresh access token), so two tabs or " +
+  "apps refreshing at once both stay signed in. Presenting a rotated token later revokes the whole session (401).";
+
 /** Documents the refresh cookie and the CSRF header in the OpenAPI document. */
 export function registerWebSessionOpenApi(registry: OpenAPIRegistry): void {
   registry.registerComponent("securitySchemes", "webRefreshCookie", {
@@ -143,6 +149,7 @@ export function webSessionRoutes(
       method: "post",
       path: `${WEB_SESSION_PATH}/refresh`,
       summary: "Rotate the refresh cookie for a new access token",
+      description: REFRESH_REUSE_DESCRIPTION,
       tags,
       auth: false,
       status: 200,

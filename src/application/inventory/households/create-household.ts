@@ -5,6 +5,8 @@ import type { InventoryPorts } from "../inventory-ports.js";
 export interface CreateHouseholdInput {
   userId: string;
   name: string;
+  /** IANA time zone (validated at the boundary); default UTC. */
+  timeZone?: string | undefined;
 }
 
 /** The creator becomes the owner. */
@@ -18,6 +20,7 @@ export class CreateHousehold {
       id: this.ports.ids.next(),
       name: input.name.trim(),
       ownerId: user.id,
+      timeZone: input.timeZone ?? "UTC",
       createdAt: now,
       updatedAt: now,
     };

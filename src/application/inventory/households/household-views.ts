@@ -5,6 +5,7 @@ export interface HouseholdView {
   id: string;
   name: string;
   ownerId: string;
+  timeZone: string;
   createdAt: Date;
 }
 
@@ -13,7 +14,13 @@ export interface HouseholdDetailView extends HouseholdView {
 }
 
 export function viewHousehold(household: Household): HouseholdView {
-  return { id: household.id, name: household.name, ownerId: household.ownerId, createdAt: household.createdAt };
+  return {
+    id: household.id,
+    name: household.name,
+    ownerId: household.ownerId,
+    timeZone: household.timeZone,
+    createdAt: household.createdAt,
+  };
 }
 
 export function viewHouseholdDetail(household: Household, members: MemberProfile[]): HouseholdDetailView {

@@ -7,15 +7,21 @@ export interface UpdateHouseholdInput {
   userId: string;
   householdId: string;
   name?: string | undefined;
+  /** IANA time zone (validated at the boundary). */
+  timeZone?: string | undefined;
 }
 
 export class UpdateHousehold extends HouseholdUseCase<Pick<InventoryPorts, "households" | "clock">> {
   async execute(input: UpdateHouseholdInput): Promise<HouseholdView> {
     await this.access.requireOwner(input.householdId, input.userId);
+    const changes = {
+      ...(input.name === undefined ? {} : { name: input.name.trim() }),
+      ...(input.timeZone === undefined ? {} : { timeZone: input.timeZone }),
+    };
     const household =
-      input.name === undefined
+      Object.keys(changes).length === 0
         ? await this.ports.households.findById(input.householdId)
-        : await this.ports.households.updateName(input.householdId, input.name.trim(), this.ports.clock.now());
+        : await this.ports.households.update(input.householdId, changes, this.ports.clock.now());
     if (!household) throw new NotHouseholdMemberError();
     return viewHousehold(household);
   }

@@ -1,3 +1,4 @@
+import type { HouseholdTimeZones } from "../../../ports/household-time-zones.js";
 import { type Clock, monotonicClock } from "../../../ports/clock.js";
 import type { IdGenerator } from "../../../ports/id-generator.js";
 import type { ItemPlacementLookup } from "../../../ports/item-placement.js";
@@ -20,6 +21,8 @@ export interface ItemPorts {
   placements: ItemPlacementLookup;
   ids: IdGenerator;
   clock: Clock;
+  /** The households' time zones, for "expiring" in local days; absent: UTC days. */
+  timeZones?: HouseholdTimeZones;
 }
 
 /** Every item use case, built over one set of ports and the household access policy. */

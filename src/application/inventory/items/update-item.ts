@@ -5,10 +5,11 @@ import {
   type ItemUpdate,
   applyItemPatch,
   isArchived,
+  itemVersion,
 } from "../../../domain/inventory/freezer-item.js";
 import { NotHouseholdMemberError } from "../../../domain/inventory/errors.js";
 import type { InventoryEvent } from "../../../domain/inventory/inventory-event.js";
-import { ItemArchivedError, ItemNotFoundError } from "../../../domain/inventory/item-errors.js";
+import { ItemArchivedError, ItemChangedError, ItemNotFoundError } from "../../../domain/inventory/item-errors.js";
 import { itemChangeEvents } from "./item-events.js";
 import { HouseholdUseCase } from "../household-access.js";
 import { assertValidPlacement } from "./item-placement.js";
@@ -19,6 +20,11 @@ export interface UpdateItemInput {
   itemId: string;
   userId: string;
   patch: ItemPatch;
+  /**
+   * The versions (see itemVersion) the edit was made on: when given, the item is changed only
+   * if it still is at one of them, else ItemChangedError with the current item.
+   */
+  expectedVersions?: readonly string[];
 }
 
 /** Signals that the item moved while its new placement was being checked. */
@@ -33,11 +39,21 @@ const MAX_ATTEMPTS = 5;
  */
 export class UpdateItem extends HouseholdUseCase<ItemPorts> {
   async execute(input: UpdateItemInput): Promise<FreezerItemView> {
-    const { householdId, itemId, userId, patch } = input;
+    try {
+      return await this.update(input);
+    } catch (error) {
+      if (!(error instanceof ItemChangedError) || error.current) throw error;
+      // The check ran under the item's lock; the item as it is now goes back to the caller.
+      throw new ItemChangedError(await this.ports.items.findById(input.householdId, input.itemId));
+    }
+  }
+
+  private async update(input: UpdateItemInput): Promise<FreezerItemView> {
+    const { householdId, itemId, userId, patch, expectedVersions } = input;
     if (patch.freezerId === undefined && patch.compartmentId === undefined) {
       // No placement to check: the membership is read with the item, in the same statement.
       const read = await this.ports.items.updateForMember({ userId, householdId, itemId }, (current) =>
-        this.change(current, userId, patch),
+        this.change(current, userId, patch, expectedVersions),
       );
       if (!read) throw new NotHouseholdMemberError();
       if (!read.found) throw new ItemNotFoundError();
@@ -53,7 +69,13 @@ export class UpdateItem extends HouseholdUseCase<ItemPorts> {
     }
   }
 
-  private async attempt({ householdId, itemId, userId, patch }: UpdateItemInput): Promise<FreezerItemView> {
+  private async attempt({
+    householdId,
+    itemId,
+    userId,
+    patch,
+    expectedVersions,
+  }: UpdateItemInput): Promise<FreezerItemView> {
     const movesItem = patch.freezerId !== undefined || patch.compartmentId !== undefined;
     let checked: { freezerId: string; compartmentId: string } | undefined;
     if (movesItem) {
@@ -61,6 +83,7 @@ export class UpdateItem extends HouseholdUseCase<ItemPorts> {
       // transaction (PGlite has one connection), so check first and verify under the lock.
       const before = await this.ports.items.findById(householdId, itemId);
       if (!before) throw new ItemNotFoundError();
+      if (expectedVersions && !expectedVersions.includes(itemVersion(before))) throw new ItemChangedError(before);
       if (isArchived(before)) throw new ItemArchivedError();
       checked = {
         freezerId: patch.freezerId ?? before.freezerId,
@@ -82,14 +105,21 @@ export class UpdateItem extends HouseholdUseCase<ItemPorts> {
       ) {
         throw new PlacementMovedMeanwhile();
       }
-      return this.change(current, userId, patch);
+      return this.change(current, userId, patch, expectedVersions);
     });
     if (!updated) throw new ItemNotFoundError();
     return updated;
   }
 
   /** The patch applied to an active item, with its change-log entries and events. */
-  private change(current: FreezerItem, userId: string, patch: ItemPatch): ItemUpdate & { events: InventoryEvent[] } {
+  private change(
+    current: FreezerItem,
+    userId: string,
+    patch: ItemPatch,
+    expectedVersions: readonly string[] | undefined,
+  ): ItemUpdate & { events: InventoryEvent[] } {
+    // Runs on the locked (or compare-and-set) state, so the check and the write cannot be split.
+    if (expectedVersions && !expectedVersions.includes(itemVersion(current))) throw new ItemChangedError();
     if (isArchived(current)) throw new ItemArchivedError();
     const update = applyItemPatch(current, patch, {
       by: userId,

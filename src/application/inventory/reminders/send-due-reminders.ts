@@ -6,7 +6,8 @@ import {
   type ReminderSettings,
   reminderKey,
 } from "../../../domain/inventory/reminder.js";
-import { DAY_MS, localTime } from "../../../domain/shared/local-time.js";
+import { endOfLocalDay, localTime } from "../../../domain/shared/local-time.js";
+import type { HouseholdTimeZones } from "../../../ports/household-time-zones.js";
 import type { Clock } from "../../../ports/clock.js";
 import type { ItemRepository } from "../../../ports/item-repository.js";
 import type { Logger } from "../../../ports/logger.js";
@@ -21,8 +22,10 @@ export interface SendDueRemindersDependencies {
   /** Looked up at every check: the notifications service may be registered after start. */
   notifications: () => NotificationService | null;
   clock: Clock;
-  /** TZ; undefined: the system's zone. */
+  /** TZ; undefined: the system's zone. Used for households whose own zone is not known. */
   timeZone: string | undefined;
+  /** Each household's own time zone: its reminder time and its days are local to the family. */
+  timeZones?: HouseholdTimeZones;
   logger: Logger;
 }
 
@@ -43,19 +46,27 @@ export class SendDueReminders {
   /** Returns the households a reminder went to. */
   async execute(): Promise<string[]> {
     const now = this.deps.clock.now();
-    const local = localTime(now, this.deps.timeZone);
     const sent: string[] = [];
     for (const settings of await this.deps.reminders.listEnabled()) {
+      const zone = (await this.deps.timeZones?.timeZoneOf(settings.householdId)) ?? this.deps.timeZone;
+      const local = localTime(now, zone);
       if (!isReminderDue(settings, local)) continue;
-      if (await this.sendOne(settings, now, local.date)) sent.push(settings.householdId);
+      if (await this.sendOne(settings, now, local.date, zone)) sent.push(settings.householdId);
     }
     return sent;
   }
 
-  private async sendOne(settings: ReminderSettings, now: Date, today: string): Promise<boolean> {
+  private async sendOne(
+    settings: ReminderSettings,
+    now: Date,
+    today: string,
+    zone: string | undefined,
+  ): Promise<boolean> {
+    // Expiry dates are calendar dates: "expired" means before the family's today, not before now.
+    const startOfToday = endOfLocalDay(now, zone, -1);
     const { items, total } = await this.deps.items.list({
       householdId: settings.householdId,
-      expiresBefore: new Date(now.getTime() + settings.daysAhead * DAY_MS),
+      expiresBefore: endOfLocalDay(now, zone, settings.daysAhead),
       sort: "expiresAt",
       order: "asc",
       page: 1,
@@ -72,8 +83,8 @@ export class SendDueReminders {
     if (!(await this.deps.reminders.claim(settings.householdId, today, now, REMINDER_CLAIM_MS))) return false;
     try {
       const result: unknown = await service.send({
-        title: reminderTitle(items, total, now),
-        message: reminderMessage(items, total, now, this.deps.timeZone),
+        title: reminderTitle(items, total, startOfToday),
+        message: reminderMessage(items, total, startOfToday),
         tags: ["hourglass_flowing_sand"],
         idempotencyKey: reminderKey(settings.householdId, today),
         ...(settings.channel ? { channel: settings.channel } : {}),
@@ -99,27 +110,24 @@ export class SendDueReminders {
   }
 }
 
-function isExpired(item: FreezerItemView, now: Date): boolean {
-  return item.expiresAt !== null && item.expiresAt.getTime() < now.getTime();
+/** Expired: its expiry day ended before the family's today began. */
+function isExpired(item: FreezerItemView, startOfToday: Date): boolean {
+  return item.expiresAt !== null && item.expiresAt.getTime() < startOfToday.getTime();
 }
 
-function reminderTitle(items: FreezerItemView[], total: number, now: Date): string {
-  const expired = items.filter((item) => isExpired(item, now)).length;
+function reminderTitle(items: FreezerItemView[], total: number, startOfToday: Date): string {
+  const expired = items.filter((item) => isExpired(item, startOfToday)).length;
   if (expired === total) return `${total} freezer item${total === 1 ? " has" : "s have"} expired`;
   return `${total} freezer item${total === 1 ? "" : "s"} to use soon`;
 }
 
 /** One line per item, soonest first: "Peas: expired on 21 Nov" / "Stew: expires on 27 Nov". */
-export function reminderMessage(
-  items: FreezerItemView[],
-  total: number,
-  now: Date,
-  timeZone: string | undefined,
-): string {
-  const format = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone });
+export function reminderMessage(items: FreezerItemView[], total: number, startOfToday: Date): string {
+  // Expiry dates are calendar dates stored at UTC midnight: shown in UTC they keep their day.
+  const format = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
   const lines = items.map((item) => {
     const on = format.format(item.expiresAt as Date);
-    return isExpired(item, now)
+    return isExpired(item, startOfToday)
       ? `${item.name} (${item.quantity}): expired on ${on}`
       : `${item.name} (${item.quantity}): expires on ${on}`;
   });

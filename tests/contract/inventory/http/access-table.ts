@@ -19,6 +19,11 @@ export interface AccessRow {
   /** Extra request headers (the web app's cookie routes need X-Hearth-Client). */
   headers?: Record<string, string>;
   expect: Expectation;
+  /**
+   * An endless response (the event stream): only its refusals run here; its 200s are read with
+   * fetch() in tests/integration/inventory/household-events.test.ts.
+   */
+  stream?: true;
 }
 
 const all = (status: number): Expectation => ({ anonymous: status, outsider: status, member: status, owner: status });
@@ -38,6 +43,13 @@ const c = (w: InventoryWorld) => `${f(w)}/compartments/${w.compartmentId}`;
 /** The routes of accounts, households, members, invites, freezers and compartments. Other areas push their rows. */
 export const accessTable: AccessRow[] = [
   { method: "get", route: "GET /health", path: () => "/api/v1/health", expect: all(200) },
+  {
+    method: "get",
+    route: "GET /households/:hid/events",
+    path: (w) => `${h(w)}/events`,
+    expect: members(200),
+    stream: true,
+  },
   { method: "get", route: "GET /openapi.json", path: () => "/api/v1/openapi.json", expect: all(200) },
   { method: "get", route: "GET /api/docs (Swagger UI)", path: () => "/api/docs/", expect: all(200) },
   {

@@ -81,7 +81,24 @@ describe("inventory HTTP: the web app's cookie sessions", () => {
     expect(refreshCookie(response)?.attributes).to.include("HttpOnly");
   });
 
-  it("refresh rotates the cookie; replaying the old one ends the session", async () => {
+  it("two refreshes at once with one cookie (two tabs) both get the same successor and stay signed in", async () => {
+    const { cookie } = await webLogin(world);
+    const [first, second] = await Promise.all([
+      request(world.app).post("/api/v1/auth/web/refresh").set(WEB).set("Cookie", cookie),
+      request(world.app).post("/api/v1/auth/web/refresh").set(WEB).set("Cookie", cookie),
+    ]);
+    expect([first.status, second.status]).to.deep.equal([200, 200]);
+    const successor = refreshCookie(first)?.value;
+    expect(refreshCookie(second)?.value).to.equal(successor);
+    const later = await request(world.app)
+      .post("/api/v1/auth/web/refresh")
+      .set(WEB)
+      .set("Cookie", `hearth_refresh=${successor}`);
+    expect(later.status, JSON.stringify(later.body)).to.equal(200);
+  });
+
+  it("refresh rotates the cookie; replaying the old one after the reuse interval ends the session", async () => {
+    world = await buildWorld({ env: { JWT_REFRESH_REUSE_INTERVAL: "0" } });
     const { cookie } = await webLogin(world);
     const refreshed = await request(world.app).post("/api/v1/auth/web/refresh").set(WEB).set("Cookie", cookie);
     expect(refreshed.status, JSON.stringify(refreshed.body)).to.equal(200);

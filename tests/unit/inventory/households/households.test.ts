@@ -16,7 +16,7 @@ describe("create, list, get, update, delete household", () => {
       home.id,
       cabin.id,
     ]);
-    expect(Object.keys(home).sort()).to.deep.equal(["createdAt", "id", "name", "ownerId"]);
+    expect(Object.keys(home).sort()).to.deep.equal(["createdAt", "id", "name", "ownerId", "timeZone"]);
   });
 
   it("returns the detail with members ordered by joinedAt", async () => {
