@@ -2,7 +2,7 @@ import type { Knex } from "knex";
 import { runStatements } from "../src/adapters/persistence/sql-statements.js";
 
 // Search finds words inside German compounds ("eis" in "Vanilleeis"): a trigram index on the
-// same folded name the full-text column is built from (hearth_search_text: unaccented,
+// folded name (name_folded, stored), folded as the full-text column is built from it (hearth_search_text: unaccented,
 // lower-case, punctuation as spaces) serves `LIKE '%word%'` on PostgreSQL and PGlite alike
 // (PGlite loads pg_trgm in openDatabase). Search covers names only, so notes stay unindexed.
 // pg_trgm is a trusted extension: the database owner may create it without superuser rights.
@@ -40,11 +40,19 @@ export async function up(knex: Knex): Promise<void> {
   await runStatements(knex, [
     searchTextFunction(await unaccentSchema(knex)),
     `CREATE EXTENSION IF NOT EXISTS pg_trgm`,
-    `CREATE INDEX freezer_items_search_trgm_idx ON freezer_items USING GIN (hearth_search_text(name) gin_trgm_ops)`,
+    // Stored, not an index expression: the recheck of every candidate row and the name sort
+    // would otherwise call the (not inlinable) SQL function per row, which made a common word
+    // three times slower in the benchmark.
+    `ALTER TABLE freezer_items ADD COLUMN name_folded text GENERATED ALWAYS AS (hearth_search_text(name)) STORED`,
+    `CREATE INDEX freezer_items_search_trgm_idx ON freezer_items USING GIN (name_folded gin_trgm_ops)`,
   ]);
 }
 
 // The extension stays: other objects in the database may use it, and unused it costs nothing.
 export async function down(knex: Knex): Promise<void> {
-  await runStatements(knex, [`DROP INDEX freezer_items_search_trgm_idx`, searchTextFunction(undefined)]);
+  await runStatements(knex, [
+    `DROP INDEX freezer_items_search_trgm_idx`,
+    `ALTER TABLE freezer_items DROP COLUMN name_folded`,
+    searchTextFunction(undefined),
+  ]);
 }

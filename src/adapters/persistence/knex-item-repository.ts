@@ -99,14 +99,14 @@ const VERSIONED_VIEW_SELECT = `SELECT i.xmin::text AS row_version, ${ITEM_COLUMN
 FROM freezer_items i
 ${USER_JOINS}`;
 
-// Names sort by hearth_search_text (unaccented, lower-case, punctuation as spaces: "Hähnchen"
+// Names sort by name_folded, hearth_search_text of the name (unaccented, lower-case, punctuation as spaces: "Hähnchen"
 // before "Himbeeren") in byte order, which PGlite and PostgreSQL compute alike whatever their
 // locale (PGlite has no ICU collations); the name as stored and the id break ties.
 // Only nullable columns get NULLS LAST (items without the value last both ways); on the
 // others it would stop PostgreSQL from reading the order straight off an index.
 const SORT_COLUMNS: Record<ItemSortField, { column: string; nullable: boolean }> = {
   createdAt: { column: "i.created_at", nullable: false },
-  name: { column: `hearth_search_text(i.name) COLLATE "C"`, nullable: false },
+  name: { column: `i.name_folded COLLATE "C"`, nullable: false },
   expiresAt: { column: "i.expires_at", nullable: true },
   storedAt: { column: "i.stored_at", nullable: true },
   quantity: { column: "i.quantity", nullable: false },
@@ -179,10 +179,10 @@ function changeRow(change: ChangeLogEntry) {
 const PREFIX_SEARCH_QUERY = `regexp_replace(plainto_tsquery('simple', hearth_search_text(?))::text, '''( |$)', ''':*\\1', 'g')::tsquery`;
 const WHOLE_WORD_QUERY = "plainto_tsquery('simple', hearth_search_text(?))";
 // A search word of three characters or more is also found inside words ("eis" in
-// "Vanilleeis"), through the trigram index on the same folded name (migration
+// "Vanilleeis"), through the trigram index on the stored folded name (migration
 // 20261125125000). The folded word holds no LIKE wildcard: hearth_search_text turns ASCII
 // punctuation, `%`, `_` and `\` included, into spaces.
-const INFIX_SEARCH_CONDITION = "hearth_search_text(i.name) LIKE '%' || hearth_search_text(?) || '%'";
+const INFIX_SEARCH_CONDITION = "i.name_folded LIKE '%' || hearth_search_text(?) || '%'";
 /** Per search word: 2 when it is a whole word of the name, 1 when it begins one, 0 inside one. */
 const WORD_RANK = `(i.name_search @@ ${WHOLE_WORD_QUERY})::int + (i.name_search @@ ${PREFIX_SEARCH_QUERY})::int`;
 
@@ -215,7 +215,7 @@ function vanishedPlacement(error: unknown): InvalidItemPlacementError | undefine
   return detail ? new InvalidItemPlacementError([detail]) : undefined;
 }
 
-/** The columns an insert writes, in the order createForMember binds them (name_search is generated). */
+/** The columns an insert writes, in the order createForMember binds them (name_search and name_folded are generated). */
 const INSERT_COLUMNS = [
   "id",
   "household_id",
