@@ -207,6 +207,8 @@ const PREFIXES = [
 const RARE_WORD = "Kohlrabi";
 const RARE_EVERY = 5_000;
 const COMMON_WORD = "chicken";
+/** Part of the rare word that begins none of the seeded names' words. */
+const INFIX_WORD = "rabi";
 
 function itemName(index: number): string {
   if (index % RARE_EVERY === 1) return `${RARE_WORD} gratin`;
@@ -599,6 +601,12 @@ async function singleHousehold(adminUrl: string): Promise<void> {
           name: `search: rare word "${RARE_WORD.toLowerCase()}"`,
           path: `?search=${RARE_WORD.toLowerCase()}`,
           query: { householdId: hid, search: RARE_WORD.toLowerCase(), page: 1, limit: 20 },
+        },
+        {
+          // Only the trigram index finds it: "rabi" begins no word (infix search).
+          name: `search: inside words "${INFIX_WORD}"`,
+          path: `?search=${INFIX_WORD}`,
+          query: { householdId: hid, search: INFIX_WORD, page: 1, limit: 20 },
         },
         {
           name: "filters: 2 compartments + expiresBefore",

@@ -5,6 +5,7 @@ import {
   type FreezerItem,
   type FreezerItemView,
   type ItemSortField,
+  searchesInsideWords,
   searchTerms,
 } from "../../domain/inventory/freezer-item.js";
 import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
@@ -98,14 +99,14 @@ const VERSIONED_VIEW_SELECT = `SELECT i.xmin::text AS row_version, ${ITEM_COLUMN
 FROM freezer_items i
 ${USER_JOINS}`;
 
-// Byte-order collation so PGlite and PostgreSQL (whatever their locale) sort names alike.
+// Names sort by name_folded, hearth_search_text of the name (unaccented, lower-case, punctuation as spaces: "Hähnchen"
+// before "Himbeeren") in byte order, which PGlite and PostgreSQL compute alike whatever their
+// locale (PGlite has no ICU collations); the name as stored and the id break ties.
 // Only nullable columns get NULLS LAST (items without the value last both ways); on the
 // others it would stop PostgreSQL from reading the order straight off an index.
 const SORT_COLUMNS: Record<ItemSortField, { column: string; nullable: boolean }> = {
   createdAt: { column: "i.created_at", nullable: false },
-  // Accents folded before the byte order, so "Hähnchen" sorts with "Hahn", before "Himbeeren",
-  // the same on PostgreSQL and PGlite (whose collations differ); memory folds alike (sortText).
-  name: { column: `hearth_search_text(i.name) COLLATE "C"`, nullable: false },
+  name: { column: `i.name_folded COLLATE "C"`, nullable: false },
   expiresAt: { column: "i.expires_at", nullable: true },
   storedAt: { column: "i.stored_at", nullable: true },
   quantity: { column: "i.quantity", nullable: false },
@@ -177,6 +178,13 @@ function changeRow(change: ChangeLogEntry) {
 // constant and can use the GIN index.
 const PREFIX_SEARCH_QUERY = `regexp_replace(plainto_tsquery('simple', hearth_search_text(?))::text, '''( |$)', ''':*\\1', 'g')::tsquery`;
 const WHOLE_WORD_QUERY = "plainto_tsquery('simple', hearth_search_text(?))";
+// A search word of three characters or more is also found inside words ("eis" in
+// "Vanilleeis"), through the trigram index on the stored folded name (migration
+// 20261125125000). The folded word holds no LIKE wildcard: hearth_search_text turns ASCII
+// punctuation, `%`, `_` and `\` included, into spaces.
+const INFIX_SEARCH_CONDITION = "i.name_folded LIKE '%' || hearth_search_text(?) || '%'";
+/** Per search word: 2 when it is a whole word of the name, 1 when it begins one, 0 inside one. */
+const WORD_RANK = `(i.name_search @@ ${WHOLE_WORD_QUERY})::int + (i.name_search @@ ${PREFIX_SEARCH_QUERY})::int`;
 
 // The foreign keys of freezer_items that point at where an item is kept, by the request
 // field a caller would correct. PostgreSQL names inline REFERENCES <table>_<column>_fkey; the
@@ -207,7 +215,7 @@ function vanishedPlacement(error: unknown): InvalidItemPlacementError | undefine
   return detail ? new InvalidItemPlacementError([detail]) : undefined;
 }
 
-/** The columns an insert writes, in the order createForMember binds them (name_search is generated). */
+/** The columns an insert writes, in the order createForMember binds them (name_search and name_folded are generated). */
 const INSERT_COLUMNS = [
   "id",
   "household_id",
@@ -327,8 +335,15 @@ export function buildItemListSql(query: ItemListQuery): { page: Sql; count: Sql;
       // Only punctuation: it is plain text, and no name word can match it.
       conditions.push("FALSE");
     } else {
-      conditions.push(`i.name_search @@ ${PREFIX_SEARCH_QUERY}`);
-      bindings.push(words.join(" "));
+      const short = words.filter((word) => !searchesInsideWords(word));
+      if (short.length > 0) {
+        conditions.push(`i.name_search @@ ${PREFIX_SEARCH_QUERY}`);
+        bindings.push(short.join(" "));
+      }
+      for (const word of words.filter(searchesInsideWords)) {
+        conditions.push(INFIX_SEARCH_CONDITION);
+        bindings.push(word);
+      }
     }
   }
   const where = conditions.join(" AND ");
@@ -373,13 +388,10 @@ export function buildItemListSql(query: ItemListQuery): { page: Sql; count: Sql;
     if (query.sort === "name") keys.push({ expression: `i.name COLLATE "C"`, order: direction });
     keys.push({ expression: "i.id", order: direction });
   } else {
-    // Relevance: how many search words equal a whole word of the name (same rule in memory).
-    keys.push({
-      expression: words.map(() => `(i.name_search @@ ${WHOLE_WORD_QUERY})::int`).join(" + "),
-      order: "DESC",
-    });
-    rankBindings.push(...words);
-    keys.push({ expression: `hearth_search_text(i.name) COLLATE "C"`, order: "ASC" });
+    // Relevance: whole words before word beginnings before matches inside words (same rule in memory).
+    keys.push({ expression: words.map(() => WORD_RANK).join(" + "), order: "DESC" });
+    rankBindings.push(...words.flatMap((word) => [word, word]));
+    keys.push({ expression: SORT_COLUMNS.name.column, order: "ASC" });
     keys.push({ expression: `i.name COLLATE "C"`, order: "ASC" });
     keys.push({ expression: "i.id", order: "ASC" });
   }

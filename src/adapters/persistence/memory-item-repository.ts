@@ -1,5 +1,12 @@
 import type { ChangeLogEntry, ChangeLogEntryView } from "../../domain/inventory/change-log-entry.js";
-import type { FreezerItem, FreezerItemView, ItemSortField, UserSummary } from "../../domain/inventory/freezer-item.js";
+import {
+  type FreezerItem,
+  type FreezerItemView,
+  type ItemSortField,
+  type UserSummary,
+  searchesInsideWords,
+  searchTerms,
+} from "../../domain/inventory/freezer-item.js";
 import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
 import type {
   ItemListQuery,
@@ -14,7 +21,7 @@ import type {
 } from "../../ports/item-repository.js";
 import type { ItemPlacementLookup } from "../../ports/item-placement.js";
 import type { MemoryInventoryOutbox } from "./memory-inventory-outbox.js";
-import { searchWords, sortText } from "./memory-search-words.js";
+import { foldSearchText, searchWords } from "./memory-search-words.js";
 import type { MembershipSource } from "../../ports/household-repository.js";
 
 type Comparable = string | number | null;
@@ -29,7 +36,7 @@ function compareValues(a: Comparable, b: Comparable): number {
 function sortKey(item: FreezerItem, field: ItemSortField): Comparable {
   switch (field) {
     case "name":
-      return sortText(item.name);
+      return foldSearchText(item.name);
     case "quantity":
       return item.quantity;
     case "createdAt":
@@ -41,14 +48,37 @@ function sortKey(item: FreezerItem, field: ItemSortField): Comparable {
   }
 }
 
-/** Relevance as the SQL adapter computes it: how many search words equal a whole word of the name. */
-function relevance(nameWords: string[], queryWords: string[]): number {
-  return queryWords.filter((word) => nameWords.includes(word)).length;
+/**
+ * Whether the name matches every search word and, if so, its relevance, as the SQL adapter
+ * computes both: words of three characters or more are looked for anywhere in the folded
+ * name, shorter ones at word beginnings only; each word scores 2 when it is a whole word of
+ * the name, 1 when it begins one, 0 when it is only found inside one.
+ */
+function searchRank(name: string, terms: string[]): number | undefined {
+  const nameWords = searchWords(name);
+  const foldedName = foldSearchText(name);
+  const beginsWord = (words: string[]) =>
+    words.length > 0 && words.every((word) => nameWords.some((nameWord) => nameWord.startsWith(word)));
+  const short = terms.filter((term) => !searchesInsideWords(term));
+  // The SQL adapter puts every short word into one prefix query, which matches nothing when
+  // they all fold away.
+  if (short.length > 0 && !beginsWord(short.flatMap(searchWords))) return undefined;
+  let rank = 0;
+  for (const term of terms) {
+    if (searchesInsideWords(term) && !foldedName.includes(foldSearchText(term))) return undefined;
+    const words = searchWords(term);
+    if (words.length > 0 && words.every((word) => nameWords.includes(word))) rank += 1;
+    if (beginsWord(words)) rank += 1;
+  }
+  return rank;
 }
 
+/** By the folded name (unaccented, lower-case), then the name as stored, then the id. */
 function byName(a: FreezerItem, b: FreezerItem): number {
   return (
-    compareValues(sortText(a.name), sortText(b.name)) || compareValues(a.name, b.name) || compareValues(a.id, b.id)
+    compareValues(foldSearchText(a.name), foldSearchText(b.name)) ||
+    compareValues(a.name, b.name) ||
+    compareValues(a.id, b.id)
   );
 }
 
@@ -59,7 +89,7 @@ function byArchivedAt(a: FreezerItem, b: FreezerItem): number {
 
 /**
  * Items and change log in process memory, for unit tests and the in-memory API. Behaves
- * like the SQL adapter, search included (same word splitting, prefix matching, ranking).
+ * like the SQL adapter, search included (same word splitting, infix and prefix matching, ranking).
  */
 export class MemoryItemRepository implements ItemRepository {
   private readonly items = new Map<string, FreezerItem>();
@@ -121,23 +151,22 @@ export class MemoryItemRepository implements ItemRepository {
   }
 
   async list(query: ItemListQuery): Promise<ItemPage> {
-    const queryWords = query.search?.trim() ? searchWords(query.search) : undefined;
+    const terms = query.search?.trim() ? searchTerms(query.search) : undefined;
     const ranked: { item: FreezerItem; rank: number }[] = [];
     for (const item of this.items.values()) {
       if (item.householdId !== query.householdId || (item.deletedAt !== null) !== (query.archived ?? false)) continue;
       if (query.freezerId !== undefined && item.freezerId !== query.freezerId) continue;
       if (query.compartmentIds?.length && !query.compartmentIds.includes(item.compartmentId)) continue;
       if (query.expiresBefore && !(item.expiresAt && item.expiresAt < query.expiresBefore)) continue;
-      if (queryWords) {
-        const nameWords = searchWords(item.name);
-        if (queryWords.length === 0) continue;
-        if (!queryWords.every((word) => nameWords.some((nameWord) => nameWord.startsWith(word)))) continue;
-        ranked.push({ item, rank: relevance(nameWords, queryWords) });
+      if (terms) {
+        const rank = terms.length === 0 ? undefined : searchRank(item.name, terms);
+        if (rank === undefined) continue;
+        ranked.push({ item, rank });
       } else {
         ranked.push({ item, rank: 0 });
       }
     }
-    ranked.sort(this.comparator(query, queryWords !== undefined));
+    ranked.sort(this.comparator(query, terms !== undefined));
     const offset = (query.page - 1) * query.limit;
     const page = ranked.slice(offset, offset + query.limit);
     return { items: await Promise.all(page.map(({ item }) => this.view(item))), total: ranked.length };

@@ -49,30 +49,28 @@ function foldCharacter(character: string): string {
   return character.replace(COMBINING_ACCENTS, "");
 }
 
-/**
- * Splits text into folded search words: accents stripped as `unaccent` strips them,
- * lower-cased, split like `searchTerms`. This is the in-memory adapter's stand-in for the
- * database's `hearth_search_text` (unaccent + lower + punctuation as spaces) followed by the
- * text-search parser; names and searches go through the same rules on either side.
- */
-export function searchWords(text: string): string[] {
-  let folded = "";
-  for (const character of text.normalize("NFC")) folded += foldCharacter(character);
-  return searchTerms(folded.toLowerCase().replace(EXTRA_FOLDABLE, (letter) => EXTRA_FOLDS[letter] ?? letter));
-}
-
-/** ASCII punctuation and "?", which `hearth_search_text` turns into spaces. */
-const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/g;
+/** ASCII punctuation, which `hearth_search_text` turns into spaces (migration 20261122000003). */
+const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/gu;
 
 /**
- * A name as `hearth_search_text` folds it (unaccented, lower-cased, punctuation as spaces):
- * the sort key of names, so "Hähnchenbrustfilet" sorts before "Himbeeren" here as in SQL.
+ * Text as the database's `hearth_search_text` folds it: accents stripped as `unaccent` strips
+ * them, lower-cased, ASCII punctuation as spaces, whitespace kept. Infix search looks for the
+ * folded search word inside this, and sorting by name compares it, on either side.
  */
-export function sortText(text: string): string {
+export function foldSearchText(text: string): string {
   let folded = "";
   for (const character of text.normalize("NFC")) folded += foldCharacter(character);
   return folded
     .toLowerCase()
     .replace(EXTRA_FOLDABLE, (letter) => EXTRA_FOLDS[letter] ?? letter)
     .replace(ASCII_PUNCTUATION, " ");
+}
+
+/**
+ * Splits text into folded search words: {@link foldSearchText}, split like `searchTerms`.
+ * This is the in-memory adapter's stand-in for the database's `hearth_search_text` followed
+ * by the text-search parser; names and searches go through the same rules on either side.
+ */
+export function searchWords(text: string): string[] {
+  return searchTerms(foldSearchText(text));
 }

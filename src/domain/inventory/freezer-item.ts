@@ -130,3 +130,16 @@ export function searchTerms(text: string): string[] {
 export function itemVersion(item: Pick<FreezerItem, "updatedAt">): string {
   return item.updatedAt.toISOString();
 }
+
+/**
+ * Search words at least this long (in characters as typed) are also found inside words
+ * ("eis" in "Vanilleeis"); shorter ones match word beginnings only. Trigram indexes can
+ * only narrow down patterns of three characters or more, and one or two letters inside
+ * words would match nearly every name anyway.
+ */
+export const INFIX_SEARCH_MIN_LENGTH = 3;
+
+/** Whether a search word (one of {@link searchTerms}) is also looked for inside words. */
+export function searchesInsideWords(term: string): boolean {
+  return [...term.normalize("NFC")].length >= INFIX_SEARCH_MIN_LENGTH;
+}

@@ -394,6 +394,41 @@ export function describeItemsHttpContract(label: string, build: () => Promise<It
         expect((await list("?search=chicken")).body.total).to.equal(1);
       });
 
+      it("finds words inside compounds after whole words and beginnings, and sorts names by their letters", async () => {
+        // A household of its own: the list world above keeps its five items.
+        const hid = (await send("post", "/households", w.owner, { name: "Tiefkühltruhe" })).body.id;
+        const freezerId = (await send("post", `/households/${hid}/freezers`, w.owner, { name: "Keller" })).body.id;
+        const compartmentId = (
+          await send("post", `/households/${hid}/freezers/${freezerId}/compartments`, w.owner, { name: "Oben" })
+        ).body.id;
+        for (const name of ["Vanilleeis", "Himbeeren", "Eiswürfel", "Fischstäbchen", "Eis am Stiel", "Hähnchen"]) {
+          const created = await send("post", `/households/${hid}/items`, w.owner, {
+            name,
+            quantity: 1,
+            freezerId,
+            compartmentId,
+          });
+          expect(created.status).to.equal(201);
+        }
+        const namesOf = async (query: string) => {
+          const response = await send("get", `/households/${hid}/items${query}`, w.owner);
+          expect(response.status, JSON.stringify(response.body)).to.equal(200);
+          return response.body.data.map((item: { name: string }) => item.name);
+        };
+        expect(await namesOf("?search=eis")).to.deep.equal(["Eis am Stiel", "Eiswürfel", "Vanilleeis"]);
+        expect(await namesOf(`?search=${encodeURIComponent("stäbchen")}`)).to.deep.equal(["Fischstäbchen"]);
+        expect(await namesOf("?search=STABCHEN")).to.deep.equal(["Fischstäbchen"]);
+        expect(await namesOf("?search=ei")).to.deep.equal(["Eis am Stiel", "Eiswürfel"]);
+        expect(await namesOf("?sort=name&order=asc")).to.deep.equal([
+          "Eis am Stiel",
+          "Eiswürfel",
+          "Fischstäbchen",
+          "Hähnchen",
+          "Himbeeren",
+          "Vanilleeis",
+        ]);
+      });
+
       it("rejects bad query parameters with 400 and details", async () => {
         for (const query of [
           "?limit=101",
