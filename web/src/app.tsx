@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
-import { Link } from "./components.js";
-import { selectHousehold } from "./data.js";
+import { Link, LoadFailed } from "./components.js";
+import { boot, loadHouseholds, selectHousehold } from "./data.js";
 import { t } from "./i18n/index.js";
 import { usePath } from "./router.js";
 import { setState, useAppState } from "./store.js";
@@ -81,9 +81,24 @@ function Header(props: { path: string }) {
 }
 
 function Home() {
-  const { householdId } = useAppState();
+  const { householdId, householdsLoaded, householdsError } = useAppState();
   // Bumped after an add, so the expiring section and the list both reload.
   const [version, setVersion] = useState(0);
+  if (!householdId && householdsError) {
+    return (
+      <main id="main">
+        <h1>{t("home.loadFailed")}</h1>
+        <LoadFailed error={householdsError} onRetry={() => loadHouseholds()} />
+      </main>
+    );
+  }
+  if (!householdId && !householdsLoaded) {
+    return (
+      <main id="main">
+        <p class="boot">{t("list.loading")}</p>
+      </main>
+    );
+  }
   if (!householdId) {
     return (
       <main id="main">
@@ -124,8 +139,16 @@ function Screen(props: { path: string }) {
 }
 
 export function App() {
-  const { user } = useAppState();
+  const { user, bootError } = useAppState();
   const path = usePath();
+  if (user === undefined && bootError) {
+    return (
+      <main id="main">
+        <h1>{t("app.title")}</h1>
+        <LoadFailed error={bootError} onRetry={() => boot()} />
+      </main>
+    );
+  }
   if (user === undefined) {
     return (
       <main id="main">

@@ -29,6 +29,33 @@ export function ErrorText(props: { error: unknown; overrides?: ErrorOverrides })
   );
 }
 
+/** A load that failed: the sentence and a retry, never an empty screen that looks like "nothing there". */
+export function LoadFailed(props: { error: unknown; onRetry: () => unknown; overrides?: ErrorOverrides }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <div class="load-failed">
+      <ErrorText error={props.error} overrides={props.overrides} />
+      <button
+        type="button"
+        class="primary"
+        disabled={busy}
+        onClick={async () => {
+          setBusy(true);
+          try {
+            await props.onRetry();
+          } catch {
+            // The retry's own failure replaces the sentence above.
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        {t("action.retry")}
+      </button>
+    </div>
+  );
+}
+
 /**
  * Runs an async action, tracking whether it is busy and what it failed with, so a button can
  * be disabled while it runs and the error can be shown beside it.

@@ -1,4 +1,4 @@
-import { ApiError, api, type FreezerDetail, type Household, type User } from "./api.js";
+import { ApiError, api, type FreezerDetail, type Household, refreshSession, sessionUser, type User } from "./api.js";
 import { forgetAll, getState, recall, remember, setState } from "./store.js";
 
 /** Marks the app offline when a request could not reach the server at all. */
@@ -9,11 +9,18 @@ export function noteFailure(error: unknown): void {
 /** Loads the user's households and picks one (the last used, else the first). */
 export async function loadHouseholds(): Promise<Household[]> {
   try {
-    const households = await api.households();
+    let households: Household[];
+    try {
+      households = await api.households();
+    } catch (error) {
+      // A failed load is not "no household": the home screen says what failed and offers a retry.
+      setState({ householdsError: error });
+      throw error;
+    }
     remember("households", households);
     const wanted = getState().householdId ?? recall<string>("householdId");
     const householdId = households.find((household) => household.id === wanted)?.id ?? households[0]?.id ?? null;
-    setState({ households, householdId });
+    setState({ households, householdId, householdsLoaded: true, householdsError: null });
     if (householdId) remember("householdId", householdId);
     await loadFreezers();
     return households;
@@ -64,11 +71,32 @@ export function startOffline(): void {
     user,
     households,
     householdId,
+    householdsLoaded: recall<Household[]>("households") !== null,
     freezers: householdId ? (recall<FreezerDetail[]>(`freezers.${householdId}`) ?? []) : [],
   });
 }
 
 export function signedOut(): void {
   forgetAll();
-  setState({ user: null, households: [], householdId: null, freezers: [] });
+  setState({
+    user: null,
+    households: [],
+    householdId: null,
+    freezers: [],
+    householdsLoaded: false,
+    householdsError: null,
+  });
+}
+
+/** Resumes the session from the refresh cookie, or starts offline from the stored copy. */
+export async function boot(): Promise<void> {
+  setState({ bootError: null });
+  try {
+    if ((await refreshSession()) && sessionUser()) await signedIn(sessionUser()!);
+    else setState({ user: null });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 0) startOffline();
+    // A busy or failing server is not a signed-out user: the start screen offers a retry.
+    else setState({ bootError: error });
+  }
 }

@@ -13,6 +13,12 @@ export interface AppState {
   pendingInvite: string | null;
   /** Why the session could not be resumed at start (a rate limit, a server error), if it failed. */
   bootError: unknown;
+  /** Whether the household list has been loaded once this session (until then no screen may say "none"). */
+  householdsLoaded: boolean;
+  /** Why the household list could not be loaded; shown with a retry instead of an empty state. */
+  householdsError: unknown;
+  /** A sentence about something that happened to the user, not by their hand (removed from a household). */
+  notice: string | null;
 }
 
 const listeners = new Set<() => void>();
@@ -24,6 +30,9 @@ let state: AppState = {
   online: typeof navigator === "undefined" ? true : navigator.onLine,
   pendingInvite: null,
   bootError: null,
+  householdsLoaded: false,
+  householdsError: null,
+  notice: null,
 };
 
 export function getState(): AppState {

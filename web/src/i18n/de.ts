@@ -13,6 +13,8 @@ export const de: Catalogue = {
   "offline.banner":
     "Du bist offline. Das ist die zuletzt geladene Liste; Änderungen sind gesperrt, bis die Verbindung zurück ist.",
 
+  "action.retry": "Noch einmal versuchen",
+  "home.loadFailed": "Deine Haushalte konnten nicht geladen werden",
   "action.cancel": "Abbrechen",
   "action.save": "Speichern",
   "action.rename": "Umbenennen",

@@ -11,6 +11,8 @@ export const en = {
   "offline.banner":
     "You are offline. This is the list as last loaded; changes are switched off until the connection is back.",
 
+  "action.retry": "Try again",
+  "home.loadFailed": "Your households could not be loaded",
   "action.cancel": "Cancel",
   "action.save": "Save",
   "action.rename": "Rename",

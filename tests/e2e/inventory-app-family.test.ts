@@ -1,0 +1,90 @@
+import { expect } from "chai";
+import type { Page } from "playwright-core";
+import {
+  type AppServer,
+  addItem,
+  household,
+  join,
+  member,
+  PROFILES,
+  type Profile,
+  startAppServer,
+  text,
+} from "./support/family-app.js";
+
+/** The calendar day `offset` days from now in UTC, as the API stores a date ("2026-11-25"). */
+function utcDay(offset = 0, from = Date.now()): string {
+  return new Date(from + offset * 86400000).toISOString().slice(0, 10);
+}
+
+/** The id of the focused element, or its tag when it has none ("BODY" means focus was lost). */
+function focused(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const active = document.activeElement;
+    return active?.id || active?.tagName || "";
+  });
+}
+
+function issue22(variant: "PGlite" | "PostgreSQL"): void {
+  describe(`inventory web app, issue 22 (family use) on ${variant}`, function () {
+    this.timeout(120_000);
+    let server: AppServer;
+    let stop: () => Promise<void> = async () => undefined;
+
+    before(async function () {
+      const started = await startAppServer(variant, "inventory web app, issue 22");
+      stop = started.stop;
+      if (!started.server) this.skip();
+      server = started.server;
+    });
+
+    after(async () => {
+      await stop();
+    });
+
+    for (const profile of PROFILES) {
+      describe(profile.name, () => {
+        profileTests(() => server, profile);
+      });
+    }
+  });
+}
+
+function profileTests(getServer: () => AppServer, profile: Profile): void {
+  const say = (key: Parameters<typeof text>[1], values: Record<string, string | number> = {}) =>
+    text(profile, key, values);
+
+  it("2. a failed household load (503, 429) says so with a retry, never the welcome screen", async () => {
+    const server = getServer();
+    const anna = await member(server, profile, "Anna");
+    await household(anna, "The Smiths");
+    const { page } = anna;
+    try {
+      for (const status of [503, 429]) {
+        let failures = 1;
+        await page.route("**/api/v1/households", async (route) => {
+          if (failures > 0 && route.request().method() === "GET") {
+            failures -= 1;
+            await route.fulfill({
+              status,
+              headers: { "Content-Type": "application/json", "Retry-After": "7" },
+              body: JSON.stringify({ statusCode: status, error: "Busy", message: "busy" }),
+            });
+          } else await route.continue();
+        });
+        await page.goto(`${server.baseUrl}/`);
+        const sentence = status === 429 ? say("error.429.seconds", { seconds: 7 }) : say("error.unavailable");
+        await page.getByRole("alert").filter({ hasText: sentence }).waitFor();
+        expect(await page.getByRole("heading", { name: say("home.welcome") }).count()).to.equal(0);
+        await page.getByRole("button", { name: say("action.retry") }).click();
+        await page.locator(".household-name", { hasText: "The Smiths" }).waitFor();
+        await page.unroute("**/api/v1/households");
+      }
+    } finally {
+      await anna.context.close();
+    }
+  });
+}
+
+issue22("PGlite");
+issue22("PostgreSQL");
