@@ -84,6 +84,38 @@ function profileTests(getServer: () => AppServer, profile: Profile): void {
       await anna.context.close();
     }
   });
+
+  it("3. 'expires today' and 'expired' follow the family's calendar day (Los Angeles, Sydney)", async () => {
+    const server = getServer();
+    // 25 November 2026: 17:30 in Los Angeles is already the 26th in UTC; 09:00 in Sydney is still the 24th.
+    const cases = [
+      { timeZone: "America/Los_Angeles", now: Date.parse("2026-11-26T01:30:00Z"), today: "2026-11-25" },
+      { timeZone: "Australia/Sydney", now: Date.parse("2026-11-24T22:00:00Z"), today: "2026-11-25" },
+    ];
+    for (const { timeZone, now, today } of cases) {
+      const anna = await member(server, profile, "Anna", { timezoneId: timeZone });
+      try {
+        const place = await household(anna, "The Smiths", timeZone);
+        await addItem(anna, place, { name: "Soup", expiresAt: today });
+        await addItem(anna, place, { name: "Fish", expiresAt: utcDay(-1, Date.parse(today)) });
+        await addItem(anna, place, { name: "Bread", expiresAt: utcDay(1, Date.parse(today)) });
+        await addItem(anna, place, { name: "Cake", expiresAt: utcDay(7, Date.parse(today)) });
+        await anna.page.clock.setFixedTime(now);
+        await anna.page.goto(`${server.baseUrl}/`);
+        const expiry = (name: string) =>
+          anna.page.locator("#list-title ~ ul.items .item-row", { hasText: name }).locator(".expiry");
+        await expiry("Soup").waitFor();
+        expect(await expiry("Soup").textContent(), `${timeZone}: today's soup`).to.equal(say("item.expiresToday"));
+        expect(await expiry("Fish").getAttribute("class"), `${timeZone}: yesterday's fish`).to.include("expired");
+        expect(await expiry("Bread").getAttribute("class"), `${timeZone}: tomorrow's bread`).to.not.include("expired");
+        expect(await expiry("Bread").textContent()).to.not.equal(say("item.expiresToday"));
+        // The expiring section counts a week of the family's days: today + 7 is in it.
+        await anna.page.locator("#expiring-title ~ ul.items .item-name", { hasText: "Cake" }).waitFor();
+      } finally {
+        await anna.context.close();
+      }
+    }
+  });
 }
 
 issue22("PGlite");

@@ -15,6 +15,8 @@ export interface Household {
   name: string;
   ownerId: string;
   createdAt: string;
+  /** The family's IANA time zone, on servers that keep one. */
+  timeZone?: string;
 }
 
 export interface Member {
@@ -257,7 +259,18 @@ export const api = {
   deleteMe: () => request("DELETE", "/users/me"),
 
   households: () => request<Household[]>("GET", "/households"),
-  createHousehold: (name: string) => request<Household>("POST", "/households", { name }),
+  createHousehold: (name: string, timeZone?: string) =>
+    request<Household>("POST", "/households", { name, ...(timeZone ? { timeZone } : {}) }).catch((error: unknown) => {
+      // A server from before households had a time zone refuses the unknown field: create without it.
+      if (
+        timeZone &&
+        error instanceof ApiError &&
+        error.status === 400 &&
+        error.details.some((d) => d.path === "" || d.path === "timeZone")
+      )
+        return request<Household>("POST", "/households", { name });
+      throw error;
+    }),
   household: (hid: string) => request<HouseholdDetail>("GET", `/households/${hid}`),
   renameHousehold: (hid: string, name: string) => request<Household>("PATCH", `/households/${hid}`, { name }),
   removeMember: (hid: string, uid: string) => request("DELETE", `/households/${hid}/members/${uid}`),

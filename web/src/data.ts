@@ -1,4 +1,5 @@
 import { ApiError, api, type FreezerDetail, type Household, refreshSession, sessionUser, type User } from "./api.js";
+import { setFamilyTimeZone } from "./format.js";
 import { forgetAll, getState, recall, remember, setState } from "./store.js";
 
 /** Marks the app offline when a request could not reach the server at all. */
@@ -20,6 +21,7 @@ export async function loadHouseholds(): Promise<Household[]> {
     remember("households", households);
     const wanted = getState().householdId ?? recall<string>("householdId");
     const householdId = households.find((household) => household.id === wanted)?.id ?? households[0]?.id ?? null;
+    setFamilyTimeZone(households.find((household) => household.id === householdId)?.timeZone);
     setState({ households, householdId, householdsLoaded: true, householdsError: null });
     if (householdId) remember("householdId", householdId);
     await loadFreezers();
@@ -32,6 +34,7 @@ export async function loadHouseholds(): Promise<Household[]> {
 
 export async function selectHousehold(householdId: string): Promise<void> {
   remember("householdId", householdId);
+  setFamilyTimeZone(getState().households.find((household) => household.id === householdId)?.timeZone);
   setState({ householdId, freezers: recall<FreezerDetail[]>(`freezers.${householdId}`) ?? [] });
   await loadFreezers();
 }
@@ -66,6 +69,7 @@ export function startOffline(): void {
   const user = recall<User>("user");
   const households = recall<Household[]>("households") ?? [];
   const householdId = recall<string>("householdId") ?? households[0]?.id ?? null;
+  setFamilyTimeZone(households.find((household) => household.id === householdId)?.timeZone);
   setState({
     online: false,
     user,

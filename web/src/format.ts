@@ -1,6 +1,50 @@
 import { locale } from "./i18n/index.js";
 
 const dateFormat = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" });
+/** Sorting names as the app's language does ("Hähnchen" before "Himbeeren" in German). */
+export const collator = new Intl.Collator(locale, { sensitivity: "base", numeric: true });
+
+/**
+ * The family's time zone: the household's when the server names one, else the browser's. Every
+ * "today" the app shows or counts is a calendar day there, never the UTC day.
+ */
+let familyZone: string | undefined;
+
+export function setFamilyTimeZone(timeZone: string | undefined): void {
+  try {
+    // An unknown zone name throws; the browser's zone is the better guess then.
+    familyZone = timeZone ? new Intl.DateTimeFormat("en", { timeZone }).resolvedOptions().timeZone : undefined;
+  } catch {
+    familyZone = undefined;
+  }
+}
+
+/** The browser's IANA time zone, which a new household is created with. */
+export function browserTimeZone(): string | undefined {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
+}
+
+/** "YYYY-MM-DD" of the calendar day `instant` falls on in the family's time zone. */
+export function localDay(instant: number = Date.now()): string {
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone: familyZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).formatToParts(new Date(instant));
+  const part = (type: string) => parts.find((entry) => entry.type === type)?.value ?? "";
+  return `${part("year")}-${part("month")}-${part("day")}`;
+}
+
+/** The calendar day `days` after a "YYYY-MM-DD" day. */
+export function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86400000).toISOString().slice(0, 10);
+}
+
+/** The day an instant (a join, an archive) fell on for the family, formatted. */
+export function formatDay(iso: string | null): string {
+  return iso ? formatDate(`${localDay(new Date(iso).getTime())}T00:00:00Z`) : "";
+}
 const dateTimeFormat = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
 const numberFormat = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
 const relativeFormat = new Intl.RelativeTimeFormat(locale, { numeric: "auto" });
@@ -39,11 +83,14 @@ export function formatRelative(iso: string, now: number = Date.now()): string {
   return relativeFormat.format(0, "second");
 }
 
-/** Whole days from today (UTC) to a stored date; negative once it has passed. */
+/**
+ * Whole days from the family's today to a stored calendar date (kept as its UTC midnight);
+ * negative once it has passed.
+ */
 export function daysUntil(iso: string, now: number = Date.now()): number {
-  const today = new Date(now);
-  const midnight = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
-  return Math.round((new Date(iso).getTime() - midnight) / 86400000);
+  return Math.round(
+    (Date.parse(`${iso.slice(0, 10)}T00:00:00Z`) - Date.parse(`${localDay(now)}T00:00:00Z`)) / 86400000,
+  );
 }
 
 /** The YYYY-MM-DD an <input type="date"> shows for a stored date. */

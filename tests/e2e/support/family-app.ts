@@ -159,8 +159,11 @@ export interface Household {
   cid: string;
 }
 
-export async function household(owner: Member, name = `${owner.name}'s`): Promise<Household> {
-  const created = await owner.api<{ id: string }>("POST", "/households", { name });
+/** `timeZone` is sent where the server keeps one (issue 22's server side), else left out. */
+export async function household(owner: Member, name = `${owner.name}'s`, timeZone?: string): Promise<Household> {
+  const created = await owner
+    .api<{ id: string }>("POST", "/households", { name, ...(timeZone ? { timeZone } : {}) })
+    .catch(() => owner.api<{ id: string }>("POST", "/households", { name }));
   const freezer = await owner.api<{ id: string }>("POST", `/households/${created.id}/freezers`, { name: "Chest" });
   const compartment = await owner.api<{ id: string }>(
     "POST",

@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, type Item } from "../api.js";
 import { ConfirmButton, ErrorText, useAction } from "../components.js";
 import { noteFailure } from "../data.js";
-import { formatDate, formatNumber } from "../format.js";
+import { formatDay, formatNumber } from "../format.js";
 import { t } from "../i18n/index.js";
 import { currentHousehold, recall, remember, useAppState } from "../store.js";
 
@@ -23,7 +23,7 @@ function ArchivedItem(props: { item: Item; isOwner: boolean; onChanged: () => vo
       <p class="muted">
         {t("archive.line", {
           quantity: formatNumber(item.quantity),
-          date: item.deletedAt ? formatDate(item.deletedAt) : "",
+          date: item.deletedAt ? formatDay(item.deletedAt) : "",
         })}
       </p>
       <div class="actions">

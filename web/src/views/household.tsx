@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, type HouseholdDetail, type Invite } from "../api.js";
 import { ActionForm, ConfirmButton, ErrorText, NameForm, Select, useAction } from "../components.js";
 import { loadHouseholds, noteFailure, selectHousehold } from "../data.js";
-import { formatDate, formatDateTime } from "../format.js";
+import { browserTimeZone, formatDateTime, formatDay } from "../format.js";
 import { t } from "../i18n/index.js";
 import { currentHousehold, useAppState } from "../store.js";
 
@@ -146,7 +146,7 @@ function Members(props: { detail: HouseholdDetail; isOwner: boolean; onChanged: 
               <span class={`role role-${member.role.toLowerCase()}`}>
                 {member.role === "OWNER" ? t("role.owner") : t("role.member")}
               </span>
-              <span class="muted"> · {t("household.joined", { date: formatDate(member.joinedAt) })}</span>
+              <span class="muted"> · {t("household.joined", { date: formatDay(member.joinedAt) })}</span>
             </span>
             {props.isOwner && member.role !== "OWNER" ? (
               <ConfirmButton
@@ -212,7 +212,7 @@ export function HouseholdView() {
     await loadHouseholds();
   });
   const create = useAction(async () => {
-    const created = await api.createHousehold(newName);
+    const created = await api.createHousehold(newName, browserTimeZone());
     setNewName("");
     await loadHouseholds();
     await selectHousehold(created.id);

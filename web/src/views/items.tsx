@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { api, type Item, type ItemQuery, type Page } from "../api.js";
 import { ActionForm, ErrorText, Field, Link, NamedOptions, QuantityField, Select, useAction } from "../components.js";
 import { noteFailure } from "../data.js";
-import { daysUntil, formatDate, formatNumber } from "../format.js";
+import { addDays, daysUntil, formatDate, formatNumber, localDay } from "../format.js";
 import { t } from "../i18n/index.js";
 import { compartmentName, freezerName, recall, remember, useAppState } from "../store.js";
 
@@ -52,7 +52,8 @@ export function ExpiringSoon(props: { version: number }) {
   useEffect(() => {
     if (!householdId) return;
     const key = `expiring.${householdId}`;
-    const before = new Date(Date.now() + EXPIRING_DAYS * 86400000).toISOString();
+    // Within the week means up to the family's today + 7, counted in their calendar days.
+    const before = `${addDays(localDay(), EXPIRING_DAYS + 1)}T00:00:00Z`;
     api.items(householdId, { expiresBefore: before, sort: "expiresAt", order: "asc", limit: 10 }).then(
       (page) => {
         remember(key, page.data);
