@@ -116,6 +116,29 @@ function profileTests(getServer: () => AppServer, profile: Profile): void {
       }
     }
   });
+
+  it("4. a used-up item shows as used up with 'add again', not a Restore that fails", async () => {
+    const server = getServer();
+    const anna = await member(server, profile, "Anna");
+    try {
+      const place = await household(anna, "The Smiths");
+      const soup = await addItem(anna, place, { name: "Pumpkin soup", quantity: 2 });
+      await anna.api("POST", `/households/${place.hid}/items/${soup.id}/consume`, { quantity: 2 });
+      const { page } = anna;
+      await page.goto(`${server.baseUrl}/archive`);
+      const card = page.locator(".card", { hasText: "Pumpkin soup" });
+      await card.waitFor();
+      expect(await card.textContent()).to.include(say("archive.usedUp", { date: "" }).trim());
+      expect(await card.getByRole("button", { name: say("archive.restore") }).count()).to.equal(0);
+      await card.getByRole("button", { name: say("archive.addAgain") }).click();
+      expect(await page.locator("#add-name").inputValue()).to.equal("Pumpkin soup");
+      await page.locator("#add-quantity").fill("3");
+      await page.getByRole("button", { name: say("add.submit"), exact: true }).click();
+      await page.locator("#list-title ~ ul.items .item-row", { hasText: "Pumpkin soup" }).waitFor();
+    } finally {
+      await anna.context.close();
+    }
+  });
 }
 
 issue22("PGlite");

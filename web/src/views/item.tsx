@@ -5,6 +5,7 @@ import {
   ConfirmButton,
   ErrorText,
   Field,
+  Link,
   NamedOptions,
   QuantityField,
   Select,
@@ -140,7 +141,14 @@ export function ItemView(props: { itemId: string }) {
         })}{" "}
         <Expiry iso={item.expiresAt} />
       </p>
-      {archived ? <p class="notice">{t("item.isArchived")}</p> : null}
+      {archived ? (
+        <p class="notice">
+          {item.quantity === 0 ? t("item.isUsedUp") : t("item.isArchived")}{" "}
+          {item.quantity === 0 ? (
+            <Link href={`/?add=${encodeURIComponent(item.name)}`}>{t("archive.addAgain")}</Link>
+          ) : null}
+        </p>
+      ) : null}
 
       <section aria-labelledby="edit-title">
         <h2 id="edit-title">{t("item.edit")}</h2>

@@ -116,7 +116,8 @@ interface LastPlace {
 export function QuickAdd(props: { onAdded: () => void }) {
   const { householdId, freezers, online } = useAppState();
   const last = householdId ? recall<LastPlace>(`lastPlace.${householdId}`) : null;
-  const [name, setName] = useState("");
+  // "Add again" on a used-up item opens the form with its name (/?add=<name>).
+  const [name, setName] = useState(() => new URLSearchParams(location.search).get("add") ?? "");
   const [quantity, setQuantity] = useState("1");
   const [freezerId, setFreezerId] = useState(last?.freezerId ?? "");
   const [compartmentId, setCompartmentId] = useState(last?.compartmentId ?? "");
@@ -126,6 +127,15 @@ export function QuickAdd(props: { onAdded: () => void }) {
   const compartment =
     freezer?.compartments.find((candidate) => candidate.id === compartmentId) ?? freezer?.compartments[0];
   const nameInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const params = new URLSearchParams(location.search);
+    if (!params.has("add")) return;
+    // The name is in the form now; a reload should not fill it in again.
+    params.delete("add");
+    const rest = params.toString();
+    history.replaceState(history.state, "", `${location.pathname}${rest ? `?${rest}` : ""}`);
+    document.getElementById("add-quantity")?.focus();
+  }, []);
   const add = useAction(async () => {
     if (!householdId || !freezer || !compartment) return;
     await api.createItem(householdId, {
