@@ -139,6 +139,55 @@ function profileTests(getServer: () => AppServer, profile: Profile): void {
       await anna.context.close();
     }
   });
+
+  it("5. the server's refusals are in the app's language with the field's label; blank names are refused", async () => {
+    const server = getServer();
+    const anna = await member(server, profile, "Anna");
+    try {
+      const place = await household(anna, "The Smiths");
+      const peas = await addItem(anna, place, { name: "Peas" });
+      const { page } = anna;
+      await page.goto(`${server.baseUrl}/items/${peas.id}`);
+      await page.locator("#edit-quantity").fill("2000000");
+      await page.locator("#edit-quantity").press("Enter");
+      await confirmUnlikely(page, profile);
+      const limit = new Intl.NumberFormat(profile.lang === "de" ? "de-DE" : "en-GB").format(1_000_000);
+      const expected = say("error.400.fields", {
+        fields: `${say("field.quantity")}: ${say("rule.max", { n: limit })}`,
+      });
+      await page.getByRole("alert").filter({ hasText: expected }).waitFor();
+      expect(await page.getByRole("alert").allTextContents()).to.not.include("must be at most 1000000");
+
+      // A name of only spaces never leaves the form.
+      await page.goto(`${server.baseUrl}/`);
+      await openQuickAdd(page, profile);
+      const posts: string[] = [];
+      page.on("request", (request) => {
+        if (request.method() === "POST" && request.url().endsWith("/items")) posts.push(request.url());
+      });
+      await page.locator("#add-name").fill("   ");
+      await page.getByRole("button", { name: say("add.submit"), exact: true }).click();
+      expect(await page.locator("#add-name").evaluate((input: HTMLInputElement) => input.validationMessage)).to.equal(
+        say("rule.blank"),
+      );
+      expect(posts).to.deep.equal([]);
+    } finally {
+      await anna.context.close();
+    }
+  });
+}
+
+/** Opens the quick-add form where it is folded behind a button (the phone-first layout). */
+async function openQuickAdd(page: Page, profile: Profile): Promise<void> {
+  if (await page.locator("#add-name").isVisible()) return;
+  await page.getByRole("button", { name: text(profile, "add.open") }).click();
+  await page.locator("#add-name").waitFor();
+}
+
+/** Says "yes, that is right" to a soft confirmation of an unlikely value, where the app asks one. */
+async function confirmUnlikely(page: Page, profile: Profile): Promise<void> {
+  const confirm = page.getByRole("button", { name: text(profile, "unlikely.confirm") });
+  await confirm.click();
 }
 
 issue22("PGlite");

@@ -107,6 +107,10 @@ export class ApiError extends Error {
     readonly details: ErrorDetail[] = [],
     /** Seconds to wait, from Retry-After on a 429. */
     readonly retryAfter: number | null = null,
+    /** The API's stable error code (ITEM_CHANGED, NOT_HOUSEHOLD_MEMBER, …), where it sends one. */
+    readonly code: string | null = null,
+    /** The whole error body, for answers that carry data (a 412's current item). */
+    readonly body: unknown = null,
   ) {
     super(message);
   }
@@ -146,18 +150,39 @@ async function send(method: string, path: string, body?: unknown, cookieRoute = 
   }
 }
 
+/**
+ * The two 403s mean different things to a family (removed from the household, or not its owner);
+ * a server that sends no `code` tells them apart only by its sentence.
+ */
+const CODE_BY_MESSAGE: [RegExp, string][] = [
+  [/not a member of this household/i, "NOT_HOUSEHOLD_MEMBER"],
+  [/only the household owner/i, "NOT_HOUSEHOLD_OWNER"],
+];
+
 async function failure(response: Response): Promise<ApiError> {
   let message = response.statusText;
   let details: ErrorDetail[] = [];
+  let code: string | null = null;
+  let body: unknown = null;
   try {
-    const body = (await response.json()) as { message?: unknown; details?: unknown };
-    if (typeof body.message === "string") message = body.message;
-    if (Array.isArray(body.details)) details = body.details as ErrorDetail[];
+    body = await response.json();
+    const fields = body as { message?: unknown; details?: unknown; code?: unknown };
+    if (typeof fields.message === "string") message = fields.message;
+    if (Array.isArray(fields.details)) details = fields.details as ErrorDetail[];
+    if (typeof fields.code === "string") code = fields.code;
   } catch {
     // Not JSON (a proxy's error page): the status alone tells the user enough.
   }
+  if (!code && response.status === 403) code = CODE_BY_MESSAGE.find(([pattern]) => pattern.test(message))?.[1] ?? null;
   const retry = Number(response.headers.get("Retry-After"));
-  return new ApiError(response.status, message, details, Number.isFinite(retry) && retry > 0 ? retry : null);
+  return new ApiError(
+    response.status,
+    message,
+    details,
+    Number.isFinite(retry) && retry > 0 ? retry : null,
+    code,
+    body,
+  );
 }
 
 async function parse<T>(response: Response): Promise<T> {

@@ -1,6 +1,19 @@
-import { ApiError, api, type FreezerDetail, type Household, refreshSession, sessionUser, type User } from "./api.js";
+import {
+  ApiError,
+  api,
+  type FreezerDetail,
+  type Household,
+  type Item,
+  type ItemFields,
+  refreshSession,
+  sessionUser,
+  type User,
+} from "./api.js";
+import { describeError } from "./errors.js";
+import { t } from "./i18n/index.js";
+import { forgetEverything, forgetItem, queuedWrites, queueWrite, removeWrite, updateWrite } from "./offline.js";
 import { setFamilyTimeZone } from "./format.js";
-import { forgetAll, getState, recall, remember, setState } from "./store.js";
+import { announce, forgetAll, getState, recall, remember, setState } from "./store.js";
 
 /** Marks the app offline when a request could not reach the server at all. */
 export function noteFailure(error: unknown): void {
@@ -82,6 +95,7 @@ export function startOffline(): void {
 
 export function signedOut(): void {
   forgetAll();
+  void forgetEverything();
   setState({
     user: null,
     households: [],
@@ -104,3 +118,99 @@ export async function boot(): Promise<void> {
     else setState({ bootError: error });
   }
 }
+
+export { keepItems, keptItem, keptItems } from "./offline.js";
+
+function offline(): boolean {
+  return navigator.onLine === false || !getState().online;
+}
+
+async function refreshPending(): Promise<void> {
+  setState({ pending: await queuedWrites() });
+}
+
+/** Adds an item now, or (offline) queues it and says so. */
+export async function addItem(householdId: string, body: ItemFields): Promise<Item | "queued"> {
+  const queue = () =>
+    queueWrite({ householdId, kind: "add", name: body.name ?? "", body, status: "waiting" }).then(refreshPending);
+  if (offline()) {
+    await queue();
+    return "queued";
+  }
+  try {
+    return await api.createItem(householdId, body);
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 0)) throw error;
+    noteFailure(error);
+    await queue();
+    return "queued";
+  }
+}
+
+/** Takes `quantity` out of an item now, or (offline) queues it and says so. */
+export async function takeOut(householdId: string, item: Item, quantity: number): Promise<Item | "queued"> {
+  const queue = () =>
+    queueWrite({
+      householdId,
+      kind: "takeOut",
+      name: item.name,
+      itemId: item.id,
+      body: { quantity },
+      status: "waiting",
+    }).then(refreshPending);
+  if (offline()) {
+    await queue();
+    return "queued";
+  }
+  try {
+    const left = await api.consumeItem(householdId, item.id, quantity);
+    if (left.deletedAt) void forgetItem(item.id);
+    return left;
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 0)) throw error;
+    noteFailure(error);
+    await queue();
+    return "queued";
+  }
+}
+
+let flushing = false;
+
+/**
+ * Sends the writes made offline, oldest first, once the connection is back. Each answer is kept
+ * in view: a refusal (the item was used up meanwhile, a conflict) stays listed with the
+ * server's reason until the user dismisses it; nothing is dropped silently.
+ */
+export async function flushPending(): Promise<void> {
+  if (flushing || offline()) return;
+  flushing = true;
+  try {
+    for (const write of await queuedWrites()) {
+      if (write.status !== "waiting" || write.id === undefined) continue;
+      try {
+        if (write.kind === "add") await api.createItem(write.householdId, write.body);
+        else if (write.itemId) await api.consumeItem(write.householdId, write.itemId, write.body.quantity ?? 1);
+        await removeWrite(write.id);
+        announce(
+          write.kind === "add"
+            ? t("offline.sentAdd", { name: write.name })
+            : t("offline.sentTakeOut", { name: write.name }),
+        );
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 0) break;
+        await updateWrite({ ...write, status: "refused", problem: describeError(error) });
+      }
+    }
+  } finally {
+    flushing = false;
+    await refreshPending();
+    setState({ liveVersion: getState().liveVersion + 1 });
+  }
+}
+
+export async function dismissWrite(id: number): Promise<void> {
+  await removeWrite(id);
+  await refreshPending();
+}
+
+export { refreshPending };

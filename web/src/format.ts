@@ -1,4 +1,4 @@
-import { locale } from "./i18n/index.js";
+import { locale, type MessageKey } from "./i18n/index.js";
 
 const dateFormat = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" });
 /** Sorting names as the app's language does ("Hähnchen" before "Himbeeren" in German). */
@@ -96,4 +96,38 @@ export function daysUntil(iso: string, now: number = Date.now()): number {
 /** The YYYY-MM-DD an <input type="date"> shows for a stored date. */
 export function dateInputValue(iso: string | null): string {
   return iso ? iso.slice(0, 10) : "";
+}
+
+const decimalSeparator = numberFormat.formatToParts(1.5).find((part) => part.type === "decimal")?.value ?? ".";
+
+/**
+ * A quantity as typed: "1,5" and "1.5" are both one and a half, whatever the language (a comma
+ * is never a thousands separator here, so "1,5" can never become 15). NaN when it is no number.
+ */
+export function parseDecimal(input: string): number {
+  const compact = input.trim().replace(/\s/g, "");
+  if (!/^\d+([.,]\d+)?$|^[.,]\d+$/.test(compact)) return Number.NaN;
+  return Number(compact.replace(",", "."));
+}
+
+/** A quantity for an input field, with the language's decimal separator and no grouping ("1,5"). */
+export function decimalInputValue(value: number): string {
+  return String(value).replace(".", decimalSeparator);
+}
+
+/** The quantity from which the app asks "is that right?" before saving. */
+export const UNLIKELY_QUANTITY = 1000;
+/** Best-before dates more than this many years ahead are probably a typo. */
+const UNLIKELY_YEARS = 3;
+
+/** Sentences about values that are possible but probably typos; empty when all look fine. */
+export function unlikelyValues(values: { quantity?: number; expiresAt?: string }): MessageKey[] {
+  const reasons: MessageKey[] = [];
+  if (values.quantity !== undefined && values.quantity >= UNLIKELY_QUANTITY) reasons.push("unlikely.quantity");
+  if (values.expiresAt) {
+    const today = localDay();
+    if (values.expiresAt < today) reasons.push("unlikely.past");
+    else if (values.expiresAt > addDays(today, UNLIKELY_YEARS * 366)) reasons.push("unlikely.future");
+  }
+  return reasons;
 }

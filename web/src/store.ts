@@ -1,5 +1,6 @@
 import { useLayoutEffect, useState } from "preact/hooks";
 import type { FreezerDetail, Household, User } from "./api.js";
+import type { QueuedWrite } from "./offline.js";
 
 /** What every screen needs: who is signed in, which household is open, whether we are online. */
 export interface AppState {
@@ -19,6 +20,12 @@ export interface AppState {
   householdsError: unknown;
   /** A sentence about something that happened to the user, not by their hand (removed from a household). */
   notice: string | null;
+  /** The last thing said to screen readers (a screen change, an add); read by the live region. */
+  announcement: string;
+  /** Writes made offline, waiting to be sent or refused by the server. */
+  pending: QueuedWrite[];
+  /** Bumped by every live event of the household, so open lists and items reload. */
+  liveVersion: number;
 }
 
 const listeners = new Set<() => void>();
@@ -33,7 +40,16 @@ let state: AppState = {
   householdsLoaded: false,
   householdsError: null,
   notice: null,
+  announcement: "",
+  pending: [],
+  liveVersion: 0,
 };
+
+/** Says `text` to screen readers through the app's polite live region. */
+export function announce(text: string): void {
+  // The same sentence twice in a row would not be read again; a trailing no-break space changes it.
+  setState({ announcement: state.announcement === text ? `${text}\u00a0` : text });
+}
 
 export function getState(): AppState {
   return state;

@@ -7,12 +7,23 @@ import {
   Field,
   Link,
   NamedOptions,
+  NotesField,
   QuantityField,
   Select,
   useAction,
+  useSoftConfirm,
 } from "../components.js";
 import { noteFailure } from "../data.js";
-import { dateInputValue, formatDate, formatDateTime, formatNumber, formatRelative } from "../format.js";
+import {
+  dateInputValue,
+  decimalInputValue,
+  formatDate,
+  formatDateTime,
+  formatNumber,
+  formatRelative,
+  parseDecimal,
+  unlikelyValues,
+} from "../format.js";
 import { type MessageKey, t } from "../i18n/index.js";
 import { navigate } from "../router.js";
 import { compartmentName, freezerName, useAppState } from "../store.js";
@@ -69,7 +80,7 @@ export function ItemView(props: { itemId: string }) {
   const show = (loaded: Item) => {
     setItem(loaded);
     setName(loaded.name);
-    setQuantity(String(loaded.quantity));
+    setQuantity(decimalInputValue(loaded.quantity));
     setNotes(loaded.notes ?? "");
     setExpiresAt(dateInputValue(loaded.expiresAt));
     setFreezerId(loaded.freezerId);
@@ -94,13 +105,17 @@ export function ItemView(props: { itemId: string }) {
     void reload();
   }, [householdId, props.itemId]);
 
+  const unlikely = useSoftConfirm();
   const save = useAction(async () => {
     if (!householdId || !item) return;
     const changes: Parameters<typeof api.updateItem>[2] = {};
-    if (name !== item.name) changes.name = name;
-    if (Number(quantity) !== item.quantity) changes.quantity = Number(quantity);
+    if (name.trim() !== item.name) changes.name = name.trim();
+    if (parseDecimal(quantity) !== item.quantity) changes.quantity = parseDecimal(quantity);
     if ((notes || null) !== item.notes) changes.notes = notes || null;
     if (expiresAt !== dateInputValue(item.expiresAt)) changes.expiresAt = expiresAt || null;
+    // Only what this save changes is questioned: an old item's past date was questioned when it was set.
+    if (!unlikely.check(unlikelyValues({ quantity: changes.quantity, expiresAt: changes.expiresAt ?? undefined })))
+      return;
     await api.updateItem(householdId, item.id, changes);
     await reload();
   });
@@ -111,7 +126,7 @@ export function ItemView(props: { itemId: string }) {
   });
   const consume = useAction(async () => {
     if (!householdId || !item) return;
-    const left = await api.consumeItem(householdId, item.id, Number(take));
+    const left = await api.consumeItem(householdId, item.id, parseDecimal(take));
     if (left.deletedAt) navigate("/");
     else await reload();
   });
@@ -152,11 +167,12 @@ export function ItemView(props: { itemId: string }) {
 
       <section aria-labelledby="edit-title">
         <h2 id="edit-title">{t("item.edit")}</h2>
-        <ActionForm action={save} disabled={!online || archived}>
+        <ActionForm action={save} disabled={!online || archived} labels={{ name: "field.itemName" }}>
           <Field id="edit-name" label={t("field.itemName")} required maxLength={200} value={name} onValue={setName} />
           <QuantityField id="edit-quantity" label={t("field.quantity")} value={quantity} onValue={setQuantity} />
           <Field id="edit-expires" label={t("field.expiresAt")} type="date" value={expiresAt} onValue={setExpiresAt} />
-          <Field id="edit-notes" label={t("field.notes")} maxLength={2000} value={notes} onValue={setNotes} />
+          <NotesField id="edit-notes" value={notes} onValue={setNotes} />
+          {unlikely.panel(() => save.run(), "edit-name")}
           <button type="submit" class="primary">
             {t("action.save")}
           </button>
@@ -189,11 +205,16 @@ export function ItemView(props: { itemId: string }) {
 
       <section aria-labelledby="consume-title">
         <h2 id="consume-title">{t("item.consume")}</h2>
-        <ActionForm action={consume} disabled={!online || archived} overrides={{ 404: "item.consumeUnavailable" }}>
+        <ActionForm
+          action={consume}
+          disabled={!online || archived}
+          overrides={{ 404: "item.consumeUnavailable" }}
+          labels={{ quantity: "item.consumeQuantity" }}
+        >
           <QuantityField
             id="consume-quantity"
             label={t("item.consumeQuantity")}
-            max={String(item.quantity)}
+            max={item.quantity}
             value={take}
             onValue={setTake}
           />
