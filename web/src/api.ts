@@ -122,14 +122,26 @@ const REQUEST_TIMEOUT_MS = 20_000;
 let accessToken: string | null = null;
 let refreshing: Promise<boolean> | null = null;
 let onSignedOut: () => void = () => undefined;
+let onNotMember: () => void = () => undefined;
+
+/** Called when the API says the user is not (any more) a member of the household asked about. */
+export function whenNotMember(listener: () => void): void {
+  onNotMember = listener;
+}
 
 /** Called when the session ends without the user asking (refresh refused). */
 export function whenSignedOut(listener: () => void): void {
   onSignedOut = listener;
 }
 
-async function send(method: string, path: string, body?: unknown, cookieRoute = false): Promise<Response> {
-  const headers: Record<string, string> = { Accept: "application/json" };
+async function send(
+  method: string,
+  path: string,
+  body?: unknown,
+  cookieRoute = false,
+  extra: Record<string, string> = {},
+): Promise<Response> {
+  const headers: Record<string, string> = { Accept: "application/json", ...extra };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (cookieRoute) headers["X-Hearth-Client"] = "web";
   else if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
@@ -190,20 +202,51 @@ async function parse<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }
 
+/**
+ * Tabs of the app share one refresh: a refresh token is single-use, so two tabs (or the installed
+ * app and a tab) refreshing at once would race, and the loser could sign the family out. A Web
+ * Lock serialises the refresh across tabs; the winner posts the new access token on a
+ * BroadcastChannel, and a tab that waited for the lock takes that token instead of refreshing again.
+ */
+const REFRESH_LOCK = "hearth-refresh";
+const sessionChannel = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel("hearth-session");
+let sharedSession: { accessToken: string; user: User; receivedAt: number } | null = null;
+sessionChannel?.addEventListener("message", (event: MessageEvent) => {
+  const message = event.data as { type?: string; accessToken?: string; user?: User } | null;
+  if (message?.type === "refreshed" && message.accessToken && message.user) {
+    sharedSession = { accessToken: message.accessToken, user: message.user, receivedAt: Date.now() };
+  }
+});
+
+async function refreshOnce(startedAt: number): Promise<boolean> {
+  // Another tab refreshed while this one waited for the lock: its session is ours too.
+  if (sharedSession && sharedSession.receivedAt >= startedAt) {
+    accessToken = sharedSession.accessToken;
+    currentUser = sharedSession.user;
+    return true;
+  }
+  try {
+    const session = await parse<{ accessToken: string; user: User }>(
+      await send("POST", "/auth/web/refresh", undefined, true),
+    );
+    accessToken = session.accessToken;
+    currentUser = session.user;
+    sessionChannel?.postMessage({ type: "refreshed", accessToken: session.accessToken, user: session.user });
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) accessToken = null;
+    if (error instanceof ApiError && (error.status === 0 || error.status >= 500 || error.status === 429)) throw error;
+    return false;
+  }
+}
+
 /** Gets a new access token from the refresh cookie; false when there is no session. */
 export function refreshSession(): Promise<boolean> {
   refreshing ??= (async () => {
+    const startedAt = Date.now();
     try {
-      const session = await parse<{ accessToken: string; user: User }>(
-        await send("POST", "/auth/web/refresh", undefined, true),
-      );
-      accessToken = session.accessToken;
-      currentUser = session.user;
-      return true;
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) accessToken = null;
-      if (error instanceof ApiError && (error.status === 0 || error.status >= 500 || error.status === 429)) throw error;
-      return false;
+      const locks = typeof navigator === "undefined" ? undefined : navigator.locks;
+      return locks ? await locks.request(REFRESH_LOCK, () => refreshOnce(startedAt)) : await refreshOnce(startedAt);
     } finally {
       refreshing = null;
     }
@@ -218,13 +261,24 @@ export function sessionUser(): User | null {
   return currentUser;
 }
 
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
-  let response = await send(method, path, body);
-  if (response.status === 401 && (await refreshSession().catch(() => false))) response = await send(method, path, body);
+async function request<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<T> {
+  let response = await send(method, path, body, false, headers);
+  if (response.status === 401 && (await refreshSession().catch(() => false)))
+    response = await send(method, path, body, false, headers);
   if (response.status === 401) {
     accessToken = null;
     currentUser = null;
     onSignedOut();
+  }
+  if (!response.ok) {
+    const error = await failure(response);
+    if (error.code === "NOT_HOUSEHOLD_MEMBER") onNotMember();
+    throw error;
   }
   return parse<T>(response);
 }
@@ -262,6 +316,11 @@ async function startSession(path: string, body: unknown): Promise<User> {
   return session.user;
 }
 
+/** The access token for the live event stream (read with fetch, which can send it). */
+export function currentAccessToken(): string | null {
+  return accessToken;
+}
+
 export const api = {
   register: (body: { email: string; password: string; name: string }) => startSession("/auth/web/register", body),
   login: (body: { email: string; password: string }) => startSession("/auth/web/login", body),
@@ -297,6 +356,7 @@ export const api = {
       throw error;
     }),
   household: (hid: string) => request<HouseholdDetail>("GET", `/households/${hid}`),
+  deleteHousehold: (hid: string) => request("DELETE", `/households/${hid}`),
   renameHousehold: (hid: string, name: string) => request<Household>("PATCH", `/households/${hid}`, { name }),
   removeMember: (hid: string, uid: string) => request("DELETE", `/households/${hid}/members/${uid}`),
   leave: (hid: string) => request("POST", `/households/${hid}/leave`),
@@ -325,8 +385,12 @@ export const api = {
   items: (hid: string, q: ItemQuery) => request<Page<Item>>("GET", `/households/${hid}/items${query({ ...q })}`),
   item: (hid: string, iid: string) => request<Item>("GET", `/households/${hid}/items/${iid}`),
   createItem: (hid: string, body: ItemFields) => request<Item>("POST", `/households/${hid}/items`, body),
-  updateItem: (hid: string, iid: string, body: ItemFields) =>
-    request<Item>("PATCH", `/households/${hid}/items/${iid}`, body),
+  /**
+   * `version` is the item's updatedAt as the form loaded it: the server answers 412
+   * (ITEM_CHANGED, with the current item) instead of overwriting someone else's change.
+   */
+  updateItem: (hid: string, iid: string, body: ItemFields, version?: string) =>
+    request<Item>("PATCH", `/households/${hid}/items/${iid}`, body, version ? { "If-Match": `"${version}"` } : {}),
   consumeItem: (hid: string, iid: string, quantity: number) =>
     request<Item>("POST", `/households/${hid}/items/${iid}/consume`, { quantity }),
   archiveItem: (hid: string, iid: string) => request("DELETE", `/households/${hid}/items/${iid}`),

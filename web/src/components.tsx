@@ -97,11 +97,24 @@ export function ActionForm(props: {
   note?: ComponentChildren;
   children: ComponentChildren;
 }) {
+  const form = useRef<HTMLFormElement>(null);
+  const hadFocus = useRef(false);
+  // The fieldset is disabled while the action runs, which drops the focus to <body>; once it is
+  // enabled again the focus returns to the button that was pressed (unless something took it).
+  useEffect(() => {
+    if (props.action.busy || !hadFocus.current) return;
+    hadFocus.current = false;
+    const active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) return;
+    form.current?.querySelector<HTMLElement>("button[type=submit]:not(:disabled), input, select, textarea")?.focus();
+  }, [props.action.busy]);
   return (
     <form
+      ref={form}
       class={props.class}
       onSubmit={(event) => {
         event.preventDefault();
+        hadFocus.current = true;
         void props.action.run();
       }}
     >

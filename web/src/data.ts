@@ -13,7 +13,8 @@ import { describeError } from "./errors.js";
 import { t } from "./i18n/index.js";
 import { forgetEverything, forgetItem, queuedWrites, queueWrite, removeWrite, updateWrite } from "./offline.js";
 import { setFamilyTimeZone } from "./format.js";
-import { announce, forgetAll, getState, recall, remember, setState } from "./store.js";
+import { navigate } from "./router.js";
+import { announce, currentHousehold, forgetAll, getState, recall, remember, setState } from "./store.js";
 
 /** Marks the app offline when a request could not reach the server at all. */
 export function noteFailure(error: unknown): void {
@@ -214,3 +215,29 @@ export async function dismissWrite(id: number): Promise<void> {
 }
 
 export { refreshPending };
+
+let checkingMembership = false;
+
+/**
+ * The API said the user is no longer a member of the open household (the owner removed them,
+ * or deleted it): reload the list, say what happened, and show another household if there is one.
+ */
+export async function membershipLost(householdId = getState().householdId): Promise<void> {
+  if (checkingMembership || !householdId) return;
+  checkingMembership = true;
+  try {
+    const lost = getState().households.find((household) => household.id === householdId);
+    const households = await api.households();
+    if (households.some((household) => household.id === householdId)) return;
+    if (getState().householdId === householdId) setState({ householdId: null });
+    await loadHouseholds().catch(() => undefined);
+    const now = currentHousehold();
+    const name = lost?.name ?? "";
+    setState({ notice: now ? t("household.lostSwitched", { name, other: now.name }) : t("household.lost", { name }) });
+    if (location.pathname.startsWith("/items/")) navigate("/", true);
+  } catch {
+    // The check itself failed (offline): the error next to the action still says what went wrong.
+  } finally {
+    checkingMembership = false;
+  }
+}

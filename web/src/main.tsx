@@ -1,9 +1,10 @@
 import { render } from "preact";
-import { whenSignedOut } from "./api.js";
+import { whenNotMember, whenSignedOut } from "./api.js";
 import { App } from "./app.js";
-import { boot, signedOut } from "./data.js";
+import { boot, membershipLost, signedOut } from "./data.js";
 import { language } from "./i18n/index.js";
-import { setState } from "./store.js";
+import { followLive } from "./live.js";
+import { setState, subscribe } from "./store.js";
 import "./styles.css";
 
 document.documentElement.lang = language;
@@ -11,6 +12,8 @@ document.documentElement.lang = language;
 window.addEventListener("online", () => setState({ online: true }));
 window.addEventListener("offline", () => setState({ online: false }));
 whenSignedOut(signedOut);
+whenNotMember(() => void membershipLost());
+subscribe(followLive);
 
 if ("serviceWorker" in navigator) {
   navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {

@@ -60,6 +60,12 @@ export function setState(changes: Partial<AppState>): void {
   for (const listener of listeners) listener();
 }
 
+/** Calls `listener` after every change of the state; returns the unsubscribe. */
+export function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
 /** The current state, re-rendering the component whenever it changes. */
 export function useAppState(): AppState {
   const [, setVersion] = useState(0);

@@ -94,11 +94,11 @@ function TakeOneOut(props: { item: Item; onChanged: () => void }) {
       <button
         type="button"
         class="take-one"
-        aria-label={t("list.takeOne", { name: item.name })}
         disabled={take.busy}
         onClick={() => void take.run()}
       >
-        −1
+        <span aria-hidden="true">−1</span>
+        <span class="visually-hidden">{t("list.takeOne", { name: item.name })}</span>
       </button>
       <ErrorText error={take.error} labels={{ quantity: "item.consumeQuantity" }} />
     </>
