@@ -209,29 +209,68 @@ async function parse<T>(response: Response): Promise<T> {
  * BroadcastChannel, and a tab that waited for the lock takes that token instead of refreshing again.
  */
 const REFRESH_LOCK = "hearth-refresh";
+/** When a tab last refreshed (a time only, never a token): read inside the lock, synchronously. */
+const REFRESHED_AT = "hearth.refreshedAt";
+/** How long a tab that saw another's refresh waits for its token to arrive on the channel. */
+const SHARED_WAIT_MS = 3000;
 const sessionChannel = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel("hearth-session");
-let sharedSession: { accessToken: string; user: User; receivedAt: number } | null = null;
+let sharedSession: { accessToken: string; user: User; refreshedAt: number } | null = null;
+let sharedArrived: () => void = () => undefined;
 sessionChannel?.addEventListener("message", (event: MessageEvent) => {
-  const message = event.data as { type?: string; accessToken?: string; user?: User } | null;
-  if (message?.type === "refreshed" && message.accessToken && message.user) {
-    sharedSession = { accessToken: message.accessToken, user: message.user, receivedAt: Date.now() };
+  const message = event.data as { type?: string; accessToken?: string; user?: User; refreshedAt?: number } | null;
+  if (message?.type === "refreshed" && message.accessToken && message.user && message.refreshedAt) {
+    sharedSession = { accessToken: message.accessToken, user: message.user, refreshedAt: message.refreshedAt };
+    sharedArrived();
   }
 });
 
+function refreshedAt(): number {
+  try {
+    return Number(localStorage.getItem(REFRESHED_AT)) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The session another tab refreshed after `startedAt`, if it did; waits briefly for its message. */
+async function sharedSince(startedAt: number): Promise<boolean> {
+  if (refreshedAt() < startedAt) return false;
+  if (!sharedSession || sharedSession.refreshedAt < startedAt) {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, SHARED_WAIT_MS);
+      sharedArrived = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+  if (!sharedSession || sharedSession.refreshedAt < startedAt) return false;
+  accessToken = sharedSession.accessToken;
+  currentUser = sharedSession.user;
+  return true;
+}
+
 async function refreshOnce(startedAt: number): Promise<boolean> {
   // Another tab refreshed while this one waited for the lock: its session is ours too.
-  if (sharedSession && sharedSession.receivedAt >= startedAt) {
-    accessToken = sharedSession.accessToken;
-    currentUser = sharedSession.user;
-    return true;
-  }
+  if (await sharedSince(startedAt)) return true;
   try {
     const session = await parse<{ accessToken: string; user: User }>(
       await send("POST", "/auth/web/refresh", undefined, true),
     );
     accessToken = session.accessToken;
     currentUser = session.user;
-    sessionChannel?.postMessage({ type: "refreshed", accessToken: session.accessToken, user: session.user });
+    const now = Date.now();
+    sessionChannel?.postMessage({
+      type: "refreshed",
+      accessToken: session.accessToken,
+      user: session.user,
+      refreshedAt: now,
+    });
+    try {
+      localStorage.setItem(REFRESHED_AT, String(now));
+    } catch {
+      // Without storage the other tabs refresh on their own, one after another under the lock.
+    }
     return true;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) accessToken = null;

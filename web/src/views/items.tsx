@@ -91,12 +91,7 @@ function TakeOneOut(props: { item: Item; onChanged: () => void }) {
   });
   return (
     <>
-      <button
-        type="button"
-        class="take-one"
-        disabled={take.busy}
-        onClick={() => void take.run()}
-      >
+      <button type="button" class="take-one" disabled={take.busy} onClick={() => void take.run()}>
         <span aria-hidden="true">−1</span>
         <span class="visually-hidden">{t("list.takeOne", { name: item.name })}</span>
       </button>
