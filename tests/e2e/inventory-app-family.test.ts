@@ -320,6 +320,24 @@ function profileTests(getServer: () => AppServer, profile: Profile): void {
       expect(
         (await anna.api<{ deletedAt: string | null }>("GET", `/households/${place.hid}/items/${peas.id}`)).deletedAt,
       ).to.equal(null);
+
+      // Reordering keeps the focus on the moved compartment's arrow.
+      await anna.api("POST", `/households/${place.hid}/freezers/${place.fid}/compartments`, {
+        name: "Drawer 2",
+        position: 1,
+      });
+      await page.goto(`${server.baseUrl}/freezers`);
+      await page.getByRole("button", { name: say("freezers.moveUp", { name: "Drawer 2" }) }).click();
+      await page.waitForFunction(
+        () =>
+          Array.from(document.querySelectorAll(".compartment-name"))
+            .map((node) => node.textContent)
+            .join(",") === "Drawer 2,Drawer 1",
+      );
+      await page.waitForFunction(
+        (label) => document.activeElement?.getAttribute("aria-label") === label,
+        say("freezers.moveDown", { name: "Drawer 2" }),
+      );
     } finally {
       await anna.context.close();
     }

@@ -434,3 +434,26 @@ export function NotesField(props: { id: string; value: string; onValue: (value: 
     </div>
   );
 }
+
+/**
+ * Keeps the keyboard on a control that was disabled while its action ran (a reorder arrow):
+ * once the action is done, the first of `labels` that is enabled again takes the focus.
+ */
+export function useRefocus(busy: boolean) {
+  const wanted = useRef<string[] | null>(null);
+  useEffect(() => {
+    if (busy || !wanted.current) return;
+    const labels = wanted.current;
+    wanted.current = null;
+    for (const label of labels) {
+      const button = document.querySelector<HTMLButtonElement>(`button[aria-label="${CSS.escape(label)}"]`);
+      if (button && !button.disabled) {
+        button.focus();
+        return;
+      }
+    }
+  }, [busy]);
+  return (labels: string[]) => {
+    wanted.current = labels;
+  };
+}
