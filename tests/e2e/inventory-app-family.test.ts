@@ -219,7 +219,7 @@ function profileTests(getServer: () => AppServer, profile: Profile): void {
       await page.keyboard.press("Escape");
       await confirm.waitFor({ state: "detached" });
       // Cancelled: the focus is back on the button that asked, not on <body>.
-      expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal(say("household.delete"));
+      await page.waitForFunction((label) => document.activeElement?.textContent === label, say("household.delete"));
       await remove.click();
       await confirm.click();
       await page.getByRole("heading", { name: say("home.welcome") }).waitFor();
@@ -285,7 +285,7 @@ function profileTests(getServer: () => AppServer, profile: Profile): void {
       const peas = await addItem(anna, place, { name: "Peas", quantity: 5 });
       const { page } = anna;
       await page.goto(`${server.baseUrl}/`);
-      expect(await page.title()).to.equal(`${say("nav.home")} – ${say("app.title")}`);
+      await page.waitForFunction((title) => document.title === title, `${say("nav.home")} – ${say("app.title")}`);
       await openQuickAdd(page, profile);
       await page.locator("#add-name").fill("Fish fingers");
       await page.locator("#add-name").press("Enter");
@@ -297,7 +297,7 @@ function profileTests(getServer: () => AppServer, profile: Profile): void {
 
       await page.locator("#list-title ~ ul.items .item-link", { hasText: "Peas" }).click();
       await page.getByRole("heading", { name: "Peas", level: 1 }).waitFor();
-      expect(await page.title()).to.equal(`${say("item.title")} – ${say("app.title")}`);
+      await page.waitForFunction((title) => document.title === title, `${say("item.title")} – ${say("app.title")}`);
       await page.locator("#announcer", { hasText: say("item.title") }).waitFor();
       await page.waitForFunction(() => document.activeElement?.tagName === "H1");
 
@@ -316,7 +316,7 @@ function profileTests(getServer: () => AppServer, profile: Profile): void {
       await page.getByRole("button", { name: say("item.archiveConfirm") }).waitFor();
       await page.keyboard.press("Escape");
       await page.getByRole("button", { name: say("item.archiveConfirm") }).waitFor({ state: "detached" });
-      expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal(say("item.archiveSubmit"));
+      await page.waitForFunction((label) => document.activeElement?.textContent === label, say("item.archiveSubmit"));
       expect(
         (await anna.api<{ deletedAt: string | null }>("GET", `/households/${place.hid}/items/${peas.id}`)).deletedAt,
       ).to.equal(null);

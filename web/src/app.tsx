@@ -187,16 +187,20 @@ const SCREEN_TITLES: [RegExp, MessageKey][] = [
  * A new screen gets its own document title, is announced to screen readers, and takes the
  * focus to its heading (not left on a link that no longer exists, which drops it to <body>).
  */
-function useScreenChange(path: string, signedIn: boolean): void {
-  const first = useRef(true);
+function useScreenChange(path: string, user: unknown): void {
+  const settled = useRef(false);
+  const known = user !== undefined;
+  const signedIn = Boolean(user);
   useEffect(() => {
+    if (!known) return;
     const key = signedIn
       ? (SCREEN_TITLES.find(([pattern]) => pattern.test(path))?.[1] ?? "nav.home")
       : "auth.login.title";
     const title = t(key);
     document.title = `${title} – ${t("app.title")}`;
-    if (first.current) {
-      first.current = false;
+    // The first screen after start-up is not a change: nothing to announce, the focus stays put.
+    if (!settled.current) {
+      settled.current = true;
       return;
     }
     announce(title);
@@ -206,7 +210,7 @@ function useScreenChange(path: string, signedIn: boolean): void {
       heading.tabIndex = -1;
       heading.focus({ preventScroll: true });
     });
-  }, [path, signedIn]);
+  }, [path, signedIn, known]);
 }
 
 /** The app's one polite live region: screen changes, adds, take-outs, live updates. */
@@ -236,7 +240,7 @@ function Notice() {
 export function App() {
   const { user, bootError } = useAppState();
   const path = usePath();
-  useScreenChange(path, Boolean(user));
+  useScreenChange(path, user);
   if (user === undefined && bootError) {
     return (
       <main id="main">

@@ -1,5 +1,5 @@
 import type { ComponentChildren, InputHTMLAttributes, SelectHTMLAttributes } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { describeError, type ErrorOverrides, type FieldLabels } from "./errors.js";
 import { formatNumber, parseDecimal } from "./format.js";
 import { type MessageKey, t } from "./i18n/index.js";
@@ -363,8 +363,8 @@ export function ConfirmButton(props: {
   const [asking, setAsking] = useState(false);
   const trigger = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef(false);
-  // Back on the button that asked, once it is there again (never left on <body>).
-  useEffect(() => {
+  // Back on the button that asked, in the same commit that brings it back (never left on <body>).
+  useLayoutEffect(() => {
     if (asking || !returnFocus.current) return;
     returnFocus.current = false;
     trigger.current?.focus();
