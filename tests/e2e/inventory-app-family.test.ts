@@ -32,6 +32,8 @@ function issue22(variant: "PGlite" | "PostgreSQL"): void {
     let stop: () => Promise<void> = async () => undefined;
 
     before(async function () {
+      // Building the app and starting Hearth on a shared machine can take minutes.
+      this.timeout(300_000);
       const started = await startAppServer(variant, "inventory web app, issue 22");
       stop = started.stop;
       if (!started.server) this.skip();
