@@ -1,7 +1,7 @@
 import { render } from "preact";
 import { whenNotMember, whenSignedOut } from "./api.js";
 import { App } from "./app.js";
-import { boot, membershipLost, signedOut } from "./data.js";
+import { boot, flushPending, membershipLost, signedOut } from "./data.js";
 import { language } from "./i18n/index.js";
 import { followLive } from "./live.js";
 import { setState, subscribe } from "./store.js";
@@ -9,7 +9,11 @@ import "./styles.css";
 
 document.documentElement.lang = language;
 
-window.addEventListener("online", () => setState({ online: true }));
+window.addEventListener("online", () => {
+  setState({ online: true });
+  // Writes queued offline go out on any screen, not only when the home screen is open.
+  void flushPending();
+});
 window.addEventListener("offline", () => setState({ online: false }));
 whenSignedOut(signedOut);
 whenNotMember(() => void membershipLost());
