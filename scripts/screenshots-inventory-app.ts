@@ -131,13 +131,13 @@ async function main(): Promise<void> {
     const shots = [
       {
         file: "inventory-app-phone-light.png",
-        viewport: { width: 360, height: 780 },
+        viewport: { width: 390, height: 844 },
         colorScheme: "light" as const,
         isMobile: true,
       },
       {
         file: "inventory-app-phone-dark.png",
-        viewport: { width: 360, height: 780 },
+        viewport: { width: 390, height: 844 },
         colorScheme: "dark" as const,
         isMobile: true,
       },

@@ -15,6 +15,8 @@ export interface Household {
   name: string;
   ownerId: string;
   createdAt: string;
+  /** The family's IANA time zone, on servers that keep one. */
+  timeZone?: string;
 }
 
 export interface Member {
@@ -105,6 +107,10 @@ export class ApiError extends Error {
     readonly details: ErrorDetail[] = [],
     /** Seconds to wait, from Retry-After on a 429. */
     readonly retryAfter: number | null = null,
+    /** The API's stable error code (ITEM_CHANGED, NOT_HOUSEHOLD_MEMBER, …), where it sends one. */
+    readonly code: string | null = null,
+    /** The whole error body, for answers that carry data (a 412's current item). */
+    readonly body: unknown = null,
   ) {
     super(message);
   }
@@ -116,14 +122,26 @@ const REQUEST_TIMEOUT_MS = 20_000;
 let accessToken: string | null = null;
 let refreshing: Promise<boolean> | null = null;
 let onSignedOut: () => void = () => undefined;
+let onNotMember: () => void = () => undefined;
+
+/** Called when the API says the user is not (any more) a member of the household asked about. */
+export function whenNotMember(listener: () => void): void {
+  onNotMember = listener;
+}
 
 /** Called when the session ends without the user asking (refresh refused). */
 export function whenSignedOut(listener: () => void): void {
   onSignedOut = listener;
 }
 
-async function send(method: string, path: string, body?: unknown, cookieRoute = false): Promise<Response> {
-  const headers: Record<string, string> = { Accept: "application/json" };
+async function send(
+  method: string,
+  path: string,
+  body?: unknown,
+  cookieRoute = false,
+  extra: Record<string, string> = {},
+): Promise<Response> {
+  const headers: Record<string, string> = { Accept: "application/json", ...extra };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (cookieRoute) headers["X-Hearth-Client"] = "web";
   else if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
@@ -144,18 +162,39 @@ async function send(method: string, path: string, body?: unknown, cookieRoute = 
   }
 }
 
+/**
+ * The two 403s mean different things to a family (removed from the household, or not its owner);
+ * a server that sends no `code` tells them apart only by its sentence.
+ */
+const CODE_BY_MESSAGE: [RegExp, string][] = [
+  [/not a member of this household/i, "NOT_HOUSEHOLD_MEMBER"],
+  [/only the household owner/i, "NOT_HOUSEHOLD_OWNER"],
+];
+
 async function failure(response: Response): Promise<ApiError> {
   let message = response.statusText;
   let details: ErrorDetail[] = [];
+  let code: string | null = null;
+  let body: unknown = null;
   try {
-    const body = (await response.json()) as { message?: unknown; details?: unknown };
-    if (typeof body.message === "string") message = body.message;
-    if (Array.isArray(body.details)) details = body.details as ErrorDetail[];
+    body = await response.json();
+    const fields = body as { message?: unknown; details?: unknown; code?: unknown };
+    if (typeof fields.message === "string") message = fields.message;
+    if (Array.isArray(fields.details)) details = fields.details as ErrorDetail[];
+    if (typeof fields.code === "string") code = fields.code;
   } catch {
     // Not JSON (a proxy's error page): the status alone tells the user enough.
   }
+  if (!code && response.status === 403) code = CODE_BY_MESSAGE.find(([pattern]) => pattern.test(message))?.[1] ?? null;
   const retry = Number(response.headers.get("Retry-After"));
-  return new ApiError(response.status, message, details, Number.isFinite(retry) && retry > 0 ? retry : null);
+  return new ApiError(
+    response.status,
+    message,
+    details,
+    Number.isFinite(retry) && retry > 0 ? retry : null,
+    code,
+    body,
+  );
 }
 
 async function parse<T>(response: Response): Promise<T> {
@@ -163,20 +202,90 @@ async function parse<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }
 
+/**
+ * Tabs of the app share one refresh: a refresh token is single-use, so two tabs (or the installed
+ * app and a tab) refreshing at once would race, and the loser could sign the family out. A Web
+ * Lock serialises the refresh across tabs; the winner posts the new access token on a
+ * BroadcastChannel, and a tab that waited for the lock takes that token instead of refreshing again.
+ */
+const REFRESH_LOCK = "hearth-refresh";
+/** When a tab last refreshed (a time only, never a token): read inside the lock, synchronously. */
+const REFRESHED_AT = "hearth.refreshedAt";
+/** How long a tab that saw another's refresh waits for its token to arrive on the channel. */
+const SHARED_WAIT_MS = 3000;
+const sessionChannel = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel("hearth-session");
+let sharedSession: { accessToken: string; user: User; refreshedAt: number } | null = null;
+let sharedArrived: () => void = () => undefined;
+sessionChannel?.addEventListener("message", (event: MessageEvent) => {
+  const message = event.data as { type?: string; accessToken?: string; user?: User; refreshedAt?: number } | null;
+  if (message?.type === "refreshed" && message.accessToken && message.user && message.refreshedAt) {
+    sharedSession = { accessToken: message.accessToken, user: message.user, refreshedAt: message.refreshedAt };
+    sharedArrived();
+  }
+});
+
+function refreshedAt(): number {
+  try {
+    return Number(localStorage.getItem(REFRESHED_AT)) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The session another tab refreshed after `startedAt`, if it did; waits briefly for its message. */
+async function sharedSince(startedAt: number): Promise<boolean> {
+  if (refreshedAt() < startedAt) return false;
+  if (!sharedSession || sharedSession.refreshedAt < startedAt) {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, SHARED_WAIT_MS);
+      sharedArrived = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+  if (!sharedSession || sharedSession.refreshedAt < startedAt) return false;
+  accessToken = sharedSession.accessToken;
+  currentUser = sharedSession.user;
+  return true;
+}
+
+async function refreshOnce(startedAt: number): Promise<boolean> {
+  // Another tab refreshed while this one waited for the lock: its session is ours too.
+  if (await sharedSince(startedAt)) return true;
+  try {
+    const session = await parse<{ accessToken: string; user: User }>(
+      await send("POST", "/auth/web/refresh", undefined, true),
+    );
+    accessToken = session.accessToken;
+    currentUser = session.user;
+    const now = Date.now();
+    sessionChannel?.postMessage({
+      type: "refreshed",
+      accessToken: session.accessToken,
+      user: session.user,
+      refreshedAt: now,
+    });
+    try {
+      localStorage.setItem(REFRESHED_AT, String(now));
+    } catch {
+      // Without storage the other tabs refresh on their own, one after another under the lock.
+    }
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) accessToken = null;
+    if (error instanceof ApiError && (error.status === 0 || error.status >= 500 || error.status === 429)) throw error;
+    return false;
+  }
+}
+
 /** Gets a new access token from the refresh cookie; false when there is no session. */
 export function refreshSession(): Promise<boolean> {
   refreshing ??= (async () => {
+    const startedAt = Date.now();
     try {
-      const session = await parse<{ accessToken: string; user: User }>(
-        await send("POST", "/auth/web/refresh", undefined, true),
-      );
-      accessToken = session.accessToken;
-      currentUser = session.user;
-      return true;
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) accessToken = null;
-      if (error instanceof ApiError && (error.status === 0 || error.status >= 500 || error.status === 429)) throw error;
-      return false;
+      const locks = typeof navigator === "undefined" ? undefined : navigator.locks;
+      return locks ? await locks.request(REFRESH_LOCK, () => refreshOnce(startedAt)) : await refreshOnce(startedAt);
     } finally {
       refreshing = null;
     }
@@ -191,13 +300,24 @@ export function sessionUser(): User | null {
   return currentUser;
 }
 
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
-  let response = await send(method, path, body);
-  if (response.status === 401 && (await refreshSession().catch(() => false))) response = await send(method, path, body);
+async function request<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<T> {
+  let response = await send(method, path, body, false, headers);
+  if (response.status === 401 && (await refreshSession().catch(() => false)))
+    response = await send(method, path, body, false, headers);
   if (response.status === 401) {
     accessToken = null;
     currentUser = null;
     onSignedOut();
+  }
+  if (!response.ok) {
+    const error = await failure(response);
+    if (error.code === "NOT_HOUSEHOLD_MEMBER") onNotMember();
+    throw error;
   }
   return parse<T>(response);
 }
@@ -235,6 +355,11 @@ async function startSession(path: string, body: unknown): Promise<User> {
   return session.user;
 }
 
+/** The access token for the live event stream (read with fetch, which can send it). */
+export function currentAccessToken(): string | null {
+  return accessToken;
+}
+
 export const api = {
   register: (body: { email: string; password: string; name: string }) => startSession("/auth/web/register", body),
   login: (body: { email: string; password: string }) => startSession("/auth/web/login", body),
@@ -257,8 +382,20 @@ export const api = {
   deleteMe: () => request("DELETE", "/users/me"),
 
   households: () => request<Household[]>("GET", "/households"),
-  createHousehold: (name: string) => request<Household>("POST", "/households", { name }),
+  createHousehold: (name: string, timeZone?: string) =>
+    request<Household>("POST", "/households", { name, ...(timeZone ? { timeZone } : {}) }).catch((error: unknown) => {
+      // A server from before households had a time zone refuses the unknown field: create without it.
+      if (
+        timeZone &&
+        error instanceof ApiError &&
+        error.status === 400 &&
+        error.details.some((d) => d.path === "" || d.path === "timeZone")
+      )
+        return request<Household>("POST", "/households", { name });
+      throw error;
+    }),
   household: (hid: string) => request<HouseholdDetail>("GET", `/households/${hid}`),
+  deleteHousehold: (hid: string) => request("DELETE", `/households/${hid}`),
   renameHousehold: (hid: string, name: string) => request<Household>("PATCH", `/households/${hid}`, { name }),
   removeMember: (hid: string, uid: string) => request("DELETE", `/households/${hid}/members/${uid}`),
   leave: (hid: string) => request("POST", `/households/${hid}/leave`),
@@ -287,8 +424,12 @@ export const api = {
   items: (hid: string, q: ItemQuery) => request<Page<Item>>("GET", `/households/${hid}/items${query({ ...q })}`),
   item: (hid: string, iid: string) => request<Item>("GET", `/households/${hid}/items/${iid}`),
   createItem: (hid: string, body: ItemFields) => request<Item>("POST", `/households/${hid}/items`, body),
-  updateItem: (hid: string, iid: string, body: ItemFields) =>
-    request<Item>("PATCH", `/households/${hid}/items/${iid}`, body),
+  /**
+   * `version` is the item's updatedAt as the form loaded it: the server answers 412
+   * (ITEM_CHANGED, with the current item) instead of overwriting someone else's change.
+   */
+  updateItem: (hid: string, iid: string, body: ItemFields, version?: string) =>
+    request<Item>("PATCH", `/households/${hid}/items/${iid}`, body, version ? { "If-Match": `"${version}"` } : {}),
   consumeItem: (hid: string, iid: string, quantity: number) =>
     request<Item>("POST", `/households/${hid}/items/${iid}/consume`, { quantity }),
   archiveItem: (hid: string, iid: string) => request("DELETE", `/households/${hid}/items/${iid}`),

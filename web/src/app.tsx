@@ -1,9 +1,9 @@
-import { useState } from "preact/hooks";
-import { Link } from "./components.js";
-import { selectHousehold } from "./data.js";
-import { t } from "./i18n/index.js";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { Link, LoadFailed } from "./components.js";
+import { boot, loadHouseholds, selectHousehold } from "./data.js";
+import { type MessageKey, t } from "./i18n/index.js";
 import { usePath } from "./router.js";
-import { setState, useAppState } from "./store.js";
+import { announce, setState, useAppState } from "./store.js";
 import { AccountView } from "./views/account.js";
 import { ArchiveView } from "./views/archive.js";
 import { AuthView } from "./views/auth.js";
@@ -12,6 +12,7 @@ import { HouseholdView } from "./views/household.js";
 import { InviteView } from "./views/invite.js";
 import { ItemView } from "./views/item.js";
 import { ExpiringSoon, ItemList, QuickAdd } from "./views/items.js";
+import { PendingWrites } from "./views/pending.js";
 
 function OfflineBanner() {
   const { online } = useAppState();
@@ -81,9 +82,29 @@ function Header(props: { path: string }) {
 }
 
 function Home() {
-  const { householdId } = useAppState();
-  // Bumped after an add, so the expiring section and the list both reload.
-  const [version, setVersion] = useState(0);
+  const { householdId, householdsLoaded, householdsError, liveVersion } = useAppState();
+  // Bumped after an add or a take-out, so the expiring section and the list both reload.
+  const [ownVersion, setVersion] = useState(0);
+  const version = ownVersion + liveVersion;
+  const [adding, setAdding] = useState(() => new URLSearchParams(location.search).has("add"));
+  const [listKey, setListKey] = useState(0);
+  const addButton = useRef<HTMLButtonElement>(null);
+  const changed = () => setVersion((current) => current + 1);
+  if (!householdId && householdsError) {
+    return (
+      <main id="main">
+        <h1>{t("home.loadFailed")}</h1>
+        <LoadFailed error={householdsError} onRetry={() => loadHouseholds()} />
+      </main>
+    );
+  }
+  if (!householdId && !householdsLoaded) {
+    return (
+      <main id="main">
+        <p class="boot">{t("list.loading")}</p>
+      </main>
+    );
+  }
   if (!householdId) {
     return (
       <main id="main">
@@ -94,11 +115,41 @@ function Home() {
     );
   }
   return (
-    <main id="main">
+    <main id="main" class="home">
       <h1 class="visually-hidden">{t("nav.home")}</h1>
-      <ExpiringSoon version={version} />
-      <QuickAdd onAdded={() => setVersion(version + 1)} />
-      <ItemList version={version} />
+      <PendingWrites />
+      <ItemList key={listKey} version={version} onChanged={changed} />
+      <ExpiringSoon
+        version={version}
+        onChanged={changed}
+        onShowAll={(before) => {
+          history.replaceState(history.state, "", `/?before=${before}&sort=expiresAt:asc`);
+          setListKey((key) => key + 1);
+          window.scrollTo(0, 0);
+          requestAnimationFrame(() => document.getElementById("list-search")?.focus());
+        }}
+      />
+      {adding ? (
+        <QuickAdd
+          onAdded={changed}
+          onClose={() => {
+            setAdding(false);
+            requestAnimationFrame(() => addButton.current?.focus());
+          }}
+        />
+      ) : null}
+      <button
+        type="button"
+        ref={addButton}
+        class="primary fab"
+        aria-expanded={adding}
+        aria-controls={adding ? "quick-add" : undefined}
+        hidden={adding}
+        onClick={() => setAdding(true)}
+      >
+        <span aria-hidden="true">+ </span>
+        {t("add.open")}
+      </button>
     </main>
   );
 }
@@ -123,9 +174,81 @@ function Screen(props: { path: string }) {
   }
 }
 
+const SCREEN_TITLES: [RegExp, MessageKey][] = [
+  [/^\/items\//, "item.title"],
+  [/^\/invite\//, "invite.joinTitle"],
+  [/^\/archive$/, "nav.archive"],
+  [/^\/freezers$/, "nav.freezers"],
+  [/^\/household$/, "nav.household"],
+  [/^\/account$/, "nav.account"],
+];
+
+/**
+ * A new screen gets its own document title, is announced to screen readers, and takes the
+ * focus to its heading (not left on a link that no longer exists, which drops it to <body>).
+ */
+function useScreenChange(path: string, user: unknown): void {
+  const settled = useRef(false);
+  const known = user !== undefined;
+  const signedIn = Boolean(user);
+  useEffect(() => {
+    if (!known) return;
+    const key = signedIn
+      ? (SCREEN_TITLES.find(([pattern]) => pattern.test(path))?.[1] ?? "nav.home")
+      : "auth.login.title";
+    const title = t(key);
+    document.title = `${title} – ${t("app.title")}`;
+    // The first screen after start-up is not a change: nothing to announce, the focus stays put.
+    if (!settled.current) {
+      settled.current = true;
+      return;
+    }
+    announce(title);
+    requestAnimationFrame(() => {
+      const heading = document.querySelector<HTMLElement>("main h1");
+      if (!heading) return;
+      heading.tabIndex = -1;
+      heading.focus({ preventScroll: true });
+    });
+  }, [path, signedIn, known]);
+}
+
+/** The app's one polite live region: screen changes, adds, take-outs, live updates. */
+function Announcer() {
+  const { announcement } = useAppState();
+  return (
+    <div class="visually-hidden" aria-live="polite" aria-atomic="true" id="announcer">
+      {announcement}
+    </div>
+  );
+}
+
+/** Something that happened to the user, not by their hand (removed from a household). */
+function Notice() {
+  const { notice } = useAppState();
+  if (!notice) return null;
+  return (
+    <div class="notice banner" role="alert">
+      <p>{notice}</p>
+      <button type="button" onClick={() => setState({ notice: null })}>
+        {t("offline.dismiss")}
+      </button>
+    </div>
+  );
+}
+
 export function App() {
-  const { user } = useAppState();
+  const { user, bootError } = useAppState();
   const path = usePath();
+  useScreenChange(path, user);
+  if (user === undefined && bootError) {
+    return (
+      <main id="main">
+        <h1>{t("app.title")}</h1>
+        <LoadFailed error={bootError} onRetry={() => boot()} />
+      </main>
+    );
+  }
   if (user === undefined) {
     return (
       <main id="main">
@@ -141,6 +264,7 @@ export function App() {
       <>
         <OfflineBanner />
         <AuthView />
+        <Announcer />
       </>
     );
   }
@@ -148,7 +272,9 @@ export function App() {
     <>
       <OfflineBanner />
       <Header path={path} />
+      <Notice />
       <Screen path={path} />
+      <Announcer />
     </>
   );
 }

@@ -1,7 +1,8 @@
 import type { ComponentChildren, InputHTMLAttributes, SelectHTMLAttributes } from "preact";
-import { useState } from "preact/hooks";
-import { describeError, type ErrorOverrides } from "./errors.js";
-import { t } from "./i18n/index.js";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { describeError, type ErrorOverrides, type FieldLabels } from "./errors.js";
+import { formatNumber, parseDecimal } from "./format.js";
+import { type MessageKey, t } from "./i18n/index.js";
 import { navigate } from "./router.js";
 import { useAppState } from "./store.js";
 
@@ -20,12 +21,39 @@ export function Link(props: { href: string; children: ComponentChildren; class?:
 }
 
 /** The sentence for a failure, next to what failed; announced to screen readers. */
-export function ErrorText(props: { error: unknown; overrides?: ErrorOverrides }) {
+export function ErrorText(props: { error: unknown; overrides?: ErrorOverrides; labels?: FieldLabels }) {
   if (props.error === null || props.error === undefined) return null;
   return (
     <p class="error" role="alert">
-      {describeError(props.error, props.overrides)}
+      {describeError(props.error, props.overrides, props.labels)}
     </p>
+  );
+}
+
+/** A load that failed: the sentence and a retry, never an empty screen that looks like "nothing there". */
+export function LoadFailed(props: { error: unknown; onRetry: () => unknown; overrides?: ErrorOverrides }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <div class="load-failed">
+      <ErrorText error={props.error} overrides={props.overrides} />
+      <button
+        type="button"
+        class="primary"
+        disabled={busy}
+        onClick={async () => {
+          setBusy(true);
+          try {
+            await props.onRetry();
+          } catch {
+            // The retry's own failure replaces the sentence above.
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        {t("action.retry")}
+      </button>
+    </div>
   );
 }
 
@@ -61,24 +89,39 @@ export function ActionForm(props: {
   disabled?: boolean;
   class?: string;
   overrides?: ErrorOverrides;
+  /** The form's own names for the API's fields. */
+  labels?: FieldLabels;
   /** Above the controls (a title). */
   heading?: ComponentChildren;
   /** Between the controls and the error (a notice about them). */
   note?: ComponentChildren;
   children: ComponentChildren;
 }) {
+  const form = useRef<HTMLFormElement>(null);
+  const hadFocus = useRef(false);
+  // The fieldset is disabled while the action runs, which drops the focus to <body>; once it is
+  // enabled again the focus returns to the button that was pressed (unless something took it).
+  useEffect(() => {
+    if (props.action.busy || !hadFocus.current) return;
+    hadFocus.current = false;
+    const active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) return;
+    form.current?.querySelector<HTMLElement>("button[type=submit]:not(:disabled), input, select, textarea")?.focus();
+  }, [props.action.busy]);
   return (
     <form
+      ref={form}
       class={props.class}
       onSubmit={(event) => {
         event.preventDefault();
+        hadFocus.current = true;
         void props.action.run();
       }}
     >
       {props.heading}
       <fieldset disabled={props.disabled || props.action.busy}>{props.children}</fieldset>
       {props.note}
-      <ErrorText error={props.action.error} overrides={props.overrides} />
+      <ErrorText error={props.action.error} overrides={props.overrides} labels={props.labels} />
     </form>
   );
 }
@@ -96,13 +139,21 @@ export function Field(
   const { label, id, hint, onValue, ...rest } = props;
   // The rest type of a union of input variants confuses the compiler; it is the input's attributes.
   const input = rest as InputHTMLAttributes<HTMLInputElement>;
+  const textual = input.type === undefined || input.type === "text";
   return (
     <div class="field">
       <label for={id}>{label}</label>
       <input
         id={id}
         aria-describedby={hint ? `${id}-hint` : undefined}
-        {...(onValue ? { onInput: (event) => onValue(event.currentTarget.value) } : {})}
+        {...(onValue
+          ? {
+              onInput: (event) => {
+                if (textual && input.required) refuseBlank(event.currentTarget);
+                onValue(event.currentTarget.value);
+              },
+            }
+          : {})}
         {...input}
       />
       {hint ? (
@@ -112,6 +163,14 @@ export function Field(
       ) : null}
     </div>
   );
+}
+
+/**
+ * A required name of only spaces is not a name: the browser's own validation refuses it with
+ * the app's sentence, before anything is sent.
+ */
+export function refuseBlank(input: HTMLInputElement | HTMLTextAreaElement): void {
+  input.setCustomValidity(input.value.length > 0 && input.value.trim() === "" ? t("rule.blank") : "");
 }
 
 /** What the account fields take: where they are and the state they edit. */
@@ -180,28 +239,93 @@ export function NamedOptions(props: { of: readonly { id: string; name: string }[
   );
 }
 
-/** A quantity: a positive decimal number, in any step (0.5 kg, 3 bags). */
+/**
+ * A quantity: a positive decimal number (0.5 kg, 3 bags), typed with the language's decimal
+ * separator ("1,5" in German). A text field, since a number field's parsing of "1,5" depends on
+ * the browser; the app's own parser checks it and the browser's validation shows why not.
+ */
 export function QuantityField(props: {
   id: string;
   label: string;
   value: string;
   onValue: (value: string) => void;
-  max?: string;
+  max?: number;
 }) {
+  const check = (input: HTMLInputElement) => {
+    const value = parseDecimal(input.value);
+    input.setCustomValidity(
+      !(value > 0)
+        ? t("rule.decimal")
+        : props.max !== undefined && value > props.max
+          ? t("rule.max", { n: formatNumber(props.max) })
+          : "",
+    );
+  };
   return (
     <Field
       id={props.id}
       label={props.label}
-      type="number"
+      type="text"
       inputMode="decimal"
-      min="0.01"
-      max={props.max}
-      step="any"
+      autocomplete="off"
       required
       value={props.value}
-      onInput={(event) => props.onValue(event.currentTarget.value)}
+      ref={(input: HTMLInputElement | null) => {
+        if (input) check(input);
+      }}
+      onInput={(event) => {
+        check(event.currentTarget);
+        props.onValue(event.currentTarget.value);
+      }}
     />
   );
+}
+
+/**
+ * Asks "is that right?" once before saving an unlikely value (a date in the past, 999 999 bags):
+ * `check` says whether the save may go ahead; `panel` is the question with its two answers.
+ */
+export function useSoftConfirm() {
+  const [asking, setAsking] = useState<MessageKey[] | null>(null);
+  const confirmed = useRef(false);
+  const check = (reasons: MessageKey[]): boolean => {
+    if (reasons.length === 0 || confirmed.current) {
+      confirmed.current = false;
+      setAsking(null);
+      return true;
+    }
+    setAsking(reasons);
+    return false;
+  };
+  const panel = (run: () => unknown, firstField: string) =>
+    asking ? (
+      <div class="notice unlikely" role="alert">
+        <p>{asking.map((reason) => t(reason)).join(" ")}</p>
+        <div class="actions">
+          <button
+            type="button"
+            class="primary"
+            ref={(button) => button?.focus()}
+            onClick={() => {
+              confirmed.current = true;
+              void run();
+            }}
+          >
+            {t("unlikely.confirm")}
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              setAsking(null);
+              document.getElementById(firstField)?.focus();
+            }}
+          >
+            {t("unlikely.change")}
+          </button>
+        </div>
+      </div>
+    ) : null;
+  return { check, panel, asking: asking !== null };
 }
 
 export function Select(
@@ -237,15 +361,35 @@ export function ConfirmButton(props: {
   onConfirm: () => unknown;
 }) {
   const [asking, setAsking] = useState(false);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const returnFocus = useRef(false);
+  // Back on the button that asked, in the same commit that brings it back (never left on <body>).
+  useLayoutEffect(() => {
+    if (asking || !returnFocus.current) return;
+    returnFocus.current = false;
+    trigger.current?.focus();
+  }, [asking]);
+  const cancel = () => {
+    returnFocus.current = true;
+    setAsking(false);
+  };
   if (!asking) {
     return (
-      <button type="button" class="danger" disabled={props.disabled} onClick={() => setAsking(true)}>
+      <button type="button" ref={trigger} class="danger" disabled={props.disabled} onClick={() => setAsking(true)}>
         {props.label}
       </button>
     );
   }
   return (
-    <fieldset class="confirm">
+    <fieldset
+      class="confirm"
+      onKeyDown={(event) => {
+        if (event.key === "Escape") {
+          event.preventDefault();
+          cancel();
+        }
+      }}
+    >
       <legend>{props.question}</legend>
       <button
         type="button"
@@ -253,15 +397,63 @@ export function ConfirmButton(props: {
         ref={(button) => button?.focus()}
         disabled={props.disabled}
         onClick={async () => {
+          returnFocus.current = true;
           setAsking(false);
           await props.onConfirm();
         }}
       >
         {props.confirmLabel}
       </button>
-      <button type="button" onClick={() => setAsking(false)}>
+      <button type="button" onClick={cancel}>
         {t("action.cancel")}
       </button>
     </fieldset>
   );
+}
+
+/** The longest notes the API keeps. */
+export const NOTES_LIMIT = 2000;
+
+/** Notes: several lines, with the limit stated and counted as the user types (never cut silently). */
+export function NotesField(props: { id: string; value: string; onValue: (value: string) => void }) {
+  const left = NOTES_LIMIT - props.value.length;
+  return (
+    <div class="field">
+      <label for={props.id}>{t("field.notes")}</label>
+      <textarea
+        id={props.id}
+        rows={3}
+        maxLength={NOTES_LIMIT}
+        aria-describedby={`${props.id}-count`}
+        value={props.value}
+        onInput={(event) => props.onValue(event.currentTarget.value)}
+      />
+      <small id={`${props.id}-count`} class={left < 100 ? "hint warn" : "hint"} aria-live="polite">
+        {t("notes.count", { used: formatNumber(props.value.length), limit: formatNumber(NOTES_LIMIT) })}
+      </small>
+    </div>
+  );
+}
+
+/**
+ * Keeps the keyboard on a control that was disabled while its action ran (a reorder arrow):
+ * once the action is done, the first of `labels` that is enabled again takes the focus.
+ */
+export function useRefocus(busy: boolean) {
+  const wanted = useRef<string[] | null>(null);
+  useEffect(() => {
+    if (busy || !wanted.current) return;
+    const labels = wanted.current;
+    wanted.current = null;
+    for (const label of labels) {
+      const button = document.querySelector<HTMLButtonElement>(`button[aria-label="${CSS.escape(label)}"]`);
+      if (button && !button.disabled) {
+        button.focus();
+        return;
+      }
+    }
+  }, [busy]);
+  return (labels: string[]) => {
+    wanted.current = labels;
+  };
 }

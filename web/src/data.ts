@@ -1,5 +1,20 @@
-import { ApiError, api, type FreezerDetail, type Household, type User } from "./api.js";
-import { forgetAll, getState, recall, remember, setState } from "./store.js";
+import {
+  ApiError,
+  api,
+  type FreezerDetail,
+  type Household,
+  type Item,
+  type ItemFields,
+  refreshSession,
+  sessionUser,
+  type User,
+} from "./api.js";
+import { describeError } from "./errors.js";
+import { t } from "./i18n/index.js";
+import { forgetEverything, forgetItem, queuedWrites, queueWrite, removeWrite, updateWrite } from "./offline.js";
+import { setFamilyTimeZone } from "./format.js";
+import { navigate } from "./router.js";
+import { announce, currentHousehold, forgetAll, getState, recall, remember, setState } from "./store.js";
 
 /** Marks the app offline when a request could not reach the server at all. */
 export function noteFailure(error: unknown): void {
@@ -9,11 +24,19 @@ export function noteFailure(error: unknown): void {
 /** Loads the user's households and picks one (the last used, else the first). */
 export async function loadHouseholds(): Promise<Household[]> {
   try {
-    const households = await api.households();
+    let households: Household[];
+    try {
+      households = await api.households();
+    } catch (error) {
+      // A failed load is not "no household": the home screen says what failed and offers a retry.
+      setState({ householdsError: error });
+      throw error;
+    }
     remember("households", households);
     const wanted = getState().householdId ?? recall<string>("householdId");
     const householdId = households.find((household) => household.id === wanted)?.id ?? households[0]?.id ?? null;
-    setState({ households, householdId });
+    setFamilyTimeZone(households.find((household) => household.id === householdId)?.timeZone);
+    setState({ households, householdId, householdsLoaded: true, householdsError: null });
     if (householdId) remember("householdId", householdId);
     await loadFreezers();
     return households;
@@ -25,6 +48,7 @@ export async function loadHouseholds(): Promise<Household[]> {
 
 export async function selectHousehold(householdId: string): Promise<void> {
   remember("householdId", householdId);
+  setFamilyTimeZone(getState().households.find((household) => household.id === householdId)?.timeZone);
   setState({ householdId, freezers: recall<FreezerDetail[]>(`freezers.${householdId}`) ?? [] });
   await loadFreezers();
 }
@@ -59,16 +83,161 @@ export function startOffline(): void {
   const user = recall<User>("user");
   const households = recall<Household[]>("households") ?? [];
   const householdId = recall<string>("householdId") ?? households[0]?.id ?? null;
+  setFamilyTimeZone(households.find((household) => household.id === householdId)?.timeZone);
   setState({
     online: false,
     user,
     households,
     householdId,
+    householdsLoaded: recall<Household[]>("households") !== null,
     freezers: householdId ? (recall<FreezerDetail[]>(`freezers.${householdId}`) ?? []) : [],
   });
 }
 
 export function signedOut(): void {
   forgetAll();
-  setState({ user: null, households: [], householdId: null, freezers: [] });
+  void forgetEverything();
+  setState({
+    user: null,
+    households: [],
+    householdId: null,
+    freezers: [],
+    householdsLoaded: false,
+    householdsError: null,
+  });
+}
+
+/** Resumes the session from the refresh cookie, or starts offline from the stored copy. */
+export async function boot(): Promise<void> {
+  setState({ bootError: null });
+  try {
+    if ((await refreshSession()) && sessionUser()) await signedIn(sessionUser()!);
+    else setState({ user: null });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 0) startOffline();
+    // A busy or failing server is not a signed-out user: the start screen offers a retry.
+    else setState({ bootError: error });
+  }
+}
+
+export { keepItems, keptItem, keptItems } from "./offline.js";
+
+function offline(): boolean {
+  return navigator.onLine === false || !getState().online;
+}
+
+async function refreshPending(): Promise<void> {
+  setState({ pending: await queuedWrites() });
+}
+
+/** Adds an item now, or (offline) queues it and says so. */
+export async function addItem(householdId: string, body: ItemFields): Promise<Item | "queued"> {
+  const queue = () =>
+    queueWrite({ householdId, kind: "add", name: body.name ?? "", body, status: "waiting" }).then(refreshPending);
+  if (offline()) {
+    await queue();
+    return "queued";
+  }
+  try {
+    return await api.createItem(householdId, body);
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 0)) throw error;
+    noteFailure(error);
+    await queue();
+    return "queued";
+  }
+}
+
+/** Takes `quantity` out of an item now, or (offline) queues it and says so. */
+export async function takeOut(householdId: string, item: Item, quantity: number): Promise<Item | "queued"> {
+  const queue = () =>
+    queueWrite({
+      householdId,
+      kind: "takeOut",
+      name: item.name,
+      itemId: item.id,
+      body: { quantity },
+      status: "waiting",
+    }).then(refreshPending);
+  if (offline()) {
+    await queue();
+    return "queued";
+  }
+  try {
+    const left = await api.consumeItem(householdId, item.id, quantity);
+    if (left.deletedAt) void forgetItem(item.id);
+    return left;
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 0)) throw error;
+    noteFailure(error);
+    await queue();
+    return "queued";
+  }
+}
+
+let flushing = false;
+
+/**
+ * Sends the writes made offline, oldest first, once the connection is back. Each answer is kept
+ * in view: a refusal (the item was used up meanwhile, a conflict) stays listed with the
+ * server's reason until the user dismisses it; nothing is dropped silently.
+ */
+export async function flushPending(): Promise<void> {
+  if (flushing || offline()) return;
+  flushing = true;
+  try {
+    for (const write of await queuedWrites()) {
+      if (write.status !== "waiting" || write.id === undefined) continue;
+      try {
+        if (write.kind === "add") await api.createItem(write.householdId, write.body);
+        else if (write.itemId) await api.consumeItem(write.householdId, write.itemId, write.body.quantity ?? 1);
+        await removeWrite(write.id);
+        announce(
+          write.kind === "add"
+            ? t("offline.sentAdd", { name: write.name })
+            : t("offline.sentTakeOut", { name: write.name }),
+        );
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 0) break;
+        await updateWrite({ ...write, status: "refused", problem: describeError(error) });
+      }
+    }
+  } finally {
+    flushing = false;
+    await refreshPending();
+    setState({ liveVersion: getState().liveVersion + 1 });
+  }
+}
+
+export async function dismissWrite(id: number): Promise<void> {
+  await removeWrite(id);
+  await refreshPending();
+}
+
+export { refreshPending };
+
+let checkingMembership = false;
+
+/**
+ * The API said the user is no longer a member of the open household (the owner removed them,
+ * or deleted it): reload the list, say what happened, and show another household if there is one.
+ */
+export async function membershipLost(householdId = getState().householdId): Promise<void> {
+  if (checkingMembership || !householdId) return;
+  checkingMembership = true;
+  try {
+    const lost = getState().households.find((household) => household.id === householdId);
+    const households = await api.households();
+    if (households.some((household) => household.id === householdId)) return;
+    if (getState().householdId === householdId) setState({ householdId: null });
+    await loadHouseholds().catch(() => undefined);
+    const now = currentHousehold();
+    const name = lost?.name ?? "";
+    setState({ notice: now ? t("household.lostSwitched", { name, other: now.name }) : t("household.lost", { name }) });
+    if (location.pathname.startsWith("/items/")) navigate("/", true);
+  } catch {
+    // The check itself failed (offline): the error next to the action still says what went wrong.
+  } finally {
+    checkingMembership = false;
+  }
 }

@@ -1,6 +1,50 @@
-import { locale } from "./i18n/index.js";
+import { locale, type MessageKey } from "./i18n/index.js";
 
 const dateFormat = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" });
+/** Sorting names as the app's language does ("Hähnchen" before "Himbeeren" in German). */
+export const collator = new Intl.Collator(locale, { sensitivity: "base", numeric: true });
+
+/**
+ * The family's time zone: the household's when the server names one, else the browser's. Every
+ * "today" the app shows or counts is a calendar day there, never the UTC day.
+ */
+let familyZone: string | undefined;
+
+export function setFamilyTimeZone(timeZone: string | undefined): void {
+  try {
+    // An unknown zone name throws; the browser's zone is the better guess then.
+    familyZone = timeZone ? new Intl.DateTimeFormat("en", { timeZone }).resolvedOptions().timeZone : undefined;
+  } catch {
+    familyZone = undefined;
+  }
+}
+
+/** The browser's IANA time zone, which a new household is created with. */
+export function browserTimeZone(): string | undefined {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
+}
+
+/** "YYYY-MM-DD" of the calendar day `instant` falls on in the family's time zone. */
+export function localDay(instant: number = Date.now()): string {
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone: familyZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).formatToParts(new Date(instant));
+  const part = (type: string) => parts.find((entry) => entry.type === type)?.value ?? "";
+  return `${part("year")}-${part("month")}-${part("day")}`;
+}
+
+/** The calendar day `days` after a "YYYY-MM-DD" day. */
+export function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86400000).toISOString().slice(0, 10);
+}
+
+/** The day an instant (a join, an archive) fell on for the family, formatted. */
+export function formatDay(iso: string | null): string {
+  return iso ? formatDate(`${localDay(new Date(iso).getTime())}T00:00:00Z`) : "";
+}
 const dateTimeFormat = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
 const numberFormat = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
 const relativeFormat = new Intl.RelativeTimeFormat(locale, { numeric: "auto" });
@@ -39,14 +83,51 @@ export function formatRelative(iso: string, now: number = Date.now()): string {
   return relativeFormat.format(0, "second");
 }
 
-/** Whole days from today (UTC) to a stored date; negative once it has passed. */
+/**
+ * Whole days from the family's today to a stored calendar date (kept as its UTC midnight);
+ * negative once it has passed.
+ */
 export function daysUntil(iso: string, now: number = Date.now()): number {
-  const today = new Date(now);
-  const midnight = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
-  return Math.round((new Date(iso).getTime() - midnight) / 86400000);
+  return Math.round(
+    (Date.parse(`${iso.slice(0, 10)}T00:00:00Z`) - Date.parse(`${localDay(now)}T00:00:00Z`)) / 86400000,
+  );
 }
 
 /** The YYYY-MM-DD an <input type="date"> shows for a stored date. */
 export function dateInputValue(iso: string | null): string {
   return iso ? iso.slice(0, 10) : "";
+}
+
+const decimalSeparator = numberFormat.formatToParts(1.5).find((part) => part.type === "decimal")?.value ?? ".";
+
+/**
+ * A quantity as typed: "1,5" and "1.5" are both one and a half, whatever the language (a comma
+ * is never a thousands separator here, so "1,5" can never become 15). NaN when it is no number.
+ */
+export function parseDecimal(input: string): number {
+  const compact = input.trim().replace(/\s/g, "");
+  if (!/^\d+([.,]\d+)?$|^[.,]\d+$/.test(compact)) return Number.NaN;
+  return Number(compact.replace(",", "."));
+}
+
+/** A quantity for an input field, with the language's decimal separator and no grouping ("1,5"). */
+export function decimalInputValue(value: number): string {
+  return String(value).replace(".", decimalSeparator);
+}
+
+/** The quantity from which the app asks "is that right?" before saving. */
+export const UNLIKELY_QUANTITY = 1000;
+/** Best-before dates more than this many years ahead are probably a typo. */
+const UNLIKELY_YEARS = 3;
+
+/** Sentences about values that are possible but probably typos; empty when all look fine. */
+export function unlikelyValues(values: { quantity?: number; expiresAt?: string }): MessageKey[] {
+  const reasons: MessageKey[] = [];
+  if (values.quantity !== undefined && values.quantity >= UNLIKELY_QUANTITY) reasons.push("unlikely.quantity");
+  if (values.expiresAt) {
+    const today = localDay();
+    if (values.expiresAt < today) reasons.push("unlikely.past");
+    else if (values.expiresAt > addDays(today, UNLIKELY_YEARS * 366)) reasons.push("unlikely.future");
+  }
+  return reasons;
 }

@@ -1,27 +1,23 @@
 import { render } from "preact";
-import { ApiError, refreshSession, sessionUser, whenSignedOut } from "./api.js";
+import { whenNotMember, whenSignedOut } from "./api.js";
 import { App } from "./app.js";
-import { signedIn, signedOut, startOffline } from "./data.js";
+import { boot, flushPending, membershipLost, signedOut } from "./data.js";
 import { language } from "./i18n/index.js";
-import { setState } from "./store.js";
+import { followLive } from "./live.js";
+import { setState, subscribe } from "./store.js";
 import "./styles.css";
 
 document.documentElement.lang = language;
 
-window.addEventListener("online", () => setState({ online: true }));
+window.addEventListener("online", () => {
+  setState({ online: true });
+  // Writes queued offline go out on any screen, not only when the home screen is open.
+  void flushPending();
+});
 window.addEventListener("offline", () => setState({ online: false }));
 whenSignedOut(signedOut);
-
-/** Resumes the session from the refresh cookie, or starts offline from the stored copy. */
-async function boot(): Promise<void> {
-  try {
-    if ((await refreshSession()) && sessionUser()) await signedIn(sessionUser()!);
-    else setState({ user: null });
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 0) startOffline();
-    else setState({ user: null, bootError: error });
-  }
-}
+whenNotMember(() => void membershipLost());
+subscribe(followLive);
 
 if ("serviceWorker" in navigator) {
   navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {

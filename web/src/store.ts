@@ -1,5 +1,6 @@
 import { useLayoutEffect, useState } from "preact/hooks";
 import type { FreezerDetail, Household, User } from "./api.js";
+import type { QueuedWrite } from "./offline.js";
 
 /** What every screen needs: who is signed in, which household is open, whether we are online. */
 export interface AppState {
@@ -13,6 +14,18 @@ export interface AppState {
   pendingInvite: string | null;
   /** Why the session could not be resumed at start (a rate limit, a server error), if it failed. */
   bootError: unknown;
+  /** Whether the household list has been loaded once this session (until then no screen may say "none"). */
+  householdsLoaded: boolean;
+  /** Why the household list could not be loaded; shown with a retry instead of an empty state. */
+  householdsError: unknown;
+  /** A sentence about something that happened to the user, not by their hand (removed from a household). */
+  notice: string | null;
+  /** The last thing said to screen readers (a screen change, an add); read by the live region. */
+  announcement: string;
+  /** Writes made offline, waiting to be sent or refused by the server. */
+  pending: QueuedWrite[];
+  /** Bumped by every live event of the household, so open lists and items reload. */
+  liveVersion: number;
 }
 
 const listeners = new Set<() => void>();
@@ -24,7 +37,19 @@ let state: AppState = {
   online: typeof navigator === "undefined" ? true : navigator.onLine,
   pendingInvite: null,
   bootError: null,
+  householdsLoaded: false,
+  householdsError: null,
+  notice: null,
+  announcement: "",
+  pending: [],
+  liveVersion: 0,
 };
+
+/** Says `text` to screen readers through the app's polite live region. */
+export function announce(text: string): void {
+  // The same sentence twice in a row would not be read again; a trailing no-break space changes it.
+  setState({ announcement: state.announcement === text ? `${text}\u00a0` : text });
+}
 
 export function getState(): AppState {
   return state;
@@ -33,6 +58,12 @@ export function getState(): AppState {
 export function setState(changes: Partial<AppState>): void {
   state = { ...state, ...changes };
   for (const listener of listeners) listener();
+}
+
+/** Calls `listener` after every change of the state; returns the unsubscribe. */
+export function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
 }
 
 /** The current state, re-rendering the component whenever it changes. */

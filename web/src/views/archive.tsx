@@ -2,8 +2,9 @@ import { useEffect, useState } from "preact/hooks";
 import { api, type Item } from "../api.js";
 import { ConfirmButton, ErrorText, useAction } from "../components.js";
 import { noteFailure } from "../data.js";
-import { formatDate, formatNumber } from "../format.js";
+import { formatDay, formatNumber } from "../format.js";
 import { t } from "../i18n/index.js";
+import { navigate } from "../router.js";
 import { currentHousehold, recall, remember, useAppState } from "../store.js";
 
 function ArchivedItem(props: { item: Item; isOwner: boolean; onChanged: () => void }) {
@@ -17,19 +18,34 @@ function ArchivedItem(props: { item: Item; isOwner: boolean; onChanged: () => vo
     if (householdId) await api.deleteItem(householdId, item.id);
     props.onChanged();
   });
+  // Taking the last one out archives an item at quantity 0; the server refuses to restore that.
+  const usedUp = item.quantity === 0;
+  const addAgain = () => {
+    if (householdId)
+      remember(`lastPlace.${householdId}`, { freezerId: item.freezerId, compartmentId: item.compartmentId });
+    navigate(`/?add=${encodeURIComponent(item.name)}`);
+  };
   return (
     <li class="card">
       <h3>{item.name}</h3>
       <p class="muted">
-        {t("archive.line", {
-          quantity: formatNumber(item.quantity),
-          date: item.deletedAt ? formatDate(item.deletedAt) : "",
-        })}
+        {usedUp
+          ? t("archive.usedUp", { date: item.deletedAt ? formatDay(item.deletedAt) : "" })
+          : t("archive.line", {
+              quantity: formatNumber(item.quantity),
+              date: item.deletedAt ? formatDay(item.deletedAt) : "",
+            })}
       </p>
       <div class="actions">
-        <button type="button" disabled={!online || restore.busy} onClick={() => void restore.run()}>
-          {t("archive.restore")}
-        </button>
+        {usedUp ? (
+          <button type="button" onClick={addAgain}>
+            {t("archive.addAgain")}
+          </button>
+        ) : (
+          <button type="button" disabled={!online || restore.busy} onClick={() => void restore.run()}>
+            {t("archive.restore")}
+          </button>
+        )}
         {props.isOwner ? (
           <ConfirmButton
             label={t("archive.delete")}

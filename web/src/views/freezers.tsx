@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api, type Compartment, type FreezerDetail } from "../api.js";
-import { ActionForm, ConfirmButton, ErrorText, Field, NameForm, useAction } from "../components.js";
+import { ActionForm, ConfirmButton, ErrorText, Field, NameForm, useAction, useRefocus } from "../components.js";
 import { loadFreezers } from "../data.js";
 import { t } from "../i18n/index.js";
 import { currentHousehold, useAppState } from "../store.js";
@@ -61,6 +61,9 @@ function CompartmentRow(props: { freezer: FreezerDetail; compartment: Compartmen
     await api.updateCompartment(householdId, freezer.id, other.id, { position: index });
     await loadFreezers();
   });
+  const refocus = useRefocus(swap.busy);
+  const up = t("freezers.moveUp", { name: compartment.name });
+  const down = t("freezers.moveDown", { name: compartment.name });
   const rename = (name: string) =>
     api.updateCompartment(householdId ?? "", freezer.id, compartment.id, { name }).then(() => loadFreezers());
   const remove = useAction(async () => {
@@ -74,16 +77,22 @@ function CompartmentRow(props: { freezer: FreezerDetail; compartment: Compartmen
         <button
           type="button"
           disabled={!online || index === 0 || swap.busy}
-          aria-label={t("freezers.moveUp", { name: compartment.name })}
-          onClick={() => void swap.run(-1)}
+          aria-label={up}
+          onClick={() => {
+            refocus([up, down]);
+            void swap.run(-1);
+          }}
         >
           ↑
         </button>
         <button
           type="button"
           disabled={!online || index === siblings.length - 1 || swap.busy}
-          aria-label={t("freezers.moveDown", { name: compartment.name })}
-          onClick={() => void swap.run(1)}
+          aria-label={down}
+          onClick={() => {
+            refocus([down, up]);
+            void swap.run(1);
+          }}
         >
           ↓
         </button>
@@ -125,6 +134,9 @@ function FreezerCard(props: { freezer: FreezerDetail; index: number; isOwner: bo
     }
     await loadFreezers();
   });
+  const refocus = useRefocus(move.busy);
+  const up = t("freezers.moveFreezerUp", { name: freezer.name });
+  const down = t("freezers.moveFreezerDown", { name: freezer.name });
   const [compartment, setCompartment] = useState("");
   const add = useAction(async () => {
     if (!householdId) return;
@@ -143,16 +155,22 @@ function FreezerCard(props: { freezer: FreezerDetail; index: number; isOwner: bo
         <button
           type="button"
           disabled={!online || index === 0 || move.busy}
-          aria-label={t("freezers.moveFreezerUp", { name: freezer.name })}
-          onClick={() => void move.run(-1)}
+          aria-label={up}
+          onClick={() => {
+            refocus([up, down]);
+            void move.run(-1);
+          }}
         >
           ↑
         </button>
         <button
           type="button"
           disabled={!online || index === freezers.length - 1 || move.busy}
-          aria-label={t("freezers.moveFreezerDown", { name: freezer.name })}
-          onClick={() => void move.run(1)}
+          aria-label={down}
+          onClick={() => {
+            refocus([down, up]);
+            void move.run(1);
+          }}
         >
           ↓
         </button>

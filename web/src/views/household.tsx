@@ -2,9 +2,10 @@ import { useEffect, useState } from "preact/hooks";
 import { api, type HouseholdDetail, type Invite } from "../api.js";
 import { ActionForm, ConfirmButton, ErrorText, NameForm, Select, useAction } from "../components.js";
 import { loadHouseholds, noteFailure, selectHousehold } from "../data.js";
-import { formatDate, formatDateTime } from "../format.js";
+import { browserTimeZone, formatDateTime, formatDay } from "../format.js";
 import { t } from "../i18n/index.js";
-import { currentHousehold, useAppState } from "../store.js";
+import { navigate } from "../router.js";
+import { currentHousehold, setState, useAppState } from "../store.js";
 
 export function inviteLink(code: string): string {
   return `${location.origin}/invite/${encodeURIComponent(code)}`;
@@ -146,7 +147,7 @@ function Members(props: { detail: HouseholdDetail; isOwner: boolean; onChanged: 
               <span class={`role role-${member.role.toLowerCase()}`}>
                 {member.role === "OWNER" ? t("role.owner") : t("role.member")}
               </span>
-              <span class="muted"> · {t("household.joined", { date: formatDate(member.joinedAt) })}</span>
+              <span class="muted"> · {t("household.joined", { date: formatDay(member.joinedAt) })}</span>
             </span>
             {props.isOwner && member.role !== "OWNER" ? (
               <ConfirmButton
@@ -211,8 +212,15 @@ export function HouseholdView() {
     if (householdId) await api.leave(householdId);
     await loadHouseholds();
   });
+  const deleteHousehold = useAction(async () => {
+    if (!householdId || !household) return;
+    await api.deleteHousehold(householdId);
+    setState({ householdId: null, notice: t("household.deleted", { name: household.name }) });
+    await loadHouseholds();
+    navigate("/");
+  });
   const create = useAction(async () => {
-    const created = await api.createHousehold(newName);
+    const created = await api.createHousehold(newName, browserTimeZone());
     setNewName("");
     await loadHouseholds();
     await selectHousehold(created.id);
@@ -244,6 +252,20 @@ export function HouseholdView() {
             onConfirm={() => leave.run()}
           />
           <ErrorText error={leave.error} />
+        </section>
+      ) : null}
+      {household && isOwner ? (
+        <section aria-labelledby="delete-household-title">
+          <h2 id="delete-household-title">{t("household.delete")}</h2>
+          <p class="muted">{t("household.deleteHint")}</p>
+          <ConfirmButton
+            label={t("household.delete")}
+            question={t("household.deleteQuestion", { name: household.name })}
+            confirmLabel={t("household.deleteConfirm")}
+            disabled={!online || deleteHousehold.busy}
+            onConfirm={() => deleteHousehold.run()}
+          />
+          <ErrorText error={deleteHousehold.error} />
         </section>
       ) : null}
       <section aria-labelledby="new-household-title">

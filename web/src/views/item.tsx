@@ -1,20 +1,32 @@
 import { useEffect, useState } from "preact/hooks";
-import { api, type ChangeLogEntry, type Item } from "../api.js";
+import { ApiError, api, type ChangeLogEntry, type Item, type ItemFields } from "../api.js";
 import {
   ActionForm,
   ConfirmButton,
   ErrorText,
   Field,
+  Link,
   NamedOptions,
+  NotesField,
   QuantityField,
   Select,
   useAction,
+  useSoftConfirm,
 } from "../components.js";
-import { noteFailure } from "../data.js";
-import { dateInputValue, formatDate, formatDateTime, formatNumber, formatRelative } from "../format.js";
+import { keepItems, keptItem, noteFailure } from "../data.js";
+import {
+  dateInputValue,
+  decimalInputValue,
+  formatDate,
+  formatDateTime,
+  formatNumber,
+  formatRelative,
+  parseDecimal,
+  unlikelyValues,
+} from "../format.js";
 import { type MessageKey, t } from "../i18n/index.js";
 import { navigate } from "../router.js";
-import { compartmentName, freezerName, useAppState } from "../store.js";
+import { announce, compartmentName, freezerName, useAppState } from "../store.js";
 import { Expiry } from "./items.js";
 
 /** One history entry as a sentence: "Anna moved it from Drawer 1 to Drawer 3, 2 days ago". */
@@ -53,8 +65,14 @@ export function historySentence(entry: ChangeLogEntry, now: number = Date.now())
 
 /** One item: edit, move, take some out, archive; and what happened to it. */
 export function ItemView(props: { itemId: string }) {
-  const { householdId, freezers, online } = useAppState();
+  const { householdId, freezers, online, liveVersion } = useAppState();
   const [item, setItem] = useState<Item | null>(null);
+  /** The item as the edit form was filled from: its updatedAt goes with a save (If-Match). */
+  const [base, setBase] = useState<Item | null>(null);
+  /** Offline: the item as this device kept it, shown read-only. */
+  const [kept, setKept] = useState(false);
+  /** A save refused because someone else changed the item: their version, to choose from. */
+  const [conflict, setConflict] = useState<Item | null>(null);
   const [history, setHistory] = useState<ChangeLogEntry[]>([]);
   const [loadError, setLoadError] = useState<unknown>(null);
   const [name, setName] = useState("");
@@ -67,50 +85,104 @@ export function ItemView(props: { itemId: string }) {
 
   const show = (loaded: Item) => {
     setItem(loaded);
+    setBase(loaded);
+    setConflict(null);
     setName(loaded.name);
-    setQuantity(String(loaded.quantity));
+    setQuantity(decimalInputValue(loaded.quantity));
     setNotes(loaded.notes ?? "");
     setExpiresAt(dateInputValue(loaded.expiresAt));
     setFreezerId(loaded.freezerId);
     setCompartmentId(loaded.compartmentId);
   };
-  const reload = async () => {
+  /** Whether the edit form still shows the loaded values (nothing typed that a reload would lose). */
+  const clean = () =>
+    !base ||
+    (name === base.name &&
+      parseDecimal(quantity) === base.quantity &&
+      (notes || null) === base.notes &&
+      expiresAt === dateInputValue(base.expiresAt));
+  const reload = async (live = false) => {
     if (!householdId) return;
     try {
       const [loaded, entries] = await Promise.all([
         api.item(householdId, props.itemId),
         api.history(householdId, props.itemId),
       ]);
-      show(loaded);
+      // A live update never overwrites what the user is typing: the summary and history update,
+      // the form keeps its version, and a save then says that the item changed.
+      if (live && !clean()) setItem(loaded);
+      else show(loaded);
       setHistory(entries);
       setLoadError(null);
+      setKept(false);
+      void keepItems([loaded]);
     } catch (failure) {
       noteFailure(failure);
+      if (failure instanceof ApiError && failure.status === 0) {
+        const copy = await keptItem(props.itemId);
+        if (copy) {
+          show(copy);
+          setKept(true);
+          return;
+        }
+      }
       setLoadError(failure);
     }
   };
   useEffect(() => {
     void reload();
-  }, [householdId, props.itemId]);
+  }, [householdId, props.itemId, online]);
+  useEffect(() => {
+    if (liveVersion > 0) void reload(true);
+  }, [liveVersion]);
 
+  const unlikely = useSoftConfirm();
+  /** What the form changes, compared with the version it was filled from. */
+  const formChanges = (reference: Item): ItemFields => {
+    const changes: ItemFields = {};
+    if (name.trim() !== reference.name) changes.name = name.trim();
+    if (parseDecimal(quantity) !== reference.quantity) changes.quantity = parseDecimal(quantity);
+    if ((notes || null) !== reference.notes) changes.notes = notes || null;
+    if (expiresAt !== dateInputValue(reference.expiresAt)) changes.expiresAt = expiresAt || null;
+    return changes;
+  };
   const save = useAction(async () => {
-    if (!householdId || !item) return;
-    const changes: Parameters<typeof api.updateItem>[2] = {};
-    if (name !== item.name) changes.name = name;
-    if (Number(quantity) !== item.quantity) changes.quantity = Number(quantity);
-    if ((notes || null) !== item.notes) changes.notes = notes || null;
-    if (expiresAt !== dateInputValue(item.expiresAt)) changes.expiresAt = expiresAt || null;
-    await api.updateItem(householdId, item.id, changes);
-    await reload();
+    if (!householdId || !base) return;
+    const changes = formChanges(base);
+    // Only what this save changes is questioned: an old item's past date was questioned when it was set.
+    if (!unlikely.check(unlikelyValues({ quantity: changes.quantity, expiresAt: changes.expiresAt ?? undefined })))
+      return;
+    await sendChanges(changes, base.updatedAt);
   });
+  /** "Save mine anyway" after a conflict: my changes, now on top of their version. */
+  const keepMine = useAction(async () => {
+    if (!base || !conflict) return;
+    await sendChanges(formChanges(base), conflict.updatedAt);
+  });
+  /** Sends a change with the version it was made on; a 412 shows the other version instead of overwriting it. */
+  const sendChanges = async (changes: ItemFields, version: string | undefined) => {
+    if (!householdId || !item) return;
+    try {
+      await api.updateItem(householdId, item.id, changes, version);
+    } catch (failure) {
+      const current =
+        (failure instanceof ApiError ? (failure.body as { item?: Item } | null)?.item : undefined) ?? null;
+      if (failure instanceof ApiError && (failure.status === 412 || failure.code === "ITEM_CHANGED")) {
+        setConflict(current ?? (await api.item(householdId, item.id)));
+        return;
+      }
+      throw failure;
+    }
+    announce(t("account.saved"));
+    await reload();
+  };
   const move = useAction(async () => {
     if (!householdId || !item) return;
-    await api.updateItem(householdId, item.id, { freezerId, compartmentId });
-    await reload();
+    await sendChanges({ freezerId, compartmentId }, base?.updatedAt);
   });
   const consume = useAction(async () => {
     if (!householdId || !item) return;
-    const left = await api.consumeItem(householdId, item.id, Number(take));
+    const left = await api.consumeItem(householdId, item.id, parseDecimal(take));
     if (left.deletedAt) navigate("/");
     else await reload();
   });
@@ -130,6 +202,7 @@ export function ItemView(props: { itemId: string }) {
   }
   const freezer = freezers.find((candidate) => candidate.id === freezerId);
   const archived = item.deletedAt !== null;
+  const readOnly = !online || kept;
   return (
     <main id="main">
       <h1>{item.name}</h1>
@@ -140,15 +213,33 @@ export function ItemView(props: { itemId: string }) {
         })}{" "}
         <Expiry iso={item.expiresAt} />
       </p>
-      {archived ? <p class="notice">{t("item.isArchived")}</p> : null}
+      {kept ? <p class="notice">{t("offline.readOnly")}</p> : null}
+      {conflict && base ? (
+        <ConflictPanel
+          mine={{ name, quantity: parseDecimal(quantity), notes: notes || null, expiresAt: expiresAt || null }}
+          base={base}
+          theirs={conflict}
+          onTakeTheirs={() => show(conflict)}
+          onKeepMine={() => void keepMine.run()}
+        />
+      ) : null}
+      {archived ? (
+        <p class="notice">
+          {item.quantity === 0 ? t("item.isUsedUp") : t("item.isArchived")}{" "}
+          {item.quantity === 0 ? (
+            <Link href={`/?add=${encodeURIComponent(item.name)}`}>{t("archive.addAgain")}</Link>
+          ) : null}
+        </p>
+      ) : null}
 
       <section aria-labelledby="edit-title">
         <h2 id="edit-title">{t("item.edit")}</h2>
-        <ActionForm action={save} disabled={!online || archived}>
+        <ActionForm action={save} disabled={readOnly || archived} labels={{ name: "field.itemName" }}>
           <Field id="edit-name" label={t("field.itemName")} required maxLength={200} value={name} onValue={setName} />
           <QuantityField id="edit-quantity" label={t("field.quantity")} value={quantity} onValue={setQuantity} />
           <Field id="edit-expires" label={t("field.expiresAt")} type="date" value={expiresAt} onValue={setExpiresAt} />
-          <Field id="edit-notes" label={t("field.notes")} maxLength={2000} value={notes} onValue={setNotes} />
+          <NotesField id="edit-notes" value={notes} onValue={setNotes} />
+          {unlikely.panel(() => save.run(), "edit-name")}
           <button type="submit" class="primary">
             {t("action.save")}
           </button>
@@ -157,7 +248,7 @@ export function ItemView(props: { itemId: string }) {
 
       <section aria-labelledby="move-title">
         <h2 id="move-title">{t("item.move")}</h2>
-        <ActionForm action={move} disabled={!online || archived}>
+        <ActionForm action={move} disabled={readOnly || archived}>
           <Select
             id="move-freezer"
             label={t("field.freezer")}
@@ -181,11 +272,16 @@ export function ItemView(props: { itemId: string }) {
 
       <section aria-labelledby="consume-title">
         <h2 id="consume-title">{t("item.consume")}</h2>
-        <ActionForm action={consume} disabled={!online || archived} overrides={{ 404: "item.consumeUnavailable" }}>
+        <ActionForm
+          action={consume}
+          disabled={readOnly || archived}
+          overrides={{ 404: "item.consumeUnavailable" }}
+          labels={{ quantity: "item.consumeQuantity" }}
+        >
           <QuantityField
             id="consume-quantity"
             label={t("item.consumeQuantity")}
-            max={String(item.quantity)}
+            max={item.quantity}
             value={take}
             onValue={setTake}
           />
@@ -211,6 +307,7 @@ export function ItemView(props: { itemId: string }) {
       <section aria-labelledby="history-title">
         <h2 id="history-title">{t("item.history")}</h2>
         <p class="muted">{t("item.created", { who: item.createdBy.name, when: formatRelative(item.createdAt) })}</p>
+        {kept ? <p class="muted">{t("offline.historyUnavailable")}</p> : null}
         {history.length === 0 ? <p class="muted">{t("item.historyEmpty")}</p> : null}
         <ol class="history">
           {history.map((entry) => (
@@ -223,5 +320,56 @@ export function ItemView(props: { itemId: string }) {
         </ol>
       </section>
     </main>
+  );
+}
+
+type EditableFields = Pick<Item, "name" | "quantity" | "notes" | "expiresAt">;
+
+/** Someone else saved this item since the form was filled: their values next to mine, and the choice. */
+function ConflictPanel(props: {
+  mine: EditableFields;
+  base: Item;
+  theirs: Item;
+  onTakeTheirs: () => void;
+  onKeepMine: () => void;
+}) {
+  const labels: Record<keyof EditableFields, MessageKey> = {
+    name: "field.itemName",
+    quantity: "field.quantity",
+    notes: "field.notes",
+    expiresAt: "field.expiresAt",
+  };
+  const shown = (field: keyof EditableFields, value: string | number | null): string =>
+    value === null || value === ""
+      ? t("history.nothing")
+      : field === "quantity"
+        ? formatNumber(Number(value))
+        : field === "expiresAt"
+          ? formatDate(String(value))
+          : String(value);
+  const changed = (Object.keys(labels) as (keyof EditableFields)[]).filter(
+    (field) => String(props.theirs[field] ?? "") !== String(props.base[field] ?? ""),
+  );
+  return (
+    <div class="notice conflict" role="alert">
+      <p>
+        <strong>{t("item.changedTitle")}</strong>
+      </p>
+      <ul>
+        {changed.map((field) => (
+          <li key={field}>
+            {t(labels[field])}: {t("item.changedTheirs", { value: shown(field, props.theirs[field]) })}
+          </li>
+        ))}
+      </ul>
+      <div class="actions">
+        <button type="button" class="primary" ref={(button) => button?.focus()} onClick={props.onTakeTheirs}>
+          {t("item.changedTakeTheirs")}
+        </button>
+        <button type="button" onClick={props.onKeepMine}>
+          {t("item.changedKeepMine")}
+        </button>
+      </div>
+    </div>
   );
 }
