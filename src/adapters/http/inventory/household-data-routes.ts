@@ -127,7 +127,7 @@ function importHandler(useCases: HouseholdDataUseCases): RequestHandler {
             } catch (error) {
               if (error instanceof FileShapeError)
                 throw new HttpError("IMPORT_INVALID", `The file cannot be read: ${error.message}`, [
-                  { path: "file", message: error.message },
+                  { path: error.row ?? "file", message: error.reason },
                 ]);
               throw error;
             }
