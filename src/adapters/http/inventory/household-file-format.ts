@@ -323,7 +323,7 @@ class JsonRowBuilder {
         this.keys.push(this.text);
         return;
       case "endString":
-        this.add(this.text);
+        this.add(detached(this.text));
         return;
       case "endNumber":
         this.add(Number(this.text));
@@ -338,6 +338,17 @@ class JsonRowBuilder {
         return;
     }
   }
+}
+
+/**
+ * A copy of `text` that holds on to nothing else. The parser's pieces are slices of its input
+ * buffer, and V8 keeps a whole buffer alive for the smallest slice of it: an import keeps every
+ * item id until it ends (to find duplicates), so ids sliced from the file kept the whole file
+ * in memory (a 200 MB file took the process from 127 to 819 MB). Strings under 13 characters
+ * are copied by V8 anyway.
+ */
+function detached(text: string): string {
+  return text.length < 13 ? text : Buffer.from(text, "utf8").toString("utf8");
 }
 
 /** The parser's tokens for each chunk of the file, decoded as UTF-8 (a leading BOM dropped). */
