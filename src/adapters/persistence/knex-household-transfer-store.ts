@@ -120,8 +120,8 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
       if (household.rows.length === 0) throw new NotHouseholdMemberError();
       const counts = { itemsCreated: 0, freezersCreated: 0, compartmentsCreated: 0 };
       for await (const batch of write.batches(await readFreezers(trx, write.householdId))) {
-        const insert = (table: string, kind: "freezers" | "compartments" | "items", rows: { id: string }[]) =>
-          insertOwned(trx, write.householdId, { table, kind, rows, fileRows: batch.rows });
+        const insert = async (table: string, kind: "freezers" | "compartments" | "items", rows: { id: string }[]) =>
+          (await insertOwned(trx, write.householdId, { table, kind, rows, fileRows: batch.rows })).size;
         counts.freezersCreated += await insert("freezers", "freezers", batch.freezers.map(freezerRow));
         counts.compartmentsCreated += await insert(
           "compartments",
@@ -141,22 +141,31 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
    * the batch is marked complete, and taken back if anything fails before that.
    */
   private async importInChunks(write: ImportWrite): Promise<ImportCounts> {
+    const household = await this.knex.raw<{ rows: unknown[] }>("SELECT id FROM households WHERE id = ?", [
+      write.householdId,
+    ]);
+    if (household.rows.length === 0) throw new NotHouseholdMemberError();
     const batchId = randomUUID();
     await this.knex("import_batches").insert({ id: batchId, household_id: write.householdId, started_at: new Date() });
-    let counts: ImportCounts;
+    const counts: ImportCounts = { itemsCreated: 0, freezersCreated: 0, compartmentsCreated: 0 };
     try {
-      const freezersCreated = await this.writeChunks(batchId, "freezer", write.freezers.map(freezerRow));
-      const compartmentsCreated = await this.writeChunks(
-        batchId,
-        "compartment",
-        write.compartments.map(compartmentRow),
-      );
-      let itemsCreated = 0;
+      // Imports on PGlite take turns (importAll), so this reads what the one before created.
       // The next batch is read from the file only once this one is written: the database
       // paces the parser, so memory holds one batch however large the file.
-      for await (const batch of write.items())
-        itemsCreated += await this.writeChunks(batchId, "item", batch.map(toRow));
-      counts = { itemsCreated, freezersCreated, compartmentsCreated };
+      for await (const batch of write.batches(await readFreezers(this.knex, write.householdId))) {
+        const chunks = (kind: ImportKind, rows: { id: string }[]) =>
+          this.writeChunks(batchId, kind, rows, (trx, slice) =>
+            insertOwned(trx, write.householdId, {
+              table: IMPORT_TABLES[kind],
+              kind: OWNED_KIND[kind],
+              rows: slice,
+              fileRows: batch.rows,
+            }),
+          );
+        counts.freezersCreated += await chunks("freezer", batch.freezers.map(freezerRow));
+        counts.compartmentsCreated += await chunks("compartment", batch.compartments.map(compartmentRow));
+        counts.itemsCreated += await chunks("item", batch.items.map(toRow));
+      }
       // The import's commit point: from here on its rows stay.
       await this.knex("import_batches").where({ id: batchId }).update({ completed_at: new Date() });
     } catch (error) {
@@ -168,11 +177,16 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
   }
 
   /** Inserts `rows` CHUNK_ROWS at a time, each chunk with its list entries; returns how many were new. */
-  private async writeChunks(batchId: string, kind: ImportKind, rows: object[]): Promise<number> {
+  private async writeChunks(
+    batchId: string,
+    kind: ImportKind,
+    rows: { id: string }[],
+    insert: (trx: Knex.Transaction, rows: { id: string }[]) => Promise<Set<string>>,
+  ): Promise<number> {
     let inserted = 0;
     for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
       inserted += await this.knex.transaction(async (trx) => {
-        const ids = await insertIgnoringIds(trx, IMPORT_TABLES[kind], rows.slice(start, start + CHUNK_ROWS));
+        const ids = [...(await insert(trx, rows.slice(start, start + CHUNK_ROWS)))];
         if (ids.length > 0)
           await trx("import_batch_rows").insert(ids.map((id) => ({ batch_id: batchId, kind, row_id: id })));
         return ids.length;
@@ -258,18 +272,17 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
   }
 }
 
+const OWNED_KIND: Record<ImportKind, "freezers" | "compartments" | "items"> = {
+  freezer: "freezers",
+  compartment: "compartments",
+  item: "items",
+};
+
 const IMPORT_TABLES: Record<ImportKind, string> = {
   freezer: "freezers",
   compartment: "compartments",
   item: "freezer_items",
 };
-
-/** Inserts rows whose id is new; returns the ids that were. */
-async function insertIgnoringIds(trx: Knex.Transaction, table: string, rows: object[]): Promise<string[]> {
-  if (rows.length === 0) return [];
-  const result = (await trx(table).insert(rows).onConflict("id").ignore().returning("id")) as { id: string }[];
-  return result.map((row) => row.id);
-}
 
 const KIND = { items: "item", freezers: "freezer", compartments: "compartment" } as const;
 
@@ -311,9 +324,9 @@ async function insertOwned(
     rows: { id: string }[];
     fileRows: ReadonlyMap<string, string>;
   },
-): Promise<number> {
+): Promise<Set<string>> {
   const inserted = await insertIgnoring(trx, write.table, write.rows);
-  if (inserted.size === write.rows.length) return inserted.size;
+  if (inserted.size === write.rows.length) return inserted;
   const skipped = write.rows.map((row) => row.id).filter((id) => !inserted.has(id));
   const taken = await foreignIds(trx, householdId, {
     items: [],
@@ -330,7 +343,7 @@ async function insertOwned(
       taken.length,
     );
   }
-  return inserted.size;
+  return inserted;
 }
 
 /** Inserts rows whose id is new; returns the ids that were. */

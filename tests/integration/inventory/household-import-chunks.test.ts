@@ -75,21 +75,31 @@ function importWrite(
   );
   const batches: FreezerItem[][] = [];
   for (let start = 0; start < all.length; start += 1000) batches.push(all.slice(start, start + 1000));
+  const freezer = {
+    id: freezerId,
+    householdId: target.hid,
+    name: "Imported",
+    description: null,
+    position: 9,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const compartment = { id: compartmentId, freezerId, name: "Imported", position: 0, createdAt: now };
   return {
     householdId: target.hid,
-    freezers: [
-      {
-        id: freezerId,
-        householdId: target.hid,
-        name: "Imported",
-        description: null,
-        position: 9,
-        createdAt: now,
-        updatedAt: now,
-      },
-    ],
-    compartments: [{ id: compartmentId, freezerId, name: "Imported", position: 0, createdAt: now }],
-    items: () => items(batches),
+    batches: () =>
+      (async function* () {
+        let first = true;
+        for await (const batch of items(batches)) {
+          yield {
+            freezers: first ? [freezer] : [],
+            compartments: first ? [compartment] : [],
+            items: batch,
+            rows: new Map(),
+          };
+          first = false;
+        }
+      })(),
   };
 }
 
