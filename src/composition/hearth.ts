@@ -2,6 +2,7 @@ import { createLogger } from "../adapters/logging/winston-logger.js";
 import type { RingBufferLog } from "../adapters/logging/ring-buffer.js";
 import { listen, type HttpListener } from "../adapters/http/http-listener.js";
 import { openDatabase, type Database } from "../adapters/persistence/database.js";
+import { KnexHouseholdTransferStore } from "../adapters/persistence/knex-household-transfer-store.js";
 import { migrateToLatest } from "../adapters/persistence/migrator.js";
 import path from "node:path";
 import { loadOrCreateSecret } from "../adapters/security/stored-secret.js";
@@ -100,6 +101,11 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
       (message) => log.info(message),
       (message) => log.warn(message),
     );
+    if (database.kind === "pglite") {
+      // Only PGlite writes imports in chunks, and only this process has it open.
+      const undone = await new KnexHouseholdTransferStore(database.knex, { chunked: true }).undoInterruptedImports();
+      if (undone > 0) log.warn(`Took back ${undone} household import(s) a stop cut short`);
+    }
     log.info(`Database ready (${database.kind === "pglite" ? `PGlite in ${config.DATA_DIR}` : "PostgreSQL"})`, {
       migrationsApplied: applied.length,
     });

@@ -58,7 +58,8 @@ export async function runHouseholdTransfer(
       err(`hearth ${kind}: no household ${parsed.householdId}`);
       return 1;
     }
-    const store = new KnexHouseholdTransferStore(database.knex);
+    const store = new KnexHouseholdTransferStore(database.knex, { chunked: database.kind === "pglite" });
+    if (database.kind === "pglite") await store.undoInterruptedImports();
     const access = new HouseholdAccess(households);
     const input = { householdId: household.id, userId: household.ownerId };
     if (kind === "export") return await exportTo(parsed, new ExportHousehold({ transfers: store }, access), input, out);

@@ -71,7 +71,9 @@ function knexRepositories(database: Database, options: KnexModuleOptions): Inven
       useValue: new KnexItemRepository(knex, { listCache: new ItemListCache(options.listCacheSize ?? 0) }),
     });
     scope.register(REMINDER_REPOSITORY, { useValue: new KnexReminderRepository(knex) });
-    scope.register(HOUSEHOLD_TRANSFER_STORE, { useValue: new KnexHouseholdTransferStore(knex) });
+    scope.register(HOUSEHOLD_TRANSFER_STORE, {
+      useValue: new KnexHouseholdTransferStore(knex, { chunked: database.kind === "pglite" }),
+    });
     scope.register(INVENTORY_SUMMARIES, { useValue: new KnexInventorySummaries(knex) });
     scope.register(INVENTORY_EVENT_FEED, { useValue: new KnexInventoryEventFeed(knex) });
   };

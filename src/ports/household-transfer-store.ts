@@ -37,7 +37,7 @@ export interface HouseholdTransferStore {
     ids: { items: string[]; freezers: string[]; compartments: string[] },
   ): Promise<string[]>;
   /**
-   * Writes the batches in one transaction, one import of a household at a time, skipping ids the
+   * Writes the batches all or nothing (one transaction; chunked, short ones taken back on failure), one import of a household at a time, skipping ids the
    * household already has; returns how many records were new. Rejects with ImportInvalidError,
    * writing nothing, when an id of a batch is another household's (one that household wrote in the
    * meantime), and with NotHouseholdMemberError when the household is gone.

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { ChangeLogEntry } from "../../domain/inventory/change-log-entry.js";
 import type { FreezerItem } from "../../domain/inventory/freezer-item.js";
@@ -21,9 +22,38 @@ import { type ItemRow, toItem, toRow } from "./knex-item-repository.js";
 
 const date = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
 
-/** Export and import over PostgreSQL or PGlite: keyset pages to read, one transaction to write. */
+/** Rows one transaction of a chunked import writes: short enough that others wait little. */
+const CHUNK_ROWS = 250;
+
+type ImportKind = "freezer" | "compartment" | "item";
+type ImportCounts = { itemsCreated: number; freezersCreated: number; compartmentsCreated: number };
+
+export interface KnexHouseholdTransferOptions {
+  /**
+   * Write an import in short transactions of CHUNK_ROWS rows instead of one, listing what each
+   * wrote in import_batch_rows so that a failure takes it all back. For PGlite: its one
+   * connection would otherwise be held by the import from start to end, and every other
+   * request, of every household, would wait that long. (PostgreSQL keeps the one transaction:
+   * other connections are not held up by it.)
+   */
+  chunked?: boolean;
+}
+
+/**
+ * Export and import over PostgreSQL or PGlite: keyset pages to read; to write, one
+ * transaction, or (chunked) short ones whose rows are taken back if the import fails.
+ */
 export class KnexHouseholdTransferStore implements HouseholdTransferStore {
-  constructor(private readonly knex: Knex) {}
+  private readonly chunked: boolean;
+  /** Chunked imports run one after another (they are not one transaction each). */
+  private importsDone: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly knex: Knex,
+    options: KnexHouseholdTransferOptions = {},
+  ) {
+    this.chunked = options.chunked ?? false;
+  }
 
   async freezers(householdId: string): Promise<TransferFreezer[]> {
     return readFreezers(this.knex, householdId);
@@ -74,9 +104,12 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
     return foreignIds(this.knex, householdId, ids);
   }
 
-  async importAll(
-    write: ImportWrite,
-  ): Promise<{ itemsCreated: number; freezersCreated: number; compartmentsCreated: number }> {
+  async importAll(write: ImportWrite): Promise<ImportCounts> {
+    if (this.chunked) {
+      const run = this.importsDone.then(() => this.importInChunks(write));
+      this.importsDone = run.catch(() => undefined);
+      return run;
+    }
     return this.knex.transaction(async (trx) => {
       // Imports of one household queue here, and each places its rows against what the one
       // before it committed: a double submit creates its named freezers once. NO KEY UPDATE
@@ -87,8 +120,8 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
       if (household.rows.length === 0) throw new NotHouseholdMemberError();
       const counts = { itemsCreated: 0, freezersCreated: 0, compartmentsCreated: 0 };
       for await (const batch of write.batches(await readFreezers(trx, write.householdId))) {
-        const insert = (table: string, kind: "freezers" | "compartments" | "items", rows: { id: string }[]) =>
-          insertOwned(trx, write.householdId, { table, kind, rows, fileRows: batch.rows });
+        const insert = async (table: string, kind: "freezers" | "compartments" | "items", rows: { id: string }[]) =>
+          (await insertOwned(trx, write.householdId, { table, kind, rows, fileRows: batch.rows })).size;
         counts.freezersCreated += await insert("freezers", "freezers", batch.freezers.map(freezerRow));
         counts.compartmentsCreated += await insert(
           "compartments",
@@ -101,7 +134,155 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
       return counts;
     });
   }
+
+  /**
+   * The import in short transactions, the connection free for others between them. The
+   * import's rows are visible to its household as they are written; they are its own until
+   * the batch is marked complete, and taken back if anything fails before that.
+   */
+  private async importInChunks(write: ImportWrite): Promise<ImportCounts> {
+    const household = await this.knex.raw<{ rows: unknown[] }>("SELECT id FROM households WHERE id = ?", [
+      write.householdId,
+    ]);
+    if (household.rows.length === 0) throw new NotHouseholdMemberError();
+    const batchId = randomUUID();
+    await this.knex("import_batches").insert({ id: batchId, household_id: write.householdId, started_at: new Date() });
+    const counts: ImportCounts = { itemsCreated: 0, freezersCreated: 0, compartmentsCreated: 0 };
+    try {
+      // Imports on PGlite take turns (importAll), so this reads what the one before created.
+      // The next batch is read from the file only once this one is written: the database
+      // paces the parser, so memory holds one batch however large the file.
+      for await (const batch of write.batches(await readFreezers(this.knex, write.householdId))) {
+        const chunks = (kind: ImportKind, rows: { id: string }[]) =>
+          this.writeChunks(batchId, kind, rows, (trx, slice) =>
+            insertOwned(trx, write.householdId, {
+              table: IMPORT_TABLES[kind],
+              kind: OWNED_KIND[kind],
+              rows: slice,
+              fileRows: batch.rows,
+            }),
+          );
+        counts.freezersCreated += await chunks("freezer", batch.freezers.map(freezerRow));
+        counts.compartmentsCreated += await chunks("compartment", batch.compartments.map(compartmentRow));
+        counts.itemsCreated += await chunks("item", batch.items.map(toRow));
+      }
+      // The import's commit point: from here on its rows stay.
+      await this.knex("import_batches").where({ id: batchId }).update({ completed_at: new Date() });
+    } catch (error) {
+      await this.undoImport(batchId);
+      throw error;
+    }
+    await this.forgetImport(batchId);
+    return counts;
+  }
+
+  /** Inserts `rows` CHUNK_ROWS at a time, each chunk with its list entries; returns how many were new. */
+  private async writeChunks(
+    batchId: string,
+    kind: ImportKind,
+    rows: { id: string }[],
+    insert: (trx: Knex.Transaction, rows: { id: string }[]) => Promise<Set<string>>,
+  ): Promise<number> {
+    let inserted = 0;
+    for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
+      inserted += await this.knex.transaction(async (trx) => {
+        const ids = [...(await insert(trx, rows.slice(start, start + CHUNK_ROWS)))];
+        if (ids.length > 0)
+          await trx("import_batch_rows").insert(ids.map((id) => ({ batch_id: batchId, kind, row_id: id })));
+        return ids.length;
+      });
+      // Lets requests that arrived meanwhile queue for the connection before the next chunk does.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return inserted;
+  }
+
+  /**
+   * Takes back what an unfinished import wrote, in short transactions: its items, then its
+   * compartments and freezers that hold nothing (a member may have put something in one).
+   */
+  private async undoImport(batchId: string): Promise<void> {
+    const remove: Record<ImportKind, (trx: Knex.Transaction, ids: string[]) => Promise<unknown>> = {
+      item: (trx, ids) => trx("freezer_items").whereIn("id", ids).delete(),
+      compartment: (trx, ids) =>
+        trx("compartments")
+          .whereIn("id", ids)
+          .whereNotExists(
+            trx("freezer_items").select(trx.raw("1")).whereRaw("freezer_items.compartment_id = compartments.id"),
+          )
+          .delete(),
+      freezer: (trx, ids) =>
+        trx("freezers")
+          .whereIn("id", ids)
+          .whereNotExists(trx("compartments").select(trx.raw("1")).whereRaw("compartments.freezer_id = freezers.id"))
+          .whereNotExists(trx("freezer_items").select(trx.raw("1")).whereRaw("freezer_items.freezer_id = freezers.id"))
+          .delete(),
+    };
+    for (const kind of ["item", "compartment", "freezer"] as const)
+      await this.eachListedChunk(batchId, kind, (trx, ids) => remove[kind](trx, ids));
+    await this.knex("import_batches").where({ id: batchId }).delete();
+  }
+
+  /** Deletes a finished import's list of rows, in short transactions. */
+  private async forgetImport(batchId: string): Promise<void> {
+    for (const kind of ["item", "compartment", "freezer"] as const)
+      await this.eachListedChunk(batchId, kind, async () => undefined);
+    await this.knex("import_batches").where({ id: batchId }).delete();
+  }
+
+  /** Runs `act` on the listed ids of `kind`, CHUNK_ROWS at a time, deleting them from the list. */
+  private async eachListedChunk(
+    batchId: string,
+    kind: ImportKind,
+    act: (trx: Knex.Transaction, ids: string[]) => Promise<unknown>,
+  ): Promise<void> {
+    for (;;) {
+      const more = await this.knex.transaction(async (trx) => {
+        const ids: string[] = await trx("import_batch_rows")
+          .where({ batch_id: batchId, kind })
+          .limit(CHUNK_ROWS)
+          .pluck("row_id");
+        if (ids.length === 0) return false;
+        await act(trx, ids);
+        await trx("import_batch_rows").where({ batch_id: batchId, kind }).whereIn("row_id", ids).delete();
+        return true;
+      });
+      if (!more) return;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /**
+   * Undoes the chunked imports a stopped process left unfinished and forgets finished ones'
+   * lists; call at start, before serving. Returns how many imports were undone.
+   */
+  async undoInterruptedImports(): Promise<number> {
+    const batches: { id: string; completed_at: Date | null }[] = await this.knex("import_batches").select(
+      "id",
+      "completed_at",
+    );
+    let undone = 0;
+    for (const batch of batches) {
+      if (batch.completed_at === null) {
+        await this.undoImport(batch.id);
+        undone++;
+      } else await this.forgetImport(batch.id);
+    }
+    return undone;
+  }
 }
+
+const OWNED_KIND: Record<ImportKind, "freezers" | "compartments" | "items"> = {
+  freezer: "freezers",
+  compartment: "compartments",
+  item: "items",
+};
+
+const IMPORT_TABLES: Record<ImportKind, string> = {
+  freezer: "freezers",
+  compartment: "compartments",
+  item: "freezer_items",
+};
 
 const KIND = { items: "item", freezers: "freezer", compartments: "compartment" } as const;
 
@@ -143,9 +324,9 @@ async function insertOwned(
     rows: { id: string }[];
     fileRows: ReadonlyMap<string, string>;
   },
-): Promise<number> {
+): Promise<Set<string>> {
   const inserted = await insertIgnoring(trx, write.table, write.rows);
-  if (inserted.size === write.rows.length) return inserted.size;
+  if (inserted.size === write.rows.length) return inserted;
   const skipped = write.rows.map((row) => row.id).filter((id) => !inserted.has(id));
   const taken = await foreignIds(trx, householdId, {
     items: [],
@@ -162,7 +343,7 @@ async function insertOwned(
       taken.length,
     );
   }
-  return inserted.size;
+  return inserted;
 }
 
 /** Inserts rows whose id is new; returns the ids that were. */

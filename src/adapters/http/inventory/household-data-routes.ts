@@ -105,7 +105,7 @@ function exportHandler(useCases: HouseholdDataUseCases): RequestHandler {
 
 /**
  * POST …/import: the body is spooled to a temporary file once the use case has checked the
- * caller is the owner, then read twice (validation, then the one-transaction write).
+ * caller is the owner, then read twice (validation, then the all-or-nothing write).
  */
 function importHandler(useCases: HouseholdDataUseCases): RequestHandler {
   return async (req, res) => {
@@ -127,7 +127,7 @@ function importHandler(useCases: HouseholdDataUseCases): RequestHandler {
             } catch (error) {
               if (error instanceof FileShapeError)
                 throw new HttpError("IMPORT_INVALID", `The file cannot be read: ${error.message}`, [
-                  { path: "file", message: error.message },
+                  { path: error.row ?? "file", message: error.reason },
                 ]);
               throw error;
             }
@@ -240,7 +240,7 @@ export function registerHouseholdDataOpenApi(registry: OpenAPIRegistry): void {
     method: "post",
     path: `${HOUSEHOLD_PATH}/import`,
     summary:
-      "Import a household file (owner): every row is validated first (400 with the row numbers and reasons, nothing written; ids of another household are refused), then written in one transaction, one import of the household at a time; items already present (same id) are left alone; named missing freezers and compartments are created once",
+      "Import a household file (owner): every row is validated first (400 with the row numbers and reasons, nothing written; ids of another household are refused), then written all or nothing (on PGlite in short transactions taken back on failure), one import of the household at a time; items already present (same id) are left alone; named missing freezers and compartments are created once",
     tags: ["Export and import"],
     security: [{ [BEARER_AUTH]: [] }],
     request: {

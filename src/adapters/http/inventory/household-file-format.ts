@@ -7,9 +7,9 @@
  * (freezer, compartment, item, history); a file without that column holds items only.
  */
 import { once } from "node:events";
-import type { Readable, Writable } from "node:stream";
-import { parser as jsonTokens } from "stream-json";
-import Assembler from "stream-json/assembler.js";
+import { type Readable, Transform, type Writable } from "node:stream";
+import { CsvError, type InfoRecord, type Options as CsvOptions, parse as parseCsv } from "csv-parse";
+import { jsonParser, type Token as JsonToken } from "stream-json/core/parser.js";
 import { z } from "zod";
 import type { ExportRecord, ImportRow } from "../../../domain/inventory/household-transfer.js";
 import { itemName, notes, timestamp } from "./item-schemas.js";
@@ -215,51 +215,235 @@ function parseRow(kind: "freezers" | "compartments" | "items" | "history", value
 const JSON_ARRAYS = new Set(["freezers", "compartments", "items", "history"]);
 const JSON_META = new Set(["format", "version", "householdId", "exportedAt"]);
 
-/** The rows of a JSON household file, read token by token: one row in memory at a time. */
-async function* jsonRows(source: Readable): AsyncGenerator<Parsed> {
-  const tokens = source.pipe(jsonTokens.asStream({ packValues: true, streamValues: false }));
-  let depth = 0;
+/**
+ * What one row may hold while it is read, so that memory is bounded by these limits and
+ * never by the file: the longest row Hearth writes is about 5 000 characters (notes 2 000,
+ * a history row's old and new value 2 000 each), so a row passing the cap is refused at once,
+ * before the rest of it is read.
+ */
+export const HOUSEHOLD_FILE_LIMITS = {
+  /** Characters of one row: a CSV record, or a JSON row's keys, strings and numbers. */
+  rowCharacters: 16_384,
+  /** Cells of one CSV record (the file has 21 columns). */
+  csvCells: 64,
+  /** Nesting inside one JSON row (rows are flat objects). */
+  jsonRowDepth: 8,
+  /** Freezer, compartment and item rows of one file (history rows are not counted). */
+  rows: 500_000,
+} as const;
+
+/** The file as a whole cannot be read (not JSON, wrong top-level shape, no header), or `row` cannot. */
+export class FileShapeError extends Error {
+  constructor(
+    message: string,
+    /** The row the reading stopped at (`row 12`, `items[3]`), when one is to blame. */
+    readonly row?: string,
+  ) {
+    super(row ? `${row}: ${message}` : message);
+  }
+  /** What is wrong, without the row. */
+  get reason(): string {
+    return this.row ? this.message.slice(this.row.length + 2) : this.message;
+  }
+}
+
+/** Counts the rows a file defines and refuses more than HOUSEHOLD_FILE_LIMITS.rows. */
+function rowCounter(limit: number): (row: Parsed) => Parsed {
+  let count = 0;
+  return (row) => {
+    if (row.kind !== "skipped" && ++count > limit)
+      throw new FileShapeError(`an import holds at most ${limit} freezer, compartment and item rows`, row.row);
+    return row;
+  };
+}
+
+/**
+ * Builds one JSON row from its tokens with an explicit stack (no recursion over the file's
+ * depth), refusing it as soon as it passes the row limits.
+ */
+class JsonRowBuilder {
+  private readonly containers: (Record<string, unknown> | unknown[])[] = [];
+  private readonly keys: string[] = [];
+  private text = "";
+  private characters = 0;
+  done = false;
+  value: unknown;
+
+  constructor(private readonly row: string) {}
+
+  private count(characters: number): void {
+    this.characters += characters;
+    if (this.characters > HOUSEHOLD_FILE_LIMITS.rowCharacters)
+      throw new FileShapeError(
+        `is longer than ${HOUSEHOLD_FILE_LIMITS.rowCharacters} characters, more than any row of a household file holds (notes take at most 2000)`,
+        this.row,
+      );
+  }
+
+  private add(value: unknown): void {
+    const parent = this.containers.at(-1);
+    if (parent === undefined) {
+      this.value = value;
+      this.done = true;
+    } else if (Array.isArray(parent)) parent.push(value);
+    // Defined rather than assigned: a "__proto__" key is then data like any other.
+    else
+      Object.defineProperty(parent, this.keys.pop() as string, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+  }
+
+  consume(token: JsonToken): void {
+    this.count(1);
+    switch (token.name) {
+      case "startObject":
+      case "startArray":
+        if (this.containers.length >= HOUSEHOLD_FILE_LIMITS.jsonRowDepth)
+          throw new FileShapeError(`is nested deeper than ${HOUSEHOLD_FILE_LIMITS.jsonRowDepth} levels`, this.row);
+        this.containers.push(token.name === "startObject" ? {} : []);
+        return;
+      case "endObject":
+      case "endArray":
+        this.add(this.containers.pop());
+        return;
+      case "startKey":
+      case "startString":
+      case "startNumber":
+        this.text = "";
+        return;
+      case "stringChunk":
+      case "numberChunk":
+        this.count(token.value.length);
+        this.text += token.value;
+        return;
+      case "endKey":
+        this.keys.push(this.text);
+        return;
+      case "endString":
+        this.add(detached(this.text));
+        return;
+      case "endNumber":
+        this.add(Number(this.text));
+        return;
+      case "nullValue":
+      case "trueValue":
+      case "falseValue":
+        this.add(token.value);
+        return;
+      default:
+        // Packed tokens are not asked for; whitespace carries nothing.
+        return;
+    }
+  }
+}
+
+/**
+ * A copy of `text` that holds on to nothing else. The parser's pieces are slices of its input
+ * buffer, and V8 keeps a whole buffer alive for the smallest slice of it: an import keeps every
+ * item id until it ends (to find duplicates), so ids sliced from the file kept the whole file
+ * in memory (a 200 MB file took the process from 127 to 819 MB). Strings under 13 characters
+ * are copied by V8 anyway.
+ */
+function detached(text: string): string {
+  return text.length < 13 ? text : Buffer.from(text, "utf8").toString("utf8");
+}
+
+/** The parser's tokens for each chunk of the file, decoded as UTF-8 (a leading BOM dropped). */
+async function* jsonTokenBatches(source: Readable): AsyncGenerator<JsonToken[]> {
+  // Unpacked: strings, keys and numbers come in pieces, so a huge one is refused by the
+  // row limits instead of being collected by the parser first.
+  const tokenize = jsonParser({ packValues: false });
+  source.setEncoding("utf8");
+  let first = true;
+  for await (const chunk of source as AsyncIterable<string>) {
+    const text = first && chunk.charCodeAt(0) === 0xfeff ? chunk.slice(1) : chunk;
+    first = false;
+    const tokens = tokenize(text);
+    if (typeof tokens === "object") yield tokens.values;
+  }
+}
+
+/**
+ * The rows of a JSON household file, read token by token: one row in memory at a time, and
+ * that row bounded by HOUSEHOLD_FILE_LIMITS.
+ */
+async function* jsonRows(source: Readable, maxRows: number): AsyncGenerator<Parsed> {
+  const counted = rowCounter(maxRows);
+  /** Where the reader is: before the document, at its top level, inside a known array, after it. */
+  let level: "start" | "top" | "array" | "end" = "start";
   let key: string | null = null;
-  let array: string | null = null;
+  /** A top-level key being read. */
+  let keyText: string | null = null;
+  /** A meta field's value being read past. */
+  let skipped: JsonRowBuilder | null = null;
+  let array: "freezers" | "compartments" | "items" | "history" = "items";
   let index = 0;
-  let element: Assembler | null = null;
+  let row: JsonRowBuilder | null = null;
   try {
-    for await (const token of tokens as AsyncIterable<{ name: string; value?: string }>) {
-      if (element) {
-        element.consume(token as never);
-        if (element.done) {
-          yield parseRow(array as "items", element.current, `${array}[${index}]`);
-          index++;
-          element = null;
+    for await (const batch of jsonTokenBatches(source)) {
+      for (const token of batch) {
+        if (level === "array") {
+          if (!row && token.name === "endArray") {
+            level = "top";
+            key = null;
+            continue;
+          }
+          row ??= new JsonRowBuilder(`${array}[${index}]`);
+          row.consume(token);
+          if (row.done) {
+            yield counted(parseRow(array, row.value, `${array}[${index}]`));
+            index++;
+            row = null;
+          }
+          continue;
         }
-        continue;
-      }
-      if (depth === 0) {
-        if (token.name !== "startObject") throw new FileShapeError("the file must be a JSON object");
-        depth = 1;
-      } else if (depth === 1) {
-        if (token.name === "keyValue") key = token.value ?? "";
-        else if (token.name === "startArray" && key !== null && JSON_ARRAYS.has(key)) {
-          array = key;
+        if (level === "start") {
+          if (token.name !== "startObject") throw new FileShapeError("the file must be a JSON object");
+          level = "top";
+          continue;
+        }
+        if (level === "end") throw new FileShapeError("the file goes on after its JSON object");
+        // The top level: a key, then a known array or a meta field's plain value.
+        if (keyText !== null) {
+          if (token.name === "stringChunk") {
+            keyText += token.value;
+            if (keyText.length > 64) throw unexpectedAtTop(keyText);
+          } else if (token.name === "endKey") {
+            key = keyText;
+            keyText = null;
+          }
+          continue;
+        }
+        if (skipped) {
+          skipped.consume(token);
+          if (skipped.done) {
+            skipped = null;
+            key = null;
+          }
+          continue;
+        }
+        if (key === null) {
+          if (token.name === "startKey") keyText = "";
+          else if (token.name === "endObject") level = "end";
+          continue;
+        }
+        if (token.name === "startArray" && JSON_ARRAYS.has(key)) {
+          array = key as typeof array;
           index = 0;
-          depth = 2;
-        } else if (token.name === "endObject") depth = 0;
-        else if (key !== null && JSON_META.has(key) && /Value$/.test(token.name)) key = null;
-        else
-          throw new FileShapeError(
-            `unexpected ${key === null ? "content" : `field "${key}"`} at the top level (expected freezers, compartments, items, history)`,
-          );
-      } else if (token.name === "endArray") {
-        depth = 1;
-        array = null;
-        key = null;
-      } else {
-        element = new Assembler();
-        element.consume(token as never);
-        if (element.done) {
-          yield parseRow(array as "items", element.current, `${array}[${index}]`);
-          index++;
-          element = null;
+          level = "array";
+          continue;
+        }
+        if (!JSON_META.has(key) || token.name === "startObject" || token.name === "startArray")
+          throw unexpectedAtTop(key);
+        // A meta field's value is read and dropped, under the row limits.
+        skipped = new JsonRowBuilder(key);
+        skipped.consume(token);
+        if (skipped.done) {
+          skipped = null;
+          key = null;
         }
       }
     }
@@ -267,72 +451,99 @@ async function* jsonRows(source: Readable): AsyncGenerator<Parsed> {
     if (error instanceof FileShapeError) throw error;
     throw new FileShapeError(`the file is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
   }
+  if (level !== "end") throw new FileShapeError("the file ends before its JSON object does");
 }
 
-/** The file as a whole cannot be read (not JSON, wrong top-level shape, no header). */
-export class FileShapeError extends Error {}
+function unexpectedAtTop(key: string): FileShapeError {
+  return new FileShapeError(
+    `unexpected field "${key.slice(0, 64)}" at the top level (expected freezers, compartments, items, history)`,
+  );
+}
 
-/** RFC 4180 records of a CSV stream, one at a time, with the line each starts on. */
-async function* csvRecords(source: Readable): AsyncGenerator<{ line: number; cells: string[] }> {
-  let cells: string[] = [];
-  let cell = "";
-  let quoted = false;
-  let afterQuote = false;
+/** The parser's complaint about a record that cannot be read, as the CSV file's row. */
+function csvReadError(error: unknown, start: number, header: readonly string[] | null): FileShapeError {
+  if (error instanceof FileShapeError) return error;
+  if (!(error instanceof CsvError)) throw error;
+  const row = `row ${start}`;
+  if (error.code === "CSV_MAX_RECORD_SIZE") {
+    const index = Number((error as CsvError & { index?: number }).index ?? 0);
+    const column = header?.[index] ?? `cell ${index + 1}`;
+    return new FileShapeError(
+      `${column} passes ${HOUSEHOLD_FILE_LIMITS.rowCharacters} characters, more than any row of a household file holds (notes take at most 2000)`,
+      row,
+    );
+  }
+  if (error.code === "CSV_QUOTE_NOT_CLOSED")
+    return new FileShapeError(`a quoted field opened on line ${start} is never closed`);
+  return new FileShapeError(error.message, row);
+}
+
+/**
+ * Refuses a line with more commas than a record can hold before the CSV parser builds its
+ * cells: the parser's record limit counts characters, and empty cells have none. A record's
+ * commas are its separators plus those inside its text, so the bound is the row limit plus
+ * the cells; counting per line needs no knowledge of quotes.
+ */
+function commaGuard(): Transform {
+  const limit = HOUSEHOLD_FILE_LIMITS.rowCharacters + HOUSEHOLD_FILE_LIMITS.csvCells;
   let line = 1;
-  let start = 1;
-  let any = false;
-  source.setEncoding("utf8");
-  for await (const chunk of source as AsyncIterable<string>) {
-    for (let i = 0; i < chunk.length; i++) {
-      const char = chunk[i] as string;
-      any = true;
-      if (quoted) {
-        if (char === '"') {
-          if (chunk[i + 1] === '"') {
-            cell += '"';
-            i++;
-          } else if (i + 1 === chunk.length) {
-            // A quote at the chunk's end: decided by the next chunk's first character.
-            quoted = false;
-            afterQuote = true;
-          } else {
-            quoted = false;
-            afterQuote = true;
-          }
-        } else {
-          if (char === "\n") line++;
-          cell += char;
+  let commas = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      for (let index = 0; index < chunk.length; index++) {
+        const byte = chunk[index];
+        if (byte === 0x0a) {
+          line++;
+          commas = 0;
+        } else if (byte === 0x2c && ++commas > limit) {
+          done(new FileShapeError(`has more than ${HOUSEHOLD_FILE_LIMITS.csvCells} cells`, `row ${line}`));
+          return;
         }
-        continue;
       }
-      if (afterQuote && char === '"') {
-        // The escaped quote split across two chunks.
-        cell += '"';
-        quoted = true;
-        afterQuote = false;
-        continue;
-      }
-      afterQuote = false;
-      if (char === '"' && cell === "") quoted = true;
-      else if (char === ",") {
-        cells.push(cell);
-        cell = "";
-      } else if (char === "\n" || char === "\r") {
-        if (char === "\r" && chunk[i + 1] === "\n") i++;
-        cells.push(cell);
-        if (cells.length > 1 || cells[0] !== "") yield { line: start, cells };
-        cells = [];
-        cell = "";
-        line++;
-        start = line;
-      } else cell += char;
+      done(null, chunk);
+    },
+  });
+}
+
+/**
+ * RFC 4180 records of a CSV stream, one at a time, with the line each starts on, read by
+ * csv-parse under HOUSEHOLD_FILE_LIMITS: a record passing them is refused while it is read.
+ */
+async function* csvRecords(source: Readable): AsyncGenerator<{ line: number; cells: string[] }> {
+  /** The line the last complete record ended on: the parser reports each before a later one can fail. */
+  let lastLine = 0;
+  /** The header as the parser saw it (records read before a failure never reach the loop below). */
+  let header: string[] | null = null;
+  const options: CsvOptions<{ line: number; cells: string[] }, string[]> = {
+    bom: true,
+    relax_column_count: true,
+    relax_quotes: true,
+    max_record_size: HOUSEHOLD_FILE_LIMITS.rowCharacters,
+    on_record: (cells: string[], context: InfoRecord) => {
+      const line = lastLine + 1;
+      lastLine = context.lines;
+      if (header === null && !isBlank(cells)) header = cells.map((cell) => cell.trim());
+      return { line, cells };
+    },
+  };
+  const guard = commaGuard();
+  // The typings tie on_record's result to string[]; the parser passes on whatever it returns.
+  const records = source.pipe(guard).pipe(parseCsv(options as unknown as CsvOptions));
+  guard.on("error", (error) => records.destroy(error));
+  try {
+    for await (const record of records as AsyncIterable<{ line: number; cells: string[] }>) {
+      if (!isBlank(record.cells)) yield record;
     }
+  } catch (error) {
+    throw csvReadError(error, lastLine + 1, header);
+  } finally {
+    source.destroy();
   }
-  if (quoted) throw new FileShapeError(`a quoted field opened on line ${start} is never closed`);
-  if (any && (cell !== "" || cells.length > 0)) {
-    cells.push(cell);
-    yield { line: start, cells };
-  }
+}
+
+/** A blank line holds no record. */
+function isBlank(cells: string[]): boolean {
+  return cells.length === 1 && cells[0] === "";
 }
 
 const CSV_NUMBER_FIELDS = new Set(["quantity", "position"]);
@@ -352,8 +563,9 @@ const CSV_FIELDS: Record<string, readonly string[]> = {
 };
 
 /** The rows of a CSV household file; cells are typed (numbers, empty → null) before validation. */
-async function* csvRows(source: Readable): AsyncGenerator<Parsed> {
+async function* csvRows(source: Readable, maxRows: number): AsyncGenerator<Parsed> {
   let header: string[] | null = null;
+  const counted = rowCounter(maxRows);
   for await (const { line, cells } of csvRecords(source)) {
     if (!header) {
       header = cells.map((cell) => cell.trim());
@@ -385,12 +597,17 @@ async function* csvRows(source: Readable): AsyncGenerator<Parsed> {
       const target = array === "freezers" && field === "notes" ? "description" : field;
       typed[target] = CSV_NUMBER_FIELDS.has(field) && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
     }
-    yield parseRow(array, typed, row);
+    yield counted(parseRow(array, typed, row));
   }
   if (!header) throw new FileShapeError("the CSV file is empty (it needs a header row)");
 }
 
 /** The rows of a household file in `format`, validated one by one. */
-export function readHouseholdFile(source: Readable, format: HouseholdFileFormat): AsyncIterable<ImportRow> {
-  return format === "csv" ? csvRows(source) : jsonRows(source);
+export function readHouseholdFile(
+  source: Readable,
+  format: HouseholdFileFormat,
+  options: { maxRows?: number } = {},
+): AsyncIterable<ImportRow> {
+  const maxRows = options.maxRows ?? HOUSEHOLD_FILE_LIMITS.rows;
+  return format === "csv" ? csvRows(source, maxRows) : jsonRows(source, maxRows);
 }

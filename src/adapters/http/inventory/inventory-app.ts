@@ -17,7 +17,7 @@ import { createErrorHandler, HttpError, routeNotFound } from "./http-errors.js";
 import { createOpenApiRegistry, generateOpenApiDocument, type OpenAPIRegistry } from "./openapi.js";
 import { createRateLimiters, type RateLimitOptions } from "./rate-limits.js";
 import { mountRoutes, registerRoutes } from "./routes.js";
-import { validate } from "./validation.js";
+import { refuseDeepBodies, validate } from "./validation.js";
 import { createWebAppRouter } from "./web-app-router.js";
 import {
   registerWebSessionOpenApi,
@@ -191,11 +191,16 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
         json: [
           express.json({ limit: JSON_BODY_LIMIT, type: ["application/json", "application/*+json"] }),
           requireJsonBody,
+          refuseDeepBodies,
         ],
       }),
     );
   }
-  app.use(express.json({ limit: JSON_BODY_LIMIT, type: ["application/json", "application/*+json"] }), requireJsonBody);
+  app.use(
+    express.json({ limit: JSON_BODY_LIMIT, type: ["application/json", "application/*+json"] }),
+    requireJsonBody,
+    refuseDeepBodies,
+  );
 
   app.use(`${API_BASE_PATH}${WEB_SESSION_PATH}`, requireWebAppRequest(webSession));
 
