@@ -73,16 +73,13 @@ describe("inventory HTTP: deeply nested bodies", () => {
   it("still lists NUL characters by path, in document order, and accepts 32 levels of nesting inside a known field's reach", async () => {
     const w = await buildWorld();
     const base = `/api/v1/households/${w.householdId}`;
-    const nul = await request(w.app)
-      .post(`${base}/items`)
-      .set(w.auth("owner"))
-      .send({
-        name: "Pe\u0000as",
-        quantity: 1,
-        notes: "a\u0000b",
-        freezerId: w.freezerId,
-        compartmentId: w.compartmentId,
-      });
+    const nul = await request(w.app).post(`${base}/items`).set(w.auth("owner")).send({
+      name: "Pe\u0000as",
+      quantity: 1,
+      notes: "a\u0000b",
+      freezerId: w.freezerId,
+      compartmentId: w.compartmentId,
+    });
     expect(nul.status).to.equal(400);
     expect(nul.body.details).to.deep.equal([
       { path: "name", message: "must not contain NUL characters" },
