@@ -76,10 +76,10 @@ function knexFixture(knex: Knex, cleanup: () => Promise<void>): AccountRepositor
   };
 }
 
-/** Empties every inventory table between tests, children first. */
+/** Empties every inventory table between tests; CASCADE takes tables later migrations hang off these too. */
 async function truncate(knex: Knex): Promise<void> {
   await knex.raw(
-    "TRUNCATE household_reminders, inventory_outbox, item_change_log, freezer_items, compartments, freezers, invites, memberships, households, refresh_tokens, users",
+    "TRUNCATE household_reminders, inventory_outbox, item_change_log, freezer_items, compartments, freezers, invites, memberships, households, refresh_tokens, users CASCADE",
   );
 }
 

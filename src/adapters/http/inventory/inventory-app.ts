@@ -16,7 +16,7 @@ import { householdRoutes } from "./household-routes.js";
 import { createErrorHandler, HttpError, routeNotFound } from "./http-errors.js";
 import { createOpenApiRegistry, generateOpenApiDocument, type OpenAPIRegistry } from "./openapi.js";
 import { createRateLimiters, type RateLimitOptions } from "./rate-limits.js";
-import { mountRoutes, registerRoutes } from "./routes.js";
+import { mountRoutes, NOTHING, registerRoutes, validateRequest } from "./routes.js";
 import { refuseDeepBodies, validate } from "./validation.js";
 import { createWebAppRouter } from "./web-app-router.js";
 import {
@@ -171,6 +171,11 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
   // The household web app: a page load fetches several files at once, like Swagger UI.
   app.use(createWebAppRouter(deps.options.webAppDir));
 
+  const jsonBody = [
+    express.json({ limit: JSON_BODY_LIMIT, type: ["application/json", "application/*+json"] }),
+    requireJsonBody,
+    refuseDeepBodies,
+  ];
   const limiters = createRateLimiters(deps.options.rateLimits, deps.tokens);
   app.use(...limiters.general);
   app.use(`${API_BASE_PATH}/auth`, ...limiters.auth);
@@ -178,7 +183,13 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
     app.get(
       `${API_BASE_PATH}/households/:hid/events`,
       authenticate,
-      validate("params", householdParams),
+      ...jsonBody,
+      // The stream takes no query and no body: refused with 400 like every other route, before
+      // the response turns into a stream that never ends.
+      validateRequest(
+        { params: householdParams, query: NOTHING, body: NOTHING },
+        { access: deps.access, role: "member" },
+      ),
       householdEventsHandler(deps.householdEvents, deps.access),
     );
   }
@@ -188,19 +199,11 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
       deps.householdDataRouter({
         authenticate,
         access: deps.access,
-        json: [
-          express.json({ limit: JSON_BODY_LIMIT, type: ["application/json", "application/*+json"] }),
-          requireJsonBody,
-          refuseDeepBodies,
-        ],
+        json: jsonBody,
       }),
     );
   }
-  app.use(
-    express.json({ limit: JSON_BODY_LIMIT, type: ["application/json", "application/*+json"] }),
-    requireJsonBody,
-    refuseDeepBodies,
-  );
+  app.use(...jsonBody);
 
   app.use(`${API_BASE_PATH}${WEB_SESSION_PATH}`, requireWebAppRequest(webSession));
 

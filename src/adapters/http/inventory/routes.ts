@@ -78,7 +78,7 @@ export interface MountContext {
 }
 
 /** What a route without query parameters or without a body accepts: nothing at all. */
-const NOTHING = z.object({}).strict();
+export const NOTHING = z.object({}).strict();
 
 /** The parts of a request to validate; `body: false` leaves a streamed body alone. */
 export interface RequestSchemas {
