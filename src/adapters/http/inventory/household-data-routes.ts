@@ -23,7 +23,7 @@ import {
 } from "./household-file-format.js";
 import { HttpError } from "./http-errors.js";
 import { householdParams } from "./household-schemas.js";
-import { BEARER_AUTH, errorResponseSchema, type OpenAPIRegistry } from "./openapi.js";
+import { BEARER_AUTH, errorResponses, type OpenAPIRegistry } from "./openapi.js";
 import { remindersResponse, toRemindersResponse, updateRemindersBody } from "./reminder-schemas.js";
 import { defineRoute, mountRoutes, type RouteDefinition, registerRoutes, validateRequest } from "./routes.js";
 
@@ -213,13 +213,6 @@ export function registerHouseholdDataOpenApi(registry: OpenAPIRegistry): void {
   // Only the descriptions are read here; no handler runs during registration.
   registerRoutes(registry, householdDataRoutes({} as HouseholdDataUseCases));
   registry.register("ImportSummary", importSummaryResponse);
-  const errors = (statuses: number[]) =>
-    Object.fromEntries(
-      statuses.map((status) => [
-        status,
-        { description: String(status), content: { "application/json": { schema: errorResponseSchema } } },
-      ]),
-    );
   registry.registerPath({
     method: "get",
     path: `${HOUSEHOLD_PATH}/export`,
@@ -233,7 +226,7 @@ export function registerHouseholdDataOpenApi(registry: OpenAPIRegistry): void {
         description: "The household file",
         content: { "application/json": { schema: { type: "object" } }, "text/csv": { schema: { type: "string" } } },
       },
-      ...errors([400, 401, 403, 429, 500]),
+      ...errorResponses([400, 401, 403, 429, 500]),
     },
   });
   registry.registerPath({
@@ -253,7 +246,7 @@ export function registerHouseholdDataOpenApi(registry: OpenAPIRegistry): void {
     },
     responses: {
       200: { description: "What was imported", content: { "application/json": { schema: importSummaryResponse } } },
-      ...errors([400, 401, 403, 413, 415, 429, 500]),
+      ...errorResponses([400, 401, 403, 413, 415, 429, 500]),
     },
   });
 }

@@ -9,7 +9,7 @@ import {
 import { currentUserId } from "./authenticate.js";
 import { householdParams } from "./household-schemas.js";
 import { HttpError } from "./http-errors.js";
-import { BEARER_AUTH, errorResponseSchema, type OpenAPIRegistry } from "./openapi.js";
+import { BEARER_AUTH, errorResponses, type OpenAPIRegistry } from "./openapi.js";
 
 export const HOUSEHOLD_EVENTS_PATH = "/households/{hid}/events";
 
@@ -92,13 +92,6 @@ export function householdEventsHandler(streams: HouseholdEventStreams, access: H
 
 /** Documents the stream in the OpenAPI document. */
 export function registerHouseholdEventsOpenApi(registry: OpenAPIRegistry): void {
-  const errors = (statuses: number[]) =>
-    Object.fromEntries(
-      statuses.map((status) => [
-        status,
-        { description: String(status), content: { "application/json": { schema: errorResponseSchema } } },
-      ]),
-    );
   registry.registerPath({
     method: "get",
     path: HOUSEHOLD_EVENTS_PATH,
@@ -125,7 +118,7 @@ export function registerHouseholdEventsOpenApi(registry: OpenAPIRegistry): void 
         description: "The event stream",
         content: { "text/event-stream": { schema: { type: "string" } } },
       },
-      ...errors([400, 401, 403, 429, 500]),
+      ...errorResponses([400, 401, 403, 429, 500]),
     },
   });
 }

@@ -15,6 +15,16 @@ export const errorResponseSchema = z
   })
   .openapi("Error", { description: "Every error response" });
 
+/** OpenAPI responses for error statuses, each with the common error body. */
+export function errorResponses(statuses: number[]) {
+  return Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      { description: String(status), content: { "application/json": { schema: errorResponseSchema } } },
+    ]),
+  );
+}
+
 export const messageResponseSchema = z.object({ message: z.string() }).openapi("Message");
 
 export const healthResponseSchema = z
