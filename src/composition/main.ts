@@ -12,6 +12,7 @@ import { stopOnSignals } from "./lifecycle.js";
 import { HEARTH_VERSION } from "./version.js";
 import { backupCommand, restoreCommand } from "./backup-commands.js";
 import { runHouseholdTransfer } from "./household-transfer-cli.js";
+import { runAdminCommand } from "./admin-cli.js";
 
 /** Prints a start failure once: a configuration problem as its message, anything else with its reason. */
 function reportStartFailure(error: unknown): void {
@@ -137,6 +138,10 @@ async function main(): Promise<void> {
         summary:
           "import a household file (validated first, one transaction): --household <id> [--format json|csv] <file>",
         run: (args) => runHouseholdTransfer("import", args),
+      },
+      admin: {
+        summary: "make an account an admin of this Hearth or take it back: grant|revoke <email>, or list",
+        run: (args) => runAdminCommand(args),
       },
     },
   });

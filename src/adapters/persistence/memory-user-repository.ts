@@ -1,14 +1,38 @@
-import type { User } from "../../domain/inventory/user.js";
-import type { Anonymisation, UserRepository } from "../../ports/user-repository.js";
+import { AUTOMATION_ACCOUNTS_DOMAIN, type InstallationRole, type User } from "../../domain/inventory/user.js";
+import type { AccountPage, Anonymisation, UserRepository } from "../../ports/user-repository.js";
 import { copy, type MemoryInventoryStore } from "./memory-inventory-store.js";
 
 export class MemoryUserRepository implements UserRepository {
   constructor(private readonly store: MemoryInventoryStore) {}
 
-  async insert(user: User): Promise<boolean> {
+  async insert(user: User, options: { adminIfFirst?: boolean } = {}): Promise<boolean> {
     for (const existing of this.store.users.values()) if (existing.email === user.email) return false;
-    this.store.users.set(user.id, copy(user));
+    const first = options.adminIfFirst === true && this.people().length === 0;
+    this.store.users.set(user.id, copy(first ? { ...user, role: "admin" } : user));
     return true;
+  }
+
+  async listAccounts({ limit, offset }: { limit: number; offset: number }): Promise<AccountPage> {
+    const people = this.people();
+    return { users: people.slice(offset, offset + limit).map(copy), total: people.length };
+  }
+
+  async setRole(id: string, role: InstallationRole, at: Date): Promise<User | null | "last-admin"> {
+    const user = this.store.users.get(id);
+    if (!user || user.deletedAt) return null;
+    const admins = [...this.store.users.values()].filter((other) => other.role === "admin" && !other.deletedAt);
+    if (role !== "admin" && user.role === "admin" && admins.length <= 1) return "last-admin";
+    if (user.role === role) return copy(user);
+    const updated = { ...user, role, updatedAt: at };
+    this.store.users.set(id, updated);
+    return copy(updated);
+  }
+
+  /** Active people's accounts (not deleted, not automation actors), oldest first. */
+  private people(): User[] {
+    return [...this.store.users.values()]
+      .filter((user) => !user.deletedAt && !user.email.endsWith(`@${AUTOMATION_ACCOUNTS_DOMAIN}`))
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   async findById(id: string): Promise<User | null> {
@@ -58,7 +82,7 @@ export class MemoryUserRepository implements UserRepository {
     const user = this.store.users.get(id);
     if (!user) return;
     check?.([...this.store.memberships.values()].filter((membership) => membership.userId === id).map(copy));
-    this.store.users.set(id, { ...user, ...replacement, deletedAt: at, updatedAt: at });
+    this.store.users.set(id, { ...user, ...replacement, role: "member", deletedAt: at, updatedAt: at });
     for (const [key, membership] of this.store.memberships) {
       if (membership.userId === id) this.store.memberships.delete(key);
     }

@@ -131,6 +131,7 @@ export class AutomationInventoryService implements InventoryService {
         name: `Automation ${this.automation}`,
         // Not a hash any password verifies against: nobody can sign in as an automation.
         passwordHash: "!automation",
+        role: "member",
         deletedAt: null,
         createdAt: now,
         updatedAt: now,

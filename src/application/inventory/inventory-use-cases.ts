@@ -19,6 +19,7 @@ import { ListCompartments } from "./freezers/list-compartments.js";
 import { ListFreezers } from "./freezers/list-freezers.js";
 import { ListHouseholds } from "./households/list-households.js";
 import { ListInvites } from "./invites/list-invites.js";
+import { ListAccounts, SetInstallationRole } from "./accounts/installation-admins.js";
 import { Login } from "./accounts/login.js";
 import { Logout } from "./accounts/logout.js";
 import { LogoutEverywhere } from "./accounts/logout-everywhere.js";
@@ -44,6 +45,8 @@ export function createInventoryUseCases(ports: InventoryPorts, settings: AuthSet
     getCurrentUser: new GetCurrentUser(ports),
     updateCurrentUser: new UpdateCurrentUser(ports),
     deleteCurrentUser: new DeleteCurrentUser(ports),
+    listAccounts: new ListAccounts(ports),
+    setInstallationRole: new SetInstallationRole(ports),
     createHousehold: new CreateHousehold(ports),
     listHouseholds: new ListHouseholds(ports),
     getHousehold: new GetHousehold(ports, access),

@@ -52,6 +52,27 @@ export class UserOwnsHouseholdError extends DomainError {
   }
 }
 
+export class AdminRequiredError extends DomainError {
+  readonly code = "ADMIN_REQUIRED";
+  constructor() {
+    super("Only an admin of this Hearth can do this");
+  }
+}
+
+export class LastAdminError extends DomainError {
+  readonly code = "LAST_ADMIN";
+  constructor() {
+    super("This is the only admin: make another account admin first");
+  }
+}
+
+export class AccountNotFoundError extends DomainError {
+  readonly code = "ACCOUNT_NOT_FOUND";
+  constructor() {
+    super("No account with this id");
+  }
+}
+
 export class NotHouseholdMemberError extends DomainError {
   readonly code = "NOT_HOUSEHOLD_MEMBER";
   constructor() {

@@ -1,9 +1,18 @@
+/**
+ * What an account may do across the installation, apart from its households (where
+ * Membership.role says owner or member): admins see and run the house (the engine's pages
+ * and routes) and grant or revoke admin.
+ */
+export const INSTALLATION_ROLES = ["admin", "member"] as const;
+export type InstallationRole = (typeof INSTALLATION_ROLES)[number];
+
 /** An account. Deleted accounts stay as anonymised rows so items keep a valid createdBy/updatedBy. */
 export interface User {
   id: string;
   email: string;
   name: string;
   passwordHash: string;
+  role: InstallationRole;
   deletedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
@@ -36,7 +45,7 @@ export function anonymisedEmail(userId: string): string {
 }
 
 /** Where the accounts automations act as live (see automationActorEmail). */
-const AUTOMATION_ACCOUNTS_DOMAIN = "automations.invalid";
+export const AUTOMATION_ACCOUNTS_DOMAIN = "automations.invalid";
 
 /** The address of the account an automation's inventory changes are attributed to. */
 export function automationActorEmail(automation: string): string {
@@ -47,6 +56,15 @@ export function automationActorEmail(automation: string): string {
 export function isReservedEmail(email: string): boolean {
   const normalised = normaliseEmail(email);
   return normalised.endsWith(`@${DELETED_ACCOUNTS_DOMAIN}`) || normalised.endsWith(`@${AUTOMATION_ACCOUNTS_DOMAIN}`);
+}
+
+/** The signed-in user as `GET /users/me` shows them: the summary and their installation role. */
+export interface CurrentUser extends UserSummary {
+  role: InstallationRole;
+}
+
+export function describeCurrentUser(user: User): CurrentUser {
+  return { ...summariseUser(user), role: user.role };
 }
 
 export function summariseUser(user: User): UserSummary {

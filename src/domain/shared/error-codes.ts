@@ -23,6 +23,9 @@ export const ERROR_CODES = Object.freeze({
   USER_OWNS_HOUSEHOLD: "The account owns a household; transfer the ownership before deleting it.",
   WRONG_PASSWORD: "The current password given to change the password is wrong.",
   CSRF_REJECTED: "A cookie session route was called without the web app's header, or from another site's page.",
+  ADMIN_REQUIRED: "Only an admin of the installation may do this (the House pages and routes, granting admin).",
+  LAST_ADMIN: "The account is the installation's only admin; make another account admin first.",
+  ACCOUNT_NOT_FOUND: "No active account has this id.",
 
   // Households, members and invites.
   NOT_HOUSEHOLD_MEMBER: "The caller is not a member of the household.",

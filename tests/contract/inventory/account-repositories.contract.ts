@@ -41,6 +41,7 @@ function user(overrides: Partial<User> = {}): User {
     email: `${id}@example.com`,
     name: "Alice",
     passwordHash: "scrypt$x",
+    role: "member",
     deletedAt: null,
     createdAt: t0,
     updatedAt: t0,
@@ -145,6 +146,94 @@ export function describeAccountRepositoriesContract(
         expect(stored?.deletedAt?.toISOString()).to.equal(at(2).toISOString());
         expect(await repos.households.findMembership(home.id, bob.id)).to.equal(null);
         expect(await repos.refreshTokens.findByHash(`hash-${bob.id}`)).to.equal(null);
+      });
+    });
+
+    describe("installation roles", () => {
+      it("makes the first person's account admin, and nobody after, automation actors not counting", async () => {
+        const robot = user({ email: "door-alarm@automations.invalid" });
+        await repos.users.insert(robot);
+        const first = user({ createdAt: at(1) });
+        const second = user({ createdAt: at(2) });
+        expect(await repos.users.insert(first, { adminIfFirst: true })).to.equal(true);
+        expect(await repos.users.insert(second, { adminIfFirst: true })).to.equal(true);
+        expect((await repos.users.findById(robot.id))?.role).to.equal("member");
+        expect((await repos.users.findById(first.id))?.role).to.equal("admin");
+        expect((await repos.users.findById(second.id))?.role).to.equal("member");
+        expect(await repos.users.insert(user({ email: first.email }), { adminIfFirst: true })).to.equal(false);
+      });
+
+      it("gives exactly one of two first registrations at once the admin role", async () => {
+        const a = user();
+        const b = user();
+        await Promise.all([
+          repos.users.insert(a, { adminIfFirst: true }),
+          repos.users.insert(b, { adminIfFirst: true }),
+        ]);
+        const roles = [(await repos.users.findById(a.id))?.role, (await repos.users.findById(b.id))?.role];
+        expect(roles.sort()).to.deep.equal(["admin", "member"]);
+      });
+
+      it("lists active people's accounts oldest first, with a total", async () => {
+        const accounts = [user({ createdAt: at(3) }), user({ createdAt: at(1) }), user({ createdAt: at(2) })];
+        for (const account of accounts) await repos.users.insert(account);
+        await repos.users.insert(user({ email: "x@automations.invalid" }));
+        const gone = user({ createdAt: at(0) });
+        await repos.users.insert(gone);
+        await repos.users.anonymise({
+          id: gone.id,
+          replacement: { name: "Deleted user", email: `deleted+${gone.id}@deleted.invalid`, passwordHash: "!" },
+          at: at(4),
+        });
+        const page = await repos.users.listAccounts({ limit: 2, offset: 0 });
+        expect(page.total).to.equal(3);
+        expect(page.users.map((u) => u.id)).to.deep.equal([accounts[1]!.id, accounts[2]!.id]);
+        const rest = await repos.users.listAccounts({ limit: 2, offset: 2 });
+        expect(rest.users.map((u) => u.id)).to.deep.equal([accounts[0]!.id]);
+      });
+
+      it("grants and revokes, but never takes admin from the only admin", async () => {
+        const alice = user({ role: "admin" });
+        const bob = user();
+        await repos.users.insert(alice);
+        await repos.users.insert(bob);
+        expect(await repos.users.setRole(alice.id, "member", at(1))).to.equal("last-admin");
+        expect((await repos.users.findById(alice.id))?.role).to.equal("admin");
+        const granted = await repos.users.setRole(bob.id, "admin", at(2));
+        expect(granted).to.include({ id: bob.id, role: "admin" });
+        expect(await repos.users.setRole(bob.id, "admin", at(3))).to.include({ role: "admin" });
+        expect(await repos.users.setRole(alice.id, "member", at(4))).to.include({ role: "member" });
+        expect(await repos.users.setRole(bob.id, "member", at(5))).to.equal("last-admin");
+        expect(await repos.users.setRole(createId(), "admin", at(6))).to.equal(null);
+      });
+
+      it("leaves one admin when two admins revoke each other at once", async () => {
+        const alice = user({ role: "admin" });
+        const bob = user({ role: "admin" });
+        await repos.users.insert(alice);
+        await repos.users.insert(bob);
+        const results = await Promise.all([
+          repos.users.setRole(alice.id, "member", at(1)),
+          repos.users.setRole(bob.id, "member", at(1)),
+        ]);
+        expect(results.filter((result) => result === "last-admin")).to.have.length(1);
+        const roles = [(await repos.users.findById(alice.id))?.role, (await repos.users.findById(bob.id))?.role];
+        expect(roles.sort()).to.deep.equal(["admin", "member"]);
+      });
+
+      it("does not count or change a deleted account, whose role is gone with it", async () => {
+        const alice = user({ role: "admin" });
+        const bob = user({ role: "admin" });
+        await repos.users.insert(alice);
+        await repos.users.insert(bob);
+        await repos.users.anonymise({
+          id: bob.id,
+          replacement: { name: "Deleted user", email: `deleted+${bob.id}@deleted.invalid`, passwordHash: "!" },
+          at: at(1),
+        });
+        expect((await repos.users.findById(bob.id))?.role).to.equal("member");
+        expect(await repos.users.setRole(bob.id, "admin", at(2))).to.equal(null);
+        expect(await repos.users.setRole(alice.id, "member", at(2))).to.equal("last-admin");
       });
     });
 

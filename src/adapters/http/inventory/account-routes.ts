@@ -1,15 +1,18 @@
+import { z } from "zod";
 import type { InventoryUseCases } from "../../../application/inventory/inventory-use-cases.js";
 import {
+  accountListResponse,
   changePasswordBody,
+  currentUserResponse,
   loginBody,
   refreshBody,
   registerBody,
   sessionResponse,
   tokenPairResponse,
   updateUserBody,
-  userResponse,
 } from "./account-schemas.js";
 import { messageResponseSchema } from "./openapi.js";
+import { idSchema, queryInteger } from "./validation.js";
 import { defineRoute, type RouteDefinition } from "./routes.js";
 import { REFRESH_REUSE_DESCRIPTION } from "./web-session-routes.js";
 
@@ -86,10 +89,10 @@ export function accountRoutes(useCases: InventoryUseCases): RouteDefinition[] {
     defineRoute({
       method: "get",
       path: "/users/me",
-      summary: "The signed-in user",
+      summary: "The signed-in user, with their installation role",
       tags: ["Users"],
       status: 200,
-      response: userResponse,
+      response: currentUserResponse,
       handler: ({ userId }) => useCases.getCurrentUser.execute({ userId }),
     }),
     defineRoute({
@@ -99,7 +102,7 @@ export function accountRoutes(useCases: InventoryUseCases): RouteDefinition[] {
       tags: ["Users"],
       body: updateUserBody,
       status: 200,
-      response: userResponse,
+      response: currentUserResponse,
       errors: [409],
       handler: ({ userId, body }) => useCases.updateCurrentUser.execute({ userId, ...body }),
     }),
@@ -112,6 +115,58 @@ export function accountRoutes(useCases: InventoryUseCases): RouteDefinition[] {
       response: messageResponseSchema,
       errors: [409],
       handler: ({ userId }) => useCases.deleteCurrentUser.execute({ userId }),
+    }),
+    ...adminRoutes(useCases),
+  ];
+}
+
+const ADMIN_DESCRIPTION =
+  "Admin only (403 `ADMIN_REQUIRED` for everyone else). The first account registered on an installation is its admin; admins grant and revoke admin here or with `hearth admin grant|revoke <email>`.";
+
+/** /admin/*: the installation's accounts and who is admin. */
+function adminRoutes(useCases: InventoryUseCases): RouteDefinition[] {
+  const target = z.object({ userId: idSchema });
+  return [
+    defineRoute({
+      method: "get",
+      path: "/admin/users",
+      summary: "The installation's accounts with their roles",
+      description: `${ADMIN_DESCRIPTION} Active accounts, oldest first.`,
+      tags: ["Admin"],
+      query: z.object({
+        limit: queryInteger({ min: 1, max: 100 }).optional().default(50),
+        offset: queryInteger({ min: 0, max: 1_000_000 }).optional().default(0),
+      }),
+      status: 200,
+      response: accountListResponse,
+      errors: [403],
+      handler: ({ userId, query }) => useCases.listAccounts.execute({ userId, ...query }),
+    }),
+    defineRoute({
+      method: "put",
+      path: "/admin/admins/{userId}",
+      summary: "Make an account an admin of the installation",
+      description: `${ADMIN_DESCRIPTION} Idempotent.`,
+      tags: ["Admin"],
+      params: target,
+      status: 200,
+      response: currentUserResponse,
+      errors: [403, 404],
+      handler: ({ userId, params }) =>
+        useCases.setInstallationRole.execute({ userId, targetId: params.userId, role: "admin" }),
+    }),
+    defineRoute({
+      method: "delete",
+      path: "/admin/admins/{userId}",
+      summary: "Take admin from an account (yourself included, unless you are the only admin)",
+      description: `${ADMIN_DESCRIPTION} 409 \`LAST_ADMIN\` when the account is the only admin. Idempotent for an account that is not an admin.`,
+      tags: ["Admin"],
+      params: target,
+      status: 200,
+      response: currentUserResponse,
+      errors: [403, 404, 409],
+      handler: ({ userId, params }) =>
+        useCases.setInstallationRole.execute({ userId, targetId: params.userId, role: "member" }),
     }),
   ];
 }

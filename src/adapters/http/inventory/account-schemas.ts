@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { INSTALLATION_ROLES } from "../../../domain/inventory/user.js";
 import "./openapi.js";
 
 const email = z.email("must be a valid email address").max(254, "must be at most 254 characters");
@@ -32,6 +33,25 @@ export const changePasswordBody = z
   .openapi("ChangePasswordRequest");
 
 export const userResponse = z.object({ id: z.string(), email: z.string(), name: z.string() }).openapi("UserResponse");
+
+/** The signed-in user with their installation role (`GET|PATCH /users/me`, the admin routes). */
+export const currentUserResponse = userResponse
+  .extend({
+    role: z.enum(INSTALLATION_ROLES).openapi({
+      description:
+        "The account's role in this Hearth installation: `admin` runs the house (the House pages and `/api/v1/house/…`) and grants admin; `member` uses the freezer app only. Roles inside a household are separate.",
+    }),
+  })
+  .openapi("CurrentUserResponse");
+
+export const accountListResponse = z
+  .object({
+    accounts: z.array(currentUserResponse),
+    total: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  })
+  .openapi("AccountList");
 
 export const tokenPairResponse = z.object({ accessToken: z.string(), refreshToken: z.string() }).openapi("TokenPair");
 

@@ -1,11 +1,11 @@
-import { summariseUser, type UserSummary } from "../../../domain/inventory/user.js";
+import { type CurrentUser, describeCurrentUser } from "../../../domain/inventory/user.js";
 import { requireActiveUser } from "./active-user.js";
 import type { InventoryPorts } from "../inventory-ports.js";
 
 export class GetCurrentUser {
   constructor(private readonly ports: Pick<InventoryPorts, "users">) {}
 
-  async execute(input: { userId: string }): Promise<UserSummary> {
-    return summariseUser(await requireActiveUser(this.ports.users, input.userId));
+  async execute(input: { userId: string }): Promise<CurrentUser> {
+    return describeCurrentUser(await requireActiveUser(this.ports.users, input.userId));
   }
 }

@@ -36,12 +36,14 @@ export class Register {
       email,
       name: input.name.trim(),
       passwordHash: await this.ports.passwords.hash(input.password),
+      role: "member" as const,
       deletedAt: null,
       createdAt: now,
       updatedAt: now,
     };
     // The unique index settles a race between two registrations of one email.
-    if (!(await this.ports.users.insert(user))) throw new EmailAlreadyRegisteredError();
+    // The first account of an installation becomes its admin (the repository decides, race-free).
+    if (!(await this.ports.users.insert(user, { adminIfFirst: true }))) throw new EmailAlreadyRegisteredError();
     const tokens = await issueTokenPair(this.ports, this.settings, user);
     return { ...tokens, user: summariseUser(user) };
   }

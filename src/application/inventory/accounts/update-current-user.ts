@@ -4,11 +4,11 @@ import {
   ValidationError,
 } from "../../../domain/inventory/errors.js";
 import {
+  type CurrentUser,
+  describeCurrentUser,
   isReservedEmail,
   normaliseEmail,
-  summariseUser,
   type User,
-  type UserSummary,
 } from "../../../domain/inventory/user.js";
 import { requireActiveUser } from "./active-user.js";
 import type { InventoryPorts } from "../inventory-ports.js";
@@ -23,7 +23,7 @@ export interface UpdateCurrentUserInput {
 export class UpdateCurrentUser {
   constructor(private readonly ports: Pick<InventoryPorts, "users" | "clock">) {}
 
-  async execute(input: UpdateCurrentUserInput): Promise<UserSummary> {
+  async execute(input: UpdateCurrentUserInput): Promise<CurrentUser> {
     let user: User = await requireActiveUser(this.ports.users, input.userId);
     const now = this.ports.clock.now();
     if (input.email !== undefined) {
@@ -45,6 +45,6 @@ export class UpdateCurrentUser {
       if (!updated) throw new AuthenticationRequiredError();
       user = updated;
     }
-    return summariseUser(user);
+    return describeCurrentUser(user);
   }
 }

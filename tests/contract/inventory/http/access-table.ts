@@ -31,6 +31,11 @@ const all = (status: number): Expectation => ({ anonymous: status, outsider: sta
 const signedIn = (status: number): Expectation => ({ anonymous: 401, outsider: status, member: status, owner: status });
 /** Household members get `status`; outsiders 403. */
 const members = (status: number): Expectation => ({ anonymous: 401, outsider: 403, member: status, owner: status });
+/**
+ * Only the installation's admin gets `status`: the world registers the owner first, so the
+ * owner is also the admin and the others (member, outsider) are plain accounts.
+ */
+const adminOnly = (status: number): Expectation => ({ anonymous: 401, outsider: 403, member: 403, owner: status });
 /** Only the owner gets `status`. */
 const ownerOnly = (status: number): Expectation => ({ anonymous: 401, outsider: 403, member: 403, owner: status });
 
@@ -132,6 +137,19 @@ export const accessTable: AccessRow[] = [
     route: "DELETE /users/me",
     path: () => "/api/v1/users/me",
     expect: { anonymous: 401, outsider: 200, member: 200, owner: 409 },
+  },
+  { method: "get", route: "GET /admin/users", path: () => "/api/v1/admin/users", expect: adminOnly(200) },
+  {
+    method: "put",
+    route: "PUT /admin/admins/:userId",
+    path: (w) => `/api/v1/admin/admins/${w.users.member.id}`,
+    expect: adminOnly(200),
+  },
+  {
+    method: "delete",
+    route: "DELETE /admin/admins/:userId",
+    path: (w) => `/api/v1/admin/admins/${w.users.member.id}`,
+    expect: adminOnly(200),
   },
   {
     method: "post",

@@ -107,6 +107,7 @@ describe("inventory HTTP behaviour", () => {
         id: world.users.member.id,
         email: "member@example.com",
         name: "member",
+        role: "member",
       });
       expect((await app.patch("/api/v1/users/me").set(auth).send({ name: "Mem" })).body.name).to.equal("Mem");
       const deleted = await app.delete("/api/v1/users/me").set(auth);
@@ -127,6 +128,69 @@ describe("inventory HTTP behaviour", () => {
     it("409 on DELETE /users/me while owning a household", async () => {
       const response = await request(world.app).delete("/api/v1/users/me").set(world.auth("owner"));
       expect(response.status).to.equal(409);
+    });
+  });
+
+  describe("installation admins", () => {
+    const role = async (caller: "owner" | "member" | "outsider") =>
+      (await request(world.app).get("/api/v1/users/me").set(world.auth(caller))).body.role;
+
+    it("makes the first account registered the admin and shows the role on /users/me", async () => {
+      expect(await role("owner")).to.equal("admin");
+      expect(await role("member")).to.equal("member");
+      const renamed = await request(world.app).patch("/api/v1/users/me").set(world.auth("owner")).send({ name: "O" });
+      expect(renamed.body).to.include({ role: "admin", name: "O" });
+    });
+
+    it("lets an admin list accounts, grant admin and take it back; the new admin may do the same", async () => {
+      const app = request(world.app);
+      const list = await app.get("/api/v1/admin/users?limit=2").set(world.auth("owner"));
+      expect(list.status).to.equal(200);
+      expect(list.body).to.include({ total: 4, limit: 2, offset: 0 });
+      expect(list.body.accounts[0]).to.deep.equal({
+        id: world.users.owner.id,
+        email: "owner@example.com",
+        name: "owner",
+        role: "admin",
+      });
+      const granted = await app.put(`/api/v1/admin/admins/${world.users.member.id}`).set(world.auth("owner"));
+      expect(granted.status).to.equal(200);
+      expect(granted.body).to.include({ id: world.users.member.id, role: "admin" });
+      expect(await role("member")).to.equal("admin");
+      const byNewAdmin = await app.delete(`/api/v1/admin/admins/${world.users.owner.id}`).set(world.auth("member"));
+      expect(byNewAdmin.body).to.include({ id: world.users.owner.id, role: "member" });
+      expect((await app.get("/api/v1/admin/users").set(world.auth("owner"))).status).to.equal(403);
+    });
+
+    it("refuses to take admin from the only admin, themselves included, with 409 LAST_ADMIN", async () => {
+      const response = await request(world.app)
+        .delete(`/api/v1/admin/admins/${world.users.owner.id}`)
+        .set(world.auth("owner"));
+      expect(response.status).to.equal(409);
+      expect(response.body.message).to.match(/only admin/);
+      expect(await role("owner")).to.equal("admin");
+    });
+
+    it("answers 403 ADMIN_REQUIRED to a member and changes nothing", async () => {
+      const response = await request(world.app)
+        .put(`/api/v1/admin/admins/${world.users.member.id}`)
+        .set(world.auth("member"));
+      expect(response.status).to.equal(403);
+      expect(response.body.message).to.match(/admin/);
+      expect(await role("member")).to.equal("member");
+    });
+
+    it("answers 404 for an unknown or deleted account and 400 for a malformed id", async () => {
+      const app = request(world.app);
+      expect((await app.put("/api/v1/admin/admins/zzzzzzzzzzzzzzzzzzzzzzzz").set(world.auth("owner"))).status).to.equal(
+        404,
+      );
+      await app.delete("/api/v1/users/me").set(world.auth("outsider"));
+      const deleted = await app.put(`/api/v1/admin/admins/${world.users.outsider.id}`).set(world.auth("owner"));
+      expect(deleted.status).to.equal(404);
+      expect(deleted.body.message).to.match(/No account/);
+      expect((await app.put("/api/v1/admin/admins/NOT-AN-ID").set(world.auth("owner"))).status).to.equal(400);
+      expect((await app.get("/api/v1/admin/users?limit=0").set(world.auth("owner"))).status).to.equal(400);
     });
   });
 

@@ -5,7 +5,9 @@ describe("current user", () => {
   it("gets and renames the signed-in user", async () => {
     const { useCases, registerUser } = inventoryFixture();
     const { user } = await registerUser("Eve");
-    expect(await useCases.getCurrentUser.execute({ userId: user.id })).to.deep.equal(user);
+    expect(await useCases.getCurrentUser.execute({ userId: user.id })).to.deep.equal({ ...user, role: "admin" });
+    const second = await registerUser("Mallory");
+    expect(await useCases.getCurrentUser.execute({ userId: second.user.id })).to.include({ role: "member" });
     expect(await useCases.updateCurrentUser.execute({ userId: user.id, name: " Evelyn " })).to.include({
       name: "Evelyn",
     });
