@@ -1,3 +1,4 @@
+import type { RequestHandler, Router } from "express";
 import { createDebugApiRouter } from "../adapters/http/engine/debug-api-router.js";
 import { createEngineAuth, type SessionValidator } from "../adapters/http/engine/engine-auth.js";
 import { createWebhookRouter } from "../adapters/http/engine/webhook-router.js";
@@ -31,23 +32,34 @@ export function engineRoutes(options: EngineRoutesOptions): EngineRoute[] {
     {
       path: "/api",
       router: (engine: Engine) =>
-        createDebugApiRouter({
-          manager: engine.manager,
-          state: engine.state,
-          logs: engine.logBuffer,
-          mqtt: engine.mqtt,
-          deviceRegistry: engine.deviceRegistry,
-          services: engine.services,
-          readiness: () => ({ mqtt: engine.mqtt.isConnected, engine: engine.startedAt !== null }),
-          startedAt: () => engine.startedAt,
-          leadership: () => engine.leadership,
+        engineDebugApi(engine, {
           version: options.version,
           auth: createEngineAuth({
             token: options.token ?? engine.config.HTTP_TOKEN,
             sessions: options.sessions ?? null,
           }),
-          logger: engine.logger.child({ module: "debug-api" }),
         }),
     },
   ];
+}
+
+/**
+ * The engine's debug API over `engine`, behind `auth`: the engine's own `/api` (token or web UI
+ * session) and, under `hearth start`, `/api/v1/house` on the API port (an admin's account).
+ */
+export function engineDebugApi(engine: Engine, options: { version: string; auth: RequestHandler }): Router {
+  return createDebugApiRouter({
+    manager: engine.manager,
+    state: engine.state,
+    logs: engine.logBuffer,
+    mqtt: engine.mqtt,
+    deviceRegistry: engine.deviceRegistry,
+    services: engine.services,
+    readiness: () => ({ mqtt: engine.mqtt.isConnected, engine: engine.startedAt !== null }),
+    startedAt: () => engine.startedAt,
+    leadership: () => engine.leadership,
+    version: options.version,
+    auth: options.auth,
+    logger: engine.logger.child({ module: "debug-api" }),
+  });
 }

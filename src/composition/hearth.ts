@@ -14,6 +14,8 @@ import type { Metrics } from "../adapters/services/metrics/metrics.js";
 import { createHearthContainer, ENGINE, METRICS, SESSION_STORE } from "./container.js";
 import type { Engine } from "./create-engine.js";
 import { mountStatusSurfaces } from "./status-surfaces.js";
+import { engineDebugApi } from "./engine-routes.js";
+import { AUTHENTICATED_LOCAL } from "../adapters/http/engine/engine-auth.js";
 import { HEARTH_VERSION } from "./version.js";
 import { LEADER_LEASE, type LeaderLease } from "../ports/leader-lease.js";
 import { buildInventoryApi, resolveJwtSecret } from "./inventory-api.js";
@@ -139,6 +141,15 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
       logger: logger.child({ module: "inventory" }),
       ...(metrics ? { observe: metrics.httpMiddleware("inventory") } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
+      // The inventory app lets only admins' accounts through to these; past that check they
+      // are as trusted as the engine token (the HomeKit setup code is shown).
+      house: engineDebugApi(engine, {
+        version: HEARTH_VERSION,
+        auth: (_req, res, next) => {
+          res.locals[AUTHENTICATED_LOCAL] = true;
+          next();
+        },
+      }),
     });
     undo.push("inventory services", () => inventory.close());
     const api: HttpListener = await listen(inventory.app, options.apiPort ?? config.API_PORT);

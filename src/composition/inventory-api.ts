@@ -12,7 +12,7 @@ import { REMINDER_REPOSITORY, type ReminderRepository } from "../ports/reminder-
 import "reflect-metadata";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Express, RequestHandler } from "express";
+import type { Express, RequestHandler, Router } from "express";
 import { container, type DependencyContainer } from "tsyringe";
 import { createInventoryApp, type InventoryAppOptions } from "../adapters/http/inventory/inventory-app.js";
 import { createItemsRouter, registerItemsOpenApi } from "../adapters/http/inventory/items-router.js";
@@ -110,7 +110,7 @@ export function resolveInventoryPorts(scope: DependencyContainer): InventoryPort
 /** The use cases and the HTTP app over what `scope` holds. */
 export function assembleInventory(
   scope: DependencyContainer,
-  options: { logger: Logger; settings: AuthSettings; app: InventoryAppOptions },
+  options: { logger: Logger; settings: AuthSettings; app: InventoryAppOptions; house?: Router | undefined },
 ): InventoryAssembly {
   const ports = resolveInventoryPorts(scope);
   const useCases = createInventoryUseCases(ports, options.settings);
@@ -143,6 +143,7 @@ export function assembleInventory(
     householdDataRouter: (http) =>
       createHouseholdDataRouter({ useCases: householdDataUseCases(scope, ports, useCases.access), ...http }),
     registerHouseholdDataOpenApi,
+    ...(options.house ? { house: options.house } : {}),
   });
   return { app, householdEvents, ports, useCases, itemUseCases };
 }
@@ -223,6 +224,8 @@ export interface BuildInventoryApiDeps {
    * container is built here over `database`.
    */
   container?: DependencyContainer;
+  /** The engine's routes for admins, at /api/v1/house (startHearth passes the engine's). */
+  house?: Router;
 }
 
 /**
@@ -247,6 +250,7 @@ export async function buildInventoryApi(
     logger,
     settings: authSettings(config),
     app: { ...appOptions(config, redis?.createStore), ...(deps.observe ? { observe: deps.observe } : {}) },
+    house: deps.house,
   });
   return {
     ...assembly,

@@ -7,7 +7,8 @@ import type { Logger } from "../../../ports/logger.js";
 import type { TokenService } from "../../../ports/token-service.js";
 import { accountRoutes } from "./account-routes.js";
 import { createApiDocsRouter } from "./api-docs.js";
-import { createAuthenticate } from "./authenticate.js";
+import { createAuthenticate, currentUserId } from "./authenticate.js";
+import { AdminRequiredError } from "../../../domain/inventory/errors.js";
 import { freezerRoutes } from "./freezer-routes.js";
 import type { HouseholdEventStreams } from "../../../application/inventory/household-event-streams.js";
 import { householdEventsHandler, registerHouseholdEventsOpenApi } from "./household-events-route.js";
@@ -119,6 +120,26 @@ export interface InventoryAppDependencies {
   registerHouseholdDataOpenApi?: (registry: OpenAPIRegistry) => void;
   /** The live household event streams (GET /households/:hid/events); absent: no such route. */
   householdEvents?: HouseholdEventStreams;
+  /**
+   * The engine's routes for the installation's admins (the House pages), mounted at
+   * /api/v1/house behind account authentication and the admin check, before the app's JSON
+   * parser (the engine's router reads its own bodies, with its own limits). Absent without an
+   * engine.
+   */
+  house?: Router;
+}
+
+/** Lets only the installation's admins through (403 ADMIN_REQUIRED); runs after authentication. */
+function requireInstallationAdmin(useCases: InventoryUseCases): RequestHandler {
+  return (_req, res, next) => {
+    useCases.getCurrentUser
+      .execute({ userId: currentUserId(res) })
+      .then((user) => {
+        if (user.role !== "admin") throw new AdminRequiredError();
+        next();
+      })
+      .catch(next);
+  };
 }
 
 /** Builds the inventory HTTP application (no listening; the caller owns the server). */
@@ -202,6 +223,9 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
         json: jsonBody,
       }),
     );
+  }
+  if (deps.house) {
+    app.use(`${API_BASE_PATH}/house`, authenticate, requireInstallationAdmin(deps.useCases), deps.house);
   }
   app.use(...jsonBody);
 
