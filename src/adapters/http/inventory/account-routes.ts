@@ -133,10 +133,13 @@ function adminRoutes(useCases: InventoryUseCases): RouteDefinition[] {
       summary: "The installation's accounts with their roles",
       description: `${ADMIN_DESCRIPTION} Active accounts, oldest first.`,
       tags: ["Admin"],
-      query: z.object({
-        limit: queryInteger({ min: 1, max: 100 }).optional().default(50),
-        offset: queryInteger({ min: 0, max: 1_000_000 }).optional().default(0),
-      }),
+      access: "admin",
+      query: z
+        .object({
+          limit: queryInteger({ min: 1, max: 100 }).optional().default(50),
+          offset: queryInteger({ min: 0, max: 1_000_000 }).optional().default(0),
+        })
+        .strict(),
       status: 200,
       response: accountListResponse,
       errors: [403],
@@ -148,6 +151,7 @@ function adminRoutes(useCases: InventoryUseCases): RouteDefinition[] {
       summary: "Make an account an admin of the installation",
       description: `${ADMIN_DESCRIPTION} Idempotent.`,
       tags: ["Admin"],
+      access: "admin",
       params: target,
       status: 200,
       response: currentUserResponse,
@@ -161,6 +165,7 @@ function adminRoutes(useCases: InventoryUseCases): RouteDefinition[] {
       summary: "Take admin from an account (yourself included, unless you are the only admin)",
       description: `${ADMIN_DESCRIPTION} 409 \`LAST_ADMIN\` when the account is the only admin. Idempotent for an account that is not an admin.`,
       tags: ["Admin"],
+      access: "admin",
       params: target,
       status: 200,
       response: currentUserResponse,

@@ -129,16 +129,16 @@ export interface InventoryAppDependencies {
   house?: Router;
 }
 
-/** Lets only the installation's admins through (403 ADMIN_REQUIRED); runs after authentication. */
+/** Throws 403 ADMIN_REQUIRED unless the (signed-in) user is an admin of the installation. */
+async function assertAdmin(useCases: InventoryUseCases, userId: string): Promise<void> {
+  const user = await useCases.getCurrentUser.execute({ userId });
+  if (user.role !== "admin") throw new AdminRequiredError();
+}
+
+/** Lets only the installation's admins through; runs after authentication. */
 function requireInstallationAdmin(useCases: InventoryUseCases): RequestHandler {
   return (_req, res, next) => {
-    useCases.getCurrentUser
-      .execute({ userId: currentUserId(res) })
-      .then((user) => {
-        if (user.role !== "admin") throw new AdminRequiredError();
-        next();
-      })
-      .catch(next);
+    assertAdmin(useCases, currentUserId(res)).then(() => next(), next);
   };
 }
 
@@ -235,7 +235,11 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
   if (deps.itemsRouter) {
     api.use("/households/:hid/items", authenticate, validate("params", householdParams), deps.itemsRouter);
   }
-  mountRoutes(api, routes, { authenticate, access: deps.access });
+  mountRoutes(api, routes, {
+    authenticate,
+    access: deps.access,
+    requireAdmin: (userId) => assertAdmin(deps.useCases, userId),
+  });
   app.use(API_BASE_PATH, api);
 
   app.use(routeNotFound);

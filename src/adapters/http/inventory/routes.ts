@@ -41,7 +41,7 @@ export interface RouteDefinition<
    * Who the route's use case lets through (the use cases own the access policy); here it
    * only documents the 403 answer in OpenAPI.
    */
-  access?: "member" | "owner";
+  access?: "member" | "owner" | "admin";
   params?: P;
   /** Absent: the route takes no query parameters and refuses any with 400. */
   query?: Q;
@@ -70,6 +70,8 @@ export interface MountContext {
    * valid input is checked once, by its use case.
    */
   access?: HouseholdAccess;
+  /** Throws unless the user is an admin of the installation; asked like `access`, for admin routes. */
+  requireAdmin?: (userId: string) => Promise<void>;
   /**
    * Leading part of `path` that the router's mount point already covers, e.g.
    * `/households/{hid}/items` for a router mounted there.
@@ -95,7 +97,11 @@ export interface RequestSchemas {
  */
 export function validateRequest(
   schemas: RequestSchemas,
-  guard?: { access: HouseholdAccess | undefined; role: "member" | "owner" | undefined },
+  guard?: {
+    access: HouseholdAccess | undefined;
+    role: "member" | "owner" | "admin" | undefined;
+    requireAdmin?: ((userId: string) => Promise<void>) | undefined;
+  },
 ): RequestHandler {
   return async (req, res, next) => {
     // Malformed path ids are a 400 for anyone: they name nothing a caller could belong to.
@@ -107,7 +113,13 @@ export function validateRequest(
       if (schemas.body) res.locals.body = parseWith(schemas.body, req.body ?? {}, "body");
     } catch (invalid) {
       const householdId = req.params.hid;
-      if (guard?.access && guard.role && typeof householdId === "string" && idSchema.safeParse(householdId).success) {
+      if (guard?.role === "admin") await guard.requireAdmin?.(currentUserId(res));
+      else if (
+        guard?.access &&
+        guard.role &&
+        typeof householdId === "string" &&
+        idSchema.safeParse(householdId).success
+      ) {
         const userId = currentUserId(res);
         if (guard.role === "owner") await guard.access.requireOwner(householdId, userId);
         else await guard.access.requireMember(householdId, userId);
@@ -130,7 +142,7 @@ export function mountRoutes(router: Router, routes: RouteDefinition[], context: 
     chain.push(
       validateRequest(
         { params: route.params, query: route.query ?? NOTHING, body: route.body ?? NOTHING },
-        { access: context.access, role: route.access },
+        { access: context.access, role: route.access, requireAdmin: context.requireAdmin },
       ),
     );
     chain.push(async (_req, res) => {
