@@ -8,6 +8,7 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import knexFactory, { type Knex } from "knex";
 import ClientPgLite from "knex-pglite";
+import { PgliteStatementCache } from "./pglite-prepared-statements.js";
 import pg from "pg";
 
 // node-postgres returns timestamptz as Date already; bigint counts (COUNT(*)) come back as
@@ -62,11 +63,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ["-c", setting])],
     ...(template ? { loadDataDir: template } : {}),
   });
+  // knex-pglite uses its connection's waitReady, query() and close() only: the statement cache
+  // stands in for query(), so every statement knex repeats is parsed and planned once.
+  const statements = new PgliteStatementCache(pglite);
+  const connection = {
+    waitReady: pglite.waitReady,
+    query: statements.query.bind(statements),
+    close: () => pglite.close(),
+  };
   const knex = knexFactory({
     client: ClientPgLite,
     dialect: "postgres",
     // knex-pglite accepts a ready PGlite instance through a connection function (untyped upstream).
-    connection: () => ({ pglite }) as object,
+    connection: () => ({ pglite: connection }) as object,
   } as Knex.Config);
   return {
     knex,

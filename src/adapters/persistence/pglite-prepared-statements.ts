@@ -1,0 +1,150 @@
+import { parse, type PGlite, protocol, type QueryOptions, type Results } from "@electric-sql/pglite";
+
+/** What the PostgreSQL server remembers of one named statement, and what is needed to run it again. */
+interface PreparedStatement {
+  name: string;
+  /** Parameter type ids, from the statement's description: they pick each value's serializer. */
+  paramTypes: number[];
+  /** The row description message (absent for a statement that returns no rows). */
+  rowDescription: unknown[];
+}
+
+/** Statements worth keeping: those knex sends for reads and writes, not DDL or transaction control. */
+const CACHEABLE = /^\s*(select|insert|update|delete|with)\b/i;
+
+/** Numbers statement names across every cache in the process, so two caches on one PGlite never clash. */
+let sequence = 0;
+
+/** SQLSTATE of "cached plan must not change result type": the schema changed under a statement. */
+const PLAN_INVALIDATED = "0A000";
+
+/**
+ * Runs queries on PGlite as named prepared statements, parsed and described once per SQL text
+ * and then only bound and executed, in one call into PGlite instead of five.
+ *
+ * PGlite's own `query()` parses, describes, binds, describes again and executes every statement
+ * anew, each step a separate call into the WebAssembly module, and the server re-parses and
+ * re-plans the statement every time. For the inventory's short queries that overhead is most
+ * of the time a request spends in the database (see docs/performance.md, the embedded database).
+ * Knex sends the same SQL texts over and over (values are always parameters), so a bounded
+ * cache of statements keyed by text removes it. Anything else — DDL, `BEGIN`/`COMMIT`,
+ * multi-statement text — goes through PGlite's `query()` unchanged.
+ */
+export class PgliteStatementCache {
+  private readonly statements = new Map<string, PreparedStatement>();
+
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly capacity = 300,
+  ) {}
+
+  /** Same contract as `PGlite.query` (object rows), which it falls back to for what it does not cache. */
+  async query<T>(sql: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
+    if (!CACHEABLE.test(sql) || options?.rowMode === "array" || options?.blob) {
+      return this.pglite.query<T>(sql, params, options);
+    }
+    try {
+      return await this.run<T>(sql, params);
+    } catch (error) {
+      // A migration changed a table a cached statement reads: forget them all and prepare anew.
+      if ((error as { code?: string }).code !== PLAN_INVALIDATED) throw error;
+      if (this.pglite.isInTransaction()) {
+        // The error aborted the transaction, so nothing can be retried in it; the statements are
+        // only forgotten here (the server keeps them under names never used again).
+        this.statements.clear();
+        throw error;
+      }
+      await this.forgetAll();
+      return this.run<T>(sql, params);
+    }
+  }
+
+  /** Drops every named statement (on PGlite and here); the next queries prepare again. */
+  async forgetAll(): Promise<void> {
+    const names = [...this.statements.values()].map((statement) => statement.name);
+    this.statements.clear();
+    if (names.length === 0) return;
+    const messages = names.map((name) => protocol.serialize.close({ type: "S", name }));
+    await this.pglite._runExclusiveQuery(() =>
+      this.pglite.execProtocol(concat([...messages, protocol.serialize.sync()]), { syncToFs: false }),
+    );
+  }
+
+  private run<T>(sql: string, params: unknown[]): Promise<Results<T>> {
+    return this.pglite._runExclusiveQuery(async () => {
+      const statement = this.recall(sql) ?? (await this.prepare(sql));
+      const values = params.map((value, index) => this.serialize(value, statement.paramTypes[index]));
+      const { messages } = await this.pglite.execProtocol(
+        concat([
+          protocol.serialize.bind({ statement: statement.name, values }),
+          protocol.serialize.execute({}),
+          protocol.serialize.sync(),
+        ]),
+      );
+      // parseResults builds rows from a row description followed by data rows: the description
+      // comes from the cache, the rows from this execution.
+      const [result] = parse.parseResults(
+        [...statement.rowDescription, ...messages] as Parameters<typeof parse.parseResults>[0],
+        this.pglite.parsers,
+      );
+      return result as Results<T>;
+    });
+  }
+
+  /** The statement for `sql`, marked as the most recently used (the Map's order is the eviction order). */
+  private recall(sql: string): PreparedStatement | undefined {
+    const statement = this.statements.get(sql);
+    if (statement) {
+      this.statements.delete(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private async prepare(sql: string): Promise<PreparedStatement> {
+    const name = `hearth_${++sequence}`;
+    const { messages } = await this.pglite.execProtocol(
+      concat([
+        protocol.serialize.parse({ name, text: sql }),
+        protocol.serialize.describe({ type: "S", name }),
+        protocol.serialize.sync(),
+      ]),
+      { syncToFs: false },
+    );
+    const statement: PreparedStatement = {
+      name,
+      paramTypes: parse.parseDescribeStatementResults(messages as Parameters<typeof parse.parseResults>[0]),
+      rowDescription: messages.filter((message) => message.name === "rowDescription"),
+    };
+    this.statements.set(sql, statement);
+    if (this.statements.size > this.capacity) await this.evictOldest();
+    return statement;
+  }
+
+  private async evictOldest(): Promise<void> {
+    const [oldestSql, oldest] = this.statements.entries().next().value ?? [];
+    if (oldestSql === undefined || !oldest) return;
+    this.statements.delete(oldestSql);
+    await this.pglite.execProtocol(
+      concat([protocol.serialize.close({ type: "S", name: oldest.name }), protocol.serialize.sync()]),
+      { syncToFs: false },
+    );
+  }
+
+  /** As PGlite's query() does: the type's serializer, else the value's text. */
+  private serialize(value: unknown, type: number | undefined): string | null {
+    if (value === null || value === undefined) return null;
+    const serializer = type === undefined ? undefined : this.pglite.serializers[type];
+    return serializer ? serializer(value) : String(value);
+  }
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
