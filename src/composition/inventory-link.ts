@@ -95,7 +95,7 @@ export function linkInventory(options: InventoryLinkOptions): InventoryLink {
     deliver: (events) => engine.inventoryEvents.publish(events),
   };
   const dispatcher = new OutboxDispatcher({
-    outbox: new KnexInventoryOutbox(knex),
+    outbox: new KnexInventoryOutbox(knex, { exclusive: options.database.kind === "pglite" }),
     sinks: publisher ? [engineSink, publisher] : [engineSink],
     logger,
     pollIntervalMs: config.INVENTORY_EVENTS_POLL_MS,

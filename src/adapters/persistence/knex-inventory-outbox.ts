@@ -49,9 +49,30 @@ export function readOutboxEvent(text: string): InventoryEvent {
  * oldest one), so each household's events go out once and in order.
  */
 export class KnexInventoryOutbox implements InventoryOutbox {
-  constructor(private readonly knex: Knex) {}
+  /**
+   * `exclusive`: this process is the only one that delivers (PGlite, which one process opens).
+   * Then no claim lock is needed, and none is held while the sinks run: on PGlite a transaction
+   * holds the database's only connection, so a slow MQTT broker or a busy automation would stall
+   * every request of the inventory until delivery finished.
+   */
+  constructor(
+    private readonly knex: Knex,
+    private readonly options: { exclusive?: boolean } = {},
+  ) {}
 
   async deliverNext(limit: number, deliver: DeliverEvents): Promise<number> {
+    if (this.options.exclusive) {
+      // One dispatcher drains at a time, oldest first: each household's events still go out in
+      // order, and at least once (a crash before the mark sends them again).
+      const claimed = await this.knex.raw<{ rows: OutboxRow[] }>(
+        `SELECT seq, event FROM inventory_outbox WHERE delivered_at IS NULL ORDER BY seq LIMIT ?`,
+        [limit],
+      );
+      if (claimed.rows.length === 0) return 0;
+      await deliver(claimed.rows.map((row) => readOutboxEvent(row.event)));
+      await this.markDelivered(this.knex, claimed.rows);
+      return claimed.rows.length;
+    }
     return this.knex.transaction(async (trx) => {
       const heads = await trx.raw<{ rows: { household_id: string }[] }>(
         `SELECT o.household_id FROM inventory_outbox o
@@ -75,14 +96,18 @@ export class KnexInventoryOutbox implements InventoryOutbox {
         [...households, limit],
       );
       await deliver(claimed.rows.map((row) => readOutboxEvent(row.event)));
-      await trx("inventory_outbox")
-        .whereIn(
-          "seq",
-          claimed.rows.map((row) => Number(row.seq)),
-        )
-        .update({ delivered_at: new Date() });
+      await this.markDelivered(trx, claimed.rows);
       return claimed.rows.length;
     });
+  }
+
+  private async markDelivered(knex: Knex, rows: OutboxRow[]): Promise<void> {
+    await knex("inventory_outbox")
+      .whereIn(
+        "seq",
+        rows.map((row) => Number(row.seq)),
+      )
+      .update({ delivered_at: new Date() });
   }
 
   async prune(before: Date): Promise<number> {

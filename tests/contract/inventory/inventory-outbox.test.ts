@@ -140,6 +140,29 @@ function knexSuites(label: string, database: () => { knex: Knex }) {
 describe("knex on PGlite", () => {
   const database = useMigratedDatabase("pglite");
   knexSuites("knex + PGlite", database);
+  // How Hearth runs it on PGlite: the only deliverer, holding no transaction while sinks run.
+  describeOutboxContract("knex + PGlite, exclusive", async () => {
+    await database().knex("inventory_outbox").delete();
+    return {
+      outbox: new KnexInventoryOutbox(database().knex, { exclusive: true }),
+      write: (events) => database().knex.transaction((trx) => writeOutboxEvents(trx, events)),
+    };
+  });
+
+  it("exclusive: the database answers other queries while the sinks run", async () => {
+    const knex = database().knex;
+    await knex("inventory_outbox").delete();
+    await knex.transaction((trx) => writeOutboxEvents(trx, [event("home")]));
+    const outbox = new KnexInventoryOutbox(knex, { exclusive: true });
+    let seen = -1;
+    await outbox.deliverNext(10, async () => {
+      // With a claim transaction open this would wait for PGlite's only connection forever.
+      const [row] = await knex("inventory_outbox").whereNull("delivered_at").count<{ count: number }[]>({ count: "*" });
+      seen = Number(row?.count);
+    });
+    expect(seen).to.equal(1);
+    expect(await outbox.deliverNext(10, async () => {})).to.equal(0);
+  });
 });
 
 describe("knex on PostgreSQL", () => {
