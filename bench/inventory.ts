@@ -28,7 +28,6 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { createId } from "@paralleldrive/cuid2";
-import type { PGlite } from "@electric-sql/pglite";
 import autocannon from "autocannon";
 import knexFactory from "knex";
 import pg from "pg";
@@ -822,7 +821,8 @@ function sqlToNative(sql: { text: string; bindings: readonly unknown[] }): [stri
 
 /** {@link RawDb} straight on the PGlite instance under a knex of openDatabase (no knex in between). */
 function pgliteRaw(database: Database): RawDb {
-  const { pglite } = (database.knex.client.config.connection as () => { pglite: PGlite })();
+  const pglite = database.embedded;
+  if (!pglite) throw new Error("the raw PGlite baseline needs the embedded database");
   return {
     query: (text, params) => pglite.query(text, params),
     async transaction(body) {

@@ -35,6 +35,8 @@ export interface Database {
    * which restoreEmbeddedDatabase loads), taken between transactions.
    */
   dumpEmbedded?(): Promise<Uint8Array>;
+  /** PGlite only: the instance itself, past knex and its statement cache (benchmark baselines). */
+  embedded?: PGlite;
   close(): Promise<void>;
 }
 
@@ -80,6 +82,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     knex,
     kind: "pglite",
+    embedded: pglite,
     dumpEmbedded: async () => {
       // Holding knex's only PGlite connection keeps every transaction out while the files are
       // copied; the checkpoint writes what is in shared buffers, so the copy needs no WAL replay.
