@@ -157,6 +157,7 @@ async function main(): Promise<void> {
       quantity: 1,
       notes: null,
       storedAt: null,
+      barcode: null,
       expiresAt: null,
       deletedAt: null,
       createdAt: now,

@@ -568,6 +568,7 @@ async function singleHousehold(adminUrl: string): Promise<void> {
           notes: index % 10 === 0 ? "Label on the lid" : null,
           storedAt: createdAt,
           expiresAt: index % 10 < 7 ? new Date(createdAt.getTime() + (30 + (index % 300)) * 86_400_000) : null,
+          barcode: null,
           deletedAt: index % 50 === 0 ? createdAt : null,
           createdAt,
           updatedAt: createdAt,

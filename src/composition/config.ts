@@ -3,7 +3,7 @@ import { join as joinPath } from "node:path";
 import { z } from "zod";
 import { serviceConfigProblems, serviceEnvShape } from "./service-config.js";
 import { homeKitEnvShape } from "./homekit-config.js";
-import { brokerHostProblem, parseUrlSetting, urlSetting } from "./url-setting.js";
+import { brokerHostProblem, HTTP_SCHEMES, parseUrlSetting, urlSetting } from "./url-setting.js";
 
 import { isTimeZone } from "../domain/shared/local-time.js";
 
@@ -215,6 +215,11 @@ const envSchema = z.object({
     .default("homeassistant"),
   /** Check for due expiry reminders this often (seconds). */
   REMINDER_CHECK_INTERVAL: duration.default(60),
+  /**
+   * Open Food Facts (or a mirror) for barcodes a household has not seen, e.g.
+   * https://world.openfoodfacts.org; unset (the default), no scanned code leaves the house.
+   */
+  PRODUCT_LOOKUP_URL: optionalText.pipe(urlSetting(HTTP_SCHEMES).optional()),
 
   // Engine services (ntfy, weather, Shelly, Nanoleaf): see service-config.ts.
   ...serviceEnvShape,

@@ -9,6 +9,7 @@ import { ImportHousehold } from "../application/inventory/transfer/import-househ
 import { GetReminderSettings, UpdateReminderSettings } from "../application/inventory/reminders/reminder-settings.js";
 import { HOUSEHOLD_TRANSFER_STORE, type HouseholdTransferStore } from "../ports/household-transfer-store.js";
 import { REMINDER_REPOSITORY, type ReminderRepository } from "../ports/reminder-repository.js";
+import { barcodeRoutes } from "../adapters/http/inventory/barcode-routes.js";
 import "reflect-metadata";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -44,6 +45,7 @@ import { TOKEN_SERVICE, type TokenService } from "../ports/token-service.js";
 import { USER_REPOSITORY, type UserRepository } from "../ports/user-repository.js";
 import type { Config } from "./config.js";
 import { databaseModule, type InventoryModule, STORAGE_CHECK } from "./inventory-modules.js";
+import { barcodeUseCases, PRODUCT_LOOKUP_SETTING } from "./product-lookup.js";
 import { HEARTH_VERSION } from "./version.js";
 
 export interface InventoryAssembly {
@@ -58,7 +60,7 @@ export interface InventoryAssembly {
 export interface InventoryContainerOptions {
   /** The signing secret of access tokens (see resolveJwtSecret). */
   jwtSecret: string;
-  config: Pick<Config, "JWT_ACCESS_TTL">;
+  config: Pick<Config, "JWT_ACCESS_TTL"> & Partial<Pick<Config, "PRODUCT_LOOKUP_URL">>;
   clock?: Clock;
   /** Defaults to scrypt with its production cost. */
   passwords?: PasswordHasher;
@@ -89,6 +91,7 @@ export function registerInventory(
   scope.register(SECRET_GENERATOR, { useValue: new CryptoSecretGenerator(options.jwtSecret) });
   scope.register(PASSWORD_HASHER, { useValue: options.passwords ?? new ScryptPasswordHasher() });
   scope.register(TOKEN_SERVICE, { useValue: new JwtTokenService(options.jwtSecret, options.config.JWT_ACCESS_TTL) });
+  scope.register(PRODUCT_LOOKUP_SETTING, { useValue: { url: options.config.PRODUCT_LOOKUP_URL } });
 }
 
 /** The ports the use cases draw from, resolved from an inventory container. */
@@ -144,6 +147,7 @@ export function assembleInventory(
       createHouseholdDataRouter({ useCases: householdDataUseCases(scope, ports, useCases.access), ...http }),
     registerHouseholdDataOpenApi,
     ...(options.house ? { house: options.house } : {}),
+    barcodeRoutes: barcodeRoutes(barcodeUseCases(scope, ports, useCases.access, options.logger)),
   });
   return { app, householdEvents, ports, useCases, itemUseCases };
 }

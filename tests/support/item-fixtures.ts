@@ -189,6 +189,7 @@ export function itemIn(world: ItemWorld, overrides: Partial<FreezerItem> = {}): 
     quantity: 1,
     notes: null,
     storedAt: at,
+    barcode: null,
     expiresAt: null,
     deletedAt: null,
     createdAt: at,

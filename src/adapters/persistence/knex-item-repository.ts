@@ -33,6 +33,7 @@ export interface ItemRow {
   notes: string | null;
   stored_at: Date | string | null;
   expires_at: Date | string | null;
+  barcode: string | null;
   deleted_at: Date | string | null;
   created_at: Date | string;
   updated_at: Date | string;
@@ -84,7 +85,7 @@ interface ChangeRow {
 }
 
 const ITEM_COLUMNS = `i.id, i.household_id, i.freezer_id, i.compartment_id, i.name, i.quantity, i.notes,
-  i.stored_at, i.expires_at, i.deleted_at, i.created_at, i.updated_at, i.created_by, i.updated_by`;
+  i.stored_at, i.expires_at, i.barcode, i.deleted_at, i.created_at, i.updated_at, i.created_by, i.updated_by`;
 
 // One query with both users joined: the API never needs a second round trip per item.
 const USER_COLUMNS = `cu.email AS created_by_email, cu.name AS created_by_name,
@@ -123,6 +124,7 @@ export function toItem(row: ItemRow): FreezerItem {
     notes: row.notes,
     storedAt: toDateOrNull(row.stored_at),
     expiresAt: toDateOrNull(row.expires_at),
+    barcode: row.barcode ?? null,
     deletedAt: toDateOrNull(row.deleted_at),
     createdAt: toDate(row.created_at),
     updatedAt: toDate(row.updated_at),
@@ -150,6 +152,7 @@ export function toRow(item: FreezerItem): ItemRow {
     notes: item.notes,
     stored_at: item.storedAt,
     expires_at: item.expiresAt,
+    barcode: item.barcode,
     deleted_at: item.deletedAt,
     created_at: item.createdAt,
     updated_at: item.updatedAt,
@@ -226,6 +229,7 @@ const INSERT_COLUMNS = [
   "notes",
   "stored_at",
   "expires_at",
+  "barcode",
   "deleted_at",
   "created_at",
   "updated_at",

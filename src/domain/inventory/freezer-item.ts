@@ -16,6 +16,8 @@ export interface FreezerItem {
   notes: string | null;
   storedAt: Date | null;
   expiresAt: Date | null;
+  /** The product's barcode (see domain/inventory/barcode.ts for the accepted forms), or null. */
+  barcode: string | null;
   /** null while active; set once archived. */
   deletedAt: Date | null;
   createdAt: Date;
@@ -39,12 +41,14 @@ export interface ItemFields {
   notes: string | null;
   storedAt: Date | null;
   expiresAt: Date | null;
+  barcode: string | null;
 }
 
 export type ItemPatch = { [K in keyof ItemFields]?: ItemFields[K] | undefined };
 
 /** Tracked fields in alphabetical order, which is also the order of one PATCH's history entries. */
 export const TRACKED_ITEM_FIELDS = [
+  "barcode",
   "compartmentId",
   "expiresAt",
   "freezerId",

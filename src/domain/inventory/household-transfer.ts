@@ -55,6 +55,7 @@ export interface ImportItemRow {
   expiresAt: Date | null;
   archivedAt: Date | null;
   createdAt: Date | null;
+  barcode: string | null;
 }
 
 /** A row the file parser could not read; `message` says why. */

@@ -670,5 +670,40 @@ export function describeItemRepositoryContract(label: string, setup: () => Promi
         expect(await repository.findById(world.home.householdId, item.id)).to.not.equal(undefined);
       });
     });
+
+    describe("barcode", () => {
+      it("stores, reads, lists, changes and clears an item's barcode", async () => {
+        const item = itemIn(world, { barcode: "4006381333931" });
+        const created = await repository.createForMember(world.users.alice.id, item);
+        expect("created" in created && created.created.barcode).to.equal("4006381333931");
+        expect((await repository.findById(world.home.householdId, item.id))?.barcode).to.equal("4006381333931");
+        expect((await list(query())).items.find((row) => row.id === item.id)?.barcode).to.equal("4006381333931");
+        const at = new Date(item.updatedAt.getTime() + 1000);
+        const updated = await repository.update(world.home.householdId, item.id, (current) => ({
+          item: { ...current, barcode: "96385074", updatedAt: at },
+          changes: [
+            {
+              id: `chg${item.id}`,
+              itemId: item.id,
+              fieldName: "barcode",
+              oldValue: "4006381333931",
+              newValue: "96385074",
+              changedAt: at,
+              changedById: world.users.alice.id,
+            },
+          ],
+        }));
+        expect(updated?.barcode).to.equal("96385074");
+        expect((await history(item)).map((entry) => [entry.fieldName, entry.oldValue, entry.newValue])).to.deep.equal([
+          ["barcode", "4006381333931", "96385074"],
+        ]);
+        const cleared = await repository.update(world.home.householdId, item.id, (current) => ({
+          item: { ...current, barcode: null, updatedAt: new Date(at.getTime() + 1000) },
+          changes: [],
+        }));
+        expect(cleared?.barcode).to.equal(null);
+        expect((await repository.findById(world.home.householdId, item.id))?.barcode).to.equal(null);
+      });
+    });
   });
 }

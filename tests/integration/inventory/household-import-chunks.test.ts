@@ -64,6 +64,7 @@ function importWrite(
     notes: null,
     storedAt: null,
     expiresAt: null,
+    barcode: null,
     deletedAt: null,
     createdAt: now,
     updatedAt: now,

@@ -13,6 +13,7 @@ import { jsonParser, type Token as JsonToken } from "stream-json/core/parser.js"
 import { z } from "zod";
 import type { ExportRecord, ImportRow } from "../../../domain/inventory/household-transfer.js";
 import { itemName, notes, timestamp } from "./item-schemas.js";
+import { barcode } from "./barcode-schemas.js";
 import { freezerDescription, placeName, position } from "./freezer-schemas.js";
 import { fieldsWithNulCharacters, idSchema, NUL_CHARACTER_MESSAGE } from "./validation.js";
 import { neutraliseFormula, restoreFormula } from "./csv-formula-guard.js";
@@ -41,6 +42,7 @@ const CSV_COLUMNS = [
   "createdAt",
   "updatedAt",
   ...HISTORY_FIELDS,
+  "barcode",
 ] as const;
 
 type CsvColumn = (typeof CSV_COLUMNS)[number];
@@ -84,6 +86,7 @@ function recordFields(record: ExportRecord): {
       const { item } = record;
       const json = {
         ...exported(item, ["id", "freezerId", "compartmentId", "name", "quantity", "notes", "storedAt", "expiresAt"]),
+        barcode: item.barcode,
         archivedAt: item.deletedAt?.toISOString() ?? null,
         ...exported(item, ["createdAt", "updatedAt"]),
       };
@@ -170,6 +173,7 @@ const itemRow = fileRow({
   createdAt: optionalTimestamp,
   // Written by the export, not imported: the import's owner becomes the updater.
   updatedAt: z.unknown().optional(),
+  barcode: orNull(barcode),
 }).refine((row) => row.quantity !== 0 || row.archivedAt !== null, {
   path: ["quantity"],
   message: "must be above 0 (0 only for an archived, used-up item)",

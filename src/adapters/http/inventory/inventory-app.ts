@@ -17,7 +17,7 @@ import { householdRoutes } from "./household-routes.js";
 import { createErrorHandler, HttpError, routeNotFound } from "./http-errors.js";
 import { createOpenApiRegistry, generateOpenApiDocument, type OpenAPIRegistry } from "./openapi.js";
 import { createRateLimiters, type RateLimitOptions } from "./rate-limits.js";
-import { mountRoutes, NOTHING, registerRoutes, validateRequest } from "./routes.js";
+import { mountRoutes, NOTHING, type RouteDefinition, registerRoutes, validateRequest } from "./routes.js";
 import { refuseDeepBodies, validate } from "./validation.js";
 import { createWebAppRouter } from "./web-app-router.js";
 import {
@@ -118,6 +118,8 @@ export interface InventoryAppDependencies {
     access: HouseholdAccess;
   }) => Router;
   registerHouseholdDataOpenApi?: (registry: OpenAPIRegistry) => void;
+  /** GET|PUT /households/:hid/barcodes/:code (barcode-routes.ts); absent: no such routes. */
+  barcodeRoutes?: RouteDefinition[];
   /** The live household event streams (GET /households/:hid/events); absent: no such route. */
   householdEvents?: HouseholdEventStreams;
   /**
@@ -167,6 +169,7 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
     ...webSessionRoutes(deps.useCases, deps.tokens, webSession),
     ...householdRoutes(deps.useCases),
     ...freezerRoutes(deps.useCases),
+    ...(deps.barcodeRoutes ?? []),
   ];
 
   const registry = createOpenApiRegistry();

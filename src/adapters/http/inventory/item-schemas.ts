@@ -4,6 +4,7 @@ import type { ChangeLogEntryView } from "../../../domain/inventory/change-log-en
 import { type FreezerItemView, ITEM_SORT_FIELDS } from "../../../domain/inventory/freezer-item.js";
 import { userResponse } from "./account-schemas.js";
 import { idSchema, queryInteger } from "./validation.js";
+import { nullableBarcode } from "./barcode-schemas.js";
 
 const ISO_TIMESTAMP =
   /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
@@ -58,6 +59,7 @@ export const createItemBody = z
     notes: notes.optional(),
     storedAt: nullableTimestamp.optional().openapi({ description: "Defaults to now" }),
     expiresAt: nullableTimestamp.optional(),
+    barcode: nullableBarcode.optional(),
   })
   .strict()
   .openapi("CreateItemRequest");
@@ -71,6 +73,7 @@ export const updateItemBody = z
     notes: notes.optional(),
     storedAt: nullableTimestamp.optional(),
     expiresAt: nullableTimestamp.optional(),
+    barcode: nullableBarcode.optional(),
   })
   .strict()
   .openapi("UpdateItemRequest", {
@@ -159,6 +162,7 @@ export const itemResponse = z
     notes: z.string().nullable(),
     storedAt: isoString.nullable(),
     expiresAt: isoString.nullable(),
+    barcode: z.string().nullable(),
     deletedAt: isoString.nullable(),
     createdAt: isoString,
     updatedAt: isoString,
@@ -217,6 +221,7 @@ export function toItemResponse(item: FreezerItemView): ItemResponse {
     notes: item.notes,
     storedAt: iso(item.storedAt),
     expiresAt: iso(item.expiresAt),
+    barcode: item.barcode,
     deletedAt: iso(item.deletedAt),
     createdAt: item.createdAt.toISOString(),
     updatedAt: item.updatedAt.toISOString(),

@@ -17,6 +17,7 @@ export interface CreateItemInput {
   /** Defaults to now. */
   storedAt?: Date | null | undefined;
   expiresAt?: Date | null | undefined;
+  barcode?: string | null | undefined;
 }
 
 /** Puts a new item into a compartment of one of the household's freezers. */
@@ -35,6 +36,7 @@ export class CreateItem {
       notes: input.notes ?? null,
       storedAt: input.storedAt === undefined ? now : input.storedAt,
       expiresAt: input.expiresAt ?? null,
+      barcode: input.barcode ?? null,
       deletedAt: null,
       createdAt: now,
       updatedAt: now,

@@ -293,6 +293,7 @@ function importedItem(
     notes: row.notes,
     storedAt: row.storedAt,
     expiresAt: row.expiresAt,
+    barcode: row.barcode,
     deletedAt: row.archivedAt,
     createdAt: row.createdAt ?? by.now,
     updatedAt: by.now,

@@ -17,6 +17,7 @@ const base: FreezerItem = {
   quantity: 2,
   notes: null,
   storedAt: new Date("2026-01-01T00:00:00.000Z"),
+  barcode: null,
   expiresAt: null,
   deletedAt: null,
   createdAt: new Date("2026-01-01T00:00:00.000Z"),
