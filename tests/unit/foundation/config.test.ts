@@ -247,4 +247,17 @@ describe("loadConfig: inventory events, MQTT summary and reminders", () => {
       "REMINDER_CHECK_INTERVAL",
     ]);
   });
+
+  it("leaves the product lookup off unless PRODUCT_LOOKUP_URL names an http(s) URL", () => {
+    const problem = (value: string) =>
+      problemsOf({ PRODUCT_LOOKUP_URL: value }).find((p) => p.variable === "PRODUCT_LOOKUP_URL")?.message;
+    expect(loadConfig({}).PRODUCT_LOOKUP_URL).to.equal(undefined);
+    expect(loadConfig({ PRODUCT_LOOKUP_URL: "" }).PRODUCT_LOOKUP_URL).to.equal(undefined);
+    expect(loadConfig({ PRODUCT_LOOKUP_URL: "https://world.openfoodfacts.org/" }).PRODUCT_LOOKUP_URL).to.equal(
+      "https://world.openfoodfacts.org",
+    );
+    expect(problem("ftp://world.openfoodfacts.org")).to.include("http:// or https://");
+    expect(problem("https://off.lan:99999")).to.include("port 99999 is outside");
+    expect(problem("world.openfoodfacts.org")).to.include("scheme is missing");
+  });
 });
