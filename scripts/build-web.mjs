@@ -119,6 +119,10 @@ export async function buildWebApp(outDir = path.join(webDir, "dist")) {
     metafile: true,
     logLevel: "warning",
     legalComments: "none",
+    // The barcode reader's WebAssembly (zxing-wasm) is copied into assets/ under a hashed name
+    // and imported as its URL, so it comes from Hearth itself and never from a CDN.
+    loader: { ".wasm": "file" },
+    publicPath: "/assets",
   });
 
   const outputs = Object.keys(result.metafile.outputs).map((file) => path.relative(outDir, path.resolve(root, file)));
@@ -173,12 +177,15 @@ export async function buildWebApp(outDir = path.join(webDir, "dist")) {
     .replace(/<title>[^<]*<\/title>/, `<title>${LOCALES.de.name}</title>`);
   writeFileSync(path.join(outDir, "index.de.html"), germanPage);
 
-  // The shell the service worker keeps: the page, every bundle (lazy chunks too), the icons.
+  // The shell the service worker keeps: the page, every bundle (lazy chunks too), the icons;
+  // not the barcode reader (its chunk and its 1 MB of WebAssembly), which a phone with a
+  // BarcodeDetector never needs: it is fetched when a scan first needs it.
+  const decoder = barcodeDecoderFiles(result.metafile, outDir);
   const shell = [
     "/",
     "/manifest.webmanifest",
     ...icons.map((icon) => `/${icon.file}`),
-    ...outputs.map((file) => `/${file.split(path.sep).join("/")}`),
+    ...outputs.filter((file) => !decoder.has(file)).map((file) => `/${file.split(path.sep).join("/")}`),
   ];
   const version = createHash("sha256").update(page).update(JSON.stringify(shell)).digest("hex").slice(0, 12);
   await build({
@@ -195,6 +202,31 @@ export async function buildWebApp(outDir = path.join(webDir, "dist")) {
   return { outDir, script, style, shell, version };
 }
 
+/**
+ * The outputs that only the WebAssembly barcode reader needs: the chunk of barcode-polyfill.ts,
+ * the chunks only it imports, and the .wasm file. Checked here, so that a change that pulls the
+ * reader into the first load fails the build instead of growing every phone's first visit.
+ */
+function barcodeDecoderFiles(metafile, outDir) {
+  const relative = (file) => path.relative(outDir, path.resolve(root, file));
+  const outputs = Object.entries(metafile.outputs);
+  const entry = outputs.find(([, output]) => output.entryPoint);
+  const polyfill = outputs.find(([, output]) =>
+    Object.keys(output.inputs).some((input) => input.endsWith("barcode-polyfill.ts")),
+  );
+  if (!polyfill) throw new Error("the barcode reader (web/src/barcode-polyfill.ts) was not bundled");
+  if (polyfill[0] === entry?.[0]) throw new Error("the barcode reader was bundled into the app's first load");
+  const eager = new Set([
+    entry[0],
+    ...entry[1].imports.filter((imported) => imported.kind === "import-statement").map((imported) => imported.path),
+  ]);
+  const files = new Set([relative(polyfill[0])]);
+  for (const imported of polyfill[1].imports)
+    if (!eager.has(imported.path) && imported.kind !== "dynamic-import") files.add(relative(imported.path));
+  for (const [file] of outputs) if (file.endsWith(".wasm")) files.add(relative(file));
+  return files;
+}
+
 /** The installed app's names per language (the app's own "app.title" strings). */
 const LOCALES = {
   en: { name: "Hearth freezer", shortName: "Freezer", description: "What is in the household's freezers" },
@@ -205,7 +237,7 @@ const LOCALES = {
   },
 };
 
-const COMPRESSIBLE = /\.(js|css|html|webmanifest|json|svg|txt)$/;
+const COMPRESSIBLE = /\.(js|css|html|webmanifest|json|svg|txt|wasm)$/;
 
 /**
  * Writes `<file>.gz` and `<file>.br` beside every text file, at the highest levels: done once

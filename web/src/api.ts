@@ -70,6 +70,8 @@ export interface Item {
   notes: string | null;
   storedAt: string | null;
   expiresAt: string | null;
+  /** The product's barcode (EAN-13 form for a UPC-A), or null. */
+  barcode: string | null;
   deletedAt: string | null;
   createdAt: string;
   updatedAt: string;
@@ -346,7 +348,18 @@ export interface ItemQuery {
 
 export type ItemFields = Partial<
   Pick<Item, "name" | "quantity" | "freezerId" | "compartmentId" | "notes" | "storedAt" | "expiresAt">
->;
+> &
+  Partial<Pick<Item, "barcode">>;
+
+/** What the household remembers about a barcode (or what the product lookup found). */
+export interface RememberedBarcode {
+  code: string;
+  name: string;
+  unit: string | null;
+  categoryId: string | null;
+  source: "household" | "lookup";
+  updatedAt: string | null;
+}
 
 async function startSession(path: string, body: unknown): Promise<User> {
   const session = await parse<{ accessToken: string; user: User }>(await send("POST", path, body, true));
@@ -439,4 +452,12 @@ export const api = {
   searchArchive: (hid: string, search: string, limit: number) =>
     request<Page<Item>>("GET", `/households/${hid}/items/archive${query({ search, limit, page: 1 })}`),
   history: (hid: string, iid: string) => request<ChangeLogEntry[]>("GET", `/households/${hid}/items/${iid}/history`),
+  /** 404 (BARCODE_NOT_FOUND) for a code neither the household nor the product lookup knows. */
+  barcode: (hid: string, code: string) =>
+    request<RememberedBarcode>("GET", `/households/${hid}/barcodes/${encodeURIComponent(code)}`),
+  rememberBarcode: (
+    hid: string,
+    code: string,
+    body: { name: string; unit?: string | null; categoryId?: string | null },
+  ) => request<RememberedBarcode>("PUT", `/households/${hid}/barcodes/${encodeURIComponent(code)}`, body),
 };

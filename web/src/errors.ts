@@ -50,6 +50,8 @@ const FIELD_LABELS: Partial<Record<string, MessageKey>> = {
   password: "field.password",
   newPassword: "account.newPassword",
   currentPassword: "account.currentPassword",
+  barcode: "field.barcode",
+  code: "field.barcode",
 };
 
 /** The API's validation sentences (adapters/http/inventory/*-schemas.ts), each as a rule with its number. */
@@ -61,6 +63,8 @@ const RULES: [RegExp, MessageKey][] = [
   [/^must not be empty$/, "rule.empty"],
   [/^must be a valid email address$/, "rule.email"],
   [/^unknown field$/, "rule.unknown"],
+  [/check digit/, "rule.checkDigit"],
+  [/^may hold only letters, digits/, "rule.barcodeCharacters"],
 ];
 
 /** One field's problem in the app's language: "How many: at most 1,000,000". */

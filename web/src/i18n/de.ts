@@ -277,4 +277,29 @@ export const de: Catalogue = {
   "error.500": "Auf dem Server ist etwas schiefgegangen. Versuche es später noch einmal.",
   "error.unavailable": "Der Server ist gerade nicht verfügbar. Versuche es gleich noch einmal.",
   "error.unexpected": "Etwas Unerwartetes ist schiefgegangen. Lade die Seite neu und versuche es noch einmal.",
+
+  // Barcodes
+  "field.barcode": "Barcode",
+  "barcode.scan": "Barcode scannen",
+  "barcode.typeHint": "Oder tippe die Ziffern unter den Strichen ein.",
+  "barcode.lookUp": "Nachschlagen",
+  "barcode.scanning": "Halte den Barcode vor die Kamera.",
+  "barcode.starting": "Kamera wird gestartet …",
+  "barcode.video": "Kamerabild zum Scannen",
+  "barcode.stop": "Scannen beenden",
+  "barcode.denied":
+    "Die Kamera darf nicht verwendet werden. Erlaube den Kamerazugriff für diese Seite in den Browser-Einstellungen oder tippe den Code ein.",
+  "barcode.noCamera": "Dieses Gerät hat keine Kamera, die die App nutzen kann. Tippe den Code stattdessen ein.",
+  "barcode.cameraFailed": "Die Kamera konnte nicht gestartet werden. Tippe den Code stattdessen ein.",
+  "barcode.decoderFailed": "Der Barcode-Leser konnte nicht geladen werden. Tippe den Code stattdessen ein.",
+  "barcode.found": "{code} gescannt.",
+  "barcode.known": "Ausgefüllt mit dem, was euer Haushalt für {code} gespeichert hat.",
+  "barcode.lookedUp": "In Open Food Facts gefunden: prüfe den Namen vor dem Hinzufügen.",
+  "barcode.unknown": "Neues Produkt: gib seinen Namen ein. Euer Haushalt erkennt {code} beim nächsten Mal.",
+  "barcode.invalid": "{code} ist kein gültiger Barcode. Prüfe die Ziffern.",
+  "barcode.notRemembered":
+    "Der Artikel wurde hinzugefügt, aber sein Barcode konnte nicht für das nächste Mal gespeichert werden.",
+  "rule.checkDigit": "die letzte Ziffer (Prüfziffer) passt nicht; prüfe auf Tippfehler",
+  "rule.barcodeCharacters": "nur Buchstaben, Ziffern, - . _ und ~",
+  "history.barcode": "{who} hat den Barcode von {from} auf {to} geändert, {when}",
 };

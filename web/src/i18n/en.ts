@@ -272,6 +272,30 @@ export const en = {
   "error.500": "Something went wrong on the server. Try again later.",
   "error.unavailable": "The server is not available right now. Try again in a moment.",
   "error.unexpected": "Something unexpected went wrong. Reload the page and try again.",
+
+  // Barcodes
+  "field.barcode": "Barcode",
+  "barcode.scan": "Scan barcode",
+  "barcode.typeHint": "Or type the digits under the bars.",
+  "barcode.lookUp": "Look up",
+  "barcode.scanning": "Hold the barcode in front of the camera.",
+  "barcode.starting": "Starting the camera…",
+  "barcode.video": "Camera picture for scanning",
+  "barcode.stop": "Stop scanning",
+  "barcode.denied":
+    "The camera may not be used. Allow camera access for this site in the browser's settings, or type the code.",
+  "barcode.noCamera": "This device has no camera the app can use. Type the code instead.",
+  "barcode.cameraFailed": "The camera could not be started. Type the code instead.",
+  "barcode.decoderFailed": "The barcode reader could not be loaded. Type the code instead.",
+  "barcode.found": "Scanned {code}.",
+  "barcode.known": "Filled in from what your household saved for {code}.",
+  "barcode.lookedUp": "Found in Open Food Facts: check the name before adding.",
+  "barcode.unknown": "New product: enter its name. Your household will recognise {code} next time.",
+  "barcode.invalid": "{code} is not a valid barcode. Check the digits.",
+  "barcode.notRemembered": "The item was added, but its barcode could not be saved for next time.",
+  "rule.checkDigit": "the last digit (check digit) does not match; check for a typo",
+  "rule.barcodeCharacters": "only letters, digits, - . _ and ~",
+  "history.barcode": "{who} changed the barcode from {from} to {to}, {when}",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -57,6 +57,7 @@ export function historySentence(entry: ChangeLogEntry, now: number = Date.now())
     expiresAt: "history.expiry",
     storedAt: "history.stored",
     notes: "history.notes",
+    barcode: "history.barcode",
     deletedAt: entry.newValue ? "history.archived" : "history.restored",
   };
   const key = keys[entry.fieldName] ?? "history.changed";
@@ -213,6 +214,11 @@ export function ItemView(props: { itemId: string }) {
         })}{" "}
         <Expiry iso={item.expiresAt} />
       </p>
+      {item.barcode ? (
+        <p class="muted">
+          {t("field.barcode")}: <span class="barcode-value">{item.barcode}</span>
+        </p>
+      ) : null}
       {kept ? <p class="notice">{t("offline.readOnly")}</p> : null}
       {conflict && base ? (
         <ConflictPanel

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { api, type Item, type ItemQuery, type Page } from "../api.js";
+import { ApiError, api, type Item, type ItemQuery, type Page, type RememberedBarcode } from "../api.js";
+import { BarcodeScanner } from "../barcode-scanner.js";
 import {
   ActionForm,
   ErrorText,
@@ -197,6 +198,7 @@ export function QuickAdd(props: { onAdded: () => void; onClose: () => void }) {
   const [compartmentId, setCompartmentId] = useState(last?.compartmentId ?? "");
   const [expiresAt, setExpiresAt] = useState("");
   const suggestions = useNameSuggestions(householdId, name);
+  const scan = useBarcodeMemory(householdId, setName);
   const freezer = freezers.find((candidate) => candidate.id === freezerId) ?? freezers[0];
   const compartment =
     freezer?.compartments.find((candidate) => candidate.id === compartmentId) ?? freezer?.compartments[0];
@@ -220,7 +222,10 @@ export function QuickAdd(props: { onAdded: () => void; onClose: () => void }) {
       freezerId: freezer.id,
       compartmentId: compartment.id,
       ...(expiresAt ? { expiresAt } : {}),
+      ...(scan.code ? { barcode: scan.code } : {}),
     });
+    if (created !== "queued") await scan.rememberFor(created, name.trim());
+    else scan.reset();
     remember(`lastPlace.${householdId}`, { freezerId: freezer.id, compartmentId: compartment.id });
     setName("");
     setQuantity("1");
@@ -272,6 +277,7 @@ export function QuickAdd(props: { onAdded: () => void; onClose: () => void }) {
           </>
         }
       >
+        {scan.fields}
         <div class="field">
           <label for="add-name">{t("field.itemName")}</label>
           <input
@@ -307,6 +313,123 @@ export function QuickAdd(props: { onAdded: () => void; onClose: () => void }) {
       </ActionForm>
     </section>
   );
+}
+
+/**
+ * The quick add's barcode: scanned with the camera or typed, then looked up in what the household
+ * remembers (or, when the server has a product lookup, in Open Food Facts) to fill in the name.
+ * After an add, what the form held is saved for the next scan (PUT …/barcodes/:code).
+ */
+function useBarcodeMemory(householdId: string | null, setName: (name: string) => void) {
+  const [code, setCode] = useState("");
+  const [scanning, setScanning] = useState(false);
+  const [known, setKnown] = useState<RememberedBarcode | null>(null);
+  const [note, setNote] = useState<{ text: string; error: boolean } | null>(null);
+  const lookUp = async (typed: string) => {
+    const wanted = typed.trim();
+    setKnown(null);
+    if (!householdId || wanted === "") {
+      setNote(null);
+      return;
+    }
+    try {
+      const found = await api.barcode(householdId, wanted);
+      setCode(found.code);
+      setKnown(found);
+      setName(found.name);
+      setNote({
+        text: t(found.source === "household" ? "barcode.known" : "barcode.lookedUp", { code: found.code }),
+        error: false,
+      });
+      document.getElementById("add-quantity")?.focus();
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 404) {
+        setNote({ text: t("barcode.unknown", { code: wanted }), error: false });
+        document.getElementById("add-name")?.focus();
+      } else if (failure instanceof ApiError && failure.status === 400) {
+        setNote({ text: t("barcode.invalid", { code: wanted }), error: true });
+      } else {
+        noteFailure(failure);
+        // Offline or a server problem: the code still goes with the item; the name is typed.
+        setNote({ text: t("barcode.unknown", { code: wanted }), error: false });
+      }
+    }
+  };
+  const reset = () => {
+    setCode("");
+    setKnown(null);
+    setNote(null);
+  };
+  /** Saves what the item was called for its code, unless the household already remembers exactly that. */
+  const rememberFor = async (item: Item, name: string) => {
+    const saved = item.barcode;
+    const before = known;
+    reset();
+    if (!householdId || !saved) return;
+    if (before && before.source === "household" && before.code === saved && before.name === name) return;
+    try {
+      await api.rememberBarcode(householdId, saved, {
+        name,
+        // What another member chose for the code stays until someone changes it.
+        unit: before?.unit ?? null,
+        categoryId: before?.categoryId ?? null,
+      });
+    } catch (failure) {
+      noteFailure(failure);
+      announce(t("barcode.notRemembered"));
+    }
+  };
+  const fields = (
+    <div class="barcode">
+      <button type="button" class="scan" onClick={() => setScanning(true)} disabled={scanning}>
+        {t("barcode.scan")}
+      </button>
+      {scanning ? (
+        <BarcodeScanner
+          onCode={(scanned) => {
+            setScanning(false);
+            setCode(scanned);
+            announce(t("barcode.found", { code: scanned }));
+            void lookUp(scanned);
+          }}
+          onClose={() => setScanning(false)}
+        />
+      ) : null}
+      <div class="field">
+        <label for="add-barcode">{t("field.barcode")}</label>
+        <div class="barcode-row">
+          <input
+            id="add-barcode"
+            autocomplete="off"
+            autocapitalize="off"
+            spellcheck={false}
+            maxLength={64}
+            aria-describedby="add-barcode-hint"
+            value={code}
+            onInput={(event) => setCode(event.currentTarget.value)}
+            onKeyDown={(event) => {
+              // Enter here looks the code up instead of adding the item.
+              if (event.key !== "Enter") return;
+              event.preventDefault();
+              void lookUp(event.currentTarget.value);
+            }}
+          />
+          <button type="button" onClick={() => void lookUp(code)} disabled={code.trim() === ""}>
+            {t("barcode.lookUp")}
+          </button>
+        </div>
+        <p id="add-barcode-hint" class="muted">
+          {t("barcode.typeHint")}
+        </p>
+      </div>
+      {note ? (
+        <p class={note.error ? "error" : "notice"} role={note.error ? "alert" : "status"} id="barcode-note">
+          {note.text}
+        </p>
+      ) : null}
+    </div>
+  );
+  return { code: code.trim(), fields, rememberFor, reset };
 }
 
 type SortChoice = `${NonNullable<ItemQuery["sort"]>}:${NonNullable<ItemQuery["order"]>}`;

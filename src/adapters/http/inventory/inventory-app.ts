@@ -67,10 +67,13 @@ export const requireJsonBody: RequestHandler = (req, _res, next) => {
  * hides the problem on the developer's own machine.
  */
 function securityHeaders(): RequestHandler {
-  const overHttps = helmet();
+  // The barcode scanner's decoder (zxing-wasm, served from /assets) is WebAssembly: compiling it
+  // needs 'wasm-unsafe-eval', which allows WebAssembly only, not eval() of JavaScript.
+  const scriptSrc = ["'self'", "'wasm-unsafe-eval'"];
+  const overHttps = helmet({ contentSecurityPolicy: { directives: { scriptSrc } } });
   const overHttp = helmet({
     strictTransportSecurity: false,
-    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null, scriptSrc } },
   });
   return (req, res, next) => (req.secure ? overHttps : overHttp)(req, res, next);
 }
