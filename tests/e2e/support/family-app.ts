@@ -55,12 +55,14 @@ export interface AppServer {
 export async function startAppServer(
   variant: "PGlite" | "PostgreSQL",
   suite: string,
+  /** Extra Chromium flags (a fake camera) and Hearth settings. */
+  extra: { chromiumArgs?: string[]; env?: Record<string, string> } = {},
 ): Promise<{ server: AppServer | null; stop: () => Promise<void> }> {
   let database: TestDatabase | null = null;
   let broker: TestBroker | null = null;
   let scratch = "";
   let hearth: RunningHearth | null = null;
-  const browser = await launchChromium(`${suite} (${variant})`);
+  const browser = await launchChromium(`${suite} (${variant})`, extra.chromiumArgs);
   const stop = async () => {
     await browser?.close();
     await hearth?.stop();
@@ -92,6 +94,7 @@ export async function startAppServer(
       AUTH_RATE_LIMIT_PER_MINUTE: "10000",
       RATE_LIMIT_PER_MINUTE: "100000",
       ...(database?.url ? { DATABASE_URL: database.url } : {}),
+      ...extra.env,
     },
     apiPort: 0,
     httpPort: 0,
@@ -190,4 +193,24 @@ export async function addItem(
 export async function join(owner: Member, place: Household, guest: Member): Promise<void> {
   const invite = await owner.api<{ code: string }>("POST", `/households/${place.hid}/invites`);
   await guest.api("POST", "/invites/accept", { code: invite.code });
+}
+
+/** axe-core's serious and critical violations on the page as it is now (none allowed). */
+export async function expectNoSeriousAxeViolations(page: Page, screen: string): Promise<void> {
+  const { readFile } = await import("node:fs/promises");
+  const { createRequire } = await import("node:module");
+  const axeSource = await readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+  // evaluate() is not subject to the page's CSP, which forbids injected inline scripts.
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
+      }
+    ).axe;
+    return (await axe.run()).violations
+      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+  });
+  if (violations.length > 0) throw new Error(`axe on ${screen}: ${violations.join("; ")}`);
 }

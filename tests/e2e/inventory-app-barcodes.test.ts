@@ -1,0 +1,181 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect } from "chai";
+import type { Page } from "playwright-core";
+import { FakeOpenFoodFacts } from "../support/fake-open-food-facts.js";
+import { writeBarcodeVideo } from "./support/barcode-video.js";
+import {
+  type AppServer,
+  expectNoSeriousAxeViolations,
+  household,
+  member,
+  PROFILES,
+  type Profile,
+  startAppServer,
+  text,
+} from "./support/family-app.js";
+
+/** The code the fake camera shows: a valid EAN-13. */
+const CAMERA_CODE = "4006381333931";
+/** A code only the fake Open Food Facts knows. */
+const LOOKED_UP_CODE = "96385074";
+
+function barcodes(variant: "PGlite" | "PostgreSQL"): void {
+  describe(`inventory web app: barcodes on ${variant}`, function () {
+    this.timeout(120_000);
+    let server: AppServer;
+    let off: FakeOpenFoodFacts;
+    let scratch = "";
+    let stop: () => Promise<void> = async () => undefined;
+
+    before(async function () {
+      this.timeout(300_000);
+      scratch = await mkdtemp(path.join(tmpdir(), "hearth-barcode-camera-"));
+      const video = await writeBarcodeVideo(path.join(scratch, "barcode.y4m"), CAMERA_CODE);
+      off = await FakeOpenFoodFacts.start();
+      off.products.set(LOOKED_UP_CODE, { product_name: "Garden peas" });
+      const started = await startAppServer(variant, "inventory web app, barcodes", {
+        // Chromium's fake camera plays the barcode video; the permission prompt is answered yes.
+        chromiumArgs: [
+          "--use-fake-device-for-media-stream",
+          "--use-fake-ui-for-media-stream",
+          `--use-file-for-fake-video-capture=${video}`,
+        ],
+        env: { PRODUCT_LOOKUP_URL: off.url },
+      });
+      stop = started.stop;
+      if (!started.server) this.skip();
+      server = started.server;
+    });
+
+    after(async () => {
+      await stop();
+      await off?.close();
+      if (scratch) await rm(scratch, { recursive: true, force: true });
+    });
+
+    for (const profile of PROFILES.filter((candidate) => candidate.phone)) {
+      describe(profile.name, () => {
+        scanTests(() => server, profile);
+      });
+    }
+  });
+}
+
+async function openQuickAdd(page: Page, profile: Profile): Promise<void> {
+  if (await page.locator("#add-name").isVisible()) return;
+  await page.getByRole("button", { name: text(profile, "add.open") }).click();
+  await page.locator("#add-name").waitFor();
+}
+
+function scanTests(getServer: () => AppServer, profile: Profile): void {
+  const say = (key: Parameters<typeof text>[1], values: Record<string, string | number> = {}) =>
+    text(profile, key, values);
+
+  it("the first scan asks for the name, the second fills it in from the household's memory", async () => {
+    const server = getServer();
+    const anna = await member(server, profile, "Anna", { permissions: ["camera"] });
+    try {
+      const place = await household(anna);
+      const { page } = anna;
+      await page.goto(server.baseUrl);
+      await openQuickAdd(page, profile);
+      await page.getByRole("button", { name: say("barcode.scan") }).click();
+      // The camera sees the code; the household has not seen it, and neither has Open Food Facts.
+      await page.locator("#barcode-note", { hasText: say("barcode.unknown", { code: CAMERA_CODE }) }).waitFor();
+      expect(await page.locator("#add-barcode").inputValue()).to.equal(CAMERA_CODE);
+      expect(await page.evaluate(() => document.activeElement?.id)).to.equal("add-name");
+      expect(await page.locator("video").count(), "the camera is off once a code is read").to.equal(0);
+      // Without a BarcodeDetector (Chromium on Linux) the WebAssembly reader did the reading, and
+      // came from Hearth itself: nothing on the page was fetched from another origin.
+      const loaded = await page.evaluate(() => ({
+        native: "BarcodeDetector" in window,
+        resources: performance.getEntriesByType("resource").map((entry) => entry.name),
+      }));
+      if (!loaded.native) {
+        expect(loaded.resources.some((url) => /\/assets\/zxing_reader-[^/]+\.wasm$/.test(url))).to.equal(true);
+      }
+      expect(loaded.resources.filter((url) => !url.startsWith(server.baseUrl))).to.deep.equal([]);
+      await expectNoSeriousAxeViolations(page, `quick add after a scan (${profile.name})`);
+      await page.locator("#add-name").fill("Fish fingers");
+      await page.getByRole("button", { name: say("add.submit") }).click();
+      await page.locator("#announcer", { hasText: say("add.added", { name: "Fish fingers" }) }).waitFor();
+
+      const items = await anna.api<{ data: { name: string; barcode: string | null }[] }>(
+        "GET",
+        `/households/${place.hid}/items`,
+      );
+      expect(items.data.map((item) => [item.name, item.barcode])).to.deep.equal([["Fish fingers", CAMERA_CODE]]);
+      // The app saved the code for the next scan (PUT …/barcodes/:code) before announcing the add.
+      const remembered = await anna.api<{ name: string; source: string }>(
+        "GET",
+        `/households/${place.hid}/barcodes/${CAMERA_CODE}`,
+      );
+      expect(remembered).to.include({ name: "Fish fingers", source: "household" });
+
+      // The second scan of the same product fills the form in.
+      await page.getByRole("button", { name: say("barcode.scan") }).click();
+      await page.locator("#barcode-note", { hasText: say("barcode.known", { code: CAMERA_CODE }) }).waitFor();
+      expect(await page.locator("#add-name").inputValue()).to.equal("Fish fingers");
+      await page.getByRole("button", { name: say("add.submit") }).click();
+      await page.locator("#announcer", { hasText: say("add.added", { name: "Fish fingers" }) }).waitFor();
+      const after = await anna.api<{ data: { barcode: string | null }[] }>("GET", `/households/${place.hid}/items`);
+      expect(after.data.map((item) => item.barcode)).to.deep.equal([CAMERA_CODE, CAMERA_CODE]);
+    } finally {
+      await anna.context.close();
+    }
+  });
+
+  it("a typed code is looked up, a wrong one is refused, and a refused or missing camera says so", async () => {
+    const server = getServer();
+    const anna = await member(server, profile, "Anna");
+    try {
+      await household(anna);
+      const { page } = anna;
+      // The browser refuses the camera (as after "Block" in the permission prompt).
+      await page.addInitScript(() => {
+        navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException("denied", "NotAllowedError"));
+      });
+      await page.goto(server.baseUrl);
+      await openQuickAdd(page, profile);
+      await page.getByRole("button", { name: say("barcode.scan") }).click();
+      await page
+        .getByRole("alert")
+        .filter({ hasText: say("barcode.denied") })
+        .waitFor();
+
+      // Typed by hand (keyboard only): Open Food Facts knows this one.
+      await page.locator("#add-barcode").fill(LOOKED_UP_CODE);
+      await page.locator("#add-barcode").press("Enter");
+      await page.locator("#barcode-note", { hasText: say("barcode.lookedUp") }).waitFor();
+      expect(await page.locator("#add-name").inputValue()).to.equal("Garden peas");
+
+      await page.locator("#add-barcode").fill("4006381333932");
+      await page.getByRole("button", { name: say("barcode.lookUp") }).click();
+      await page
+        .getByRole("alert")
+        .filter({ hasText: say("barcode.invalid", { code: "4006381333932" }) })
+        .waitFor();
+      await expectNoSeriousAxeViolations(page, `quick add with barcode messages (${profile.name})`);
+
+      // A device without a camera.
+      const second = await anna.context.newPage();
+      await second.addInitScript(() => {
+        Object.defineProperty(navigator, "mediaDevices", { value: undefined, configurable: true });
+      });
+      await second.goto(server.baseUrl);
+      await openQuickAdd(second, profile);
+      await second.getByRole("button", { name: say("barcode.scan") }).click();
+      await second
+        .getByRole("alert")
+        .filter({ hasText: say("barcode.noCamera") })
+        .waitFor();
+    } finally {
+      await anna.context.close();
+    }
+  });
+}
+
+barcodes("PGlite");
+barcodes("PostgreSQL");
