@@ -130,9 +130,9 @@ export function memoryModule(store: MemoryInventoryStore = new MemoryInventorySt
     scope.register(ITEM_PLACEMENT_LOOKUP, { useValue: placementsFromFreezers(freezers) });
     scope.register(ITEM_REPOSITORY, { useValue: items });
     scope.register(REMINDER_REPOSITORY, { useValue: reminders });
-    scope.register(HOUSEHOLD_TRANSFER_STORE, { useValue: new MemoryHouseholdTransferStore(store, items) });
-    scope.register(INVENTORY_SUMMARIES, { useValue: new MemoryInventorySummaries(store, items) });
     const barcodes = new MemoryBarcodeRepository();
+    scope.register(HOUSEHOLD_TRANSFER_STORE, { useValue: new MemoryHouseholdTransferStore(store, items, barcodes) });
+    scope.register(INVENTORY_SUMMARIES, { useValue: new MemoryInventorySummaries(store, items) });
     store.householdCascades.push((householdId) => barcodes.deleteHousehold(householdId));
     scope.register(BARCODE_REPOSITORY, { useValue: barcodes });
   };

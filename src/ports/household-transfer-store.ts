@@ -2,12 +2,15 @@ import type { ChangeLogEntry } from "../domain/inventory/change-log-entry.js";
 import type { Compartment, Freezer } from "../domain/inventory/freezer.js";
 import type { FreezerItem } from "../domain/inventory/freezer-item.js";
 import type { TransferFreezer } from "../domain/inventory/household-transfer.js";
+import type { RememberedBarcode } from "../domain/inventory/barcode.js";
 
 /** Records an import writes together: the freezers and compartments its items need come first. */
 export interface ImportBatch {
   freezers: Freezer[];
   compartments: Compartment[];
   items: FreezerItem[];
+  /** Barcodes to remember where the household has not remembered the code yet. */
+  barcodes: RememberedBarcode[];
   /** The file row that brought each id of the batch, to name it when the id is refused. */
   rows: ReadonlyMap<string, string>;
 }
@@ -31,6 +34,8 @@ export interface HouseholdTransferStore {
   itemsAfter(householdId: string, afterId: string | null, limit: number): Promise<FreezerItem[]>;
   /** Change-log entries of the household's items by id, after `afterId`, at most `limit`. */
   historyAfter(householdId: string, afterId: string | null, limit: number): Promise<ChangeLogEntry[]>;
+  /** What the household remembers about barcodes, in code order after `afterCode`, at most `limit`. */
+  barcodesAfter(householdId: string, afterCode: string | null, limit: number): Promise<RememberedBarcode[]>;
   /** Which of `ids` are items, freezers or compartments of another household. */
   foreignIds(
     householdId: string,
@@ -42,9 +47,15 @@ export interface HouseholdTransferStore {
    * writing nothing, when an id of a batch is another household's (one that household wrote in the
    * meantime), and with NotHouseholdMemberError when the household is gone.
    */
-  importAll(
-    write: ImportWrite,
-  ): Promise<{ itemsCreated: number; freezersCreated: number; compartmentsCreated: number }>;
+  importAll(write: ImportWrite): Promise<ImportCounts>;
+}
+
+/** How many records an import wrote that the household did not have. */
+export interface ImportCounts {
+  itemsCreated: number;
+  freezersCreated: number;
+  compartmentsCreated: number;
+  barcodesRemembered: number;
 }
 
 export const HOUSEHOLD_TRANSFER_STORE = Symbol("HouseholdTransferStore");

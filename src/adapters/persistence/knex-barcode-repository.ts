@@ -27,6 +27,32 @@ function toEntry(row: BarcodeRow): RememberedBarcode {
   };
 }
 
+/**
+ * Remembers the barcodes whose code their household has not remembered yet (an import: what the
+ * household already knows stays); returns how many were new.
+ */
+export async function rememberMissingBarcodes(knex: Knex, entries: RememberedBarcode[]): Promise<number> {
+  let inserted = 0;
+  // 6 columns × 1000 rows stays well under PostgreSQL's 65535 bind parameters.
+  for (let start = 0; start < entries.length; start += 1000) {
+    const rows = entries.slice(start, start + 1000).map((entry) => ({
+      household_id: entry.householdId,
+      code: entry.code,
+      name: entry.name,
+      unit: entry.unit,
+      category_id: entry.categoryId,
+      updated_at: entry.updatedAt,
+    }));
+    const result = (await knex("household_barcodes")
+      .insert(rows)
+      .onConflict(["household_id", "code"])
+      .ignore()
+      .returning("code")) as { code: string }[];
+    inserted += result.length;
+  }
+  return inserted;
+}
+
 /** The households' remembered barcodes on PostgreSQL or PGlite. */
 export class KnexBarcodeRepository implements BarcodeRepository {
   constructor(private readonly knex: Knex) {}

@@ -9,7 +9,9 @@ import {
   MAX_REPORTED_PROBLEMS,
   type TransferFreezer,
 } from "../../domain/inventory/household-transfer.js";
-import type { HouseholdTransferStore, ImportWrite } from "../../ports/household-transfer-store.js";
+import type { RememberedBarcode } from "../../domain/inventory/barcode.js";
+import type { HouseholdTransferStore, ImportCounts, ImportWrite } from "../../ports/household-transfer-store.js";
+import { KnexBarcodeRepository, rememberMissingBarcodes } from "./knex-barcode-repository.js";
 import {
   type CompartmentRow,
   compartmentRow,
@@ -26,7 +28,6 @@ const date = (value: Date | string): Date => (value instanceof Date ? value : ne
 const CHUNK_ROWS = 250;
 
 type ImportKind = "freezer" | "compartment" | "item";
-type ImportCounts = { itemsCreated: number; freezersCreated: number; compartmentsCreated: number };
 
 export interface KnexHouseholdTransferOptions {
   /**
@@ -97,6 +98,10 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
     }));
   }
 
+  async barcodesAfter(householdId: string, afterCode: string | null, limit: number): Promise<RememberedBarcode[]> {
+    return new KnexBarcodeRepository(this.knex).listAfter(householdId, afterCode, limit);
+  }
+
   async foreignIds(
     householdId: string,
     ids: { items: string[]; freezers: string[]; compartments: string[] },
@@ -118,7 +123,7 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
         write.householdId,
       ]);
       if (household.rows.length === 0) throw new NotHouseholdMemberError();
-      const counts = { itemsCreated: 0, freezersCreated: 0, compartmentsCreated: 0 };
+      const counts = { itemsCreated: 0, freezersCreated: 0, compartmentsCreated: 0, barcodesRemembered: 0 };
       for await (const batch of write.batches(await readFreezers(trx, write.householdId))) {
         const insert = async (table: string, kind: "freezers" | "compartments" | "items", rows: { id: string }[]) =>
           (await insertOwned(trx, write.householdId, { table, kind, rows, fileRows: batch.rows })).size;
@@ -130,6 +135,7 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
         );
         // 14 columns × 1000 rows stays well under PostgreSQL's 65535 bind parameters.
         counts.itemsCreated += await insert("freezer_items", "items", batch.items.map(toRow));
+        counts.barcodesRemembered += await rememberMissingBarcodes(trx, batch.barcodes);
       }
       return counts;
     });
@@ -147,7 +153,10 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
     if (household.rows.length === 0) throw new NotHouseholdMemberError();
     const batchId = randomUUID();
     await this.knex("import_batches").insert({ id: batchId, household_id: write.householdId, started_at: new Date() });
-    const counts: ImportCounts = { itemsCreated: 0, freezersCreated: 0, compartmentsCreated: 0 };
+    const counts: ImportCounts = { itemsCreated: 0, freezersCreated: 0, compartmentsCreated: 0, barcodesRemembered: 0 };
+    // Barcodes are written with the commit point, in its one short transaction (an import holds
+    // at most MAX_IMPORTED_BARCODES), so there is nothing of them to take back on failure.
+    const barcodes: RememberedBarcode[] = [];
     try {
       // Imports on PGlite take turns (importAll), so this reads what the one before created.
       // The next batch is read from the file only once this one is written: the database
@@ -165,9 +174,13 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
         counts.freezersCreated += await chunks("freezer", batch.freezers.map(freezerRow));
         counts.compartmentsCreated += await chunks("compartment", batch.compartments.map(compartmentRow));
         counts.itemsCreated += await chunks("item", batch.items.map(toRow));
+        barcodes.push(...batch.barcodes);
       }
       // The import's commit point: from here on its rows stay.
-      await this.knex("import_batches").where({ id: batchId }).update({ completed_at: new Date() });
+      await this.knex.transaction(async (trx) => {
+        counts.barcodesRemembered = await rememberMissingBarcodes(trx, barcodes);
+        await trx("import_batches").where({ id: batchId }).update({ completed_at: new Date() });
+      });
     } catch (error) {
       await this.undoImport(batchId);
       throw error;

@@ -26,6 +26,17 @@ export class MemoryBarcodeRepository implements BarcodeRepository {
       .map((row) => ({ ...row }));
   }
 
+  /** Remembers the entries whose code their household has not remembered; returns how many were new. */
+  rememberMissing(entries: RememberedBarcode[]): number {
+    let inserted = 0;
+    for (const entry of entries) {
+      if (this.rows.get(entry.householdId)?.has(entry.code)) continue;
+      void this.save(entry);
+      inserted++;
+    }
+    return inserted;
+  }
+
   /** The household cascade of the shared memory store. */
   deleteHousehold(householdId: string): void {
     this.rows.delete(householdId);

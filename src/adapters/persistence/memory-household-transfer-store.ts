@@ -13,7 +13,9 @@ import {
   MAX_REPORTED_PROBLEMS,
   type TransferFreezer,
 } from "../../domain/inventory/household-transfer.js";
-import type { HouseholdTransferStore, ImportWrite } from "../../ports/household-transfer-store.js";
+import type { RememberedBarcode } from "../../domain/inventory/barcode.js";
+import type { HouseholdTransferStore, ImportCounts, ImportWrite } from "../../ports/household-transfer-store.js";
+import { MemoryBarcodeRepository } from "./memory-barcode-repository.js";
 import type { MemoryInventoryStore } from "./memory-inventory-store.js";
 import type { MemoryItemRepository } from "./memory-item-repository.js";
 
@@ -25,7 +27,13 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
   constructor(
     private readonly store: MemoryInventoryStore,
     private readonly items: MemoryItemRepository,
+    /** The barcode memory the module shares; without one, an own (empty) memory. */
+    private readonly barcodes: MemoryBarcodeRepository = new MemoryBarcodeRepository(),
   ) {}
+
+  async barcodesAfter(householdId: string, afterCode: string | null, limit: number): Promise<RememberedBarcode[]> {
+    return this.barcodes.listAfter(householdId, afterCode, limit);
+  }
 
   async freezers(householdId: string): Promise<TransferFreezer[]> {
     return [...this.store.freezers.values()]
@@ -71,9 +79,7 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
     ];
   }
 
-  async importAll(
-    write: ImportWrite,
-  ): Promise<{ itemsCreated: number; freezersCreated: number; compartmentsCreated: number }> {
+  async importAll(write: ImportWrite): Promise<ImportCounts> {
     // Imports of one household run one after the other, as the knex store's household lock makes them.
     const before = this.importing.get(write.householdId) ?? Promise.resolve();
     const turn = before.then(() => this.importLocked(write));
@@ -89,19 +95,19 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
     }
   }
 
-  private async importLocked(
-    write: ImportWrite,
-  ): Promise<{ itemsCreated: number; freezersCreated: number; compartmentsCreated: number }> {
+  private async importLocked(write: ImportWrite): Promise<ImportCounts> {
     const { householdId } = write;
     if (!this.store.households.has(householdId)) throw new NotHouseholdMemberError();
     const freezers: Freezer[] = [];
     const compartments: Compartment[] = [];
     const items: FreezerItem[] = [];
+    const barcodes: RememberedBarcode[] = [];
     const fileRows = new Map<string, string>();
     for await (const batch of write.batches(await this.freezers(householdId))) {
       freezers.push(...batch.freezers);
       compartments.push(...batch.compartments);
       items.push(...batch.items);
+      barcodes.push(...batch.barcodes);
       for (const [id, row] of batch.rows) fileRows.set(id, row);
     }
     // Checked and applied with no await in between, so nothing else runs in the middle: an id
@@ -133,6 +139,7 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
       itemsCreated: newItems.length,
       freezersCreated: newFreezers.length,
       compartmentsCreated: newCompartments.length,
+      barcodesRemembered: this.barcodes.rememberMissing(barcodes),
     };
   }
 }

@@ -1,6 +1,7 @@
 import type { ChangeLogEntry } from "./change-log-entry.js";
 import type { Compartment, Freezer } from "./freezer.js";
 import type { FreezerItem } from "./freezer-item.js";
+import type { BarcodeUnit, RememberedBarcode } from "./barcode.js";
 import { DomainError } from "../shared/domain-error.js";
 
 /** A freezer as an export lists it, with its compartments. */
@@ -13,7 +14,8 @@ export type ExportRecord =
   | { kind: "freezer"; freezer: Freezer }
   | { kind: "compartment"; compartment: Compartment }
   | { kind: "item"; item: FreezerItem }
-  | { kind: "history"; entry: ChangeLogEntry };
+  | { kind: "history"; entry: ChangeLogEntry }
+  | { kind: "barcode"; barcode: RememberedBarcode };
 
 /** A freezer an import file defines (by id, with its name). */
 export interface ImportFreezerRow {
@@ -58,6 +60,24 @@ export interface ImportItemRow {
   barcode: string | null;
 }
 
+/** What the household remembers about a barcode, as a file carries it. */
+export interface ImportBarcodeRow {
+  kind: "barcode";
+  /** Where the row is in the file: `row 12` (CSV, the header is row 1) or `barcodes[3]` (JSON). */
+  row: string;
+  code: string;
+  name: string;
+  unit: BarcodeUnit | null;
+  categoryId: string | null;
+}
+
+/**
+ * Most barcode rows one import takes. They are written with the import's last step (on PGlite in
+ * one short transaction with its commit point), so their number is bounded here, far above what
+ * a family scans.
+ */
+export const MAX_IMPORTED_BARCODES = 10_000;
+
 /** A row the file parser could not read; `message` says why. */
 export interface ImportRowProblem {
   kind: "problem";
@@ -73,7 +93,13 @@ export interface ImportSkippedRow {
   row: string;
 }
 
-export type ImportRow = ImportFreezerRow | ImportCompartmentRow | ImportItemRow | ImportRowProblem | ImportSkippedRow;
+export type ImportRow =
+  | ImportFreezerRow
+  | ImportCompartmentRow
+  | ImportItemRow
+  | ImportBarcodeRow
+  | ImportRowProblem
+  | ImportSkippedRow;
 
 /** What an import changed; a second run of the same file reports all zeros but `unchanged`. */
 export interface ImportSummary {
@@ -82,6 +108,8 @@ export interface ImportSummary {
   itemsCreated: number;
   /** Items of the file already in the household (same id): left as they are. */
   itemsUnchanged: number;
+  /** Barcodes the household had not remembered; one it remembers keeps what it has. */
+  barcodesRemembered: number;
 }
 
 /** Most row problems one answer lists; the message gives the total. */

@@ -318,5 +318,45 @@ export function describeHouseholdImportContract(label: string, build: () => Prom
       expect(loserFile.items.map((item) => item.id)).not.to.include(shared);
       expect(loserFile.freezers.map((freezer) => freezer.name)).not.to.include(freezerName);
     });
+
+    it("remembers the file's barcodes the household does not know, once, and exports them", async () => {
+      const code = `SHOP-${newId("c")}`;
+      const itemId = newId("bcitem");
+      const file = JSON.stringify({
+        items: [
+          {
+            id: itemId,
+            name: "Fish fingers",
+            quantity: 1,
+            freezerName: "Barcodes",
+            compartmentName: "Top",
+            barcode: "4006381333931",
+          },
+        ],
+        barcodes: [
+          { code, name: "House bread", unit: "g", categoryId: null },
+          { code: "96385074", name: "Peas" },
+        ],
+      });
+      await request(w.app)
+        .put(`/api/v1/households/${w.hid}/barcodes/96385074`)
+        .set(auth(w.owner))
+        .send({ name: "Our peas" });
+      const first = await importFile(w.owner, w.hid, file);
+      expect(first.status, JSON.stringify(first.body)).to.equal(200);
+      expect(first.body).to.deep.include({ itemsCreated: 1, barcodesRemembered: 1 });
+      const again = await importFile(w.owner, w.hid, file);
+      expect(again.body).to.deep.include({ itemsCreated: 0, itemsUnchanged: 1, barcodesRemembered: 0 });
+      const remembered = await request(w.app).get(`/api/v1/households/${w.hid}/barcodes/${code}`).set(auth(w.member));
+      expect(remembered.body).to.include({ name: "House bread", unit: "g", source: "household" });
+      const peas = await request(w.app).get(`/api/v1/households/${w.hid}/barcodes/96385074`).set(auth(w.member));
+      expect(peas.body.name).to.equal("Our peas");
+      const exported = (await exportOf(w.owner, w.hid)) as unknown as {
+        items: { id: string; barcode: string | null }[];
+        barcodes: { code: string; name: string }[];
+      };
+      expect(exported.items.find((item) => item.id === itemId)?.barcode).to.equal("4006381333931");
+      expect(exported.barcodes.map((entry) => entry.code)).to.include.members([code, "96385074"]);
+    });
   });
 }

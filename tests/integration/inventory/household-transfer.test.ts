@@ -80,6 +80,7 @@ for (const kind of ["PGlite", "PostgreSQL"] as const) {
         compartmentsCreated: 6,
         itemsCreated: ITEMS,
         itemsUnchanged: 0,
+        barcodesRemembered: 0,
       });
 
       const exported = await request(api.app).get(`/api/v1/households/${hid}/export`).set(auth);
@@ -96,6 +97,7 @@ for (const kind of ["PGlite", "PostgreSQL"] as const) {
         compartmentsCreated: 0,
         itemsCreated: 0,
         itemsUnchanged: ITEMS,
+        barcodesRemembered: 0,
       });
 
       const bad = {

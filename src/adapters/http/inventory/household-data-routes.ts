@@ -54,6 +54,10 @@ const importSummaryResponse = z
       .number()
       .int()
       .openapi({ description: "Items of the file already in the household (same id), left alone" }),
+    barcodesRemembered: z
+      .number()
+      .int()
+      .openapi({ description: "Barcodes the household had not remembered; one it remembers keeps what it has" }),
   })
   .openapi("ImportSummary");
 

@@ -3,8 +3,9 @@
  * `hearth export|import` read, as JSON or CSV. Both are written and read as streams.
  *
  * JSON: `{ format, version, householdId, exportedAt, freezers: [...], compartments: [...],
- * items: [...], history: [...] }`. CSV: one table whose `record` column says what each row is
- * (freezer, compartment, item, history); a file without that column holds items only.
+ * items: [...], history: [...], barcodes: [...] }`. CSV: one table whose `record` column says what
+ * each row is (freezer, compartment, item, history, barcode); a file without that column holds
+ * items only.
  */
 import { once } from "node:events";
 import { type Readable, Transform, type Writable } from "node:stream";
@@ -14,6 +15,7 @@ import { z } from "zod";
 import type { ExportRecord, ImportRow } from "../../../domain/inventory/household-transfer.js";
 import { itemName, notes, timestamp } from "./item-schemas.js";
 import { barcode } from "./barcode-schemas.js";
+import { BARCODE_UNITS } from "../../../domain/inventory/barcode.js";
 import { freezerDescription, placeName, position } from "./freezer-schemas.js";
 import { fieldsWithNulCharacters, idSchema, NUL_CHARACTER_MESSAGE } from "./validation.js";
 import { neutraliseFormula, restoreFormula } from "./csv-formula-guard.js";
@@ -43,6 +45,9 @@ const CSV_COLUMNS = [
   "updatedAt",
   ...HISTORY_FIELDS,
   "barcode",
+  // A remembered barcode's unit and category (record "barcode").
+  "unit",
+  "categoryId",
 ] as const;
 
 type CsvColumn = (typeof CSV_COLUMNS)[number];
@@ -67,7 +72,7 @@ function exported<T extends object, K extends keyof T>(source: T, keys: readonly
 }
 
 function recordFields(record: ExportRecord): {
-  array: "freezers" | "compartments" | "items" | "history";
+  array: "freezers" | "compartments" | "items" | "history" | "barcodes";
   csv: Partial<Record<CsvColumn, string | number | null>>;
   json: object;
 } {
@@ -95,6 +100,12 @@ function recordFields(record: ExportRecord): {
     case "history": {
       const json = exported(record.entry, ["id", ...HISTORY_FIELDS]);
       return { array: "history", json, csv: { record: "history", ...json } };
+    }
+    case "barcode": {
+      const json = exported(record.barcode, ["code", "name", "unit", "categoryId", "updatedAt"]);
+      const { code, ...rest } = json;
+      // CSV names the code in the barcode column, which items use for theirs.
+      return { array: "barcodes", json, csv: { record: "barcode", barcode: code, ...rest } };
     }
   }
 }
@@ -125,7 +136,7 @@ export async function writeHouseholdFile(
     `{"format":"hearth-household","version":1,"householdId":${JSON.stringify(meta.householdId)},"exportedAt":"${meta.exportedAt.toISOString()}"`,
   );
   // The arrays come in this order; an array with no records is still written, empty.
-  const arrays = ["freezers", "compartments", "items", "history"];
+  const arrays = ["freezers", "compartments", "items", "history", "barcodes"];
   let current = -1;
   let first = true;
   const openUpTo = async (target: number) => {
@@ -179,13 +190,26 @@ const itemRow = fileRow({
   message: "must be above 0 (0 only for an archived, used-up item)",
 });
 
+const barcodeRow = z
+  .object({
+    code: barcode,
+    name: itemName,
+    unit: orNull(z.enum(BARCODE_UNITS, `must be one of ${BARCODE_UNITS.join(", ")}`)),
+    categoryId: orNull(idSchema),
+    // Written by the export, not imported: the import's time becomes the entry's.
+    updatedAt: z.unknown().optional(),
+  })
+  .strict();
+
 function problemText(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.join(".") || "row"}: ${issue.message}`).join("; ");
 }
 
 type Parsed = ImportRow;
 
-function parseRow(kind: "freezers" | "compartments" | "items" | "history", value: unknown, row: string): Parsed {
+type FileArray = "freezers" | "compartments" | "items" | "history" | "barcodes";
+
+function parseRow(kind: FileArray, value: unknown, row: string): Parsed {
   if (kind === "history") return { kind: "skipped", row };
   // As on every route: PostgreSQL text cannot hold a NUL character, so it is refused here.
   const nul = fieldsWithNulCharacters(value);
@@ -210,13 +234,19 @@ function parseRow(kind: "freezers" | "compartments" | "items" | "history", value
         }
       : { kind: "problem", row, message: problemText(parsed.error) };
   }
+  if (kind === "barcodes") {
+    const parsed = barcodeRow.safeParse(value);
+    if (!parsed.success) return { kind: "problem", row, message: problemText(parsed.error) };
+    const { code, name, unit, categoryId } = parsed.data;
+    return { kind: "barcode", row, code, name, unit, categoryId };
+  }
   const parsed = itemRow.safeParse(value);
   if (!parsed.success) return { kind: "problem", row, message: problemText(parsed.error) };
   const { updatedAt: _updatedAt, ...item } = parsed.data;
   return { kind: "item", row, ...item };
 }
 
-const JSON_ARRAYS = new Set(["freezers", "compartments", "items", "history"]);
+const JSON_ARRAYS = new Set(["freezers", "compartments", "items", "history", "barcodes"]);
 const JSON_META = new Set(["format", "version", "householdId", "exportedAt"]);
 
 /**
@@ -228,7 +258,7 @@ const JSON_META = new Set(["format", "version", "householdId", "exportedAt"]);
 export const HOUSEHOLD_FILE_LIMITS = {
   /** Characters of one row: a CSV record, or a JSON row's keys, strings and numbers. */
   rowCharacters: 16_384,
-  /** Cells of one CSV record (the file has 21 columns). */
+  /** Cells of one CSV record (the file has CSV_COLUMNS.length, 24 today). */
   csvCells: 64,
   /** Nesting inside one JSON row (rows are flat objects). */
   jsonRowDepth: 8,
@@ -383,7 +413,7 @@ async function* jsonRows(source: Readable, maxRows: number): AsyncGenerator<Pars
   let keyText: string | null = null;
   /** A meta field's value being read past. */
   let skipped: JsonRowBuilder | null = null;
-  let array: "freezers" | "compartments" | "items" | "history" = "items";
+  let array: FileArray = "items";
   let index = 0;
   let row: JsonRowBuilder | null = null;
   try {
@@ -460,7 +490,7 @@ async function* jsonRows(source: Readable, maxRows: number): AsyncGenerator<Pars
 
 function unexpectedAtTop(key: string): FileShapeError {
   return new FileShapeError(
-    `unexpected field "${key.slice(0, 64)}" at the top level (expected freezers, compartments, items, history)`,
+    `unexpected field "${key.slice(0, 64)}" at the top level (expected freezers, compartments, items, history, barcodes)`,
   );
 }
 
@@ -551,11 +581,12 @@ function isBlank(cells: string[]): boolean {
 }
 
 const CSV_NUMBER_FIELDS = new Set(["quantity", "position"]);
-const CSV_RECORD_ARRAY: Record<string, "freezers" | "compartments" | "items" | "history"> = {
+const CSV_RECORD_ARRAY: Record<string, FileArray> = {
   freezer: "freezers",
   compartment: "compartments",
   item: "items",
   history: "history",
+  barcode: "barcodes",
 };
 /** Columns each record kind reads, from its row schema (empty cells of the others are fine). */
 const CSV_FIELDS: Record<string, readonly string[]> = {
@@ -564,6 +595,8 @@ const CSV_FIELDS: Record<string, readonly string[]> = {
   compartments: Object.keys(compartmentRow.shape),
   items: Object.keys(itemRow.shape),
   history: [],
+  // CSV has one barcode column; a remembered barcode's code is read from it.
+  barcodes: Object.keys(barcodeRow.shape).map((field) => (field === "code" ? "barcode" : field)),
 };
 
 /** The rows of a CSV household file; cells are typed (numbers, empty → null) before validation. */
@@ -590,7 +623,7 @@ async function* csvRows(source: Readable, maxRows: number): AsyncGenerator<Parse
       yield {
         kind: "problem",
         row,
-        message: `record must be one of freezer, compartment, item, history (not "${values.record}")`,
+        message: `record must be one of freezer, compartment, item, history, barcode (not "${values.record}")`,
       };
       continue;
     }
@@ -598,7 +631,12 @@ async function* csvRows(source: Readable, maxRows: number): AsyncGenerator<Parse
     for (const field of CSV_FIELDS[array] as string[]) {
       const value = values[field];
       if (value === undefined || value === "") continue;
-      const target = array === "freezers" && field === "notes" ? "description" : field;
+      const target =
+        array === "freezers" && field === "notes"
+          ? "description"
+          : array === "barcodes" && field === "barcode"
+            ? "code"
+            : field;
       typed[target] = CSV_NUMBER_FIELDS.has(field) && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
     }
     yield counted(parseRow(array, typed, row));

@@ -8,7 +8,7 @@ const PAGE = 1000;
 
 /**
  * Everything of one household for a member, as records in order: freezers, compartments,
- * items (active and archived) and their history. Read page by page, so the caller can stream.
+ * items (active and archived), their history, and the barcodes the household remembers. Read page by page, so the caller can stream.
  */
 export class ExportHousehold extends HouseholdUseCase<{ transfers: HouseholdTransferStore }> {
   /** Checks the membership first, then returns the records to iterate. */
@@ -33,6 +33,12 @@ export class ExportHousehold extends HouseholdUseCase<{ transfers: HouseholdTran
       for (const entry of entries) yield { kind: "history", entry };
       if (entries.length < PAGE) break;
       after = entries[entries.length - 1]?.id ?? null;
+    }
+    for (let after: string | null = null; ; ) {
+      const barcodes = await this.ports.transfers.barcodesAfter(householdId, after, PAGE);
+      for (const barcode of barcodes) yield { kind: "barcode", barcode };
+      if (barcodes.length < PAGE) break;
+      after = barcodes[barcodes.length - 1]?.code ?? null;
     }
   }
 }

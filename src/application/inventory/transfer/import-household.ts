@@ -8,6 +8,7 @@ import {
   ImportInvalidError,
   type ImportRow,
   type ImportSummary,
+  MAX_IMPORTED_BARCODES,
   MAX_REPORTED_PROBLEMS,
   type TransferFreezer,
 } from "../../../domain/inventory/household-transfer.js";
@@ -64,6 +65,7 @@ class Placements {
       case "problem":
         return row.message;
       case "skipped":
+      case "barcode":
         return null;
       case "freezer":
         this.freezerRow(row);
@@ -221,7 +223,14 @@ export class ImportHousehold extends HouseholdUseCase<
       pending = [];
     };
     let items = 0;
+    const codes = new Set<string>();
     for await (const row of input.rows()) {
+      if (row.kind === "barcode") {
+        if (codes.has(row.code)) problem(row.row, `barcode ${row.code} appears twice in the file`);
+        else if (codes.size >= MAX_IMPORTED_BARCODES)
+          problem(row.row, `an import holds at most ${MAX_IMPORTED_BARCODES} barcodes`);
+        codes.add(row.code);
+      }
       if (row.kind === "item") {
         items++;
         if (seen.has(row.id)) problem(row.row, `id ${row.id} appears twice in the file`);
@@ -262,6 +271,15 @@ export class ImportHousehold extends HouseholdUseCase<
       for (const compartment of created.compartments) batch.rows.set(compartment.id, row.row);
       batch.freezers.push(...created.freezers);
       batch.compartments.push(...created.compartments);
+      if (row.kind === "barcode") {
+        const { code, name, unit, categoryId } = row;
+        batch.barcodes.push({ householdId, code, name, unit, categoryId, updatedAt: now });
+        if (batch.barcodes.length >= BATCH) {
+          yield batch;
+          batch = emptyBatch();
+        }
+        continue;
+      }
       if (row.kind !== "item" || place === null) continue;
       batch.rows.set(row.id, row.row);
       batch.items.push(importedItem(row, place, { householdId, userId, now }));
@@ -270,12 +288,18 @@ export class ImportHousehold extends HouseholdUseCase<
         batch = emptyBatch();
       }
     }
-    if (batch.items.length > 0 || batch.freezers.length > 0 || batch.compartments.length > 0) yield batch;
+    if (
+      batch.items.length > 0 ||
+      batch.freezers.length > 0 ||
+      batch.compartments.length > 0 ||
+      batch.barcodes.length > 0
+    )
+      yield batch;
   }
 }
 
 function emptyBatch(): ImportBatch & { rows: Map<string, string> } {
-  return { freezers: [], compartments: [], items: [], rows: new Map() };
+  return { freezers: [], compartments: [], items: [], barcodes: [], rows: new Map() };
 }
 
 function importedItem(

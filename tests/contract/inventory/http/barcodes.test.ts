@@ -216,6 +216,102 @@ describe("inventory HTTP: barcodes", () => {
       }
     });
 
+    it("the household's barcode memory travels through JSON and CSV, without overwriting what a household knows", async () => {
+      for (const format of ["json", "csv"] as const) {
+        const w = await buildWorld();
+        const home = `/api/v1/households/${w.householdId}`;
+        await request(w.app)
+          .put(codeUrl(w, FISH))
+          .set(w.auth("member"))
+          .send({ name: "Fish fingers", unit: "piece" })
+          .expect(200);
+        await request(w.app)
+          .put(codeUrl(w, "SHOP-17"))
+          .set(w.auth("member"))
+          .send({ name: 'Bread, "sliced"', unit: "g" })
+          .expect(200);
+        const file = await request(w.app)
+          .get(`${home}/export?format=${format}`)
+          .set(w.auth("owner"))
+          .buffer(true)
+          .parse((res, done) => {
+            let text = "";
+            res.setEncoding("utf8");
+            res.on("data", (chunk: string) => {
+              text += chunk;
+            });
+            res.on("end", () => done(null, text));
+          });
+        const text = String(file.body);
+        if (format === "json") {
+          expect(
+            JSON.parse(text).barcodes.map((entry: { code: string; name: string; unit: string }) => [
+              entry.code,
+              entry.name,
+              entry.unit,
+            ]),
+          ).to.deep.equal([
+            [FISH, "Fish fingers", "piece"],
+            ["SHOP-17", 'Bread, "sliced"', "g"],
+          ]);
+        } else {
+          expect(text).to.match(new RegExp(`\\r\\nbarcode,.*${FISH}`));
+        }
+        // Into the stranger's household, which already calls one of the codes something else.
+        await request(w.app)
+          .put(codeUrl(w, FISH, w.other.householdId))
+          .set(w.auth("stranger"))
+          .send({ name: "Fischstäbchen" })
+          .expect(200);
+        const imported = await request(w.app)
+          .post(`/api/v1/households/${w.other.householdId}/import?format=${format}`)
+          .set(w.auth("stranger"))
+          .set("Content-Type", format === "csv" ? "text/csv" : "application/json")
+          // Only the barcode rows: the household's own ids are not the stranger's to import.
+          .send(
+            format === "json"
+              ? JSON.stringify({ barcodes: JSON.parse(text).barcodes })
+              : text
+                  .split("\r\n")
+                  .filter((line, index) => index === 0 || line.startsWith("barcode,"))
+                  .join("\r\n"),
+          );
+        expect(imported.status, `${format}: ${JSON.stringify(imported.body)}`).to.equal(200);
+        expect(imported.body.barcodesRemembered, format).to.equal(1);
+        const theirs = async (code: string) =>
+          (
+            await request(w.app)
+              .get(codeUrl(w, code, w.other.householdId))
+              .set(w.auth("stranger"))
+          ).body;
+        expect(await theirs(FISH)).to.include({ name: "Fischstäbchen" });
+        expect(await theirs("SHOP-17")).to.include({ name: 'Bread, "sliced"', unit: "g", source: "household" });
+      }
+    });
+
+    it("refuses malformed and duplicate barcode rows in an import, naming them, and writes nothing", async () => {
+      const w = await buildWorld();
+      const response = await request(w.app)
+        .post(`/api/v1/households/${w.householdId}/import`)
+        .set(w.auth("owner"))
+        .set("Content-Type", "application/json")
+        .send({
+          barcodes: [
+            { code: FISH, name: "Fish" },
+            { code: FISH, name: "Fish again" },
+            { code: "96385075", name: "Peas" },
+            { code: "96385074", name: "Peas", unit: "litre" },
+          ],
+        });
+      expect(response.status).to.equal(400);
+      expect(response.body.details.map((detail: { path: string }) => detail.path)).to.deep.equal([
+        "barcodes[1]",
+        "barcodes[2]",
+        "barcodes[3]",
+      ]);
+      expect((await request(w.app).get(codeUrl(w, FISH)).set(w.auth("owner"))).status).to.equal(404);
+    });
+
     it("is refused in an import when malformed, naming the row", async () => {
       const w = await buildWorld();
       const response = await request(w.app)

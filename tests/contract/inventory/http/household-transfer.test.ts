@@ -81,6 +81,7 @@ describe("inventory HTTP: export and import", () => {
       compartmentsCreated: 0,
       itemsCreated: 0,
       itemsUnchanged: 1,
+      barcodesRemembered: 0,
     });
   });
 
@@ -110,6 +111,7 @@ describe("inventory HTTP: export and import", () => {
       compartmentsCreated: 2,
       itemsCreated: 3,
       itemsUnchanged: 0,
+      barcodesRemembered: 0,
     });
     const before = snapshot(w.store);
     const second = await request(w.app)
@@ -121,6 +123,7 @@ describe("inventory HTTP: export and import", () => {
       compartmentsCreated: 0,
       itemsCreated: 0,
       itemsUnchanged: 3,
+      barcodesRemembered: 0,
     });
     expect(snapshot(w.store)).to.equal(before);
     const items = await request(w.app)
