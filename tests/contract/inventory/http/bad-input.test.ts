@@ -2,6 +2,7 @@ import { expect } from "chai";
 import request from "supertest";
 import { accessTable, type Method, routeAccessTable } from "./access-table.js";
 import { badBodies } from "./bad-input-table.js";
+import { barcodeBadBodies } from "./barcode-rows.js";
 import { buildWorld, type Caller, type InventoryWorld, snapshot } from "./inventory-http-world.js";
 
 async function expectRefused(
@@ -26,7 +27,7 @@ describe("inventory HTTP: bad input is refused with 400 and details, data unchan
     world = await buildWorld();
   });
 
-  for (const route of badBodies) {
+  for (const route of [...badBodies, ...barcodeBadBodies]) {
     describe(route.route, () => {
       for (const [problem, body] of Object.entries(route.bad)) {
         it(problem, async () => {
