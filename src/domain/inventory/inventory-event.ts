@@ -36,6 +36,8 @@ export interface InventoryEventItem {
   compartmentId: string;
   expiresAt: string | null;
   archived: boolean;
+  /** The product's barcode, or null. */
+  barcode: string | null;
 }
 
 /** What each event type carries besides the envelope. */
@@ -91,6 +93,7 @@ export function eventItem(item: FreezerItem): InventoryEventItem {
     compartmentId: item.compartmentId,
     expiresAt: item.expiresAt?.toISOString() ?? null,
     archived: item.deletedAt !== null,
+    barcode: item.barcode,
   };
 }
 

@@ -6,6 +6,7 @@ type Method = "get" | "post" | "patch" | "delete";
 type ItemState = "active" | "archived";
 
 const ITEM_FIELDS = [
+  "barcode",
   "compartmentId",
   "createdAt",
   "createdBy",

@@ -28,6 +28,7 @@ function itemCreated(householdId = "h1", name = "Peas"): InventoryEvent {
       compartmentId: "c",
       expiresAt: null,
       archived: false,
+      barcode: null,
     },
   });
 }
