@@ -120,8 +120,24 @@ function scanTests(getServer: () => AppServer, profile: Profile): void {
       expect(await page.locator("#add-name").inputValue()).to.equal("Fish fingers");
       await page.getByRole("button", { name: say("add.submit") }).click();
       await page.locator("#announcer", { hasText: say("add.added", { name: "Fish fingers" }) }).waitFor();
-      const after = await anna.api<{ data: { barcode: string | null }[] }>("GET", `/households/${place.hid}/items`);
+      const after = await anna.api<{ data: { id: string; barcode: string | null }[] }>(
+        "GET",
+        `/households/${place.hid}/items`,
+      );
       expect(after.data.map((item) => item.barcode)).to.deep.equal([CAMERA_CODE, CAMERA_CODE]);
+
+      // The item's page shows the code and takes a corrected one; a wrong check digit is refused.
+      await page.goto(`${server.baseUrl}/items/${after.data[0]!.id}`);
+      const field = page.locator("#edit-barcode");
+      await field.waitFor();
+      expect(await field.inputValue()).to.equal(CAMERA_CODE);
+      await field.fill("4006381333932");
+      await page.getByRole("button", { name: say("action.save") }).click();
+      await page
+        .getByRole("alert")
+        .filter({ hasText: say("rule.checkDigit") })
+        .waitFor();
+      await expectNoSeriousAxeViolations(page, `item page with a barcode (${profile.name})`);
     } finally {
       await anna.context.close();
     }

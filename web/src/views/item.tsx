@@ -80,6 +80,7 @@ export function ItemView(props: { itemId: string }) {
   const [quantity, setQuantity] = useState("");
   const [notes, setNotes] = useState("");
   const [expiresAt, setExpiresAt] = useState("");
+  const [barcode, setBarcode] = useState("");
   const [freezerId, setFreezerId] = useState("");
   const [compartmentId, setCompartmentId] = useState("");
   const [take, setTake] = useState("1");
@@ -92,6 +93,7 @@ export function ItemView(props: { itemId: string }) {
     setQuantity(decimalInputValue(loaded.quantity));
     setNotes(loaded.notes ?? "");
     setExpiresAt(dateInputValue(loaded.expiresAt));
+    setBarcode(loaded.barcode ?? "");
     setFreezerId(loaded.freezerId);
     setCompartmentId(loaded.compartmentId);
   };
@@ -101,7 +103,8 @@ export function ItemView(props: { itemId: string }) {
     (name === base.name &&
       parseDecimal(quantity) === base.quantity &&
       (notes || null) === base.notes &&
-      expiresAt === dateInputValue(base.expiresAt));
+      expiresAt === dateInputValue(base.expiresAt) &&
+      (barcode.trim() || null) === base.barcode);
   const reload = async (live = false) => {
     if (!householdId) return;
     try {
@@ -145,6 +148,7 @@ export function ItemView(props: { itemId: string }) {
     if (parseDecimal(quantity) !== reference.quantity) changes.quantity = parseDecimal(quantity);
     if ((notes || null) !== reference.notes) changes.notes = notes || null;
     if (expiresAt !== dateInputValue(reference.expiresAt)) changes.expiresAt = expiresAt || null;
+    if ((barcode.trim() || null) !== reference.barcode) changes.barcode = barcode.trim() || null;
     return changes;
   };
   const save = useAction(async () => {
@@ -214,15 +218,16 @@ export function ItemView(props: { itemId: string }) {
         })}{" "}
         <Expiry iso={item.expiresAt} />
       </p>
-      {item.barcode ? (
-        <p class="muted">
-          {t("field.barcode")}: <span class="barcode-value">{item.barcode}</span>
-        </p>
-      ) : null}
       {kept ? <p class="notice">{t("offline.readOnly")}</p> : null}
       {conflict && base ? (
         <ConflictPanel
-          mine={{ name, quantity: parseDecimal(quantity), notes: notes || null, expiresAt: expiresAt || null }}
+          mine={{
+            name,
+            quantity: parseDecimal(quantity),
+            notes: notes || null,
+            expiresAt: expiresAt || null,
+            barcode: barcode.trim() || null,
+          }}
           base={base}
           theirs={conflict}
           onTakeTheirs={() => show(conflict)}
@@ -245,6 +250,14 @@ export function ItemView(props: { itemId: string }) {
           <QuantityField id="edit-quantity" label={t("field.quantity")} value={quantity} onValue={setQuantity} />
           <Field id="edit-expires" label={t("field.expiresAt")} type="date" value={expiresAt} onValue={setExpiresAt} />
           <NotesField id="edit-notes" value={notes} onValue={setNotes} />
+          <Field
+            id="edit-barcode"
+            label={t("field.barcode")}
+            maxLength={64}
+            autocomplete="off"
+            value={barcode}
+            onValue={setBarcode}
+          />
           {unlikely.panel(() => save.run(), "edit-name")}
           <button type="submit" class="primary">
             {t("action.save")}
@@ -329,7 +342,7 @@ export function ItemView(props: { itemId: string }) {
   );
 }
 
-type EditableFields = Pick<Item, "name" | "quantity" | "notes" | "expiresAt">;
+type EditableFields = Pick<Item, "name" | "quantity" | "notes" | "expiresAt" | "barcode">;
 
 /** Someone else saved this item since the form was filled: their values next to mine, and the choice. */
 function ConflictPanel(props: {
@@ -344,6 +357,7 @@ function ConflictPanel(props: {
     quantity: "field.quantity",
     notes: "field.notes",
     expiresAt: "field.expiresAt",
+    barcode: "field.barcode",
   };
   const shown = (field: keyof EditableFields, value: string | number | null): string =>
     value === null || value === ""
