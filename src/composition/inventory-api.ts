@@ -45,9 +45,16 @@ import { USER_REPOSITORY, type UserRepository } from "../ports/user-repository.j
 import type { Config } from "./config.js";
 import { databaseModule, type InventoryModule, STORAGE_CHECK } from "./inventory-modules.js";
 import { HEARTH_VERSION } from "./version.js";
+import { shoppingListRoutes } from "../adapters/http/inventory/shopping-list-routes.js";
+import {
+  createShoppingListUseCases,
+  type ShoppingListUseCases,
+} from "../application/inventory/shopping-list/shopping-list-use-cases.js";
+import { SHOPPING_LIST_REPOSITORY, type ShoppingListRepository } from "../ports/shopping-list-repository.js";
 
 export interface InventoryAssembly {
   app: Express;
+  shoppingListUseCases: ShoppingListUseCases;
   /** The live event streams; stop them before closing the server, so it need not wait for them. */
   householdEvents: HouseholdEventStreams;
   ports: InventoryPorts;
@@ -124,6 +131,16 @@ export function assembleInventory(
     },
     useCases.access,
   );
+  const shoppingListUseCases = createShoppingListUseCases(
+    {
+      shoppingList: scope.resolve<ShoppingListRepository>(SHOPPING_LIST_REPOSITORY),
+      items: scope.resolve<ItemRepository>(ITEM_REPOSITORY),
+      placements: scope.resolve<ItemPlacementLookup>(ITEM_PLACEMENT_LOOKUP),
+      ids: ports.ids,
+      clock: ports.clock,
+    },
+    useCases.access,
+  );
   const householdEvents = new HouseholdEventStreams({
     feed: scope.resolve<InventoryEventFeed>(INVENTORY_EVENT_FEED),
     access: useCases.access,
@@ -144,8 +161,9 @@ export function assembleInventory(
       createHouseholdDataRouter({ useCases: householdDataUseCases(scope, ports, useCases.access), ...http }),
     registerHouseholdDataOpenApi,
     ...(options.house ? { house: options.house } : {}),
+    shoppingListRoutes: shoppingListRoutes(shoppingListUseCases),
   });
-  return { app, householdEvents, ports, useCases, itemUseCases };
+  return { app, householdEvents, ports, useCases, itemUseCases, shoppingListUseCases };
 }
 
 /** Reminder settings, export and import over what `scope` holds. */

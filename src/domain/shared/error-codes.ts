@@ -56,6 +56,11 @@ export const ERROR_CODES = Object.freeze({
   ITEM_USED_UP: "The item was used up (quantity 0) and cannot be restored.",
   IMPORT_INVALID: "An import file has invalid rows; `details` names each row and what is wrong.",
 
+  // The shopping list.
+  SHOPPING_LIST_ENTRY_NOT_FOUND: "The shopping list entry does not exist in this household.",
+  SHOPPING_LIST_FULL: "The shopping list already holds the most entries allowed (500); remove some first.",
+  NO_CHECKED_ENTRIES: "Stocking the checked entries of the shopping list, but none is checked.",
+
   // The automation engine.
   INVALID_TOPIC_FILTER: "An MQTT topic filter is not valid.",
   INVALID_CRON_EXPRESSION: "A cron expression is not valid.",

@@ -24,6 +24,8 @@ import { buildInventoryApi } from "../../../src/composition/inventory-api.js";
 import { systemClock } from "../../../src/ports/clock.js";
 import type { AutomationRuntime } from "../../../src/application/automation/sdk/automation.js";
 import { useMigratedDatabase } from "../../support/migrated-database.js";
+import { KnexShoppingListRepository } from "../../../src/adapters/persistence/knex-shopping-list-repository.js";
+import { createShoppingListUseCases } from "../../../src/application/inventory/shopping-list/shopping-list-use-cases.js";
 
 class FreezerBot extends Automation {
   readonly name = "freezer-bot";
@@ -83,6 +85,16 @@ describe("the inventory service for automations (knex on PGlite)", function () {
       summaries: new KnexInventorySummaries(knex),
       users: new KnexUserRepository(knex),
       clock: systemClock,
+      shoppingList: createShoppingListUseCases(
+        {
+          shoppingList: new KnexShoppingListRepository(knex),
+          items,
+          placements: placementsFromFreezers(new KnexFreezerRepository(knex)),
+          ids: new Cuid2IdGenerator(),
+          clock: systemClock,
+        },
+        new HouseholdAccess(automationMemberships(new KnexHouseholdRepository(knex))),
+      ),
     });
     const bot = new FreezerBot();
     bot[ATTACH_RUNTIME]({ services: { get: () => registered } } as unknown as AutomationRuntime);
