@@ -15,6 +15,7 @@ interface Entry {
   categoryId: string | null;
   checked: boolean;
   position: number;
+  updatedAt: string;
 }
 
 /**
