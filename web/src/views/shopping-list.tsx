@@ -151,18 +151,30 @@ function AddEntry(props: { onAdded: () => void }) {
   );
 }
 
-function EntryRow(props: { entry: ShoppingListEntry; index: number; count: number; onChanged: () => void }) {
+function EntryRow(props: {
+  entry: ShoppingListEntry;
+  index: number;
+  count: number;
+  onMove: (entry: ShoppingListEntry, to: number) => Promise<void>;
+  onChanged: () => void;
+}) {
   const { householdId, online } = useAppState();
   const { entry } = props;
-  const change = useAction(async (body: { checked?: boolean; position?: number }, focus?: string) => {
+  // Ticked at once, as a paper list would be; put back if the server refuses.
+  const [checked, setChecked] = useState(entry.checked);
+  useEffect(() => setChecked(entry.checked), [entry.checked]);
+  const check = useAction(async (next: boolean) => {
     if (!householdId) return;
-    await api.updateShoppingListEntry(householdId, entry.id, body);
-    if (body.position !== undefined)
-      announce(t("shopping.moved", { name: entry.name, position: formatNumber(body.position + 1) }));
+    setChecked(next);
+    try {
+      await api.updateShoppingListEntry(householdId, entry.id, { checked: next });
+    } catch (failure) {
+      setChecked(entry.checked);
+      throw failure;
+    }
     props.onChanged();
-    // The row moves; the keyboard follows the button that was pressed.
-    if (focus) requestAnimationFrame(() => focusEntryButton(entry.id, focus));
   });
+  const move = useAction((to: number) => props.onMove(entry, to));
   const remove = useAction(async () => {
     if (!householdId) return;
     await api.removeShoppingListEntry(householdId, entry.id);
@@ -170,28 +182,28 @@ function EntryRow(props: { entry: ShoppingListEntry; index: number; count: numbe
     props.onChanged();
     requestAnimationFrame(() => document.getElementById("shopping-name")?.focus());
   });
-  const busy = !online || change.busy || remove.busy;
   const checkbox = `shopping-check-${entry.id}`;
   return (
-    <li class={entry.checked ? "shopping-entry checked" : "shopping-entry"} data-entry={entry.id}>
+    <li class={checked ? "shopping-entry checked" : "shopping-entry"} data-entry={entry.id}>
       <div class="shopping-check">
         <input
           type="checkbox"
           id={checkbox}
-          checked={entry.checked}
-          disabled={busy}
-          onChange={(event) => void change.run({ checked: event.currentTarget.checked })}
+          checked={checked}
+          disabled={!online}
+          onChange={(event) => void check.run(event.currentTarget.checked)}
         />
         <label for={checkbox}>
           <span class="shopping-name">{entry.name}</span> <span class="shopping-amount">{amountText(entry)}</span>
         </label>
       </div>
       <div class="shopping-actions">
+        {/* Not disabled while a move runs: a disabled button drops the keyboard focus. */}
         <button
           type="button"
           data-move="up"
-          disabled={busy || props.index === 0}
-          onClick={() => void change.run({ position: props.index - 1 }, "up")}
+          disabled={!online || props.index === 0}
+          onClick={() => void (move.busy ? undefined : move.run(props.index - 1))}
         >
           <span aria-hidden="true">↑</span>
           <span class="visually-hidden">{t("shopping.moveUp", { name: entry.name })}</span>
@@ -199,18 +211,18 @@ function EntryRow(props: { entry: ShoppingListEntry; index: number; count: numbe
         <button
           type="button"
           data-move="down"
-          disabled={busy || props.index === props.count - 1}
-          onClick={() => void change.run({ position: props.index + 1 }, "down")}
+          disabled={!online || props.index === props.count - 1}
+          onClick={() => void (move.busy ? undefined : move.run(props.index + 1))}
         >
           <span aria-hidden="true">↓</span>
           <span class="visually-hidden">{t("shopping.moveDown", { name: entry.name })}</span>
         </button>
-        <button type="button" data-remove disabled={busy} onClick={() => void remove.run()}>
+        <button type="button" data-remove disabled={!online || remove.busy} onClick={() => void remove.run()}>
           <span aria-hidden="true">×</span>
           <span class="visually-hidden">{t("shopping.remove", { name: entry.name })}</span>
         </button>
       </div>
-      <ErrorText error={change.error ?? remove.error} overrides={{ 404: "shopping.gone" }} />
+      <ErrorText error={check.error ?? move.error ?? remove.error} overrides={{ 404: "shopping.gone" }} />
     </li>
   );
 }
@@ -322,6 +334,21 @@ export function ShoppingListView() {
     };
   }, [householdId, version, liveVersion, online]);
   const checked = entries?.filter((entry) => entry.checked).length ?? 0;
+  // Moved at once on this screen, then on the server; the list reloads either way.
+  const move = async (entry: ShoppingListEntry, to: number) => {
+    if (!householdId || !entries) return;
+    const from = entries.findIndex((candidate) => candidate.id === entry.id);
+    const reordered = entries.filter((candidate) => candidate.id !== entry.id);
+    reordered.splice(to, 0, entry);
+    setEntries(reordered);
+    requestAnimationFrame(() => focusEntryButton(entry.id, to < from ? "up" : "down"));
+    try {
+      await api.updateShoppingListEntry(householdId, entry.id, { position: to });
+      announce(t("shopping.moved", { name: entry.name, position: formatNumber(to + 1) }));
+    } finally {
+      changed();
+    }
+  };
   return (
     <main id="main" class="shopping">
       <h1>{t("shopping.title")}</h1>
@@ -333,7 +360,14 @@ export function ShoppingListView() {
         {entries && entries.length === 0 ? <p class="muted">{t("shopping.empty")}</p> : null}
         <ul class="shopping-entries">
           {entries?.map((entry, index) => (
-            <EntryRow key={entry.id} entry={entry} index={index} count={entries.length} onChanged={changed} />
+            <EntryRow
+              key={entry.id}
+              entry={entry}
+              index={index}
+              count={entries.length}
+              onMove={move}
+              onChanged={changed}
+            />
           ))}
         </ul>
         {online ? <ErrorText error={error} /> : null}
