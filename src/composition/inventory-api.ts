@@ -177,7 +177,10 @@ function householdDataUseCases(
   return {
     getReminderSettings: new GetReminderSettings({ reminders, clock: ports.clock }, access),
     updateReminderSettings: new UpdateReminderSettings({ reminders, clock: ports.clock }, access),
-    exportHousehold: new ExportHousehold({ transfers }, access),
+    exportHousehold: new ExportHousehold(
+      { transfers, shoppingList: scope.resolve<ShoppingListRepository>(SHOPPING_LIST_REPOSITORY) },
+      access,
+    ),
     importHousehold: new ImportHousehold({ transfers, ids: ports.ids, clock: ports.clock }, access),
   };
 }

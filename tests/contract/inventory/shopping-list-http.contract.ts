@@ -340,6 +340,55 @@ export function describeShoppingListHttpContract(label: string, build: () => Pro
       expect(await read(w.owner)).to.deep.equal(after);
     });
 
+    it("travels in the export (JSON and CSV); an import reads it past and leaves the list alone", async () => {
+      await add({ name: "Peas, frozen", quantity: 0.5, unit: "kg", checked: true });
+      await add({ name: "=cmd()", categoryId: "cat0000001" });
+      const json = await send("get", `/households/${w.hid}/export?format=json`, w.member);
+      expect(json.status).to.equal(200);
+      const file = JSON.parse(json.text) as { shoppingList: Record<string, unknown>[] };
+      expect(
+        file.shoppingList.map((entry) => [entry.name, entry.quantity, entry.unit, entry.checked, entry.position]),
+      ).to.deep.equal([
+        ["Peas, frozen", 0.5, "kg", true, 0],
+        ["=cmd()", 1, "piece", false, 1],
+      ]);
+      expect(Object.keys(file.shoppingList[0] as object).sort()).to.deep.equal(
+        ["categoryId", "checked", "createdAt", "id", "name", "position", "quantity", "unit", "updatedAt"].sort(),
+      );
+      const csv = await send("get", `/households/${w.hid}/export?format=csv`, w.member);
+      const lines = csv.text.trim().split("\r\n");
+      expect(lines[0]).to.include("unit,categoryId,checked");
+      const shoppingLines = lines.filter((line) => line.startsWith("shopping,"));
+      expect(shoppingLines).to.have.length(2);
+      expect(shoppingLines[0]).to.include('"Peas, frozen"').and.include(",kg,").and.include(",true");
+      // A cell a spreadsheet would run is defused, as everywhere in the CSV export.
+      expect(shoppingLines[1]).to.include("'=cmd()");
+
+      await clear();
+      await add({ name: "Already here" });
+      for (const [type, body] of [
+        ["application/json", json.text],
+        ["text/csv", csv.text],
+      ] as const) {
+        const imported = await request(w.app)
+          .post(`/api/v1/households/${w.hid}/import`)
+          .set("Authorization", `Bearer ${w.owner.token}`)
+          .set("Content-Type", type)
+          .send(body);
+        expect(imported.status, JSON.stringify(imported.body)).to.equal(200);
+      }
+      expect(names(await read())).to.deep.equal(["Already here"]);
+      // A record kind that is an object's own property name is an unknown kind, not a crash.
+      for (const record of ["constructor", "__proto__", "toString"]) {
+        const odd = await request(w.app)
+          .post(`/api/v1/households/${w.hid}/import`)
+          .set("Authorization", `Bearer ${w.owner.token}`)
+          .set("Content-Type", "text/csv")
+          .send(`record,id,name\r\n${record},abcdefgh1234,X\r\n`);
+        expect(odd.status, `${record}: ${JSON.stringify(odd.body)}`).to.equal(400);
+      }
+    });
+
     it("every change reaches the household's event stream", async () => {
       const server: Server = createServer(w.app);
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -3,8 +3,9 @@
  * `hearth export|import` read, as JSON or CSV. Both are written and read as streams.
  *
  * JSON: `{ format, version, householdId, exportedAt, freezers: [...], compartments: [...],
- * items: [...], history: [...] }`. CSV: one table whose `record` column says what each row is
- * (freezer, compartment, item, history); a file without that column holds items only.
+ * items: [...], history: [...], shoppingList: [...] }`. CSV: one table whose `record` column says
+ * what each row is (freezer, compartment, item, history, shopping); a file without that column
+ * holds items only. An import reads history and shopping-list rows past (see ImportSkippedRow).
  */
 import { once } from "node:events";
 import { type Readable, Transform, type Writable } from "node:stream";
@@ -41,6 +42,10 @@ const CSV_COLUMNS = [
   "createdAt",
   "updatedAt",
   ...HISTORY_FIELDS,
+  // Shopping-list rows (name, quantity, position and times share the columns above).
+  "unit",
+  "categoryId",
+  "checked",
 ] as const;
 
 type CsvColumn = (typeof CSV_COLUMNS)[number];
@@ -65,7 +70,7 @@ function exported<T extends object, K extends keyof T>(source: T, keys: readonly
 }
 
 function recordFields(record: ExportRecord): {
-  array: "freezers" | "compartments" | "items" | "history";
+  array: "freezers" | "compartments" | "items" | "history" | "shoppingList";
   csv: Partial<Record<CsvColumn, string | number | null>>;
   json: object;
 } {
@@ -92,6 +97,20 @@ function recordFields(record: ExportRecord): {
     case "history": {
       const json = exported(record.entry, ["id", ...HISTORY_FIELDS]);
       return { array: "history", json, csv: { record: "history", ...json } };
+    }
+    case "shopping": {
+      const json = exported(record.entry, [
+        "id",
+        "name",
+        "quantity",
+        "unit",
+        "categoryId",
+        "checked",
+        "position",
+        "createdAt",
+        "updatedAt",
+      ]);
+      return { array: "shoppingList", json, csv: { record: "shopping", ...json, checked: String(json.checked) } };
     }
   }
 }
@@ -122,7 +141,7 @@ export async function writeHouseholdFile(
     `{"format":"hearth-household","version":1,"householdId":${JSON.stringify(meta.householdId)},"exportedAt":"${meta.exportedAt.toISOString()}"`,
   );
   // The arrays come in this order; an array with no records is still written, empty.
-  const arrays = ["freezers", "compartments", "items", "history"];
+  const arrays = ["freezers", "compartments", "items", "history", "shoppingList"];
   let current = -1;
   let first = true;
   const openUpTo = async (target: number) => {
@@ -181,8 +200,11 @@ function problemText(error: z.ZodError): string {
 
 type Parsed = ImportRow;
 
-function parseRow(kind: "freezers" | "compartments" | "items" | "history", value: unknown, row: string): Parsed {
-  if (kind === "history") return { kind: "skipped", row };
+/** The arrays of a JSON file, and what a CSV row's `record` names. */
+type FileArray = "freezers" | "compartments" | "items" | "history" | "shoppingList";
+
+function parseRow(kind: FileArray, value: unknown, row: string): Parsed {
+  if (kind === "history" || kind === "shoppingList") return { kind: "skipped", row };
   // As on every route: PostgreSQL text cannot hold a NUL character, so it is refused here.
   const nul = fieldsWithNulCharacters(value);
   if (nul.length > 0)
@@ -212,7 +234,7 @@ function parseRow(kind: "freezers" | "compartments" | "items" | "history", value
   return { kind: "item", row, ...item };
 }
 
-const JSON_ARRAYS = new Set(["freezers", "compartments", "items", "history"]);
+const JSON_ARRAYS = new Set(["freezers", "compartments", "items", "history", "shoppingList"]);
 const JSON_META = new Set(["format", "version", "householdId", "exportedAt"]);
 
 /**
@@ -379,7 +401,7 @@ async function* jsonRows(source: Readable, maxRows: number): AsyncGenerator<Pars
   let keyText: string | null = null;
   /** A meta field's value being read past. */
   let skipped: JsonRowBuilder | null = null;
-  let array: "freezers" | "compartments" | "items" | "history" = "items";
+  let array: FileArray = "items";
   let index = 0;
   let row: JsonRowBuilder | null = null;
   try {
@@ -456,7 +478,7 @@ async function* jsonRows(source: Readable, maxRows: number): AsyncGenerator<Pars
 
 function unexpectedAtTop(key: string): FileShapeError {
   return new FileShapeError(
-    `unexpected field "${key.slice(0, 64)}" at the top level (expected freezers, compartments, items, history)`,
+    `unexpected field "${key.slice(0, 64)}" at the top level (expected freezers, compartments, items, history, shoppingList)`,
   );
 }
 
@@ -547,11 +569,12 @@ function isBlank(cells: string[]): boolean {
 }
 
 const CSV_NUMBER_FIELDS = new Set(["quantity", "position"]);
-const CSV_RECORD_ARRAY: Record<string, "freezers" | "compartments" | "items" | "history"> = {
+const CSV_RECORD_ARRAY: Record<string, FileArray> = {
   freezer: "freezers",
   compartment: "compartments",
   item: "items",
   history: "history",
+  shopping: "shoppingList",
 };
 /** Columns each record kind reads, from its row schema (empty cells of the others are fine). */
 const CSV_FIELDS: Record<string, readonly string[]> = {
@@ -560,6 +583,7 @@ const CSV_FIELDS: Record<string, readonly string[]> = {
   compartments: Object.keys(compartmentRow.shape),
   items: Object.keys(itemRow.shape),
   history: [],
+  shoppingList: [],
 };
 
 /** The rows of a CSV household file; cells are typed (numbers, empty → null) before validation. */
@@ -581,12 +605,18 @@ async function* csvRows(source: Readable, maxRows: number): AsyncGenerator<Parse
       continue;
     }
     const values = Object.fromEntries(header.map((column, index) => [column, restoreFormula(cells[index] as string)]));
-    const array = values.record === undefined ? "items" : CSV_RECORD_ARRAY[values.record];
+    // Own keys only: a record named "constructor" or "__proto__" is not a kind of row.
+    const array =
+      values.record === undefined
+        ? "items"
+        : Object.hasOwn(CSV_RECORD_ARRAY, values.record)
+          ? CSV_RECORD_ARRAY[values.record]
+          : undefined;
     if (!array) {
       yield {
         kind: "problem",
         row,
-        message: `record must be one of freezer, compartment, item, history (not "${values.record}")`,
+        message: `record must be one of freezer, compartment, item, history, shopping (not "${values.record}")`,
       };
       continue;
     }
