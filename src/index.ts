@@ -29,6 +29,7 @@ export {
   type InventoryEvent,
   type InventoryEventData,
   type InventoryEventItem,
+  type InventoryEventShoppingEntry,
   type InventoryEventOf,
   type InventoryEventType,
 } from "./domain/inventory/inventory-event.js";
@@ -38,6 +39,9 @@ export type {
   FreezerCount,
   HouseholdSummary,
   InventoryService,
+  ShoppingListAddition,
+  ShoppingListEntry,
+  ShoppingUnit,
 } from "./application/inventory/automation-inventory-service.js";
 export type { FreezerItemView as InventoryItem } from "./domain/inventory/freezer-item.js";
 export type {

@@ -1,4 +1,5 @@
 import { createReadStream, createWriteStream } from "node:fs";
+import { KnexShoppingListRepository } from "../adapters/persistence/knex-shopping-list-repository.js";
 import { rename, rm } from "node:fs/promises";
 import { finished } from "node:stream/promises";
 import { type HouseholdFileArguments, parseHouseholdFileArguments, USAGE_ERROR } from "../adapters/cli/cli.js";
@@ -62,7 +63,10 @@ export async function runHouseholdTransfer(
     if (database.kind === "pglite") await store.undoInterruptedImports();
     const access = new HouseholdAccess(households);
     const input = { householdId: household.id, userId: household.ownerId };
-    if (kind === "export") return await exportTo(parsed, new ExportHousehold({ transfers: store }, access), input, out);
+    if (kind === "export") {
+      const shoppingList = new KnexShoppingListRepository(database.knex);
+      return await exportTo(parsed, new ExportHousehold({ transfers: store, shoppingList }, access), input, out);
+    }
     return await importFrom(
       parsed,
       new ImportHousehold({ transfers: store, ids: new Cuid2IdGenerator(), clock: systemClock }, access),

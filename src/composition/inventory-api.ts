@@ -47,9 +47,16 @@ import type { Config } from "./config.js";
 import { databaseModule, type InventoryModule, STORAGE_CHECK } from "./inventory-modules.js";
 import { barcodeUseCases, PRODUCT_LOOKUP_SETTING } from "./product-lookup.js";
 import { HEARTH_VERSION } from "./version.js";
+import { shoppingListRoutes } from "../adapters/http/inventory/shopping-list-routes.js";
+import {
+  createShoppingListUseCases,
+  type ShoppingListUseCases,
+} from "../application/inventory/shopping-list/shopping-list-use-cases.js";
+import { SHOPPING_LIST_REPOSITORY, type ShoppingListRepository } from "../ports/shopping-list-repository.js";
 
 export interface InventoryAssembly {
   app: Express;
+  shoppingListUseCases: ShoppingListUseCases;
   /** The live event streams; stop them before closing the server, so it need not wait for them. */
   householdEvents: HouseholdEventStreams;
   ports: InventoryPorts;
@@ -127,6 +134,16 @@ export function assembleInventory(
     },
     useCases.access,
   );
+  const shoppingListUseCases = createShoppingListUseCases(
+    {
+      shoppingList: scope.resolve<ShoppingListRepository>(SHOPPING_LIST_REPOSITORY),
+      items: scope.resolve<ItemRepository>(ITEM_REPOSITORY),
+      placements: scope.resolve<ItemPlacementLookup>(ITEM_PLACEMENT_LOOKUP),
+      ids: ports.ids,
+      clock: ports.clock,
+    },
+    useCases.access,
+  );
   const householdEvents = new HouseholdEventStreams({
     feed: scope.resolve<InventoryEventFeed>(INVENTORY_EVENT_FEED),
     access: useCases.access,
@@ -148,8 +165,9 @@ export function assembleInventory(
     registerHouseholdDataOpenApi,
     ...(options.house ? { house: options.house } : {}),
     barcodeRoutes: barcodeRoutes(barcodeUseCases(scope, ports, useCases.access, options.logger)),
+    shoppingListRoutes: shoppingListRoutes(shoppingListUseCases),
   });
-  return { app, householdEvents, ports, useCases, itemUseCases };
+  return { app, householdEvents, ports, useCases, itemUseCases, shoppingListUseCases };
 }
 
 /** Reminder settings, export and import over what `scope` holds. */
@@ -163,7 +181,10 @@ function householdDataUseCases(
   return {
     getReminderSettings: new GetReminderSettings({ reminders, clock: ports.clock }, access),
     updateReminderSettings: new UpdateReminderSettings({ reminders, clock: ports.clock }, access),
-    exportHousehold: new ExportHousehold({ transfers }, access),
+    exportHousehold: new ExportHousehold(
+      { transfers, shoppingList: scope.resolve<ShoppingListRepository>(SHOPPING_LIST_REPOSITORY) },
+      access,
+    ),
     importHousehold: new ImportHousehold({ transfers, ids: ports.ids, clock: ports.clock }, access),
   };
 }

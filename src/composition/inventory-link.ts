@@ -24,6 +24,8 @@ import type { Logger } from "../ports/logger.js";
 import { systemTimer, type Timer } from "../ports/timer.js";
 import type { Config } from "./config.js";
 import type { Engine } from "./create-engine.js";
+import { KnexShoppingListRepository } from "../adapters/persistence/knex-shopping-list-repository.js";
+import { createShoppingListUseCases } from "../application/inventory/shopping-list/shopping-list-use-cases.js";
 
 /** The service key automations use: `this.require<InventoryService>("inventory")`. */
 export const INVENTORY_SERVICE_KEY = "inventory";
@@ -74,9 +76,26 @@ export function linkInventory(options: InventoryLinkOptions): InventoryLink {
     },
     new HouseholdAccess(automationMemberships(new KnexHouseholdRepository(knex))),
   );
+  const shoppingList = createShoppingListUseCases(
+    {
+      shoppingList: new KnexShoppingListRepository(knex),
+      items,
+      placements: placementsFromFreezers(new KnexFreezerRepository(knex)),
+      ids: new Cuid2IdGenerator(),
+      clock,
+    },
+    new HouseholdAccess(automationMemberships(new KnexHouseholdRepository(knex))),
+  );
   engine.services.register(
     INVENTORY_SERVICE_KEY,
-    new AutomationInventoryService({ useCases, items, summaries, users: new KnexUserRepository(knex), clock }),
+    new AutomationInventoryService({
+      useCases,
+      items,
+      summaries,
+      users: new KnexUserRepository(knex),
+      clock,
+      shoppingList,
+    }),
   );
 
   const publisher = config.INVENTORY_MQTT_ENABLED

@@ -42,6 +42,9 @@ import { INVENTORY_EVENT_FEED } from "../ports/inventory-event-feed.js";
 import { KnexBarcodeRepository } from "../adapters/persistence/knex-barcode-repository.js";
 import { MemoryBarcodeRepository } from "../adapters/persistence/memory-barcode-repository.js";
 import { BARCODE_REPOSITORY } from "../ports/barcode-repository.js";
+import { KnexShoppingListRepository } from "../adapters/persistence/knex-shopping-list-repository.js";
+import { MemoryShoppingListRepository } from "../adapters/persistence/memory-shopping-list-repository.js";
+import { SHOPPING_LIST_REPOSITORY } from "../ports/shopping-list-repository.js";
 
 /** Tokens for what only composition knows. */
 export const DATABASE = Symbol("Database");
@@ -80,6 +83,7 @@ function knexRepositories(database: Database, options: KnexModuleOptions): Inven
     scope.register(INVENTORY_SUMMARIES, { useValue: new KnexInventorySummaries(knex) });
     scope.register(INVENTORY_EVENT_FEED, { useValue: new KnexInventoryEventFeed(knex) });
     scope.register(BARCODE_REPOSITORY, { useValue: new KnexBarcodeRepository(knex) });
+    scope.register(SHOPPING_LIST_REPOSITORY, { useValue: new KnexShoppingListRepository(knex) });
   };
 }
 
@@ -135,5 +139,8 @@ export function memoryModule(store: MemoryInventoryStore = new MemoryInventorySt
     scope.register(INVENTORY_SUMMARIES, { useValue: new MemoryInventorySummaries(store, items) });
     store.householdCascades.push((householdId) => barcodes.deleteHousehold(householdId));
     scope.register(BARCODE_REPOSITORY, { useValue: barcodes });
+    const shoppingList = new MemoryShoppingListRepository(store);
+    store.householdCascades.push((householdId) => shoppingList.deleteHousehold(householdId));
+    scope.register(SHOPPING_LIST_REPOSITORY, { useValue: shoppingList });
   };
 }

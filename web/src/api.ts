@@ -460,4 +460,42 @@ export const api = {
     code: string,
     body: { name: string; unit?: string | null; categoryId?: string | null },
   ) => request<RememberedBarcode>("PUT", `/households/${hid}/barcodes/${encodeURIComponent(code)}`, body),
+
+  shoppingList: (hid: string) => request<ShoppingListEntry[]>("GET", `/households/${hid}/shopping-list`),
+  addShoppingListEntry: (hid: string, body: ShoppingListAddition) =>
+    request<ShoppingListEntry>("POST", `/households/${hid}/shopping-list`, body),
+  updateShoppingListEntry: (hid: string, eid: string, body: Partial<Omit<ShoppingListAddition, "fromItemId">>) =>
+    request<ShoppingListEntry>("PATCH", `/households/${hid}/shopping-list/${eid}`, body),
+  removeShoppingListEntry: (hid: string, eid: string) => request("DELETE", `/households/${hid}/shopping-list/${eid}`),
+  stockCheckedEntries: (hid: string, body: { freezerId: string; compartmentId: string; expiresAt?: string | null }) =>
+    request<{ itemsCreated: number }>("POST", `/households/${hid}/shopping-list/checked/stock`, body),
 };
+
+/** The units a shopping-list entry is counted in (the server's fixed list). */
+export const SHOPPING_UNITS = ["piece", "portion", "bag", "g", "kg", "ml", "l"] as const;
+export type ShoppingUnit = (typeof SHOPPING_UNITS)[number];
+
+export interface ShoppingListEntry {
+  id: string;
+  householdId: string;
+  name: string;
+  quantity: number;
+  unit: ShoppingUnit;
+  categoryId: string | null;
+  checked: boolean;
+  /** 0 for the top of the list. */
+  position: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ShoppingListAddition {
+  name?: string;
+  quantity?: number;
+  unit?: ShoppingUnit;
+  categoryId?: string | null;
+  checked?: boolean;
+  position?: number;
+  /** Take the name from this item of the household (one just used up). */
+  fromItemId?: string;
+}

@@ -13,6 +13,7 @@ import { InviteView } from "./views/invite.js";
 import { ItemView } from "./views/item.js";
 import { ExpiringSoon, ItemList, QuickAdd } from "./views/items.js";
 import { PendingWrites } from "./views/pending.js";
+import { ShoppingListView, ShoppingOffer } from "./views/shopping-list.js";
 
 function OfflineBanner() {
   const { online } = useAppState();
@@ -47,6 +48,7 @@ function HouseholdSwitcher() {
 
 const NAV: { href: string; label: Parameters<typeof t>[0] }[] = [
   { href: "/", label: "nav.home" },
+  { href: "/shopping-list", label: "nav.shopping" },
   { href: "/archive", label: "nav.archive" },
   { href: "/freezers", label: "nav.freezers" },
   { href: "/household", label: "nav.household" },
@@ -161,6 +163,8 @@ function Screen(props: { path: string }) {
   const invite = /^\/invite\/([^/]+)$/.exec(path);
   if (invite?.[1]) return <InviteView code={decodeURIComponent(invite[1])} />;
   switch (path) {
+    case "/shopping-list":
+      return <ShoppingListView />;
     case "/archive":
       return <ArchiveView />;
     case "/freezers":
@@ -177,6 +181,7 @@ function Screen(props: { path: string }) {
 const SCREEN_TITLES: [RegExp, MessageKey][] = [
   [/^\/items\//, "item.title"],
   [/^\/invite\//, "invite.joinTitle"],
+  [/^\/shopping-list$/, "nav.shopping"],
   [/^\/archive$/, "nav.archive"],
   [/^\/freezers$/, "nav.freezers"],
   [/^\/household$/, "nav.household"],
@@ -273,6 +278,7 @@ export function App() {
       <OfflineBanner />
       <Header path={path} />
       <Notice />
+      <ShoppingOffer />
       <Screen path={path} />
       <Announcer />
     </>

@@ -1,3 +1,6 @@
+import { ValidationError } from "../../domain/inventory/errors.js";
+import { SHOPPING_UNITS } from "../../domain/inventory/shopping-list.js";
+import type { ErrorDetail } from "../../domain/shared/domain-error.js";
 import { AUTOMATION_ACTOR_PREFIX } from "../../domain/inventory/inventory-event.js";
 import type { FreezerItemView } from "../../domain/inventory/freezer-item.js";
 import { automationActorEmail } from "../../domain/inventory/user.js";
@@ -8,8 +11,22 @@ import type { MembershipSource } from "../../ports/household-repository.js";
 import type { ItemRepository } from "../../ports/item-repository.js";
 import type { UserRepository } from "../../ports/user-repository.js";
 import type { ItemUseCases } from "./items/item-use-cases.js";
+import type { ShoppingListEntry, ShoppingUnit } from "../../domain/inventory/shopping-list.js";
+import type { ShoppingListUseCases } from "./shopping-list/shopping-list-use-cases.js";
 
-export type { FreezerCount, HouseholdSummary };
+export type { FreezerCount, HouseholdSummary, ShoppingListEntry, ShoppingUnit };
+
+/** What {@link InventoryService.addToShoppingList} puts on the list. */
+export interface ShoppingListAddition {
+  /** 1–200 characters; leading and trailing spaces are dropped. */
+  name: string;
+  /** Greater than 0, at most 1000000; default 1. */
+  quantity?: number;
+  /** Default `piece`. */
+  unit?: ShoppingUnit;
+  /** A category of the household, or null (default). */
+  categoryId?: string | null;
+}
 
 /** Options of {@link InventoryService.expiringItems}. */
 export interface ExpiringItemsOptions {
@@ -37,6 +54,15 @@ export interface InventoryService {
   consume(householdId: string, itemId: string, quantity: number): Promise<FreezerItemView>;
   /** Moves an active item into the archive. */
   archive(householdId: string, itemId: string): Promise<FreezerItemView>;
+  /**
+   * Puts an entry at the bottom of the household's shopping list, as a member adding it in the
+   * app does: every member's app shows it at once (`shopping_list.added`). Rejects with
+   * SHOPPING_LIST_FULL when the list holds 500 entries already, and with VALIDATION_FAILED for
+   * an empty or too long name, a quantity that is not a positive number, or an unknown unit.
+   */
+  addToShoppingList(householdId: string, entry: ShoppingListAddition): Promise<ShoppingListEntry>;
+  /** The household's shopping list, in its order. */
+  shoppingList(householdId: string): Promise<ShoppingListEntry[]>;
 }
 
 /**
@@ -60,6 +86,8 @@ export interface AutomationInventoryDependencies {
   summaries: InventorySummaries;
   users: UserRepository;
   clock: Clock;
+  /** Built over {@link automationMemberships}, like `useCases`. */
+  shoppingList: ShoppingListUseCases;
 }
 
 /** The actor name used when the service is fetched without `require()` (no automation name known). */
@@ -112,6 +140,32 @@ export class AutomationInventoryService implements InventoryService {
 
   async archive(householdId: string, itemId: string): Promise<FreezerItemView> {
     return this.deps.useCases.archiveItem.execute({ householdId, itemId, userId: await this.actor() });
+  }
+
+  async addToShoppingList(householdId: string, entry: ShoppingListAddition): Promise<ShoppingListEntry> {
+    const name = typeof entry?.name === "string" ? entry.name.trim() : "";
+    const quantity = entry.quantity ?? 1;
+    // Automations are typed code, but a plain-JS automation passes whatever it has: the same
+    // bounds as the API's, so nothing the API would refuse reaches the list.
+    const problems: ErrorDetail[] = [];
+    if (name.length < 1 || name.length > 200) problems.push({ path: "name", message: "must be 1-200 characters" });
+    if (typeof quantity !== "number" || !Number.isFinite(quantity) || quantity <= 0 || quantity > 1_000_000)
+      problems.push({ path: "quantity", message: "must be a number greater than 0, at most 1000000" });
+    if (entry.unit !== undefined && !(SHOPPING_UNITS as readonly unknown[]).includes(entry.unit))
+      problems.push({ path: "unit", message: `must be one of ${SHOPPING_UNITS.join(", ")}` });
+    if (problems.length > 0) throw new ValidationError("The shopping list entry is not valid", problems);
+    return this.deps.shoppingList.addShoppingListEntry.execute({
+      householdId,
+      userId: await this.actor(),
+      name,
+      quantity,
+      unit: entry.unit,
+      categoryId: entry.categoryId ?? null,
+    });
+  }
+
+  shoppingList(householdId: string): Promise<ShoppingListEntry[]> {
+    return this.deps.shoppingList.listShoppingList.execute({ householdId, userId: this.actorIdentity() });
   }
 
   private actorIdentity(): string {

@@ -3,6 +3,7 @@ import type { Compartment, Freezer } from "./freezer.js";
 import type { FreezerItem } from "./freezer-item.js";
 import type { BarcodeUnit, RememberedBarcode } from "./barcode.js";
 import { DomainError } from "../shared/domain-error.js";
+import type { ShoppingListEntry } from "./shopping-list.js";
 
 /** A freezer as an export lists it, with its compartments. */
 export interface TransferFreezer extends Freezer {
@@ -15,7 +16,8 @@ export type ExportRecord =
   | { kind: "compartment"; compartment: Compartment }
   | { kind: "item"; item: FreezerItem }
   | { kind: "history"; entry: ChangeLogEntry }
-  | { kind: "barcode"; barcode: RememberedBarcode };
+  | { kind: "barcode"; barcode: RememberedBarcode }
+  | { kind: "shopping"; entry: ShoppingListEntry };
 
 /** A freezer an import file defines (by id, with its name). */
 export interface ImportFreezerRow {
@@ -86,7 +88,10 @@ export interface ImportRowProblem {
   message: string;
 }
 
-/** A row an import skips on purpose (history: the change log is the household's own). */
+/**
+ * A row an import skips on purpose: history (the change log is the household's own) and the
+ * shopping list (the list the household keeps day to day; an import does not merge another into it).
+ */
 export interface ImportSkippedRow {
   kind: "skipped";
   /** Where the row is in the file: `row 12` (CSV, the header is row 1) or `items[3]` (JSON). */

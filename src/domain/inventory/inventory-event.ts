@@ -17,6 +17,9 @@ export const INVENTORY_EVENT_TYPES = [
   "member.left",
   "member.role_changed",
   "household.deleted",
+  "shopping_list.added",
+  "shopping_list.updated",
+  "shopping_list.removed",
 ] as const;
 
 export type InventoryEventType = (typeof INVENTORY_EVENT_TYPES)[number];
@@ -40,6 +43,17 @@ export interface InventoryEventItem {
   barcode: string | null;
 }
 
+/** A shopping-list entry as events describe it. */
+export interface InventoryEventShoppingEntry {
+  id: string;
+  name: string;
+  quantity: number;
+  unit: string;
+  categoryId: string | null;
+  checked: boolean;
+  position: number;
+}
+
 /** What each event type carries besides the envelope. */
 export interface InventoryEventData {
   "item.created": { item: InventoryEventItem };
@@ -60,6 +74,11 @@ export interface InventoryEventData {
   "member.role_changed": { userId: string; role: "OWNER" | "MEMBER" };
   /** The last event of a household: everything in it is gone with it. */
   "household.deleted": { name: string };
+  "shopping_list.added": { entry: InventoryEventShoppingEntry };
+  /** `changes`: the fields the member changed (`position` for a move; the entries it shifted get no event of their own). */
+  "shopping_list.updated": { entry: InventoryEventShoppingEntry; changes: string[] };
+  /** `stocked`: the entry became the item `itemId` (checked entries stocked after shopping). */
+  "shopping_list.removed": { entryId: string; name: string; stocked?: { itemId: string } };
 }
 
 /**

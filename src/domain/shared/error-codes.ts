@@ -58,6 +58,11 @@ export const ERROR_CODES = Object.freeze({
   BARCODE_NOT_FOUND:
     "The household has not remembered this barcode, and product lookup knows nothing about it (or is off).",
 
+  // The shopping list.
+  SHOPPING_LIST_ENTRY_NOT_FOUND: "The shopping list entry does not exist in this household.",
+  SHOPPING_LIST_FULL: "The shopping list already holds the most entries allowed (500); remove some first.",
+  NO_CHECKED_ENTRIES: "Stocking the checked entries of the shopping list, but none is checked.",
+
   // The automation engine.
   INVALID_TOPIC_FILTER: "An MQTT topic filter is not valid.",
   INVALID_CRON_EXPRESSION: "A cron expression is not valid.",

@@ -24,6 +24,8 @@ import { buildInventoryApi } from "../../../src/composition/inventory-api.js";
 import { systemClock } from "../../../src/ports/clock.js";
 import type { AutomationRuntime } from "../../../src/application/automation/sdk/automation.js";
 import { useMigratedDatabase } from "../../support/migrated-database.js";
+import { KnexShoppingListRepository } from "../../../src/adapters/persistence/knex-shopping-list-repository.js";
+import { createShoppingListUseCases } from "../../../src/application/inventory/shopping-list/shopping-list-use-cases.js";
 
 class FreezerBot extends Automation {
   readonly name = "freezer-bot";
@@ -83,6 +85,16 @@ describe("the inventory service for automations (knex on PGlite)", function () {
       summaries: new KnexInventorySummaries(knex),
       users: new KnexUserRepository(knex),
       clock: systemClock,
+      shoppingList: createShoppingListUseCases(
+        {
+          shoppingList: new KnexShoppingListRepository(knex),
+          items,
+          placements: placementsFromFreezers(new KnexFreezerRepository(knex)),
+          ids: new Cuid2IdGenerator(),
+          clock: systemClock,
+        },
+        new HouseholdAccess(automationMemberships(new KnexHouseholdRepository(knex))),
+      ),
     });
     const bot = new FreezerBot();
     bot[ATTACH_RUNTIME]({ services: { get: () => registered } } as unknown as AutomationRuntime);
@@ -105,10 +117,29 @@ describe("the inventory service for automations (knex on PGlite)", function () {
     expect(history.body[0]).to.deep.include({ fieldName: "quantity", oldValue: "2", newValue: "1" });
     expect(history.body[0].changedBy).to.include({ id: "automation:freezer-bot", name: "Automation freezer-bot" });
 
+    // The shopping list, as a member would add to it; input a plain-JS automation gets wrong is refused.
+    const entry = await inventory.addToShoppingList(hid, { name: " Garden peas ", quantity: 2, unit: "bag" });
+    expect(entry).to.include({ name: "Garden peas", quantity: 2, unit: "bag", checked: false, position: 0 });
+    expect(entry.createdById).to.equal("automation:freezer-bot");
+    for (const bad of [
+      { name: "" },
+      { name: "x", quantity: 0 },
+      { name: "x", unit: "stone" },
+      { name: "x", quantity: Number.NaN },
+    ]) {
+      const refused = await inventory
+        .addToShoppingList(hid, bad as Parameters<InventoryService["addToShoppingList"]>[1])
+        .catch((error: unknown) => error);
+      expect(refused, JSON.stringify(bad)).to.have.property("code", "VALIDATION_FAILED");
+    }
+    expect((await inventory.shoppingList(hid)).map((e) => e.name)).to.deep.equal(["Garden peas"]);
+    const viaApiList = await request(api.app).get(`/api/v1/households/${hid}/shopping-list`).set(auth);
+    expect(viaApiList.body.map((e: { id: string }) => e.id)).to.deep.equal([entry.id]);
+
     const events: InventoryEvent[] = [];
     while ((await new KnexInventoryOutbox(knex).deliverNext(100, (batch) => void events.push(...batch))) > 0) {}
     const byBot = events.filter((event) => event.actor?.kind === "automation");
-    expect(byBot.map((event) => event.type)).to.deep.equal(["item.consumed", "item.archived"]);
+    expect(byBot.map((event) => event.type)).to.deep.equal(["item.consumed", "item.archived", "shopping_list.added"]);
     expect(byBot[0]?.actor).to.deep.equal({ kind: "automation", id: "automation:freezer-bot", name: "freezer-bot" });
 
     // Nobody can sign in as the automation, nor register its address.

@@ -27,6 +27,7 @@ import {
 import { type MessageKey, t } from "../i18n/index.js";
 import { navigate } from "../router.js";
 import { announce, compartmentName, freezerName, useAppState } from "../store.js";
+import { offerShoppingList } from "./shopping-list.js";
 import { Expiry } from "./items.js";
 
 /** One history entry as a sentence: "Anna moved it from Drawer 1 to Drawer 3, 2 days ago". */
@@ -188,12 +189,15 @@ export function ItemView(props: { itemId: string }) {
   const consume = useAction(async () => {
     if (!householdId || !item) return;
     const left = await api.consumeItem(householdId, item.id, parseDecimal(take));
-    if (left.deletedAt) navigate("/");
-    else await reload();
+    if (left.deletedAt) {
+      offerShoppingList(householdId, item);
+      navigate("/");
+    } else await reload();
   });
   const archive = useAction(async () => {
     if (!householdId || !item) return;
     await api.archiveItem(householdId, item.id);
+    offerShoppingList(householdId, item);
     navigate("/");
   });
 

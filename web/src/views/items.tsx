@@ -26,6 +26,7 @@ import {
 } from "../format.js";
 import { t } from "../i18n/index.js";
 import { announce, compartmentName, freezerName, recall, remember, useAppState } from "../store.js";
+import { offerShoppingList } from "./shopping-list.js";
 
 const PAGE_SIZE = 20;
 const SEARCH_DELAY_MS = 300;
@@ -76,6 +77,7 @@ function TakeOneOut(props: { item: Item; onChanged: () => void }) {
     if (!householdId) return;
     const amount = Math.min(1, item.quantity);
     const result = await takeOut(householdId, item, amount);
+    if (result !== "queued" && result.deletedAt) offerShoppingList(householdId, item);
     announce(
       result === "queued"
         ? t("offline.queuedTakeOut", { name: item.name })

@@ -3,9 +3,10 @@
  * `hearth export|import` read, as JSON or CSV. Both are written and read as streams.
  *
  * JSON: `{ format, version, householdId, exportedAt, freezers: [...], compartments: [...],
- * items: [...], history: [...], barcodes: [...] }`. CSV: one table whose `record` column says what
- * each row is (freezer, compartment, item, history, barcode); a file without that column holds
- * items only.
+ * items: [...], history: [...], barcodes: [...], shoppingList: [...] }`. CSV: one table whose
+ * `record` column says what each row is (freezer, compartment, item, history, barcode, shopping);
+ * a file without that column holds items only. An import reads history and shopping-list rows
+ * past (see ImportSkippedRow).
  */
 import { once } from "node:events";
 import { type Readable, Transform, type Writable } from "node:stream";
@@ -45,9 +46,11 @@ const CSV_COLUMNS = [
   "updatedAt",
   ...HISTORY_FIELDS,
   "barcode",
-  // A remembered barcode's unit and category (record "barcode").
+  // A remembered barcode's and a shopping-list entry's unit and category (records "barcode",
+  // "shopping"; name, quantity, position and times share the columns above).
   "unit",
   "categoryId",
+  "checked",
 ] as const;
 
 type CsvColumn = (typeof CSV_COLUMNS)[number];
@@ -72,7 +75,7 @@ function exported<T extends object, K extends keyof T>(source: T, keys: readonly
 }
 
 function recordFields(record: ExportRecord): {
-  array: "freezers" | "compartments" | "items" | "history" | "barcodes";
+  array: "freezers" | "compartments" | "items" | "history" | "barcodes" | "shoppingList";
   csv: Partial<Record<CsvColumn, string | number | null>>;
   json: object;
 } {
@@ -107,6 +110,20 @@ function recordFields(record: ExportRecord): {
       // CSV names the code in the barcode column, which items use for theirs.
       return { array: "barcodes", json, csv: { record: "barcode", barcode: code, ...rest } };
     }
+    case "shopping": {
+      const json = exported(record.entry, [
+        "id",
+        "name",
+        "quantity",
+        "unit",
+        "categoryId",
+        "checked",
+        "position",
+        "createdAt",
+        "updatedAt",
+      ]);
+      return { array: "shoppingList", json, csv: { record: "shopping", ...json, checked: String(json.checked) } };
+    }
   }
 }
 
@@ -136,7 +153,7 @@ export async function writeHouseholdFile(
     `{"format":"hearth-household","version":1,"householdId":${JSON.stringify(meta.householdId)},"exportedAt":"${meta.exportedAt.toISOString()}"`,
   );
   // The arrays come in this order; an array with no records is still written, empty.
-  const arrays = ["freezers", "compartments", "items", "history", "barcodes"];
+  const arrays = ["freezers", "compartments", "items", "history", "barcodes", "shoppingList"];
   let current = -1;
   let first = true;
   const openUpTo = async (target: number) => {
@@ -207,10 +224,11 @@ function problemText(error: z.ZodError): string {
 
 type Parsed = ImportRow;
 
-type FileArray = "freezers" | "compartments" | "items" | "history" | "barcodes";
+/** The arrays of a JSON file, and what a CSV row's `record` names. */
+type FileArray = "freezers" | "compartments" | "items" | "history" | "barcodes" | "shoppingList";
 
 function parseRow(kind: FileArray, value: unknown, row: string): Parsed {
-  if (kind === "history") return { kind: "skipped", row };
+  if (kind === "history" || kind === "shoppingList") return { kind: "skipped", row };
   // As on every route: PostgreSQL text cannot hold a NUL character, so it is refused here.
   const nul = fieldsWithNulCharacters(value);
   if (nul.length > 0)
@@ -246,7 +264,7 @@ function parseRow(kind: FileArray, value: unknown, row: string): Parsed {
   return { kind: "item", row, ...item };
 }
 
-const JSON_ARRAYS = new Set(["freezers", "compartments", "items", "history", "barcodes"]);
+const JSON_ARRAYS = new Set(["freezers", "compartments", "items", "history", "barcodes", "shoppingList"]);
 const JSON_META = new Set(["format", "version", "householdId", "exportedAt"]);
 
 /**
@@ -490,7 +508,7 @@ async function* jsonRows(source: Readable, maxRows: number): AsyncGenerator<Pars
 
 function unexpectedAtTop(key: string): FileShapeError {
   return new FileShapeError(
-    `unexpected field "${key.slice(0, 64)}" at the top level (expected freezers, compartments, items, history, barcodes)`,
+    `unexpected field "${key.slice(0, 64)}" at the top level (expected freezers, compartments, items, history, barcodes, shoppingList)`,
   );
 }
 
@@ -587,6 +605,7 @@ const CSV_RECORD_ARRAY: Record<string, FileArray> = {
   item: "items",
   history: "history",
   barcode: "barcodes",
+  shopping: "shoppingList",
 };
 /** Columns each record kind reads, from its row schema (empty cells of the others are fine). */
 const CSV_FIELDS: Record<string, readonly string[]> = {
@@ -597,6 +616,7 @@ const CSV_FIELDS: Record<string, readonly string[]> = {
   history: [],
   // CSV has one barcode column; a remembered barcode's code is read from it.
   barcodes: Object.keys(barcodeRow.shape).map((field) => (field === "code" ? "barcode" : field)),
+  shoppingList: [],
 };
 
 /** The rows of a CSV household file; cells are typed (numbers, empty → null) before validation. */
@@ -618,12 +638,18 @@ async function* csvRows(source: Readable, maxRows: number): AsyncGenerator<Parse
       continue;
     }
     const values = Object.fromEntries(header.map((column, index) => [column, restoreFormula(cells[index] as string)]));
-    const array = values.record === undefined ? "items" : CSV_RECORD_ARRAY[values.record];
+    // Own keys only: a record named "constructor" or "__proto__" is not a kind of row.
+    const array =
+      values.record === undefined
+        ? "items"
+        : Object.hasOwn(CSV_RECORD_ARRAY, values.record)
+          ? CSV_RECORD_ARRAY[values.record]
+          : undefined;
     if (!array) {
       yield {
         kind: "problem",
         row,
-        message: `record must be one of freezer, compartment, item, history, barcode (not "${values.record}")`,
+        message: `record must be one of freezer, compartment, item, history, barcode, shopping (not "${values.record}")`,
       };
       continue;
     }

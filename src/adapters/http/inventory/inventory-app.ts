@@ -132,6 +132,8 @@ export interface InventoryAppDependencies {
    * engine.
    */
   house?: Router;
+  /** The shopping list's routes (/households/:hid/shopping-list…); absent: no such routes. */
+  shoppingListRoutes?: RouteDefinition[];
 }
 
 /** Throws 403 ADMIN_REQUIRED unless the (signed-in) user is an admin of the installation. */
@@ -173,6 +175,7 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
     ...householdRoutes(deps.useCases),
     ...freezerRoutes(deps.useCases),
     ...(deps.barcodeRoutes ?? []),
+    ...(deps.shoppingListRoutes ?? []),
   ];
 
   const registry = createOpenApiRegistry();

@@ -1,5 +1,6 @@
 import type { ExportRecord } from "../../../domain/inventory/household-transfer.js";
 import type { HouseholdTransferStore } from "../../../ports/household-transfer-store.js";
+import type { ShoppingListRepository } from "../../../ports/shopping-list-repository.js";
 import { HouseholdUseCase } from "../household-access.js";
 import type { HouseholdInput } from "../inventory-ports.js";
 
@@ -8,9 +9,14 @@ const PAGE = 1000;
 
 /**
  * Everything of one household for a member, as records in order: freezers, compartments,
- * items (active and archived), their history, and the barcodes the household remembers. Read page by page, so the caller can stream.
+ * items (active and archived), their history, the barcodes the household remembers and the
+ * shopping list. Read page by page, so the caller can stream.
  */
-export class ExportHousehold extends HouseholdUseCase<{ transfers: HouseholdTransferStore }> {
+export class ExportHousehold extends HouseholdUseCase<{
+  transfers: HouseholdTransferStore;
+  /** Where the shopping list comes from; absent: the export has none. */
+  shoppingList?: Pick<ShoppingListRepository, "list">;
+}> {
   /** Checks the membership first, then returns the records to iterate. */
   async execute(input: HouseholdInput): Promise<AsyncIterable<ExportRecord>> {
     await this.access.requireMember(input.householdId, input.userId);
@@ -40,5 +46,7 @@ export class ExportHousehold extends HouseholdUseCase<{ transfers: HouseholdTran
       if (barcodes.length < PAGE) break;
       after = barcodes[barcodes.length - 1]?.code ?? null;
     }
+    // At most SHOPPING_LIST_MAX_ENTRIES: read at once.
+    for (const entry of (await this.ports.shoppingList?.list(householdId)) ?? []) yield { kind: "shopping", entry };
   }
 }

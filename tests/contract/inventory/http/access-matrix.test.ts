@@ -3,6 +3,7 @@ import request from "supertest";
 import { routeAccessTable } from "./access-table.js";
 import { buildWorld, CALLERS } from "./inventory-http-world.js";
 import { seedItems } from "./items-rows.js";
+import { seedShoppingList } from "./shopping-list-rows.js";
 
 /** "GET /households/:hid/items/:iid (archived)" → "get /households/{hid}/items/{iid}". */
 function documentedRoute(route: string): string {
@@ -18,6 +19,7 @@ describe("inventory HTTP: route × caller → status", () => {
         it(`${caller} → ${row.expect[caller]}`, async () => {
           const world = await buildWorld();
           await seedItems(world);
+          await seedShoppingList(world);
           let call = request(world.app)
             [row.method](row.path(world))
             .set(world.auth(caller))

@@ -1,6 +1,7 @@
 import type { Caller, InventoryWorld } from "./inventory-http-world.js";
 import { itemAccessRows } from "./items-rows.js";
 import { barcodeAccessRows } from "./barcode-rows.js";
+import { shoppingListAccessRows } from "./shopping-list-rows.js";
 
 export type Method = "get" | "post" | "put" | "patch" | "delete";
 
@@ -327,6 +328,12 @@ export const accessTable: AccessRow[] = [
 
 /**
  * Every route of the API, the one table the route × caller matrix is generated from: the
- * rows above plus the items area's (which need the items `seedItems` adds to a world).
+ * rows above plus the items area's (which need the items `seedItems` adds to a world) and the
+ * shopping list's (which need `seedShoppingList`).
  */
-export const routeAccessTable: AccessRow[] = [...accessTable, ...itemAccessRows, ...barcodeAccessRows];
+export const routeAccessTable: AccessRow[] = [
+  ...accessTable,
+  ...itemAccessRows,
+  ...barcodeAccessRows,
+  ...shoppingListAccessRows,
+];

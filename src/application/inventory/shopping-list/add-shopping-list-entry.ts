@@ -1,0 +1,80 @@
+import { NotHouseholdMemberError, ValidationError } from "../../../domain/inventory/errors.js";
+import { ItemNotFoundError } from "../../../domain/inventory/item-errors.js";
+import {
+  placeEntry,
+  SHOPPING_LIST_MAX_ENTRIES,
+  type ShoppingListEntry,
+  ShoppingListFullError,
+  type ShoppingUnit,
+} from "../../../domain/inventory/shopping-list.js";
+import { HouseholdUseCase } from "../household-access.js";
+import { householdEvents } from "../household-events.js";
+import type { HouseholdInput } from "../inventory-ports.js";
+import { changedEntries, eventEntry } from "./shopping-list-events.js";
+import type { ShoppingListPorts } from "./shopping-list-use-cases.js";
+
+export interface AddShoppingListEntryInput extends HouseholdInput {
+  /** Required unless `fromItemId` names an item to take it from. */
+  name?: string | undefined;
+  /** Default 1. */
+  quantity?: number | undefined;
+  /** Default piece. */
+  unit?: ShoppingUnit | undefined;
+  categoryId?: string | null | undefined;
+  /** Default false. */
+  checked?: boolean | undefined;
+  /** Where in the list (0 = top); default the bottom. */
+  position?: number | undefined;
+  /**
+   * An item of the household (active or archived, typically the one just used up) whose name
+   * the entry takes, unless given; "put on the shopping list" after taking the last one out.
+   */
+  fromItemId?: string | undefined;
+}
+
+/** Puts an entry on the household's shopping list (at the bottom unless a position is given). */
+export class AddShoppingListEntry extends HouseholdUseCase<ShoppingListPorts> {
+  async execute(input: AddShoppingListEntryInput): Promise<ShoppingListEntry> {
+    await this.access.requireMember(input.householdId, input.userId);
+    let name = input.name;
+    if (input.fromItemId !== undefined) {
+      const item = await this.ports.items.findById(input.householdId, input.fromItemId);
+      if (!item) throw new ItemNotFoundError();
+      name ??= item.name;
+    }
+    if (name === undefined) {
+      throw new ValidationError("Name the entry, or give fromItemId to take the name from an item", [
+        { path: "name", message: "is required unless fromItemId is given" },
+      ]);
+    }
+    const now = this.ports.clock.now();
+    const entry: ShoppingListEntry = {
+      id: this.ports.ids.next(),
+      householdId: input.householdId,
+      name,
+      quantity: input.quantity ?? 1,
+      unit: input.unit ?? "piece",
+      categoryId: input.categoryId ?? null,
+      checked: input.checked ?? false,
+      position: 0,
+      createdAt: now,
+      updatedAt: now,
+      createdById: input.userId,
+      updatedById: input.userId,
+    };
+    const event = householdEvents(this.ports, input, now);
+    const written = await this.ports.shoppingList.change(input.householdId, (entries) => {
+      if (entries.length >= SHOPPING_LIST_MAX_ENTRIES) throw new ShoppingListFullError(1);
+      const next = placeEntry(entries, entry, input.position);
+      const added = next.find((candidate) => candidate.id === entry.id) as ShoppingListEntry;
+      return {
+        save: changedEntries(entries, next),
+        events: [event("shopping_list.added", { entry: eventEntry(added) })],
+        result: added,
+      };
+    });
+    // The household was deleted after the membership check.
+    if (!written) throw new NotHouseholdMemberError();
+    return written.result;
+  }
+}

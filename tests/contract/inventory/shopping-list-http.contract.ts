@@ -1,0 +1,427 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect } from "chai";
+import request from "supertest";
+import { SHOPPING_LIST_MAX_ENTRIES } from "../../../src/domain/inventory/shopping-list.js";
+import { openEventStream } from "../../support/event-stream-client.js";
+import type { Caller, ItemsHttpWorld } from "../../support/items-http.js";
+
+type Method = "get" | "post" | "patch" | "delete";
+interface Entry {
+  id: string;
+  name: string;
+  quantity: number;
+  unit: string;
+  categoryId: string | null;
+  checked: boolean;
+  position: number;
+  updatedAt: string;
+}
+
+/**
+ * The shopping list over one app: what the routes answer, what they store (through the
+ * repository of the app's adapter family), what they refuse, and that concurrent reorders of
+ * two members leave one consistent order.
+ */
+export function describeShoppingListHttpContract(label: string, build: () => Promise<ItemsHttpWorld>): void {
+  describe(`shopping list HTTP API: ${label}`, function () {
+    this.timeout(120_000);
+    let w: ItemsHttpWorld;
+
+    before(async () => {
+      w = await build();
+    });
+    after(async () => {
+      await w?.close();
+    });
+
+    const send = (method: Method, path: string, caller?: Caller, body?: unknown) => {
+      let pending = request(w.app)[method](`/api/v1${path}`);
+      if (caller) pending = pending.set("Authorization", `Bearer ${caller.token}`);
+      return body === undefined ? pending : pending.send(body as object);
+    };
+    const list = (hid = w.hid) => `/households/${hid}/shopping-list`;
+    const add = async (body: object, caller: Caller = w.member): Promise<Entry> => {
+      const response = await send("post", list(), caller, body);
+      expect(response.status, JSON.stringify(response.body)).to.equal(201);
+      return response.body as Entry;
+    };
+    const read = async (caller: Caller = w.member): Promise<Entry[]> => {
+      const response = await send("get", list(), caller);
+      expect(response.status, JSON.stringify(response.body)).to.equal(200);
+      return response.body as Entry[];
+    };
+    const clear = async () => {
+      // Bottom first: no entry below the removed one has to move up.
+      for (const entry of (await read()).reverse()) {
+        expect((await send("delete", `${list()}/${entry.id}`, w.member)).status).to.equal(200);
+      }
+    };
+    const expectError = (response: request.Response, status: number) => {
+      expect(response.status, JSON.stringify(response.body)).to.equal(status);
+      expect(response.body).to.include({ statusCode: status });
+      expect(response.body.message).to.be.a("string");
+    };
+    const names = (entries: Entry[]) => entries.map((entry) => entry.name);
+    const positions = (entries: Entry[]) => entries.map((entry) => entry.position);
+
+    beforeEach(clear);
+
+    it("adds entries at the bottom with defaults, lists them in order, and answers the same to every member", async () => {
+      const milk = await add({ name: "  Milk  " });
+      expect(milk).to.include({
+        name: "Milk",
+        quantity: 1,
+        unit: "piece",
+        categoryId: null,
+        checked: false,
+        position: 0,
+      });
+      expect(milk.id).to.be.a("string");
+      const peas = await add({ name: "Peas", quantity: 0.5, unit: "kg", categoryId: "cat0000001" }, w.owner);
+      expect(peas).to.include({ quantity: 0.5, unit: "kg", categoryId: "cat0000001", position: 1 });
+      const top = await add({ name: "Bread", position: 0, checked: true });
+      expect(top).to.include({ position: 0, checked: true });
+      expect(names(await read(w.owner))).to.deep.equal(["Bread", "Milk", "Peas"]);
+      expect(positions(await read())).to.deep.equal([0, 1, 2]);
+      const entry = (await read())[0] as Entry & Record<string, unknown>;
+      expect(Object.keys(entry).sort()).to.deep.equal(
+        [
+          "categoryId",
+          "checked",
+          "createdAt",
+          "householdId",
+          "id",
+          "name",
+          "position",
+          "quantity",
+          "unit",
+          "updatedAt",
+        ].sort(),
+      );
+    });
+
+    it("checks off, changes fields, and moves an entry, shifting the ones in between", async () => {
+      for (const name of ["A", "B", "C", "D", "E"]) await add({ name });
+      const [a, , , d] = await read();
+      const checked = await send("patch", `${list()}/${d!.id}`, w.member, { checked: true, quantity: 3, unit: "bag" });
+      expect(checked.status, JSON.stringify(checked.body)).to.equal(200);
+      expect(checked.body).to.include({ checked: true, quantity: 3, unit: "bag", position: 3 });
+
+      const down = await send("patch", `${list()}/${a!.id}`, w.member, { position: 3 });
+      expect(down.body).to.include({ name: "A", position: 3 });
+      expect(names(await read())).to.deep.equal(["B", "C", "D", "A", "E"]);
+      const up = await send("patch", `${list()}/${d!.id}`, w.owner, { position: 0 });
+      expect(up.body).to.include({ position: 0 });
+      expect(names(await read())).to.deep.equal(["D", "B", "C", "A", "E"]);
+      // Past the end is the bottom.
+      await send("patch", `${list()}/${d!.id}`, w.owner, { position: SHOPPING_LIST_MAX_ENTRIES });
+      const after = await read();
+      expect(names(after)).to.deep.equal(["B", "C", "A", "E", "D"]);
+      expect(positions(after)).to.deep.equal([0, 1, 2, 3, 4]);
+      // An empty patch changes nothing.
+      const same = await send("patch", `${list()}/${d!.id}`, w.owner, {});
+      expect(same.status).to.equal(200);
+      expect(same.body.updatedAt).to.equal(after[4]!.updatedAt);
+    });
+
+    it("removes an entry and closes the gap", async () => {
+      for (const name of ["A", "B", "C"]) await add({ name });
+      const [, b] = await read();
+      const removed = await send("delete", `${list()}/${b!.id}`, w.member);
+      expect(removed.status).to.equal(200);
+      expect(removed.body.message).to.be.a("string");
+      const rest = await read();
+      expect(names(rest)).to.deep.equal(["A", "C"]);
+      expect(positions(rest)).to.deep.equal([0, 1]);
+      expectError(await send("delete", `${list()}/${b!.id}`, w.member), 404);
+    });
+
+    it("puts a used-up item on the list by its id (active or archived), never another household's", async () => {
+      const item = await send("post", `/households/${w.hid}/items`, w.member, {
+        name: "Fish fingers",
+        quantity: 1,
+        freezerId: w.freezerId,
+        compartmentId: w.compartmentIds[0],
+      });
+      expect(item.status).to.equal(201);
+      expect(
+        (await send("post", `/households/${w.hid}/items/${item.body.id}/consume`, w.member, { quantity: 1 })).status,
+      ).to.equal(200);
+      const entry = await add({ fromItemId: item.body.id });
+      expect(entry).to.include({ name: "Fish fingers", quantity: 1, unit: "piece" });
+      const renamed = await add({ fromItemId: item.body.id, name: "Fish sticks", quantity: 2 });
+      expect(renamed).to.include({ name: "Fish sticks", quantity: 2 });
+
+      const theirs = await send("post", `/households/${w.outsiderHid}/items`, w.outsider, {
+        name: "Theirs",
+        quantity: 1,
+        freezerId: w.outsiderFreezerId,
+        compartmentId: w.outsiderCompartmentId,
+      });
+      expectError(await send("post", list(), w.member, { fromItemId: theirs.body.id }), 404);
+      expect(names(await read())).to.deep.equal(["Fish fingers", "Fish sticks"]);
+    });
+
+    it("stocks the checked entries as items of one compartment and takes them off the list, in one step", async () => {
+      await add({ name: "Peas", quantity: 2, checked: true });
+      await add({ name: "Milk" });
+      await add({ name: "Ice cream", quantity: 1, checked: true });
+      const stocked = await send("post", `${list()}/checked/stock`, w.member, {
+        freezerId: w.freezerId,
+        compartmentId: w.compartmentIds[1],
+        expiresAt: "2027-06-01T00:00:00Z",
+      });
+      expect(stocked.status, JSON.stringify(stocked.body)).to.equal(201);
+      expect(stocked.body.itemsCreated).to.equal(2);
+      expect(stocked.body.items.map((item: { name: string }) => item.name)).to.deep.equal(["Peas", "Ice cream"]);
+      const rest = await read();
+      expect(names(rest)).to.deep.equal(["Milk"]);
+      expect(positions(rest)).to.deep.equal([0]);
+      const peas = await send("get", `/households/${w.hid}/items/${stocked.body.items[0].id}`, w.owner);
+      expect(peas.status).to.equal(200);
+      expect(peas.body).to.include({
+        name: "Peas",
+        quantity: 2,
+        freezerId: w.freezerId,
+        compartmentId: w.compartmentIds[1],
+        expiresAt: "2027-06-01T00:00:00.000Z",
+      });
+      expect(peas.body.createdBy.id).to.equal(w.member.id);
+      expect(peas.body.storedAt).to.be.a("string");
+      expectError(
+        await send("post", `${list()}/checked/stock`, w.member, {
+          freezerId: w.freezerId,
+          compartmentId: w.compartmentIds[0],
+        }),
+        409,
+      );
+    });
+
+    it("stocking into a freezer or compartment outside the household is refused and changes nothing", async () => {
+      await add({ name: "Peas", checked: true });
+      for (const body of [
+        { freezerId: w.outsiderFreezerId, compartmentId: w.outsiderCompartmentId },
+        { freezerId: w.freezerId, compartmentId: w.otherCompartmentId },
+      ]) {
+        expectError(await send("post", `${list()}/checked/stock`, w.member, body), 400);
+      }
+      const rest = await read();
+      expect(rest.map((entry) => [entry.name, entry.checked])).to.deep.equal([["Peas", true]]);
+    });
+
+    it("refuses outsiders, signed-out callers and entries of another household", async () => {
+      const mine = await add({ name: "Mine" });
+      const theirs = await send("post", list(w.outsiderHid), w.outsider, { name: "Theirs" });
+      expect(theirs.status).to.equal(201);
+      expectError(await send("get", list()), 401);
+      expectError(await send("post", list(), undefined, { name: "X" }), 401);
+      expectError(await send("get", list(), w.outsider), 403);
+      expectError(await send("post", list(), w.outsider, { name: "X" }), 403);
+      expectError(await send("patch", `${list()}/${mine.id}`, w.outsider, { checked: true }), 403);
+      expectError(await send("delete", `${list()}/${mine.id}`, w.outsider), 403);
+      expectError(
+        await send("post", `${list()}/checked/stock`, w.outsider, {
+          freezerId: w.freezerId,
+          compartmentId: w.compartmentIds[0],
+        }),
+        403,
+      );
+      // A bad body from an outsider is still 403: the household is not theirs to ask about.
+      expectError(await send("post", list(), w.outsider, { name: 5 }), 403);
+      // Another household's entry under my household is not found, and stays as it was.
+      expectError(await send("patch", `${list()}/${theirs.body.id}`, w.member, { checked: true }), 404);
+      expectError(await send("delete", `${list()}/${theirs.body.id}`, w.member), 404);
+      const outsiders = await send("get", list(w.outsiderHid), w.outsider);
+      expect(outsiders.body.map((entry: Entry) => [entry.name, entry.checked])).to.deep.equal([["Theirs", false]]);
+      await send("delete", `${list(w.outsiderHid)}/${theirs.body.id}`, w.outsider);
+      expect(names(await read())).to.deep.equal(["Mine"]);
+    });
+
+    it("answers 400 for every malformed body or id and stores nothing", async () => {
+      await add({ name: "Keep" });
+      const [keep] = await read();
+      const bad: [Method, string, unknown][] = [
+        ["post", list(), {}],
+        ["post", list(), { name: "" }],
+        ["post", list(), { name: "x".repeat(201) }],
+        ["post", list(), { name: 5 }],
+        ["post", list(), { name: "A", quantity: 0 }],
+        ["post", list(), { name: "A", quantity: -1 }],
+        ["post", list(), { name: "A", quantity: "2" }],
+        ["post", list(), { name: "A", quantity: 1e9 }],
+        ["post", list(), { name: "A", unit: "stone" }],
+        ["post", list(), { name: "A", categoryId: "NOT AN ID" }],
+        ["post", list(), { name: "A", position: -1 }],
+        ["post", list(), { name: "A", position: 1.5 }],
+        ["post", list(), { name: "A", checked: "yes" }],
+        ["post", list(), { name: "A", extra: true }],
+        ["post", list(), { fromItemId: "bad id" }],
+        ["post", list(), ["A"]],
+        ["patch", `${list()}/${keep!.id}`, { name: "" }],
+        ["patch", `${list()}/${keep!.id}`, { position: "1" }],
+        ["patch", `${list()}/${keep!.id}`, { checked: null }],
+        ["patch", `${list()}/${keep!.id}`, { id: "abcdefgh1" }],
+        ["patch", `${list()}/NOT-AN-ID`, { checked: true }],
+        ["delete", `${list()}/NOT-AN-ID`, undefined],
+        ["post", `${list()}/checked/stock`, {}],
+        ["post", `${list()}/checked/stock`, { freezerId: w.freezerId }],
+        [
+          "post",
+          `${list()}/checked/stock`,
+          { freezerId: w.freezerId, compartmentId: w.compartmentIds[0], expiresAt: "soon" },
+        ],
+        ["get", `${list()}?page=2`, undefined],
+      ];
+      for (const [method, path, body] of bad) {
+        const response = await send(method, path, w.member, body);
+        expect(response.status, `${method} ${path} ${JSON.stringify(body)}: ${JSON.stringify(response.body)}`).to.equal(
+          400,
+        );
+        expect(response.body.statusCode).to.equal(400);
+      }
+      const notJson = await request(w.app)
+        .post(`/api/v1${list()}`)
+        .set("Authorization", `Bearer ${w.member.token}`)
+        .set("Content-Type", "text/plain")
+        .send("name=Milk");
+      expectError(notJson, 415);
+      const malformed = await request(w.app)
+        .post(`/api/v1${list()}`)
+        .set("Authorization", `Bearer ${w.member.token}`)
+        .set("Content-Type", "application/json")
+        .send('{"name": ');
+      expectError(malformed, 400);
+      expectError(await send("patch", `${list()}/abcdefgh1234`, w.member, { checked: true }), 404);
+      const after = await read();
+      expect(after).to.deep.equal([keep]);
+    });
+
+    it(`holds at most ${SHOPPING_LIST_MAX_ENTRIES} entries: one more is 409 and changes nothing`, async () => {
+      for (let index = 0; index < SHOPPING_LIST_MAX_ENTRIES; index++) {
+        const response = await send("post", list(), index % 2 ? w.owner : w.member, { name: `Entry ${index}` });
+        expect(response.status).to.equal(201);
+      }
+      const full = await send("post", list(), w.member, { name: "One too many", position: 0 });
+      expectError(full, 409);
+      expect(full.body.message).to.match(/500/);
+      const entries = await read();
+      expect(entries).to.have.length(SHOPPING_LIST_MAX_ENTRIES);
+      expect(entries[0]?.name).to.equal("Entry 0");
+      expect(positions(entries)).to.deep.equal([...Array(SHOPPING_LIST_MAX_ENTRIES).keys()]);
+    });
+
+    it("concurrent reorders by two members leave one consistent order: every entry once, positions 0…n-1", async () => {
+      for (let index = 0; index < 12; index++) await add({ name: `E${index}` });
+      const entries = await read();
+      const moves = entries.flatMap((entry, index) => [
+        send("patch", `${list()}/${entry.id}`, w.member, { position: (index * 7) % 12 }),
+        send("patch", `${list()}/${entries[11 - index]!.id}`, w.owner, {
+          position: (index * 5) % 12,
+          checked: index % 2 === 0,
+        }),
+      ]);
+      moves.push(send("post", list(), w.owner, { name: "Added meanwhile", position: 3 }));
+      const removed = entries[4]!;
+      moves.push(send("delete", `${list()}/${removed.id}`, w.member));
+      const answers = await Promise.all(moves);
+      const statuses = answers.map((answer) => answer.status);
+      // The entry removed meanwhile may be gone when a move of it runs: 404, never a 500.
+      expect(
+        statuses.every((status) => [200, 201, 404].includes(status)),
+        JSON.stringify(statuses),
+      ).to.equal(true);
+      const after = await read();
+      expect(positions(after)).to.deep.equal([...Array(12).keys()]);
+      expect(new Set(after.map((entry) => entry.id)).size).to.equal(12);
+      expect(after.map((entry) => entry.id)).not.to.include(removed.id);
+      expect(names(after)).to.include("Added meanwhile");
+      // Both members read the same order.
+      expect(await read(w.owner)).to.deep.equal(after);
+    });
+
+    it("travels in the export (JSON and CSV); an import reads it past and leaves the list alone", async () => {
+      await add({ name: "Peas, frozen", quantity: 0.5, unit: "kg", checked: true });
+      await add({ name: "=cmd()", categoryId: "cat0000001" });
+      const json = await send("get", `/households/${w.hid}/export?format=json`, w.member);
+      expect(json.status).to.equal(200);
+      const file = JSON.parse(json.text) as { shoppingList: Record<string, unknown>[] };
+      expect(
+        file.shoppingList.map((entry) => [entry.name, entry.quantity, entry.unit, entry.checked, entry.position]),
+      ).to.deep.equal([
+        ["Peas, frozen", 0.5, "kg", true, 0],
+        ["=cmd()", 1, "piece", false, 1],
+      ]);
+      expect(Object.keys(file.shoppingList[0] as object).sort()).to.deep.equal(
+        ["categoryId", "checked", "createdAt", "id", "name", "position", "quantity", "unit", "updatedAt"].sort(),
+      );
+      const csv = await send("get", `/households/${w.hid}/export?format=csv`, w.member);
+      const lines = csv.text.trim().split("\r\n");
+      expect(lines[0]).to.include("unit,categoryId,checked");
+      const shoppingLines = lines.filter((line) => line.startsWith("shopping,"));
+      expect(shoppingLines).to.have.length(2);
+      expect(shoppingLines[0]).to.include('"Peas, frozen"').and.include(",kg,").and.include(",true");
+      // A cell a spreadsheet would run is defused, as everywhere in the CSV export.
+      expect(shoppingLines[1]).to.include("'=cmd()");
+
+      await clear();
+      await add({ name: "Already here" });
+      for (const [type, body] of [
+        ["application/json", json.text],
+        ["text/csv", csv.text],
+      ] as const) {
+        const imported = await request(w.app)
+          .post(`/api/v1/households/${w.hid}/import`)
+          .set("Authorization", `Bearer ${w.owner.token}`)
+          .set("Content-Type", type)
+          .send(body);
+        expect(imported.status, JSON.stringify(imported.body)).to.equal(200);
+      }
+      expect(names(await read())).to.deep.equal(["Already here"]);
+      // A record kind that is an object's own property name is an unknown kind, not a crash.
+      for (const record of ["constructor", "__proto__", "toString"]) {
+        const odd = await request(w.app)
+          .post(`/api/v1/households/${w.hid}/import`)
+          .set("Authorization", `Bearer ${w.owner.token}`)
+          .set("Content-Type", "text/csv")
+          .send(`record,id,name\r\n${record},abcdefgh1234,X\r\n`);
+        expect(odd.status, `${record}: ${JSON.stringify(odd.body)}`).to.equal(400);
+      }
+    });
+
+    it("every change reaches the household's event stream", async () => {
+      const server: Server = createServer(w.app);
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+      const stream = await openEventStream(`${base}/households/${w.hid}/events`, {
+        Authorization: `Bearer ${w.owner.token}`,
+      });
+      try {
+        expect(stream.status).to.equal(200);
+        const entry = await add({ name: "Yoghurt" });
+        const added = await stream.next((message) => message.event === "shopping_list.added");
+        expect(added.data).to.deep.include({ type: "shopping_list.added", householdId: w.hid });
+        expect((added.data as { data: { entry: Entry } }).data.entry).to.include({ id: entry.id, name: "Yoghurt" });
+        expect((added.data as { actor: unknown }).actor).to.deep.equal({ kind: "user", id: w.member.id });
+        await send("patch", `${list()}/${entry.id}`, w.member, { checked: true });
+        const updated = await stream.next((message) => message.event === "shopping_list.updated");
+        expect((updated.data as { data: { changes: string[] } }).data.changes).to.deep.equal(["checked"]);
+        const stock = await send("post", `${list()}/checked/stock`, w.member, {
+          freezerId: w.freezerId,
+          compartmentId: w.compartmentIds[0],
+        });
+        const removed = await stream.next((message) => message.event === "shopping_list.removed");
+        expect((removed.data as { data: unknown }).data).to.deep.equal({
+          entryId: entry.id,
+          name: "Yoghurt",
+          stocked: { itemId: stock.body.items[0].id },
+        });
+        const created = await stream.next((message) => message.event === "item.created");
+        expect((created.data as { data: { item: { id: string } } }).data.item.id).to.equal(stock.body.items[0].id);
+      } finally {
+        stream.close();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    });
+  });
+}

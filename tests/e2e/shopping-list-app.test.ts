@@ -1,0 +1,180 @@
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { expect } from "chai";
+import type { Page } from "playwright-core";
+import {
+  type AppServer,
+  addItem,
+  household,
+  join,
+  member,
+  PROFILES,
+  startAppServer,
+  text,
+} from "./support/family-app.js";
+
+const require = createRequire(import.meta.url);
+
+/** axe-core's serious and critical violations on the page as it is now (none allowed). */
+async function expectAccessible(page: Page, screen: string): Promise<void> {
+  await page.evaluate(await readFile(require.resolve("axe-core/axe.min.js"), "utf8"));
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
+      }
+    ).axe;
+    return (await axe.run()).violations
+      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+  });
+  expect(violations, `axe on ${screen}`).to.deep.equal([]);
+}
+
+/** The entries' names as the page shows them, top to bottom. */
+function entryNames(page: Page): Promise<string[]> {
+  return page.locator("li.shopping-entry .shopping-name").allTextContents();
+}
+
+/** Waits until the page shows exactly `names`, in that order (the live stream's doing, no sleep). */
+async function waitForNames(page: Page, names: string[]): Promise<void> {
+  await page.waitForFunction(
+    (wanted) =>
+      JSON.stringify(
+        Array.from(document.querySelectorAll("li.shopping-entry .shopping-name"), (n) => n.textContent),
+      ) === JSON.stringify(wanted),
+    names,
+    { timeout: 10_000 },
+  );
+}
+
+describe("inventory web app: the shopping list (PGlite)", function () {
+  this.timeout(180_000);
+  let server: AppServer;
+  let stop: () => Promise<void> = async () => undefined;
+
+  before(async function () {
+    this.timeout(300_000);
+    const started = await startAppServer("PGlite", "shopping list app");
+    stop = started.stop;
+    if (!started.server) this.skip();
+    server = started.server;
+  });
+
+  after(async () => {
+    await stop();
+  });
+
+  for (const profile of PROFILES.filter((candidate) => candidate.phone)) {
+    describe(profile.name, () => {
+      const say = (key: Parameters<typeof text>[1], values: Record<string, string | number> = {}) =>
+        text(profile, key, values);
+
+      it("two members: adding, checking off, moving and removing show up live on the other's phone", async () => {
+        const anna = await member(server, profile, "Anna");
+        const ben = await member(server, profile, "Ben");
+        try {
+          const place = await household(anna, "The Smiths");
+          await join(anna, place, ben);
+          for (const person of [anna, ben]) {
+            await person.page.goto(`${server.baseUrl}/`);
+            await person.page.getByRole("link", { name: say("nav.shopping") }).click();
+            await person.page.getByRole("heading", { name: say("shopping.title"), level: 1 }).waitFor();
+            await person.page.getByText(say("shopping.empty")).waitFor();
+          }
+          await expectAccessible(anna.page, "the empty shopping list");
+
+          // Anna adds two bags of peas with the form; Ben's list shows them.
+          await anna.page.getByLabel(say("shopping.field.name")).fill("Peas");
+          await anna.page.getByLabel(say("field.quantity")).fill("2");
+          await anna.page.getByLabel(say("shopping.field.unit")).selectOption("bag");
+          await anna.page.getByRole("button", { name: say("shopping.add"), exact: true }).click();
+          await waitForNames(anna.page, ["Peas"]);
+          await waitForNames(ben.page, ["Peas"]);
+          expect(await ben.page.locator("li.shopping-entry .shopping-amount").textContent()).to.equal(
+            say("shopping.unit.bag.other", { n: 2 }),
+          );
+          // The focus goes back to the name field for the next entry.
+          expect(await anna.page.evaluate(() => document.activeElement?.id)).to.equal("shopping-name");
+          await anna.page.getByLabel(say("shopping.field.name")).fill("Bread");
+          await anna.page.getByLabel(say("shopping.field.name")).press("Enter");
+          await waitForNames(ben.page, ["Peas", "Bread"]);
+
+          // Ben moves the bread up with its button (no dragging); Anna sees the new order.
+          await ben.page.getByRole("button", { name: say("shopping.moveUp", { name: "Bread" }) }).click();
+          await waitForNames(ben.page, ["Bread", "Peas"]);
+          await waitForNames(anna.page, ["Bread", "Peas"]);
+          // The keyboard stays on the moved entry (its "up" is disabled at the top, so "down").
+          expect(await ben.page.evaluate(() => document.activeElement?.getAttribute("data-move"))).to.equal("down");
+
+          // Anna checks the peas off; Ben's box is ticked.
+          await anna.page.getByRole("checkbox", { name: /Peas/ }).check();
+          await ben.page.waitForFunction(
+            () =>
+              Array.from(document.querySelectorAll<HTMLElement>("li.shopping-entry")).some(
+                (row) => row.textContent?.includes("Peas") && row.classList.contains("checked"),
+              ),
+            undefined,
+            { timeout: 10_000 },
+          );
+          expect(await ben.page.getByRole("checkbox", { name: /Peas/ }).isChecked()).to.equal(true);
+          await expectAccessible(ben.page, "the shopping list with a checked entry");
+
+          // Ben removes the bread; it leaves Anna's list too.
+          await ben.page.getByRole("button", { name: say("shopping.remove", { name: "Bread" }) }).click();
+          await waitForNames(anna.page, ["Peas"]);
+          expect(await entryNames(ben.page)).to.deep.equal(["Peas"]);
+
+          // Nothing scrolls sideways on the phone.
+          const overflow = await anna.page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+          expect(overflow, "horizontal scrolling at 390 px").to.equal(false);
+        } finally {
+          await anna.context.close();
+          await ben.context.close();
+        }
+      });
+
+      it("taking the last one out offers the shopping list; after shopping the checked entries go into the freezer in one step", async () => {
+        const anna = await member(server, profile, "Anna");
+        try {
+          const place = await household(anna, "The Smiths");
+          await addItem(anna, place, { name: "Fish fingers", quantity: 1 });
+          await anna.page.goto(`${server.baseUrl}/`);
+          await anna.page.getByRole("button", { name: say("list.takeOne", { name: "Fish fingers" }) }).click();
+          const offer = anna.page.locator(".shopping-offer");
+          await offer.getByText(say("shopping.offer.question", { name: "Fish fingers" })).waitFor();
+          await expectAccessible(anna.page, "the shopping list offer");
+          await offer.getByRole("button", { name: say("shopping.offer.add") }).click();
+          await offer.waitFor({ state: "detached" });
+          const list = await anna.api<{ name: string }[]>("GET", `/households/${place.hid}/shopping-list`);
+          expect(list.map((entry) => entry.name)).to.deep.equal(["Fish fingers"]);
+
+          // "No, thanks" leaves the list alone.
+          await addItem(anna, place, { name: "Ice cream", quantity: 1 });
+          await anna.page.reload();
+          await anna.page.getByRole("button", { name: say("list.takeOne", { name: "Ice cream" }) }).click();
+          await offer.getByRole("button", { name: say("shopping.offer.dismiss") }).click();
+          await offer.waitFor({ state: "detached" });
+
+          await anna.page.getByRole("link", { name: say("nav.shopping") }).click();
+          await waitForNames(anna.page, ["Fish fingers"]);
+          await anna.page.getByRole("checkbox", { name: /Fish fingers/ }).check();
+          const stock = anna.page.getByRole("button", { name: say("shopping.stock", { count: 1 }) });
+          await stock.waitFor();
+          await expectAccessible(anna.page, "putting the shopping away");
+          await stock.click();
+          await anna.page.getByText(say("shopping.empty")).waitFor();
+          const items = await anna.api<{ data: { name: string; compartmentId: string }[] }>(
+            "GET",
+            `/households/${place.hid}/items`,
+          );
+          expect(items.data.map((item) => [item.name, item.compartmentId])).to.deep.equal([
+            ["Fish fingers", place.cid],
+          ]);
+        } finally {
+          await anna.context.close();
+        }
+      });
+    });
+  }
+});
