@@ -55,6 +55,13 @@ export const ERROR_CODES = Object.freeze({
   ITEM_CHANGED: "The item changed since the version named in `If-Match`; the body's `item` is the current one.",
   ITEM_USED_UP: "The item was used up (quantity 0) and cannot be restored.",
   IMPORT_INVALID: "An import file has invalid rows; `details` names each row and what is wrong.",
+  QUANTITY_NOT_WHOLE: "Quantities in portions and bags are whole numbers.",
+  UNIT_MISMATCH: "An amount to take out is in a unit that does not convert to the item's unit (grams of bags).",
+  INVALID_ITEM_CATEGORY: "The item's categoryId is not a category of the household.",
+
+  // Categories.
+  CATEGORY_NOT_FOUND: "The category does not exist in this household.",
+  CATEGORY_NAME_TAKEN: "The household already has a category of that name (ignoring case).",
 
   // The automation engine.
   INVALID_TOPIC_FILTER: "An MQTT topic filter is not valid.",
