@@ -565,6 +565,8 @@ async function singleHousehold(adminUrl: string): Promise<void> {
           compartmentId: placement!.compartmentId,
           name: itemName(index),
           quantity: 1 + (index % 6),
+          unit: "piece",
+          categoryId: null,
           notes: index % 10 === 0 ? "Label on the lid" : null,
           storedAt: createdAt,
           expiresAt: index % 10 < 7 ? new Date(createdAt.getTime() + (30 + (index % 300)) * 86_400_000) : null,

@@ -52,11 +52,19 @@ export async function up(knex: Knex): Promise<void> {
     // The category filter of the list and its count, and the per-category summary.
     `CREATE INDEX freezer_items_household_category_idx ON freezer_items (household_id, category_id, expires_at)
     WHERE deleted_at IS NULL`,
+    // A chunked import (PGlite) lists the categories it created, to take them back on failure.
+    `ALTER TABLE import_batch_rows DROP CONSTRAINT import_batch_rows_kind_check`,
+    `ALTER TABLE import_batch_rows ADD CONSTRAINT import_batch_rows_kind_check
+    CHECK (kind IN ('freezer', 'compartment', 'category', 'item'))`,
   ]);
 }
 
 export async function down(knex: Knex): Promise<void> {
   await runStatements(knex, [
+    `DELETE FROM import_batch_rows WHERE kind = 'category'`,
+    `ALTER TABLE import_batch_rows DROP CONSTRAINT import_batch_rows_kind_check`,
+    `ALTER TABLE import_batch_rows ADD CONSTRAINT import_batch_rows_kind_check
+    CHECK (kind IN ('freezer', 'compartment', 'item'))`,
     `DROP INDEX freezer_items_household_category_idx`,
     `ALTER TABLE freezer_items DROP COLUMN category_id`,
     `ALTER TABLE freezer_items DROP COLUMN unit`,

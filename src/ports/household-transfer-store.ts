@@ -2,11 +2,22 @@ import type { ChangeLogEntry } from "../domain/inventory/change-log-entry.js";
 import type { Compartment, Freezer } from "../domain/inventory/freezer.js";
 import type { FreezerItem } from "../domain/inventory/freezer-item.js";
 import type { TransferFreezer } from "../domain/inventory/household-transfer.js";
+import type { ItemCategory } from "../domain/inventory/item-category.js";
+
+/** What an import wrote. */
+export interface ImportCounts {
+  itemsCreated: number;
+  freezersCreated: number;
+  compartmentsCreated: number;
+  categoriesCreated: number;
+}
 
 /** Records an import writes together: the freezers and compartments its items need come first. */
 export interface ImportBatch {
   freezers: Freezer[];
   compartments: Compartment[];
+  /** Categories the file brought that the household lacked (always under new ids). */
+  categories: ItemCategory[];
   items: FreezerItem[];
   /** The file row that brought each id of the batch, to name it when the id is refused. */
   rows: ReadonlyMap<string, string>;
@@ -20,13 +31,15 @@ export interface ImportWrite {
    * the store holds the household's import lock, so a second import of a file finds what the
    * first created instead of creating it again. May throw (ImportInvalidError) to write nothing.
    */
-  batches(current: TransferFreezer[]): AsyncIterable<ImportBatch>;
+  batches(current: TransferFreezer[], categories: ItemCategory[]): AsyncIterable<ImportBatch>;
 }
 
 /** Whole-household reads and the one-transaction import, for export and import. */
 export interface HouseholdTransferStore {
   /** The household's freezers with their compartments. */
   freezers(householdId: string): Promise<TransferFreezer[]>;
+  /** The household's categories in their order. */
+  categories(householdId: string): Promise<ItemCategory[]>;
   /** Items (active and archived) by id, after `afterId`, at most `limit`. */
   itemsAfter(householdId: string, afterId: string | null, limit: number): Promise<FreezerItem[]>;
   /** Change-log entries of the household's items by id, after `afterId`, at most `limit`. */
@@ -42,9 +55,7 @@ export interface HouseholdTransferStore {
    * writing nothing, when an id of a batch is another household's (one that household wrote in the
    * meantime), and with NotHouseholdMemberError when the household is gone.
    */
-  importAll(
-    write: ImportWrite,
-  ): Promise<{ itemsCreated: number; freezersCreated: number; compartmentsCreated: number }>;
+  importAll(write: ImportWrite): Promise<ImportCounts>;
 }
 
 export const HOUSEHOLD_TRANSFER_STORE = Symbol("HouseholdTransferStore");

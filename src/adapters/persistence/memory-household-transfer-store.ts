@@ -13,7 +13,8 @@ import {
   MAX_REPORTED_PROBLEMS,
   type TransferFreezer,
 } from "../../domain/inventory/household-transfer.js";
-import type { HouseholdTransferStore, ImportWrite } from "../../ports/household-transfer-store.js";
+import type { HouseholdTransferStore, ImportCounts, ImportWrite } from "../../ports/household-transfer-store.js";
+import { compareCategories, type ItemCategory } from "../../domain/inventory/item-category.js";
 import type { MemoryInventoryStore } from "./memory-inventory-store.js";
 import type { MemoryItemRepository } from "./memory-item-repository.js";
 
@@ -37,6 +38,13 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
           .filter((c) => c.freezerId === freezer.id)
           .sort(compareCompartments),
       }));
+  }
+
+  async categories(householdId: string): Promise<ItemCategory[]> {
+    return [...this.store.categories.values()]
+      .filter((category) => category.householdId === householdId)
+      .sort(compareCategories)
+      .map((category) => ({ ...category }));
   }
 
   async itemsAfter(householdId: string, afterId: string | null, limit: number): Promise<FreezerItem[]> {
@@ -71,9 +79,7 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
     ];
   }
 
-  async importAll(
-    write: ImportWrite,
-  ): Promise<{ itemsCreated: number; freezersCreated: number; compartmentsCreated: number }> {
+  async importAll(write: ImportWrite): Promise<ImportCounts> {
     // Imports of one household run one after the other, as the knex store's household lock makes them.
     const before = this.importing.get(write.householdId) ?? Promise.resolve();
     const turn = before.then(() => this.importLocked(write));
@@ -89,17 +95,17 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
     }
   }
 
-  private async importLocked(
-    write: ImportWrite,
-  ): Promise<{ itemsCreated: number; freezersCreated: number; compartmentsCreated: number }> {
+  private async importLocked(write: ImportWrite): Promise<ImportCounts> {
     const { householdId } = write;
     if (!this.store.households.has(householdId)) throw new NotHouseholdMemberError();
     const freezers: Freezer[] = [];
     const compartments: Compartment[] = [];
     const items: FreezerItem[] = [];
+    const categories: ItemCategory[] = [];
     const fileRows = new Map<string, string>();
-    for await (const batch of write.batches(await this.freezers(householdId))) {
+    for await (const batch of write.batches(await this.freezers(householdId), await this.categories(householdId))) {
       freezers.push(...batch.freezers);
+      categories.push(...batch.categories);
       compartments.push(...batch.compartments);
       items.push(...batch.items);
       for (const [id, row] of batch.rows) fileRows.set(id, row);
@@ -128,8 +134,10 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
     if (taken.length > 0) throw new ImportInvalidError(taken.slice(0, MAX_REPORTED_PROBLEMS), taken.length);
     for (const freezer of newFreezers) this.store.freezers.set(freezer.id, { ...freezer });
     for (const compartment of newCompartments) this.store.compartments.set(compartment.id, { ...compartment });
+    for (const category of categories) this.store.categories.set(category.id, { ...category });
     await this.items.insertMany(newItems);
     return {
+      categoriesCreated: categories.length,
       itemsCreated: newItems.length,
       freezersCreated: newFreezers.length,
       compartmentsCreated: newCompartments.length,

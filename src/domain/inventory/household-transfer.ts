@@ -1,6 +1,8 @@
 import type { ChangeLogEntry } from "./change-log-entry.js";
 import type { Compartment, Freezer } from "./freezer.js";
 import type { FreezerItem } from "./freezer-item.js";
+import type { ItemCategory } from "./item-category.js";
+import type { ItemUnit } from "./item-unit.js";
 import { DomainError } from "../shared/domain-error.js";
 
 /** A freezer as an export lists it, with its compartments. */
@@ -12,6 +14,7 @@ export interface TransferFreezer extends Freezer {
 export type ExportRecord =
   | { kind: "freezer"; freezer: Freezer }
   | { kind: "compartment"; compartment: Compartment }
+  | { kind: "category"; category: ItemCategory }
   | { kind: "item"; item: FreezerItem }
   | { kind: "history"; entry: ChangeLogEntry };
 
@@ -36,6 +39,19 @@ export interface ImportCompartmentRow {
 }
 
 /**
+ * A category an import file defines: matched to the household's category of the same id, else
+ * of the same name (ignoring case), else created under a new id; items name it by the file's id.
+ */
+export interface ImportCategoryRow {
+  kind: "category";
+  /** Where the row is in the file: `row 12` (CSV, the header is row 1) or `items[3]` (JSON). */
+  row: string;
+  id: string;
+  name: string;
+  position: number;
+}
+
+/**
  * An item of an import file. Its place is named by id (an existing freezer or compartment of
  * the household, or one the file defines) or by name (created when the household has none of that name).
  */
@@ -46,6 +62,10 @@ export interface ImportItemRow {
   id: string;
   name: string;
   quantity: number;
+  unit: ItemUnit;
+  /** A category of the household or of the file, by id; or by name (created when the household has none). */
+  categoryId: string | null;
+  categoryName: string | null;
   freezerId: string | null;
   freezerName: string | null;
   compartmentId: string | null;
@@ -72,12 +92,19 @@ export interface ImportSkippedRow {
   row: string;
 }
 
-export type ImportRow = ImportFreezerRow | ImportCompartmentRow | ImportItemRow | ImportRowProblem | ImportSkippedRow;
+export type ImportRow =
+  | ImportFreezerRow
+  | ImportCompartmentRow
+  | ImportCategoryRow
+  | ImportItemRow
+  | ImportRowProblem
+  | ImportSkippedRow;
 
 /** What an import changed; a second run of the same file reports all zeros but `unchanged`. */
 export interface ImportSummary {
   freezersCreated: number;
   compartmentsCreated: number;
+  categoriesCreated: number;
   itemsCreated: number;
   /** Items of the file already in the household (same id): left as they are. */
   itemsUnchanged: number;

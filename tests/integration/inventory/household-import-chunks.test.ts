@@ -61,6 +61,8 @@ function importWrite(
     compartmentId,
     name: `Imported ${id}`,
     quantity: 1,
+    unit: "piece",
+    categoryId: null,
     notes: null,
     storedAt: null,
     expiresAt: null,
@@ -94,6 +96,7 @@ function importWrite(
           yield {
             freezers: first ? [freezer] : [],
             compartments: first ? [compartment] : [],
+            categories: [],
             items: batch,
             rows: new Map(),
           };

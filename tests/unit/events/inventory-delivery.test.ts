@@ -24,6 +24,8 @@ function itemCreated(householdId = "h1", name = "Peas"): InventoryEvent {
       id: `i${counter}`,
       name,
       quantity: 1,
+      unit: "piece",
+      categoryId: null,
       freezerId: "f",
       compartmentId: "c",
       expiresAt: null,

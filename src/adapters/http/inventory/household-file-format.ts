@@ -3,8 +3,10 @@
  * `hearth export|import` read, as JSON or CSV. Both are written and read as streams.
  *
  * JSON: `{ format, version, householdId, exportedAt, freezers: [...], compartments: [...],
- * items: [...], history: [...] }`. CSV: one table whose `record` column says what each row is
- * (freezer, compartment, item, history); a file without that column holds items only.
+ * categories: [...], items: [...], history: [...] }`. CSV: one table whose `record` column says
+ * what each row is (freezer, compartment, category, item, history); a file without that column
+ * holds items only. Items name their category by id (`categoryId`, a category of the file or the
+ * household) and by name (`categoryName`), so a file read elsewhere still finds or creates it.
  */
 import { once } from "node:events";
 import { type Readable, Transform, type Writable } from "node:stream";
@@ -12,7 +14,9 @@ import { CsvError, type InfoRecord, type Options as CsvOptions, parse as parseCs
 import { jsonParser, type Token as JsonToken } from "stream-json/core/parser.js";
 import { z } from "zod";
 import type { ExportRecord, ImportRow } from "../../../domain/inventory/household-transfer.js";
-import { itemName, notes, timestamp } from "./item-schemas.js";
+import { itemName, itemUnit, notes, timestamp } from "./item-schemas.js";
+import { categoryName } from "./category-schemas.js";
+import { DEFAULT_ITEM_UNIT, quantityFitsUnit, WHOLE_NUMBER_UNITS } from "../../../domain/inventory/item-unit.js";
 import { freezerDescription, placeName, position } from "./freezer-schemas.js";
 import { fieldsWithNulCharacters, idSchema, NUL_CHARACTER_MESSAGE } from "./validation.js";
 import { neutraliseFormula, restoreFormula } from "./csv-formula-guard.js";
@@ -41,6 +45,10 @@ const CSV_COLUMNS = [
   "createdAt",
   "updatedAt",
   ...HISTORY_FIELDS,
+  "unit",
+  "categoryId",
+  "categoryName",
+  "key",
 ] as const;
 
 type CsvColumn = (typeof CSV_COLUMNS)[number];
@@ -64,8 +72,13 @@ function exported<T extends object, K extends keyof T>(source: T, keys: readonly
   return row as Exported<Pick<T, K>>;
 }
 
-function recordFields(record: ExportRecord): {
-  array: "freezers" | "compartments" | "items" | "history";
+type FileArray = "freezers" | "compartments" | "categories" | "items" | "history";
+
+function recordFields(
+  record: ExportRecord,
+  categoryNames: ReadonlyMap<string, string>,
+): {
+  array: FileArray;
   csv: Partial<Record<CsvColumn, string | number | null>>;
   json: object;
 } {
@@ -80,12 +93,17 @@ function recordFields(record: ExportRecord): {
       const json = exported(record.compartment, ["id", "freezerId", "name", "position", "createdAt"]);
       return { array: "compartments", json, csv: { record: "compartment", ...json } };
     }
+    case "category": {
+      const json = exported(record.category, ["id", "key", "name", "position", "createdAt"]);
+      return { array: "categories", json, csv: { record: "category", ...json } };
+    }
     case "item": {
       const { item } = record;
       const json = {
         ...exported(item, ["id", "freezerId", "compartmentId", "name", "quantity", "notes", "storedAt", "expiresAt"]),
         archivedAt: item.deletedAt?.toISOString() ?? null,
-        ...exported(item, ["createdAt", "updatedAt"]),
+        ...exported(item, ["createdAt", "updatedAt", "unit", "categoryId"]),
+        categoryName: item.categoryId === null ? null : (categoryNames.get(item.categoryId) ?? null),
       };
       return { array: "items", json, csv: { record: "item", ...json } };
     }
@@ -109,10 +127,16 @@ export async function writeHouseholdFile(
   format: HouseholdFileFormat,
   meta: { householdId: string; exportedAt: Date },
 ): Promise<void> {
+  // Categories come before items (a household has a few dozen at most): items carry their names.
+  const categoryNames = new Map<string, string>();
+  const fields = (record: ExportRecord) => {
+    if (record.kind === "category") categoryNames.set(record.category.id, record.category.name);
+    return recordFields(record, categoryNames);
+  };
   if (format === "csv") {
     await put(out, `${CSV_COLUMNS.join(",")}\r\n`);
     for await (const record of records) {
-      const { csv } = recordFields(record);
+      const { csv } = fields(record);
       await put(out, `${CSV_COLUMNS.map((column) => csvCell(csv[column])).join(",")}\r\n`);
     }
     return;
@@ -122,7 +146,7 @@ export async function writeHouseholdFile(
     `{"format":"hearth-household","version":1,"householdId":${JSON.stringify(meta.householdId)},"exportedAt":"${meta.exportedAt.toISOString()}"`,
   );
   // The arrays come in this order; an array with no records is still written, empty.
-  const arrays = ["freezers", "compartments", "items", "history"];
+  const arrays: FileArray[] = ["freezers", "compartments", "categories", "items", "history"];
   let current = -1;
   let first = true;
   const openUpTo = async (target: number) => {
@@ -133,7 +157,7 @@ export async function writeHouseholdFile(
     }
   };
   for await (const record of records) {
-    const { array, json } = recordFields(record);
+    const { array, json } = fields(record);
     await openUpTo(arrays.indexOf(array));
     await put(out, `${first ? "" : ","}${JSON.stringify(json)}`);
     first = false;
@@ -156,6 +180,12 @@ const fileRow = <S extends z.ZodRawShape>(shape: S) =>
   z.object({ id: idSchema, createdAt: z.unknown().optional() }).extend(shape).strict();
 const freezerRow = fileRow({ name: placeName, description: orNull(freezerDescription) });
 const compartmentRow = fileRow({ freezerId: idSchema, name: placeName, position: position.optional().default(0) });
+const categoryFileRow = fileRow({
+  name: categoryName,
+  position: position.optional().default(0),
+  // Written so a reader sees which default a category is; an import keeps the household's own.
+  key: z.unknown().optional(),
+});
 const itemRow = fileRow({
   name: itemName,
   quantity: z.number("must be a number").min(0, "must be 0 or more").max(1_000_000, "must be at most 1000000"),
@@ -164,16 +194,24 @@ const itemRow = fileRow({
   compartmentId: orNull(idSchema),
   compartmentName: orNull(placeName),
   notes: notes.optional().transform((value) => value ?? null),
+  unit: itemUnit.optional().transform((value) => value ?? DEFAULT_ITEM_UNIT),
+  categoryId: orNull(idSchema),
+  categoryName: orNull(categoryName),
   storedAt: optionalTimestamp,
   expiresAt: optionalTimestamp,
   archivedAt: optionalTimestamp,
   createdAt: optionalTimestamp,
   // Written by the export, not imported: the import's owner becomes the updater.
   updatedAt: z.unknown().optional(),
-}).refine((row) => row.quantity !== 0 || row.archivedAt !== null, {
-  path: ["quantity"],
-  message: "must be above 0 (0 only for an archived, used-up item)",
-});
+})
+  .refine((row) => row.quantity !== 0 || row.archivedAt !== null, {
+    path: ["quantity"],
+    message: "must be above 0 (0 only for an archived, used-up item)",
+  })
+  .refine((row) => quantityFitsUnit(row.quantity, row.unit), {
+    path: ["quantity"],
+    message: `must be a whole number for ${WHOLE_NUMBER_UNITS.join(" and ")}`,
+  });
 
 function problemText(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.join(".") || "row"}: ${issue.message}`).join("; ");
@@ -181,7 +219,7 @@ function problemText(error: z.ZodError): string {
 
 type Parsed = ImportRow;
 
-function parseRow(kind: "freezers" | "compartments" | "items" | "history", value: unknown, row: string): Parsed {
+function parseRow(kind: FileArray, value: unknown, row: string): Parsed {
   if (kind === "history") return { kind: "skipped", row };
   // As on every route: PostgreSQL text cannot hold a NUL character, so it is refused here.
   const nul = fieldsWithNulCharacters(value);
@@ -206,13 +244,19 @@ function parseRow(kind: "freezers" | "compartments" | "items" | "history", value
         }
       : { kind: "problem", row, message: problemText(parsed.error) };
   }
+  if (kind === "categories") {
+    const parsed = categoryFileRow.safeParse(value);
+    return parsed.success
+      ? { kind: "category", row, id: parsed.data.id, name: parsed.data.name, position: parsed.data.position }
+      : { kind: "problem", row, message: problemText(parsed.error) };
+  }
   const parsed = itemRow.safeParse(value);
   if (!parsed.success) return { kind: "problem", row, message: problemText(parsed.error) };
   const { updatedAt: _updatedAt, ...item } = parsed.data;
   return { kind: "item", row, ...item };
 }
 
-const JSON_ARRAYS = new Set(["freezers", "compartments", "items", "history"]);
+const JSON_ARRAYS = new Set(["freezers", "compartments", "categories", "items", "history"]);
 const JSON_META = new Set(["format", "version", "householdId", "exportedAt"]);
 
 /**
@@ -224,7 +268,7 @@ const JSON_META = new Set(["format", "version", "householdId", "exportedAt"]);
 export const HOUSEHOLD_FILE_LIMITS = {
   /** Characters of one row: a CSV record, or a JSON row's keys, strings and numbers. */
   rowCharacters: 16_384,
-  /** Cells of one CSV record (the file has 21 columns). */
+  /** Cells of one CSV record (the file has 25 columns). */
   csvCells: 64,
   /** Nesting inside one JSON row (rows are flat objects). */
   jsonRowDepth: 8,
@@ -379,7 +423,7 @@ async function* jsonRows(source: Readable, maxRows: number): AsyncGenerator<Pars
   let keyText: string | null = null;
   /** A meta field's value being read past. */
   let skipped: JsonRowBuilder | null = null;
-  let array: "freezers" | "compartments" | "items" | "history" = "items";
+  let array: FileArray = "items";
   let index = 0;
   let row: JsonRowBuilder | null = null;
   try {
@@ -456,7 +500,7 @@ async function* jsonRows(source: Readable, maxRows: number): AsyncGenerator<Pars
 
 function unexpectedAtTop(key: string): FileShapeError {
   return new FileShapeError(
-    `unexpected field "${key.slice(0, 64)}" at the top level (expected freezers, compartments, items, history)`,
+    `unexpected field "${key.slice(0, 64)}" at the top level (expected freezers, compartments, categories, items, history)`,
   );
 }
 
@@ -547,9 +591,10 @@ function isBlank(cells: string[]): boolean {
 }
 
 const CSV_NUMBER_FIELDS = new Set(["quantity", "position"]);
-const CSV_RECORD_ARRAY: Record<string, "freezers" | "compartments" | "items" | "history"> = {
+const CSV_RECORD_ARRAY: Record<string, FileArray> = {
   freezer: "freezers",
   compartment: "compartments",
+  category: "categories",
   item: "items",
   history: "history",
 };
@@ -558,6 +603,7 @@ const CSV_FIELDS: Record<string, readonly string[]> = {
   // CSV has one notes column; a freezer's description is read from it.
   freezers: Object.keys(freezerRow.shape).map((field) => (field === "description" ? "notes" : field)),
   compartments: Object.keys(compartmentRow.shape),
+  categories: Object.keys(categoryFileRow.shape),
   items: Object.keys(itemRow.shape),
   history: [],
 };
@@ -586,7 +632,7 @@ async function* csvRows(source: Readable, maxRows: number): AsyncGenerator<Parse
       yield {
         kind: "problem",
         row,
-        message: `record must be one of freezer, compartment, item, history (not "${values.record}")`,
+        message: `record must be one of freezer, compartment, category, item, history (not "${values.record}")`,
       };
       continue;
     }

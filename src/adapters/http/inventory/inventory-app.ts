@@ -10,6 +10,7 @@ import { createApiDocsRouter } from "./api-docs.js";
 import { createAuthenticate, currentUserId } from "./authenticate.js";
 import { AdminRequiredError } from "../../../domain/inventory/errors.js";
 import { freezerRoutes } from "./freezer-routes.js";
+import { categoryRoutes } from "./category-routes.js";
 import type { HouseholdEventStreams } from "../../../application/inventory/household-event-streams.js";
 import { householdEventsHandler, registerHouseholdEventsOpenApi } from "./household-events-route.js";
 import { householdParams } from "./household-schemas.js";
@@ -167,6 +168,7 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
     ...webSessionRoutes(deps.useCases, deps.tokens, webSession),
     ...householdRoutes(deps.useCases),
     ...freezerRoutes(deps.useCases),
+    ...categoryRoutes(deps.useCases),
   ];
 
   const registry = createOpenApiRegistry();
