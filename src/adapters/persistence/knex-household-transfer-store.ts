@@ -123,7 +123,12 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
         write.householdId,
       ]);
       if (household.rows.length === 0) throw new NotHouseholdMemberError();
-      const counts: ImportCounts = { itemsCreated: 0, freezersCreated: 0, compartmentsCreated: 0, categoriesCreated: 0 };
+      const counts: ImportCounts = {
+        itemsCreated: 0,
+        freezersCreated: 0,
+        compartmentsCreated: 0,
+        categoriesCreated: 0,
+      };
       const current = await readFreezers(trx, write.householdId);
       for await (const batch of write.batches(current, await readCategories(trx, write.householdId))) {
         const insert = async (table: string, kind: "freezers" | "compartments" | "items", rows: { id: string }[]) =>

@@ -469,7 +469,12 @@ export class KnexItemRepository implements ItemRepository {
     const outbox = events.map(outboxRow);
     const result = await this.knex
       .raw<{
-        rows: (Omit<ItemViewRow, "id"> & { id: string | null; member: boolean; placed: boolean; categorised: boolean })[];
+        rows: (Omit<ItemViewRow, "id"> & {
+          id: string | null;
+          member: boolean;
+          placed: boolean;
+          categorised: boolean;
+        })[];
       }>(
         `WITH member AS (
   SELECT 1 FROM memberships WHERE household_id = ? AND user_id = ?

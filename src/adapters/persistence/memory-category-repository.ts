@@ -51,7 +51,11 @@ export class MemoryCategoryRepository implements CategoryRepository {
   private nameTaken(category: ItemCategory): boolean {
     const name = categoryNameKey(category.name);
     for (const other of this.store.categories.values()) {
-      if (other.householdId === category.householdId && other.id !== category.id && categoryNameKey(other.name) === name)
+      if (
+        other.householdId === category.householdId &&
+        other.id !== category.id &&
+        categoryNameKey(other.name) === name
+      )
         return true;
     }
     return false;

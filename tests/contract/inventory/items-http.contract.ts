@@ -6,6 +6,8 @@ type Method = "get" | "post" | "patch" | "delete";
 type ItemState = "active" | "archived";
 
 const ITEM_FIELDS = [
+  // Added by units and categories (issue 23); the spec's fields are all still here.
+  "categoryId",
   "compartmentId",
   "createdAt",
   "createdBy",
@@ -18,6 +20,7 @@ const ITEM_FIELDS = [
   "notes",
   "quantity",
   "storedAt",
+  "unit",
   "updatedAt",
   "updatedBy",
 ];

@@ -67,9 +67,7 @@ export function categoryRoutes(useCases: InventoryUseCases): RouteDefinition[] {
       params: categoryParams,
       access: "owner",
       status: 200,
-      response: z
-        .object({ message: z.string(), itemsUncategorised: z.number().int() })
-        .openapi("CategoryDeleted"),
+      response: z.object({ message: z.string(), itemsUncategorised: z.number().int() }).openapi("CategoryDeleted"),
       errors: [404],
       handler: ({ userId, params }) =>
         useCases.deleteCategory.execute({ userId, householdId: params.hid, categoryId: params.cid }),
