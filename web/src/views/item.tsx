@@ -28,6 +28,18 @@ import { type MessageKey, t } from "../i18n/index.js";
 import { navigate } from "../router.js";
 import { announce, compartmentName, freezerName, useAppState } from "../store.js";
 import { Expiry } from "./items.js";
+import { ITEM_UNITS, type ItemUnit } from "../api.js";
+import { categoryLabel, categoryName, formatAmount, frozenFor, unitName, useCategories } from "../categories.js";
+
+/** Units an amount can be taken out in: the item's own, and g/kg or ml/l across each other. */
+function takeOutUnits(unit: ItemUnit): ItemUnit[] {
+  if (unit === "g" || unit === "kg") return ["g", "kg"];
+  if (unit === "ml" || unit === "l") return ["ml", "l"];
+  return [unit];
+}
+
+/** The categories last loaded, for history sentences (outside a component). */
+let knownCategories: ReturnType<typeof useCategories> = [];
 
 /** One history entry as a sentence: "Anna moved it from Drawer 1 to Drawer 3, 2 days ago". */
 export function historySentence(entry: ChangeLogEntry, now: number = Date.now()): string {
@@ -45,6 +57,10 @@ export function historySentence(entry: ChangeLogEntry, now: number = Date.now())
         return formatDate(raw);
       case "quantity":
         return formatNumber(Number(raw));
+      case "unit":
+        return (ITEM_UNITS as readonly string[]).includes(raw) ? unitName(raw as ItemUnit) : raw;
+      case "categoryId":
+        return categoryName(knownCategories, raw) ?? t("history.unknownPlace");
       default:
         return raw;
     }
@@ -57,6 +73,8 @@ export function historySentence(entry: ChangeLogEntry, now: number = Date.now())
     expiresAt: "history.expiry",
     storedAt: "history.stored",
     notes: "history.notes",
+    unit: "history.unit",
+    categoryId: "history.category",
     deletedAt: entry.newValue ? "history.archived" : "history.restored",
   };
   const key = keys[entry.fieldName] ?? "history.changed";
@@ -82,6 +100,12 @@ export function ItemView(props: { itemId: string }) {
   const [freezerId, setFreezerId] = useState("");
   const [compartmentId, setCompartmentId] = useState("");
   const [take, setTake] = useState("1");
+  const [unit, setUnit] = useState<ItemUnit>("piece");
+  const [categoryId, setCategoryId] = useState("");
+  const [storedAt, setStoredAt] = useState("");
+  const [takeUnit, setTakeUnit] = useState<ItemUnit>("piece");
+  const categories = useCategories();
+  knownCategories = categories;
 
   const show = (loaded: Item) => {
     setItem(loaded);
@@ -91,6 +115,10 @@ export function ItemView(props: { itemId: string }) {
     setQuantity(decimalInputValue(loaded.quantity));
     setNotes(loaded.notes ?? "");
     setExpiresAt(dateInputValue(loaded.expiresAt));
+    setUnit(loaded.unit ?? "piece");
+    setTakeUnit(loaded.unit ?? "piece");
+    setCategoryId(loaded.categoryId ?? "");
+    setStoredAt(dateInputValue(loaded.storedAt));
     setFreezerId(loaded.freezerId);
     setCompartmentId(loaded.compartmentId);
   };
@@ -100,7 +128,10 @@ export function ItemView(props: { itemId: string }) {
     (name === base.name &&
       parseDecimal(quantity) === base.quantity &&
       (notes || null) === base.notes &&
-      expiresAt === dateInputValue(base.expiresAt));
+      expiresAt === dateInputValue(base.expiresAt) &&
+      unit === base.unit &&
+      (categoryId || null) === base.categoryId &&
+      storedAt === dateInputValue(base.storedAt));
   const reload = async (live = false) => {
     if (!householdId) return;
     try {
@@ -144,6 +175,9 @@ export function ItemView(props: { itemId: string }) {
     if (parseDecimal(quantity) !== reference.quantity) changes.quantity = parseDecimal(quantity);
     if ((notes || null) !== reference.notes) changes.notes = notes || null;
     if (expiresAt !== dateInputValue(reference.expiresAt)) changes.expiresAt = expiresAt || null;
+    if (unit !== reference.unit) changes.unit = unit;
+    if ((categoryId || null) !== reference.categoryId) changes.categoryId = categoryId || null;
+    if (storedAt !== dateInputValue(reference.storedAt)) changes.storedAt = storedAt || null;
     return changes;
   };
   const save = useAction(async () => {
@@ -182,7 +216,12 @@ export function ItemView(props: { itemId: string }) {
   });
   const consume = useAction(async () => {
     if (!householdId || !item) return;
-    const left = await api.consumeItem(householdId, item.id, parseDecimal(take));
+    const left = await api.consumeItem(
+      householdId,
+      item.id,
+      parseDecimal(take),
+      takeUnit === item.unit ? undefined : takeUnit,
+    );
     if (left.deletedAt) navigate("/");
     else await reload();
   });
@@ -208,10 +247,14 @@ export function ItemView(props: { itemId: string }) {
       <h1>{item.name}</h1>
       <p>
         {t("item.summary", {
-          quantity: formatNumber(item.quantity),
+          quantity:
+            (item.unit ?? "piece") === "piece" ? formatNumber(item.quantity) : formatAmount(item.quantity, item.unit),
           place: [freezerName(item.freezerId), compartmentName(item.compartmentId)].filter(Boolean).join(" · "),
         })}{" "}
-        <Expiry iso={item.expiresAt} />
+        <Expiry iso={item.expiresAt} />{" "}
+        <span class="muted">
+          {[categoryName(categories, item.categoryId ?? null), frozenFor(item.storedAt)].filter(Boolean).join(" · ")}
+        </span>
       </p>
       {kept ? <p class="notice">{t("offline.readOnly")}</p> : null}
       {conflict && base ? (
@@ -237,7 +280,23 @@ export function ItemView(props: { itemId: string }) {
         <ActionForm action={save} disabled={readOnly || archived} labels={{ name: "field.itemName" }}>
           <Field id="edit-name" label={t("field.itemName")} required maxLength={200} value={name} onValue={setName} />
           <QuantityField id="edit-quantity" label={t("field.quantity")} value={quantity} onValue={setQuantity} />
+          <Select id="edit-unit" label={t("field.unit")} value={unit} onValue={(value) => setUnit(value as ItemUnit)}>
+            {ITEM_UNITS.map((option) => (
+              <option key={option} value={option}>
+                {unitName(option)}
+              </option>
+            ))}
+          </Select>
+          <Select id="edit-category" label={t("field.category")} value={categoryId} onValue={setCategoryId}>
+            <option value="">{t("category.none")}</option>
+            {categories.map((category) => (
+              <option key={category.id} value={category.id}>
+                {categoryLabel(category)}
+              </option>
+            ))}
+          </Select>
           <Field id="edit-expires" label={t("field.expiresAt")} type="date" value={expiresAt} onValue={setExpiresAt} />
+          <Field id="edit-stored" label={t("field.storedAt")} type="date" value={storedAt} onValue={setStoredAt} />
           <NotesField id="edit-notes" value={notes} onValue={setNotes} />
           {unlikely.panel(() => save.run(), "edit-name")}
           <button type="submit" class="primary">
@@ -281,10 +340,24 @@ export function ItemView(props: { itemId: string }) {
           <QuantityField
             id="consume-quantity"
             label={t("item.consumeQuantity")}
-            max={item.quantity}
+            {...(takeUnit === item.unit ? { max: item.quantity } : {})}
             value={take}
             onValue={setTake}
           />
+          {takeOutUnits(item.unit ?? "piece").length > 1 ? (
+            <Select
+              id="consume-unit"
+              label={t("takeOut.unit")}
+              value={takeUnit}
+              onValue={(value) => setTakeUnit(value as ItemUnit)}
+            >
+              {takeOutUnits(item.unit).map((option) => (
+                <option key={option} value={option}>
+                  {unitName(option)}
+                </option>
+              ))}
+            </Select>
+          ) : null}
           <button type="submit">{t("item.consumeSubmit")}</button>
         </ActionForm>
       </section>
