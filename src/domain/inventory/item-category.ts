@@ -52,7 +52,10 @@ export function categoryNameKey(name: string): string {
 }
 
 /** Orders categories by position, then name ignoring case, then id: the same in memory and SQL. */
-export function compareCategories(a: ItemCategory, b: ItemCategory): number {
+export function compareCategories(
+  a: Pick<ItemCategory, "id" | "name" | "position">,
+  b: Pick<ItemCategory, "id" | "name" | "position">,
+): number {
   const an = categoryNameKey(a.name);
   const bn = categoryNameKey(b.name);
   return a.position - b.position || (an < bn ? -1 : an > bn ? 1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);

@@ -184,7 +184,13 @@ describe("OutboxDispatcher", () => {
 describe("MqttInventoryPublisher", () => {
   const summaries: InventorySummaries = {
     listHouseholds: async () => [{ id: "h1", name: "Home" }],
-    summarize: async (householdId) => ({ householdId, itemCount: 4, expiringSoon: 1, expired: 2 }),
+    summarize: async (householdId) => ({
+      householdId,
+      itemCount: 4,
+      expiringSoon: 1,
+      expired: 2,
+      byCategory: [{ categoryId: "k1", key: "meat", name: "Meat", itemCount: 4, expiringSoon: 1, expired: 2 }],
+    }),
     countsByFreezer: async () => [],
   };
 
@@ -264,7 +270,7 @@ describe("MqttInventoryPublisher refresh", () => {
       mqtt,
       summaries: {
         listHouseholds: async () => households,
-        summarize: async (householdId) => ({ householdId, itemCount: 1, expiringSoon: 0, expired: 0 }),
+        summarize: async (householdId) => ({ householdId, itemCount: 1, expiringSoon: 0, expired: 0, byCategory: [] }),
         countsByFreezer: async () => [],
       },
       logger: new MemoryLogger(),
