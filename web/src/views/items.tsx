@@ -1,3 +1,4 @@
+import { Fragment } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, type Item, type ItemQuery, type Page } from "../api.js";
 import {
@@ -75,7 +76,10 @@ export function ItemRow(props: { item: Item; onChanged?: () => void }) {
         <Expiry iso={item.expiresAt} />
         {frozen ? <span class="item-frozen muted">{frozen}</span> : null}
       </Link>
-      {props.onChanged ? <TakeOneOut item={item} onChanged={props.onChanged} /> : null}
+      {/* One of a piece, portion or bag; weights and volumes are taken out on the item's screen. */}
+      {props.onChanged && ["piece", "portion", "bag"].includes(unit) ? (
+        <TakeOneOut item={item} onChanged={props.onChanged} />
+      ) : null}
     </li>
   );
 }
@@ -559,15 +563,20 @@ export function ItemList(props: { version: number; onChanged: () => void }) {
               : ""
             : t("list.count", { count: formatNumber(total) })}
       </p>
+      {/* Groups are headings between sibling lists (not wrappers), so each list stays the list's own. */}
       {groupByCategory(items, categories).map((group) => (
-        <section key={group.id} aria-label={group.label} class="item-group">
-          {group.label ? <h3 class="item-group-title">{group.label}</h3> : null}
-          <ul class="items">
+        <Fragment key={group.id}>
+          {group.label ? (
+            <h3 class="item-group-title" id={`group-${group.id}`}>
+              {group.label}
+            </h3>
+          ) : null}
+          <ul class="items" aria-labelledby={group.label ? `group-${group.id}` : undefined}>
             {group.items.map((item) => (
               <ItemRow key={item.id} item={item} onChanged={props.onChanged} />
             ))}
           </ul>
-        </section>
+        </Fragment>
       ))}
       <p>
         <Link href="/categories">{t("categories.manage")}</Link>
