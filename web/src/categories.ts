@@ -4,7 +4,7 @@
  * owner shows on every member's phone.
  */
 import { useEffect, useState } from "preact/hooks";
-import { api, type Category, type ItemUnit, WHOLE_NUMBER_UNITS } from "./api.js";
+import { api, type Category, type ItemUnit } from "./api.js";
 import { formatNumber, localDay } from "./format.js";
 import { type MessageKey, t } from "./i18n/index.js";
 import { useAppState } from "./store.js";
@@ -54,11 +54,6 @@ export function formatAmount(quantity: number, unit: ItemUnit): string {
 /** The unit's name for pickers ("kilograms (kg)"). */
 export function unitName(unit: ItemUnit): string {
   return t(`unit.name.${unit}` as MessageKey);
-}
-
-/** Whether the unit takes only whole numbers (the server refuses fractions for it). */
-export function wholeNumbersOnly(unit: ItemUnit): boolean {
-  return WHOLE_NUMBER_UNITS.includes(unit);
 }
 
 /** "frozen 3 weeks ago", counted in the household's calendar days. */

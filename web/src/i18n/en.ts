@@ -288,7 +288,6 @@ export const en = {
   "unit.name.l": "litres (l)",
   "field.unit": "Unit",
   "field.category": "Category",
-  "unit.wholeOnly": "Whole numbers only for {unit}.",
   "category.meat": "Meat",
   "category.fish": "Fish",
   "category.vegetables": "Vegetables",
@@ -310,7 +309,6 @@ export const en = {
   "categories.deleted": "Category {name} removed",
   "categories.manage": "Manage categories",
   "categories.deleteQuestion": "Remove {name}? Its items stay, without a category.",
-  "list.groupByCategory": "Group by category",
   "sort.frozenOldest": "Frozen longest",
   "frozen.today": "frozen today",
   "frozen.days": "frozen {count} days ago",
@@ -323,6 +321,10 @@ export const en = {
   "history.unit": "{who} changed the unit from {from} to {to}, {when}",
   "history.category": "{who} changed the category from {from} to {to}, {when}",
   "takeOut.unit": "Unit taken out",
+  "error.quantityNotWhole": "Portions and bags are counted in whole numbers.",
+  "error.unitMismatch": "That unit does not fit this item: grams and kilograms go together, as do millilitres and litres.",
+  "error.invalidCategory": "This category no longer exists. Pick another one.",
+  "error.categoryNameTaken": "The household already has a category of that name.",
 } as const;
 
 export type MessageKey = keyof typeof en;
