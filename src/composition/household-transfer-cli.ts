@@ -117,7 +117,7 @@ async function importFrom(
       rows: () => readHouseholdFile(createReadStream(args.file), args.format),
     });
     out(
-      `Imported ${args.file} into household ${input.householdId}: ${summary.itemsCreated} items, ${summary.freezersCreated} freezers and ${summary.compartmentsCreated} compartments created; ${summary.itemsUnchanged} items already there`,
+      `Imported ${args.file} into household ${input.householdId}: ${summary.itemsCreated} items, ${summary.freezersCreated} freezers, ${summary.compartmentsCreated} compartments and ${summary.categoriesCreated} categories created; ${summary.itemsUnchanged} items already there`,
     );
     return 0;
   } catch (error) {

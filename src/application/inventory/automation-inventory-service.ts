@@ -1,3 +1,4 @@
+import type { ItemUnit } from "../../domain/inventory/item-unit.js";
 import { AUTOMATION_ACTOR_PREFIX } from "../../domain/inventory/inventory-event.js";
 import type { FreezerItemView } from "../../domain/inventory/freezer-item.js";
 import { automationActorEmail } from "../../domain/inventory/user.js";
@@ -33,8 +34,11 @@ export interface InventoryService {
   countsByFreezer(householdId: string): Promise<FreezerCount[]>;
   /** Item count, expiring within `soonDays` (default 7) and expired, as the MQTT summary shows them. */
   summary(householdId: string, soonDays?: number): Promise<HouseholdSummary>;
-  /** Takes `quantity` units out; at zero the item is archived as used up. */
-  consume(householdId: string, itemId: string, quantity: number): Promise<FreezerItemView>;
+  /**
+   * Takes `quantity` out; at zero the item is archived as used up. `unit` defaults to the item's;
+   * g and kg (ml and l) convert into each other.
+   */
+  consume(householdId: string, itemId: string, quantity: number, unit?: ItemUnit): Promise<FreezerItemView>;
   /** Moves an active item into the archive. */
   archive(householdId: string, itemId: string): Promise<FreezerItemView>;
 }
@@ -106,8 +110,14 @@ export class AutomationInventoryService implements InventoryService {
     return this.deps.summaries.summarize(householdId, this.deps.clock.now(), soonDays);
   }
 
-  async consume(householdId: string, itemId: string, quantity: number): Promise<FreezerItemView> {
-    return this.deps.useCases.consumeItem.execute({ householdId, itemId, quantity, userId: await this.actor() });
+  async consume(householdId: string, itemId: string, quantity: number, unit?: ItemUnit): Promise<FreezerItemView> {
+    return this.deps.useCases.consumeItem.execute({
+      householdId,
+      itemId,
+      quantity,
+      unit,
+      userId: await this.actor(),
+    });
   }
 
   async archive(householdId: string, itemId: string): Promise<FreezerItemView> {

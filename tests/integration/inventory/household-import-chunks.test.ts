@@ -190,7 +190,12 @@ for (const kind of ["PGlite", "PostgreSQL"] as const) {
         .send({ quantity: 3 });
       expect(created.status, JSON.stringify(created.body)).to.equal(200);
       answered.resolve();
-      expect(await imported).to.deep.equal({ itemsCreated: 2500, freezersCreated: 1, compartmentsCreated: 1 });
+      expect(await imported).to.deep.equal({
+        itemsCreated: 2500,
+        freezersCreated: 1,
+        compartmentsCreated: 1,
+        categoriesCreated: 0,
+      });
       expect(await counts(importer.hid)).to.deep.equal({ items: 2501, freezers: 2, compartments: 2 });
       expect(await bookkeeping()).to.equal(0);
     });

@@ -21,7 +21,10 @@ describe("item updates under concurrency", () => {
     const world = makeWorld();
     await seedWorld(database.knex, world);
     const items = new KnexItemRepository(database.knex);
-    const placements = placementsFromFreezers(new KnexFreezerRepository(database.knex), new KnexCategoryRepository(database.knex));
+    const placements = placementsFromFreezers(
+      new KnexFreezerRepository(database.knex),
+      new KnexCategoryRepository(database.knex),
+    );
     const ids = { next: () => createId() };
     const access = new HouseholdAccess(new KnexHouseholdRepository(database.knex));
     const {

@@ -327,7 +327,8 @@ export const de: Catalogue = {
   "history.category": "{who} hat die Kategorie von {from} auf {to} geändert, {when}",
   "takeOut.unit": "Einheit der Entnahme",
   "error.quantityNotWhole": "Portionen und Beutel werden in ganzen Zahlen gezählt.",
-  "error.unitMismatch": "Diese Einheit passt nicht zum Artikel: Gramm und Kilogramm gehören zusammen, ebenso Milliliter und Liter.",
+  "error.unitMismatch":
+    "Diese Einheit passt nicht zum Artikel: Gramm und Kilogramm gehören zusammen, ebenso Milliliter und Liter.",
   "error.invalidCategory": "Diese Kategorie gibt es nicht mehr. Wähle eine andere.",
   "error.categoryNameTaken": "Der Haushalt hat schon eine Kategorie mit diesem Namen.",
 };

@@ -322,7 +322,8 @@ export const en = {
   "history.category": "{who} changed the category from {from} to {to}, {when}",
   "takeOut.unit": "Unit taken out",
   "error.quantityNotWhole": "Portions and bags are counted in whole numbers.",
-  "error.unitMismatch": "That unit does not fit this item: grams and kilograms go together, as do millilitres and litres.",
+  "error.unitMismatch":
+    "That unit does not fit this item: grams and kilograms go together, as do millilitres and litres.",
   "error.invalidCategory": "This category no longer exists. Pick another one.",
   "error.categoryNameTaken": "The household already has a category of that name.",
 } as const;
