@@ -325,6 +325,7 @@ export const de: Catalogue = {
   "item.amount": "{quantity} {unit}",
   "history.unit": "{who} hat die Einheit von {from} auf {to} geändert, {when}",
   "history.category": "{who} hat die Kategorie von {from} auf {to} geändert, {when}",
+  "history.unknownCategory": "eine Kategorie, die es nicht mehr gibt",
   "takeOut.unit": "Einheit der Entnahme",
   "error.quantityNotWhole": "Portionen und Beutel werden in ganzen Zahlen gezählt.",
   "error.unitMismatch":

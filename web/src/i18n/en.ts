@@ -320,6 +320,7 @@ export const en = {
   "item.amount": "{quantity} {unit}",
   "history.unit": "{who} changed the unit from {from} to {to}, {when}",
   "history.category": "{who} changed the category from {from} to {to}, {when}",
+  "history.unknownCategory": "a category that no longer exists",
   "takeOut.unit": "Unit taken out",
   "error.quantityNotWhole": "Portions and bags are counted in whole numbers.",
   "error.unitMismatch":

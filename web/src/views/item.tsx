@@ -60,7 +60,7 @@ export function historySentence(entry: ChangeLogEntry, now: number = Date.now())
       case "unit":
         return (ITEM_UNITS as readonly string[]).includes(raw) ? unitName(raw as ItemUnit) : raw;
       case "categoryId":
-        return categoryName(knownCategories, raw) ?? t("history.unknownPlace");
+        return categoryName(knownCategories, raw) ?? t("history.unknownCategory");
       default:
         return raw;
     }
