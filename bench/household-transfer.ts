@@ -155,6 +155,8 @@ async function main(): Promise<void> {
       compartmentId,
       name: `Item ${index}`,
       quantity: 1,
+      unit: "piece",
+      categoryId: null,
       notes: null,
       storedAt: null,
       barcode: null,

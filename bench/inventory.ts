@@ -551,6 +551,14 @@ async function singleHousehold(adminUrl: string): Promise<void> {
         }
       }
 
+      // The household's default categories: nine in ten items get one, in turn; units vary too.
+      const categoryIds = (
+        (await (
+          await fetch(`${base}/households/${hid}/categories`, { headers: { Authorization: `Bearer ${token}` } })
+        ).json()) as { id: string }[]
+      ).map((category) => category.id);
+      const UNITS = ["piece", "portion", "bag", "g", "kg", "ml", "l"] as const;
+
       const seedStarted = performance.now();
       const repository = new KnexItemRepository(database.knex);
       const yearAgo = Date.now() - 365 * 86_400_000;
@@ -565,6 +573,8 @@ async function singleHousehold(adminUrl: string): Promise<void> {
           compartmentId: placement!.compartmentId,
           name: itemName(index),
           quantity: 1 + (index % 6),
+          unit: UNITS[index % UNITS.length] ?? "piece",
+          categoryId: index % 10 === 9 ? null : (categoryIds[index % 10] ?? null),
           notes: index % 10 === 0 ? "Label on the lid" : null,
           storedAt: createdAt,
           expiresAt: index % 10 < 7 ? new Date(createdAt.getTime() + (30 + (index % 300)) * 86_400_000) : null,
@@ -618,6 +628,12 @@ async function singleHousehold(adminUrl: string): Promise<void> {
             page: 1,
             limit: 20,
           },
+        },
+        {
+          // One of nine categories: about 10 000 matches, from freezer_items_household_category_idx.
+          name: "filter: one category",
+          path: `?categoryId=${categoryIds[0]}`,
+          query: { householdId: hid, categoryId: categoryIds[0], page: 1, limit: 20 },
         },
       ];
 

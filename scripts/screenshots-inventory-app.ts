@@ -71,18 +71,26 @@ async function seed(baseUrl: string): Promise<void> {
     );
     drawers.push(drawer.id);
   }
-  const items: [string, number, number, number | null, string][] = [
-    ["Garden peas", 2, 0, 3, "anna"],
-    ["Fish fingers", 10, 1, 1, "ben"],
-    ["Bolognese sauce", 3, 2, 20, "anna"],
-    ["Raspberries", 1, 0, -1, "ben"],
-    ["Chicken thighs", 6, 1, 45, "anna"],
-    ["Vanilla ice cream", 1, 2, 120, "ben"],
-    ["Sourdough bread", 2, 0, 30, "anna"],
-    ["Spinach", 4, 1, null, "ben"],
+  const categories = await call<{ id: string; key: string | null }[]>(
+    baseUrl,
+    "GET",
+    `/households/${home.id}/categories`,
+    anna.accessToken,
+  );
+  const category = (key: string) => categories.find((candidate) => candidate.key === key)?.id ?? null;
+  // name, quantity, unit, drawer, expires in days, frozen days ago, category key, who
+  const items: [string, number, string, number, number | null, number, string, string][] = [
+    ["Garden peas", 2, "bag", 0, 3, 40, "vegetables", "anna"],
+    ["Fish fingers", 10, "piece", 1, 1, 12, "fish", "ben"],
+    ["Bolognese sauce", 3, "portion", 2, 20, 21, "ready_meals", "anna"],
+    ["Raspberries", 500, "g", 0, -1, 90, "fruit", "ben"],
+    ["Chicken thighs", 1.2, "kg", 1, 45, 5, "meat", "anna"],
+    ["Vanilla ice cream", 1, "l", 2, 120, 2, "ice_cream", "ben"],
+    ["Sourdough bread", 2, "piece", 0, 30, 9, "baked_goods", "anna"],
+    ["Spinach", 4, "portion", 1, null, 60, "vegetables", "ben"],
   ];
   let peas = "";
-  for (const [name, quantity, drawer, expires, who] of items) {
+  for (const [name, quantity, unit, drawer, expires, frozen, key, who] of items) {
     const item = await call<{ id: string }>(
       baseUrl,
       "POST",
@@ -93,6 +101,9 @@ async function seed(baseUrl: string): Promise<void> {
         quantity,
         freezerId: chest.id,
         compartmentId: drawers[drawer],
+        unit,
+        categoryId: category(key),
+        storedAt: day(-frozen),
         ...(expires === null ? {} : { expiresAt: day(expires) }),
       },
     );

@@ -27,6 +27,7 @@ export {
   INVENTORY_EVENT_TYPES,
   type InventoryActor,
   type InventoryEvent,
+  type InventoryEventCategory,
   type InventoryEventData,
   type InventoryEventItem,
   type InventoryEventShoppingEntry,
@@ -44,6 +45,9 @@ export type {
   ShoppingUnit,
 } from "./application/inventory/automation-inventory-service.js";
 export type { FreezerItemView as InventoryItem } from "./domain/inventory/freezer-item.js";
+/** The units an item's quantity is counted in, and the per-category figures of a summary. */
+export { ITEM_UNITS, type ItemUnit } from "./domain/inventory/item-unit.js";
+export type { CategorySummary } from "./ports/inventory-summaries.js";
 export type {
   NotificationAction,
   NotificationOptions,

@@ -121,7 +121,7 @@ async function importFrom(
       rows: () => readHouseholdFile(createReadStream(args.file), args.format),
     });
     out(
-      `Imported ${args.file} into household ${input.householdId}: ${summary.itemsCreated} items, ${summary.freezersCreated} freezers and ${summary.compartmentsCreated} compartments created; ${summary.itemsUnchanged} items already there; ${summary.barcodesRemembered} barcodes remembered`,
+      `Imported ${args.file} into household ${input.householdId}: ${summary.itemsCreated} items, ${summary.freezersCreated} freezers, ${summary.compartmentsCreated} compartments and ${summary.categoriesCreated} categories created; ${summary.itemsUnchanged} items already there; ${summary.barcodesRemembered} barcodes remembered`,
     );
     return 0;
   } catch (error) {

@@ -32,6 +32,7 @@ import { createInventoryUseCases, type InventoryUseCases } from "../application/
 import { createItemUseCases, type ItemUseCases } from "../application/inventory/items/item-use-cases.js";
 import { CLOCK, type Clock, systemClock } from "../ports/clock.js";
 import { FREEZER_REPOSITORY, type FreezerRepository } from "../ports/freezer-repository.js";
+import { CATEGORY_REPOSITORY, type CategoryRepository } from "../ports/category-repository.js";
 import { HOUSEHOLD_REPOSITORY, type HouseholdRepository } from "../ports/household-repository.js";
 import { ID_GENERATOR, type IdGenerator } from "../ports/id-generator.js";
 import { INVITE_REPOSITORY, type InviteRepository } from "../ports/invite-repository.js";
@@ -109,6 +110,7 @@ export function resolveInventoryPorts(scope: DependencyContainer): InventoryPort
     households: scope.resolve<HouseholdRepository>(HOUSEHOLD_REPOSITORY),
     invites: scope.resolve<InviteRepository>(INVITE_REPOSITORY),
     freezers: scope.resolve<FreezerRepository>(FREEZER_REPOSITORY),
+    categories: scope.resolve<CategoryRepository>(CATEGORY_REPOSITORY),
     passwords: scope.resolve<PasswordHasher>(PASSWORD_HASHER),
     tokens: scope.resolve<TokenService>(TOKEN_SERVICE),
     secrets: scope.resolve<SecretGenerator>(SECRET_GENERATOR),

@@ -2,6 +2,7 @@ import { MqttInventoryPublisher } from "../adapters/events/mqtt-inventory-publis
 import { type InventoryEventSink, OutboxDispatcher } from "../adapters/events/outbox-dispatcher.js";
 import { Cuid2IdGenerator } from "../adapters/ids/cuid2-id-generator.js";
 import type { Database } from "../adapters/persistence/database.js";
+import { KnexCategoryRepository } from "../adapters/persistence/knex-category-repository.js";
 import { KnexFreezerRepository } from "../adapters/persistence/knex-freezer-repository.js";
 import { KnexInventoryOutbox } from "../adapters/persistence/knex-inventory-outbox.js";
 import { KnexInventorySummaries } from "../adapters/persistence/knex-inventory-summaries.js";
@@ -69,7 +70,7 @@ export function linkInventory(options: InventoryLinkOptions): InventoryLink {
   const useCases = createItemUseCases(
     {
       items,
-      placements: placementsFromFreezers(new KnexFreezerRepository(knex)),
+      placements: placementsFromFreezers(new KnexFreezerRepository(knex), new KnexCategoryRepository(knex)),
       ids: new Cuid2IdGenerator(),
       clock,
       timeZones,
@@ -80,7 +81,7 @@ export function linkInventory(options: InventoryLinkOptions): InventoryLink {
     {
       shoppingList: new KnexShoppingListRepository(knex),
       items,
-      placements: placementsFromFreezers(new KnexFreezerRepository(knex)),
+      placements: placementsFromFreezers(new KnexFreezerRepository(knex), new KnexCategoryRepository(knex)),
       ids: new Cuid2IdGenerator(),
       clock,
     },

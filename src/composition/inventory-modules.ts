@@ -22,6 +22,9 @@ import { MemoryRefreshTokenRepository } from "../adapters/persistence/memory-ref
 import { MemoryUserRepository } from "../adapters/persistence/memory-user-repository.js";
 import { placementsFromFreezers } from "../application/inventory/items/item-placement.js";
 import { FREEZER_REPOSITORY } from "../ports/freezer-repository.js";
+import { CATEGORY_REPOSITORY } from "../ports/category-repository.js";
+import { KnexCategoryRepository } from "../adapters/persistence/knex-category-repository.js";
+import { MemoryCategoryRepository } from "../adapters/persistence/memory-category-repository.js";
 import { HOUSEHOLD_REPOSITORY } from "../ports/household-repository.js";
 import { INVITE_REPOSITORY } from "../ports/invite-repository.js";
 import { ITEM_PLACEMENT_LOOKUP } from "../ports/item-placement.js";
@@ -65,6 +68,7 @@ function knexRepositories(database: Database, options: KnexModuleOptions): Inven
   return (scope) => {
     const knex = database.knex;
     const freezers = new KnexFreezerRepository(knex);
+    const categories = new KnexCategoryRepository(knex);
     scope.register(DATABASE, { useValue: database });
     scope.register(STORAGE_CHECK, { useValue: () => isDatabaseUp(knex) });
     scope.register(USER_REPOSITORY, { useValue: new KnexUserRepository(knex) });
@@ -72,7 +76,8 @@ function knexRepositories(database: Database, options: KnexModuleOptions): Inven
     scope.register(HOUSEHOLD_REPOSITORY, { useValue: new KnexHouseholdRepository(knex) });
     scope.register(INVITE_REPOSITORY, { useValue: new KnexInviteRepository(knex) });
     scope.register(FREEZER_REPOSITORY, { useValue: freezers });
-    scope.register(ITEM_PLACEMENT_LOOKUP, { useValue: placementsFromFreezers(freezers) });
+    scope.register(CATEGORY_REPOSITORY, { useValue: categories });
+    scope.register(ITEM_PLACEMENT_LOOKUP, { useValue: placementsFromFreezers(freezers, categories) });
     scope.register(ITEM_REPOSITORY, {
       useValue: new KnexItemRepository(knex, { listCache: new ItemListCache(options.listCacheSize ?? 0) }),
     });
@@ -116,11 +121,13 @@ export function memoryModule(store: MemoryInventoryStore = new MemoryInventorySt
     const users = new MemoryUserRepository(store);
     const households = new MemoryHouseholdRepository(store);
     const freezers = new MemoryFreezerRepository(store);
-    const placements = placementsFromFreezers(freezers);
+    const categories = new MemoryCategoryRepository(store);
+    const placements = placementsFromFreezers(freezers, categories);
     const items = new MemoryItemRepository(users, households, placements, store.outbox);
     const reminders = new MemoryReminderRepository();
     store.items = items;
     store.itemsIn = (where) => items.hasItemsIn(where);
+    store.uncategorise = (householdId, categoryId) => items.uncategorise(householdId, categoryId);
     store.householdCascades.push((householdId) => items.deleteHousehold(householdId));
     store.householdCascades.push((householdId) => reminders.deleteHousehold(householdId));
     scope.register(MEMORY_STORE, { useValue: store });
@@ -131,7 +138,8 @@ export function memoryModule(store: MemoryInventoryStore = new MemoryInventorySt
     scope.register(HOUSEHOLD_REPOSITORY, { useValue: households });
     scope.register(INVITE_REPOSITORY, { useValue: new MemoryInviteRepository(store) });
     scope.register(FREEZER_REPOSITORY, { useValue: freezers });
-    scope.register(ITEM_PLACEMENT_LOOKUP, { useValue: placementsFromFreezers(freezers) });
+    scope.register(CATEGORY_REPOSITORY, { useValue: categories });
+    scope.register(ITEM_PLACEMENT_LOOKUP, { useValue: placements });
     scope.register(ITEM_REPOSITORY, { useValue: items });
     scope.register(REMINDER_REPOSITORY, { useValue: reminders });
     const barcodes = new MemoryBarcodeRepository();

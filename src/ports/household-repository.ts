@@ -1,5 +1,6 @@
 import type { Household, MemberProfile, Membership } from "../domain/inventory/household.js";
 import type { InventoryEvent } from "../domain/inventory/inventory-event.js";
+import type { ItemCategory } from "../domain/inventory/item-category.js";
 
 /** Sees the locked household and membership (null when missing) and throws to refuse a change. */
 export type MembershipCheck = (household: Household, membership: Membership | null) => void;
@@ -28,8 +29,8 @@ export interface OwnershipTransfer {
 export type MembershipSource = Pick<HouseholdRepository, "findMembership">;
 
 export interface HouseholdRepository {
-  /** Creates the household and the owner's membership together. */
-  create(household: Household, ownerMembership: Membership): Promise<void>;
+  /** Creates the household, the owner's membership and its first categories together. */
+  create(household: Household, ownerMembership: Membership, categories?: ItemCategory[]): Promise<void>;
   findById(id: string): Promise<Household | null>;
   /** Households the user is a member of, oldest first. */
   listForUser(userId: string): Promise<Household[]>;

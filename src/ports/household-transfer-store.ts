@@ -3,11 +3,14 @@ import type { Compartment, Freezer } from "../domain/inventory/freezer.js";
 import type { FreezerItem } from "../domain/inventory/freezer-item.js";
 import type { TransferFreezer } from "../domain/inventory/household-transfer.js";
 import type { RememberedBarcode } from "../domain/inventory/barcode.js";
+import type { ItemCategory } from "../domain/inventory/item-category.js";
 
 /** Records an import writes together: the freezers and compartments its items need come first. */
 export interface ImportBatch {
   freezers: Freezer[];
   compartments: Compartment[];
+  /** Categories the file brought that the household lacked (always under new ids). */
+  categories: ItemCategory[];
   items: FreezerItem[];
   /** Barcodes to remember where the household has not remembered the code yet. */
   barcodes: RememberedBarcode[];
@@ -23,13 +26,15 @@ export interface ImportWrite {
    * the store holds the household's import lock, so a second import of a file finds what the
    * first created instead of creating it again. May throw (ImportInvalidError) to write nothing.
    */
-  batches(current: TransferFreezer[]): AsyncIterable<ImportBatch>;
+  batches(current: TransferFreezer[], categories: ItemCategory[]): AsyncIterable<ImportBatch>;
 }
 
 /** Whole-household reads and the one-transaction import, for export and import. */
 export interface HouseholdTransferStore {
   /** The household's freezers with their compartments. */
   freezers(householdId: string): Promise<TransferFreezer[]>;
+  /** The household's categories in their order. */
+  categories(householdId: string): Promise<ItemCategory[]>;
   /** Items (active and archived) by id, after `afterId`, at most `limit`. */
   itemsAfter(householdId: string, afterId: string | null, limit: number): Promise<FreezerItem[]>;
   /** Change-log entries of the household's items by id, after `afterId`, at most `limit`. */
@@ -55,6 +60,7 @@ export interface ImportCounts {
   itemsCreated: number;
   freezersCreated: number;
   compartmentsCreated: number;
+  categoriesCreated: number;
   barcodesRemembered: number;
 }
 

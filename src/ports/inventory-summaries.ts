@@ -7,6 +7,21 @@ export interface HouseholdSummary {
   expiringSoon: number;
   /** Active items whose expiry has passed. */
   expired: number;
+  /** The same figures per category in the categories' order, then items without one (`categoryId` null). */
+  byCategory: CategorySummary[];
+}
+
+/** A household summary's figures of one category. */
+export interface CategorySummary {
+  /** null: the items without a category. */
+  categoryId: string | null;
+  /** The default the category is (apps translate it), else null. */
+  key: string | null;
+  /** null for the items without a category. */
+  name: string | null;
+  itemCount: number;
+  expiringSoon: number;
+  expired: number;
 }
 
 export interface HouseholdName {

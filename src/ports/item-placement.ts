@@ -4,6 +4,8 @@ export interface ItemPlacementLookup {
   freezerInHousehold(householdId: string, freezerId: string): Promise<boolean>;
   /** Whether `compartmentId` is a compartment of the freezer. */
   compartmentInFreezer(freezerId: string, compartmentId: string): Promise<boolean>;
+  /** Whether `categoryId` is a category of the household. */
+  categoryInHousehold(householdId: string, categoryId: string): Promise<boolean>;
 }
 
 export const ITEM_PLACEMENT_LOOKUP = Symbol("ItemPlacementLookup");

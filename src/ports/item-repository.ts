@@ -16,6 +16,8 @@ export interface ItemListQuery {
   archived?: boolean | undefined;
   freezerId?: string | undefined;
   compartmentIds?: string[] | undefined;
+  /** Only items of this category; null: only uncategorised items. */
+  categoryId?: string | null | undefined;
   /** Free text; matched word-prefix-wise, case- and accent-insensitively, all words required. */
   search?: string | undefined;
   /** Only items with an expiry strictly before this moment. */
@@ -68,7 +70,7 @@ export interface MemberItem {
 export type DeleteCheck = (current: FreezerItem) => InventoryEvent[] | undefined | void;
 
 /** What {@link ItemRepository.createForMember} did: the new item, or the check that refused it. */
-export type MemberCreate = { created: FreezerItemView } | { refused: "not-member" | "placement" };
+export type MemberCreate = { created: FreezerItemView } | { refused: "not-member" | "placement" | "category" };
 
 /** Storage of freezer items and their change log. Every read and write is scoped to a household. */
 export interface ItemRepository {
@@ -76,8 +78,9 @@ export interface ItemRepository {
   create(item: FreezerItem, events?: InventoryEvent[]): Promise<FreezerItemView>;
   /**
    * Inserts the item, with `events` in the same transaction, when `userId` is a member of its
-   * household and its compartment belongs to its freezer of that household; otherwise writes
-   * nothing and says which check refused it (membership first). One statement on SQL, where
+   * household, its compartment belongs to its freezer of that household and its category (if
+   * any) to that household; otherwise writes nothing and says which check refused it
+   * (membership, then placement, then category). One statement on SQL, where
    * the checks, the insert, the outbox row and the read-back would otherwise be six.
    */
   createForMember(userId: string, item: FreezerItem, events?: InventoryEvent[]): Promise<MemberCreate>;

@@ -17,8 +17,10 @@ export interface ItemWorld {
     compartmentIds: [string, string];
     otherFreezerId: string;
     otherCompartmentId: string;
+    /** Two categories of home ("Meat", "Fish"). */
+    categoryIds: [string, string];
   };
-  away: { householdId: string; freezerId: string; compartmentId: string };
+  away: { householdId: string; freezerId: string; compartmentId: string; categoryId: string };
 }
 
 let counter = 0;
@@ -40,8 +42,9 @@ export function makeWorld(): ItemWorld {
       compartmentIds: [`ctop${s}`, `cbottom${s}`],
       otherFreezerId: `fgarage${s}`,
       otherCompartmentId: `cgarage${s}`,
+      categoryIds: [`kmeat${s}`, `kfish${s}`],
     },
-    away: { householdId: `haway${s}`, freezerId: `faway${s}`, compartmentId: `caway${s}` },
+    away: { householdId: `haway${s}`, freezerId: `faway${s}`, compartmentId: `caway${s}`, categoryId: `kaway${s}` },
   };
 }
 
@@ -50,8 +53,11 @@ export class MemoryWorld implements UserSummarySource, ItemPlacementLookup, Memb
   private readonly users = new Map<string, UserSummary>();
   private readonly freezers = new Map<string, string>();
   private readonly compartments = new Map<string, string>();
+  private readonly categories = new Map<string, string>();
 
   constructor(readonly world: ItemWorld) {
+    for (const categoryId of world.home.categoryIds) this.categories.set(categoryId, world.home.householdId);
+    this.categories.set(world.away.categoryId, world.away.householdId);
     for (const user of Object.values(world.users)) this.users.set(user.id, user);
     this.freezers.set(world.home.freezerId, world.home.householdId);
     this.freezers.set(world.home.otherFreezerId, world.home.householdId);
@@ -77,6 +83,10 @@ export class MemoryWorld implements UserSummarySource, ItemPlacementLookup, Memb
 
   async compartmentInFreezer(freezerId: string, compartmentId: string): Promise<boolean> {
     return this.compartments.get(compartmentId) === freezerId;
+  }
+
+  async categoryInHousehold(householdId: string, categoryId: string): Promise<boolean> {
+    return this.categories.get(categoryId) === householdId;
   }
 }
 
@@ -172,6 +182,20 @@ export async function seedWorld(knex: Knex, world: ItemWorld): Promise<void> {
     },
     { id: world.away.compartmentId, freezer_id: world.away.freezerId, name: "Shelf", position: 0, created_at: now },
   ]);
+  const category = (id: string, householdId: string, name: string, position: number) => ({
+    id,
+    household_id: householdId,
+    key: null,
+    name,
+    position,
+    created_at: now,
+    updated_at: now,
+  });
+  await knex("item_categories").insert([
+    category(world.home.categoryIds[0], world.home.householdId, "Meat", 0),
+    category(world.home.categoryIds[1], world.home.householdId, "Fish", 1),
+    category(world.away.categoryId, world.away.householdId, "Meat", 0),
+  ]);
 }
 
 let itemCounter = 0;
@@ -187,6 +211,8 @@ export function itemIn(world: ItemWorld, overrides: Partial<FreezerItem> = {}): 
     compartmentId: world.home.compartmentIds[0],
     name: "Peas",
     quantity: 1,
+    unit: "piece",
+    categoryId: null,
     notes: null,
     storedAt: at,
     barcode: null,

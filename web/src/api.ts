@@ -60,6 +60,21 @@ export interface FreezerDetail extends Freezer {
   compartments: Compartment[];
 }
 
+/** The units a quantity is counted in (the server's fixed list). */
+export const ITEM_UNITS = ["piece", "portion", "bag", "g", "kg", "ml", "l"] as const;
+export type ItemUnit = (typeof ITEM_UNITS)[number];
+/** Units counted in whole numbers (the server refuses fractions for them). */
+export const WHOLE_NUMBER_UNITS: readonly ItemUnit[] = ["portion", "bag"];
+
+/** A household's category; `key` names a default the app translates, null for the owner's own names. */
+export interface Category {
+  id: string;
+  householdId: string;
+  key: string | null;
+  name: string;
+  position: number;
+}
+
 export interface Item {
   id: string;
   householdId: string;
@@ -67,6 +82,8 @@ export interface Item {
   compartmentId: string;
   name: string;
   quantity: number;
+  unit: ItemUnit;
+  categoryId: string | null;
   notes: string | null;
   storedAt: string | null;
   expiresAt: string | null;
@@ -340,6 +357,8 @@ export interface ItemQuery {
   freezerId?: string;
   compartmentIds?: string[];
   expiresBefore?: string;
+  /** A category id, or "none" for uncategorised items. */
+  categoryId?: string;
   sort?: "createdAt" | "name" | "expiresAt" | "storedAt" | "quantity";
   order?: "asc" | "desc";
   page?: number;
@@ -347,7 +366,10 @@ export interface ItemQuery {
 }
 
 export type ItemFields = Partial<
-  Pick<Item, "name" | "quantity" | "freezerId" | "compartmentId" | "notes" | "storedAt" | "expiresAt">
+  Pick<
+    Item,
+    "name" | "quantity" | "freezerId" | "compartmentId" | "notes" | "storedAt" | "expiresAt" | "unit" | "categoryId"
+  >
 > &
   Partial<Pick<Item, "barcode">>;
 
@@ -443,8 +465,13 @@ export const api = {
    */
   updateItem: (hid: string, iid: string, body: ItemFields, version?: string) =>
     request<Item>("PATCH", `/households/${hid}/items/${iid}`, body, version ? { "If-Match": `"${version}"` } : {}),
-  consumeItem: (hid: string, iid: string, quantity: number) =>
-    request<Item>("POST", `/households/${hid}/items/${iid}/consume`, { quantity }),
+  consumeItem: (hid: string, iid: string, quantity: number, unit?: ItemUnit) =>
+    request<Item>("POST", `/households/${hid}/items/${iid}/consume`, unit ? { quantity, unit } : { quantity }),
+  categories: (hid: string) => request<Category[]>("GET", `/households/${hid}/categories`),
+  createCategory: (hid: string, name: string) => request<Category>("POST", `/households/${hid}/categories`, { name }),
+  renameCategory: (hid: string, cid: string, name: string) =>
+    request<Category>("PATCH", `/households/${hid}/categories/${cid}`, { name }),
+  deleteCategory: (hid: string, cid: string) => request("DELETE", `/households/${hid}/categories/${cid}`),
   archiveItem: (hid: string, iid: string) => request("DELETE", `/households/${hid}/items/${iid}`),
   restoreItem: (hid: string, iid: string) => request<Item>("POST", `/households/${hid}/items/${iid}/restore`),
   deleteItem: (hid: string, iid: string) => request("DELETE", `/households/${hid}/items/${iid}/permanent`),

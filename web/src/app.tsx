@@ -1,3 +1,4 @@
+import { CategoriesView } from "./views/categories.js";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Link, LoadFailed } from "./components.js";
 import { boot, loadHouseholds, selectHousehold } from "./data.js";
@@ -173,6 +174,8 @@ function Screen(props: { path: string }) {
       return <HouseholdView />;
     case "/account":
       return <AccountView />;
+    case "/categories":
+      return <CategoriesView />;
     default:
       return <Home />;
   }
@@ -186,6 +189,7 @@ const SCREEN_TITLES: [RegExp, MessageKey][] = [
   [/^\/freezers$/, "nav.freezers"],
   [/^\/household$/, "nav.household"],
   [/^\/account$/, "nav.account"],
+  [/^\/categories$/, "categories.title"],
 ];
 
 /**

@@ -35,6 +35,11 @@ const BY_CODE: Partial<Record<string, MessageKey>> = {
   COMPARTMENT_NOT_EMPTY: "freezers.compartmentNotEmpty",
   WRONG_PASSWORD: "error.wrongPassword",
   EMAIL_TAKEN: "auth.register.taken",
+  QUANTITY_NOT_WHOLE: "error.quantityNotWhole",
+  UNIT_MISMATCH: "error.unitMismatch",
+  INVALID_ITEM_CATEGORY: "error.invalidCategory",
+  CATEGORY_NAME_TAKEN: "error.categoryNameTaken",
+  CATEGORY_NOT_FOUND: "error.404",
 };
 
 /** The label of each field the API names in `details`, as the forms show it. */
@@ -46,6 +51,8 @@ const FIELD_LABELS: Partial<Record<string, MessageKey>> = {
   storedAt: "field.storedAt",
   freezerId: "field.freezer",
   compartmentId: "field.compartment",
+  unit: "field.unit",
+  categoryId: "field.category",
   email: "field.email",
   password: "field.password",
   newPassword: "account.newPassword",

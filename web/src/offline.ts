@@ -98,6 +98,8 @@ export async function keptItems(householdId: string, query: ItemQuery): Promise<
       if (query.freezerId && item.freezerId !== query.freezerId) return false;
       if (query.compartmentIds?.length && !query.compartmentIds.includes(item.compartmentId)) return false;
       if (query.expiresBefore && !(item.expiresAt && item.expiresAt < query.expiresBefore)) return false;
+      // "none" is the uncategorised items; items kept before categories have none.
+      if (query.categoryId && (item.categoryId ?? "none") !== query.categoryId) return false;
       return true;
     });
     const direction = query.order === "asc" ? 1 : -1;

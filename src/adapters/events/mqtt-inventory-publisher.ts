@@ -1,7 +1,12 @@
 import type { MqttServiceApi } from "../../ports/mqtt-bus.js";
 import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
 import { type Clock, systemClock } from "../../ports/clock.js";
-import type { HouseholdName, HouseholdSummary, InventorySummaries } from "../../ports/inventory-summaries.js";
+import type {
+  CategorySummary,
+  HouseholdName,
+  HouseholdSummary,
+  InventorySummaries,
+} from "../../ports/inventory-summaries.js";
 import type { Logger } from "../../ports/logger.js";
 import { systemTimer, type Timer, type TimerHandle } from "../../ports/timer.js";
 import type { InventoryEventSink } from "./outbox-dispatcher.js";
@@ -30,6 +35,8 @@ export interface SummaryPayload {
   expiringSoon: number;
   expired: number;
   expiringWithinDays: number;
+  /** The figures per category (`categoryId` null: items without one), for dashboards per kind of food. */
+  categories: CategorySummary[];
   updatedAt: string;
 }
 
@@ -195,6 +202,7 @@ function summaryPayload(summary: HouseholdSummary, now: Date): SummaryPayload & 
     expiringSoon: summary.expiringSoon,
     expired: summary.expired,
     expiringWithinDays: SUMMARY_SOON_DAYS,
+    categories: summary.byCategory,
     updatedAt: now.toISOString(),
   };
 }

@@ -2,6 +2,8 @@ import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
 import { writeOutboxEvents } from "./knex-inventory-outbox.js";
 import type { Knex } from "knex";
 import type { Household, MemberProfile, Membership } from "../../domain/inventory/household.js";
+import type { ItemCategory } from "../../domain/inventory/item-category.js";
+import { categoryRow } from "./knex-category-repository.js";
 import type { HouseholdRepository, MemberRemoval, OwnershipTransfer } from "../../ports/household-repository.js";
 import { affectedRows, type Columns, fromColumns, isUniqueViolation, toColumns } from "./knex-rows.js";
 
@@ -16,10 +18,11 @@ const toMembership = (row: MembershipRow): Membership => fromColumns(row, ["join
 export class KnexHouseholdRepository implements HouseholdRepository {
   constructor(private readonly knex: Knex) {}
 
-  async create(household: Household, ownerMembership: Membership): Promise<void> {
+  async create(household: Household, ownerMembership: Membership, categories: ItemCategory[] = []): Promise<void> {
     await this.knex.transaction(async (trx) => {
       await trx("households").insert(toColumns(household));
       await trx("memberships").insert(toColumns(ownerMembership));
+      if (categories.length > 0) await trx("item_categories").insert(categories.map(categoryRow));
     });
   }
 

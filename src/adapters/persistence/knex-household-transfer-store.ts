@@ -12,6 +12,8 @@ import {
 import type { RememberedBarcode } from "../../domain/inventory/barcode.js";
 import type { HouseholdTransferStore, ImportCounts, ImportWrite } from "../../ports/household-transfer-store.js";
 import { KnexBarcodeRepository, rememberMissingBarcodes } from "./knex-barcode-repository.js";
+import type { ItemCategory } from "../../domain/inventory/item-category.js";
+import { CATEGORY_ORDER, type CategoryRow, categoryRow, toCategory } from "./knex-category-repository.js";
 import {
   type CompartmentRow,
   compartmentRow,
@@ -27,7 +29,7 @@ const date = (value: Date | string): Date => (value instanceof Date ? value : ne
 /** Rows one transaction of a chunked import writes: short enough that others wait little. */
 const CHUNK_ROWS = 250;
 
-type ImportKind = "freezer" | "compartment" | "item";
+type ImportKind = "freezer" | "compartment" | "category" | "item";
 
 export interface KnexHouseholdTransferOptions {
   /**
@@ -60,9 +62,13 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
     return readFreezers(this.knex, householdId);
   }
 
+  async categories(householdId: string): Promise<ItemCategory[]> {
+    return readCategories(this.knex, householdId);
+  }
+
   async itemsAfter(householdId: string, afterId: string | null, limit: number): Promise<FreezerItem[]> {
     const result = await this.knex.raw<{ rows: ItemRow[] }>(
-      `SELECT id, household_id, freezer_id, compartment_id, name, quantity, notes, stored_at, expires_at, barcode, deleted_at,
+      `SELECT id, household_id, freezer_id, compartment_id, name, quantity, unit, category_id, notes, stored_at, expires_at, barcode, deleted_at,
          created_at, updated_at, created_by, updated_by
        FROM freezer_items WHERE household_id = ? AND id > ? ORDER BY id LIMIT ?`,
       [householdId, afterId ?? "", limit],
@@ -123,8 +129,15 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
         write.householdId,
       ]);
       if (household.rows.length === 0) throw new NotHouseholdMemberError();
-      const counts = { itemsCreated: 0, freezersCreated: 0, compartmentsCreated: 0, barcodesRemembered: 0 };
-      for await (const batch of write.batches(await readFreezers(trx, write.householdId))) {
+      const counts: ImportCounts = {
+        itemsCreated: 0,
+        freezersCreated: 0,
+        compartmentsCreated: 0,
+        categoriesCreated: 0,
+        barcodesRemembered: 0,
+      };
+      const current = await readFreezers(trx, write.householdId);
+      for await (const batch of write.batches(current, await readCategories(trx, write.householdId))) {
         const insert = async (table: string, kind: "freezers" | "compartments" | "items", rows: { id: string }[]) =>
           (await insertOwned(trx, write.householdId, { table, kind, rows, fileRows: batch.rows })).size;
         counts.freezersCreated += await insert("freezers", "freezers", batch.freezers.map(freezerRow));
@@ -133,6 +146,9 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
           "compartments",
           batch.compartments.map(compartmentRow),
         );
+        // Categories are always new ids (see ImportBatch): a plain insert.
+        if (batch.categories.length > 0) await trx("item_categories").insert(batch.categories.map(categoryRow));
+        counts.categoriesCreated += batch.categories.length;
         // 14 columns × 1000 rows stays well under PostgreSQL's 65535 bind parameters.
         counts.itemsCreated += await insert("freezer_items", "items", batch.items.map(toRow));
         counts.barcodesRemembered += await rememberMissingBarcodes(trx, batch.barcodes);
@@ -153,7 +169,13 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
     if (household.rows.length === 0) throw new NotHouseholdMemberError();
     const batchId = randomUUID();
     await this.knex("import_batches").insert({ id: batchId, household_id: write.householdId, started_at: new Date() });
-    const counts: ImportCounts = { itemsCreated: 0, freezersCreated: 0, compartmentsCreated: 0, barcodesRemembered: 0 };
+    const counts: ImportCounts = {
+      itemsCreated: 0,
+      freezersCreated: 0,
+      compartmentsCreated: 0,
+      categoriesCreated: 0,
+      barcodesRemembered: 0,
+    };
     // Barcodes are written with the commit point, in its one short transaction (an import holds
     // at most MAX_IMPORTED_BARCODES), so there is nothing of them to take back on failure.
     const barcodes: RememberedBarcode[] = [];
@@ -161,8 +183,9 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
       // Imports on PGlite take turns (importAll), so this reads what the one before created.
       // The next batch is read from the file only once this one is written: the database
       // paces the parser, so memory holds one batch however large the file.
-      for await (const batch of write.batches(await readFreezers(this.knex, write.householdId))) {
-        const chunks = (kind: ImportKind, rows: { id: string }[]) =>
+      const current = await readFreezers(this.knex, write.householdId);
+      for await (const batch of write.batches(current, await readCategories(this.knex, write.householdId))) {
+        const chunks = (kind: Exclude<ImportKind, "category">, rows: { id: string }[]) =>
           this.writeChunks(batchId, kind, rows, (trx, slice) =>
             insertOwned(trx, write.householdId, {
               table: IMPORT_TABLES[kind],
@@ -173,6 +196,15 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
           );
         counts.freezersCreated += await chunks("freezer", batch.freezers.map(freezerRow));
         counts.compartmentsCreated += await chunks("compartment", batch.compartments.map(compartmentRow));
+        counts.categoriesCreated += await this.writeChunks(
+          batchId,
+          "category",
+          batch.categories.map(categoryRow),
+          async (trx, slice) => {
+            await trx("item_categories").insert(slice);
+            return new Set(slice.map((row) => row.id));
+          },
+        );
         counts.itemsCreated += await chunks("item", batch.items.map(toRow));
         barcodes.push(...batch.barcodes);
       }
@@ -217,6 +249,8 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
   private async undoImport(batchId: string): Promise<void> {
     const remove: Record<ImportKind, (trx: Knex.Transaction, ids: string[]) => Promise<unknown>> = {
       item: (trx, ids) => trx("freezer_items").whereIn("id", ids).delete(),
+      // A member may have filed an item under one meanwhile: it is uncategorised (SET NULL).
+      category: (trx, ids) => trx("item_categories").whereIn("id", ids).delete(),
       compartment: (trx, ids) =>
         trx("compartments")
           .whereIn("id", ids)
@@ -231,14 +265,14 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
           .whereNotExists(trx("freezer_items").select(trx.raw("1")).whereRaw("freezer_items.freezer_id = freezers.id"))
           .delete(),
     };
-    for (const kind of ["item", "compartment", "freezer"] as const)
+    for (const kind of ["item", "category", "compartment", "freezer"] as const)
       await this.eachListedChunk(batchId, kind, (trx, ids) => remove[kind](trx, ids));
     await this.knex("import_batches").where({ id: batchId }).delete();
   }
 
   /** Deletes a finished import's list of rows, in short transactions. */
   private async forgetImport(batchId: string): Promise<void> {
-    for (const kind of ["item", "compartment", "freezer"] as const)
+    for (const kind of ["item", "category", "compartment", "freezer"] as const)
       await this.eachListedChunk(batchId, kind, async () => undefined);
     await this.knex("import_batches").where({ id: batchId }).delete();
   }
@@ -285,13 +319,13 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
   }
 }
 
-const OWNED_KIND: Record<ImportKind, "freezers" | "compartments" | "items"> = {
+const OWNED_KIND: Record<Exclude<ImportKind, "category">, "freezers" | "compartments" | "items"> = {
   freezer: "freezers",
   compartment: "compartments",
   item: "items",
 };
 
-const IMPORT_TABLES: Record<ImportKind, string> = {
+const IMPORT_TABLES: Record<Exclude<ImportKind, "category">, string> = {
   freezer: "freezers",
   compartment: "compartments",
   item: "freezer_items",
@@ -373,6 +407,15 @@ async function insertIgnoring(trx: Knex.Transaction, table: string, rows: { id: 
     for (const row of result) inserted.add(row.id);
   }
   return inserted;
+}
+
+/** The household's categories, in their order. */
+async function readCategories(db: Knex | Knex.Transaction, householdId: string): Promise<ItemCategory[]> {
+  const result = await db.raw<{ rows: CategoryRow[] }>(
+    `SELECT * FROM item_categories WHERE household_id = ? ORDER BY ${CATEGORY_ORDER}`,
+    [householdId],
+  );
+  return result.rows.map(toCategory);
 }
 
 /** The household's freezers with their compartments, in their order. */

@@ -1,6 +1,8 @@
 import { DAY_MS } from "../../domain/shared/local-time.js";
 import type { Knex } from "knex";
+import { compareCategories } from "../../domain/inventory/item-category.js";
 import type {
+  CategorySummary,
   FreezerCount,
   HouseholdName,
   HouseholdSummary,
@@ -20,21 +22,59 @@ export class KnexInventorySummaries implements InventorySummaries {
 
   async summarize(householdId: string, now: Date, soonDays: number): Promise<HouseholdSummary> {
     const soon = new Date(now.getTime() + soonDays * DAY_MS);
+    // Per category, off freezer_items_household_category_idx; the household's figures are their sums.
     const result = await this.knex.raw<{
-      rows: { total: number | string; expired: number | string; soon: number | string }[];
+      rows: {
+        category_id: string | null;
+        key: string | null;
+        name: string | null;
+        position: number | null;
+        total: number | string;
+        expired: number | string;
+        soon: number | string;
+      }[];
     }>(
-      `SELECT count(*) AS total,
-         count(*) FILTER (WHERE expires_at < ?) AS expired,
-         count(*) FILTER (WHERE expires_at >= ? AND expires_at < ?) AS soon
-       FROM freezer_items WHERE household_id = ? AND deleted_at IS NULL`,
-      [now, now, soon, householdId],
+      `WITH counts AS (
+         SELECT category_id, count(*) AS total,
+           count(*) FILTER (WHERE expires_at < ?) AS expired,
+           count(*) FILTER (WHERE expires_at >= ? AND expires_at < ?) AS soon
+         FROM freezer_items WHERE household_id = ? AND deleted_at IS NULL
+         GROUP BY category_id
+       )
+       SELECT k.id AS category_id, k.key, k.name, k.position, COALESCE(c.total, 0) AS total,
+              COALESCE(c.expired, 0) AS expired, COALESCE(c.soon, 0) AS soon
+         FROM item_categories k LEFT JOIN counts c ON c.category_id = k.id
+        WHERE k.household_id = ?
+       UNION ALL
+       SELECT NULL, NULL, NULL, NULL, COALESCE(sum(c.total), 0), COALESCE(sum(c.expired), 0), COALESCE(sum(c.soon), 0)
+         FROM counts c WHERE c.category_id IS NULL`,
+      [now, now, soon, householdId, householdId],
     );
-    const row = result.rows[0];
+    // UNION ALL keeps no order: categories go in theirs (compareCategories), items without one last.
+    const byCategory: CategorySummary[] = result.rows
+      .sort((a, b) => {
+        if (a.category_id === null || b.category_id === null) return a.category_id === null ? 1 : -1;
+        return compareCategories(
+          { id: a.category_id, name: a.name ?? "", position: Number(a.position) },
+          { id: b.category_id, name: b.name ?? "", position: Number(b.position) },
+        );
+      })
+      .map((row) => ({
+        categoryId: row.category_id,
+        key: row.key,
+        name: row.name,
+        itemCount: Number(row.total),
+        expiringSoon: Number(row.soon),
+        expired: Number(row.expired),
+      }));
+    const sum = (field: "itemCount" | "expiringSoon" | "expired") =>
+      byCategory.reduce((total, entry) => total + entry[field], 0);
     return {
       householdId,
-      itemCount: Number(row?.total ?? 0),
-      expiringSoon: Number(row?.soon ?? 0),
-      expired: Number(row?.expired ?? 0),
+      itemCount: sum("itemCount"),
+      expiringSoon: sum("expiringSoon"),
+      expired: sum("expired"),
+      byCategory,
     };
   }
 

@@ -9,6 +9,8 @@ import {
   searchTerms,
 } from "../../domain/inventory/freezer-item.js";
 import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
+import { InvalidItemCategoryError } from "../../domain/inventory/item-category.js";
+import type { ItemUnit } from "../../domain/inventory/item-unit.js";
 import type {
   ItemListQuery,
   ItemPage,
@@ -30,6 +32,8 @@ export interface ItemRow {
   compartment_id: string;
   name: string;
   quantity: number | string;
+  unit: string;
+  category_id: string | null;
   notes: string | null;
   stored_at: Date | string | null;
   expires_at: Date | string | null;
@@ -84,8 +88,8 @@ interface ChangeRow {
   changed_by_name: string;
 }
 
-const ITEM_COLUMNS = `i.id, i.household_id, i.freezer_id, i.compartment_id, i.name, i.quantity, i.notes,
-  i.stored_at, i.expires_at, i.barcode, i.deleted_at, i.created_at, i.updated_at, i.created_by, i.updated_by`;
+const ITEM_COLUMNS = `i.id, i.household_id, i.freezer_id, i.compartment_id, i.name, i.quantity, i.unit, i.category_id,
+  i.notes, i.stored_at, i.expires_at, i.barcode, i.deleted_at, i.created_at, i.updated_at, i.created_by, i.updated_by`;
 
 // One query with both users joined: the API never needs a second round trip per item.
 const USER_COLUMNS = `cu.email AS created_by_email, cu.name AS created_by_name,
@@ -121,6 +125,9 @@ export function toItem(row: ItemRow): FreezerItem {
     compartmentId: row.compartment_id,
     name: row.name,
     quantity: Number(row.quantity),
+    // The column's CHECK holds it to ITEM_UNITS.
+    unit: row.unit as ItemUnit,
+    categoryId: row.category_id,
     notes: row.notes,
     storedAt: toDateOrNull(row.stored_at),
     expiresAt: toDateOrNull(row.expires_at),
@@ -149,6 +156,8 @@ export function toRow(item: FreezerItem): ItemRow {
     compartment_id: item.compartmentId,
     name: item.name,
     quantity: item.quantity,
+    unit: item.unit,
+    category_id: item.categoryId,
     notes: item.notes,
     stored_at: item.storedAt,
     expires_at: item.expiresAt,
@@ -212,8 +221,11 @@ const PLACEMENT_KEYS: Record<string, { path: string; message: string }> = {
  * household deleted in between (it was still empty) makes the write fail on its foreign
  * key. That is the same answer as a placement that never existed, not a server error.
  */
-function vanishedPlacement(error: unknown): InvalidItemPlacementError | undefined {
+function vanishedPlacement(error: unknown): InvalidItemPlacementError | InvalidItemCategoryError | undefined {
   if (!isForeignKeyViolation(error)) return undefined;
+  if ((error as { constraint?: string }).constraint === "freezer_items_category_id_fkey") {
+    return new InvalidItemCategoryError("The category was removed while the item was being saved");
+  }
   const detail = PLACEMENT_KEYS[(error as { constraint?: string }).constraint ?? ""];
   return detail ? new InvalidItemPlacementError([detail]) : undefined;
 }
@@ -226,6 +238,8 @@ const INSERT_COLUMNS = [
   "compartment_id",
   "name",
   "quantity",
+  "unit",
+  "category_id",
   "notes",
   "stored_at",
   "expires_at",
@@ -289,6 +303,7 @@ interface Sql {
 export function counterColumn(query: ItemListQuery): "active" | "archived" | undefined {
   const narrowed =
     query.freezerId !== undefined ||
+    query.categoryId !== undefined ||
     Boolean(query.compartmentIds?.length) ||
     query.expiresBefore !== undefined ||
     Boolean(query.search?.trim());
@@ -328,6 +343,12 @@ export function buildItemListSql(query: ItemListQuery): { page: Sql; count: Sql;
   if (query.compartmentIds?.length) {
     conditions.push(`i.compartment_id IN (${query.compartmentIds.map(() => "?").join(", ")})`);
     bindings.push(...query.compartmentIds);
+  }
+  if (query.categoryId === null) {
+    conditions.push("i.category_id IS NULL");
+  } else if (query.categoryId !== undefined) {
+    conditions.push("i.category_id = ?");
+    bindings.push(query.categoryId);
   }
   if (query.expiresBefore) {
     conditions.push("i.expires_at < ?");
@@ -451,19 +472,29 @@ export class KnexItemRepository implements ItemRepository {
     const row = toRow(item);
     const outbox = events.map(outboxRow);
     const result = await this.knex
-      .raw<{ rows: (Omit<ItemViewRow, "id"> & { id: string | null; member: boolean; placed: boolean })[] }>(
+      .raw<{
+        rows: (Omit<ItemViewRow, "id"> & {
+          id: string | null;
+          member: boolean;
+          placed: boolean;
+          categorised: boolean;
+        })[];
+      }>(
         `WITH member AS (
   SELECT 1 FROM memberships WHERE household_id = ? AND user_id = ?
 ), placement AS (
   SELECT 1 FROM freezers f JOIN compartments c ON c.freezer_id = f.id
    WHERE f.id = ? AND f.household_id = ? AND c.id = ?
+), category AS (
+  SELECT 1 WHERE ?::text IS NULL OR EXISTS (SELECT 1 FROM item_categories k WHERE k.id = ? AND k.household_id = ?)
 ), ins AS (
   INSERT INTO freezer_items (${INSERT_COLUMNS.join(", ")})
   SELECT ${INSERT_COLUMNS.map((column) => `?${COLUMN_CASTS[column] ?? ""}`).join(", ")}
-   WHERE EXISTS (SELECT 1 FROM member) AND EXISTS (SELECT 1 FROM placement)
+   WHERE EXISTS (SELECT 1 FROM member) AND EXISTS (SELECT 1 FROM placement) AND EXISTS (SELECT 1 FROM category)
   RETURNING *
 )${outboxCte(outbox, "ins")}
 SELECT EXISTS (SELECT 1 FROM member) AS member, EXISTS (SELECT 1 FROM placement) AS placed,
+       EXISTS (SELECT 1 FROM category) AS categorised,
        ${ITEM_COLUMNS}, ${USER_COLUMNS}
   FROM (SELECT 1) AS one
   LEFT JOIN ins i ON true
@@ -475,6 +506,9 @@ SELECT EXISTS (SELECT 1 FROM member) AS member, EXISTS (SELECT 1 FROM placement)
           item.freezerId,
           item.householdId,
           item.compartmentId,
+          item.categoryId,
+          item.categoryId,
+          item.householdId,
           ...INSERT_COLUMNS.map((column) => row[column]),
           ...outbox.flatMap(outboxBindings),
         ],
@@ -484,12 +518,13 @@ SELECT EXISTS (SELECT 1 FROM member) AS member, EXISTS (SELECT 1 FROM placement)
       });
     const answer = result.rows[0];
     if (!answer?.member) return { refused: "not-member" };
-    if (!answer.placed || answer.id === null) return { refused: "placement" };
+    if (!answer.placed) return { refused: "placement" };
+    if (!answer.categorised || answer.id === null) return { refused: "category" };
     return { created: toView({ ...answer, id: answer.id }) };
   }
 
   async insertMany(items: FreezerItem[]): Promise<void> {
-    // 14 columns × 1000 rows stays well under PostgreSQL's 65535 bind parameters.
+    // 16 columns × 1000 rows stays well under PostgreSQL's 65535 bind parameters.
     for (let start = 0; start < items.length; start += 1000) {
       await this.knex("freezer_items").insert(items.slice(start, start + 1000).map(toRow));
     }

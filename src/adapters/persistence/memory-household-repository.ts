@@ -1,5 +1,6 @@
 import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
 import type { Household, MemberProfile, Membership } from "../../domain/inventory/household.js";
+import type { ItemCategory } from "../../domain/inventory/item-category.js";
 import type { HouseholdRepository, MemberRemoval, OwnershipTransfer } from "../../ports/household-repository.js";
 import { copy, type MemoryInventoryStore } from "./memory-inventory-store.js";
 
@@ -10,9 +11,10 @@ function byCreation(a: { createdAt: Date; id: string }, b: { createdAt: Date; id
 export class MemoryHouseholdRepository implements HouseholdRepository {
   constructor(private readonly store: MemoryInventoryStore) {}
 
-  async create(household: Household, ownerMembership: Membership): Promise<void> {
+  async create(household: Household, ownerMembership: Membership, categories: ItemCategory[] = []): Promise<void> {
     this.store.households.set(household.id, copy(household));
     this.store.memberships.set(ownerMembership.id, copy(ownerMembership));
+    for (const category of categories) this.store.categories.set(category.id, copy(category));
   }
 
   async findById(id: string): Promise<Household | null> {
@@ -49,6 +51,9 @@ export class MemoryHouseholdRepository implements HouseholdRepository {
     }
     for (const [key, compartment] of this.store.compartments) {
       if (freezerIds.has(compartment.freezerId)) this.store.compartments.delete(key);
+    }
+    for (const [key, category] of this.store.categories) {
+      if (category.householdId === id) this.store.categories.delete(key);
     }
     for (const [key, invite] of this.store.invites) if (invite.householdId === id) this.store.invites.delete(key);
     for (const [key, membership] of this.store.memberships) {

@@ -16,6 +16,7 @@ import {
 import type { RememberedBarcode } from "../../domain/inventory/barcode.js";
 import type { HouseholdTransferStore, ImportCounts, ImportWrite } from "../../ports/household-transfer-store.js";
 import { MemoryBarcodeRepository } from "./memory-barcode-repository.js";
+import { compareCategories, type ItemCategory } from "../../domain/inventory/item-category.js";
 import type { MemoryInventoryStore } from "./memory-inventory-store.js";
 import type { MemoryItemRepository } from "./memory-item-repository.js";
 
@@ -45,6 +46,13 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
           .filter((c) => c.freezerId === freezer.id)
           .sort(compareCompartments),
       }));
+  }
+
+  async categories(householdId: string): Promise<ItemCategory[]> {
+    return [...this.store.categories.values()]
+      .filter((category) => category.householdId === householdId)
+      .sort(compareCategories)
+      .map((category) => ({ ...category }));
   }
 
   async itemsAfter(householdId: string, afterId: string | null, limit: number): Promise<FreezerItem[]> {
@@ -102,9 +110,11 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
     const compartments: Compartment[] = [];
     const items: FreezerItem[] = [];
     const barcodes: RememberedBarcode[] = [];
+    const categories: ItemCategory[] = [];
     const fileRows = new Map<string, string>();
-    for await (const batch of write.batches(await this.freezers(householdId))) {
+    for await (const batch of write.batches(await this.freezers(householdId), await this.categories(householdId))) {
       freezers.push(...batch.freezers);
+      categories.push(...batch.categories);
       compartments.push(...batch.compartments);
       items.push(...batch.items);
       barcodes.push(...batch.barcodes);
@@ -134,8 +144,10 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
     if (taken.length > 0) throw new ImportInvalidError(taken.slice(0, MAX_REPORTED_PROBLEMS), taken.length);
     for (const freezer of newFreezers) this.store.freezers.set(freezer.id, { ...freezer });
     for (const compartment of newCompartments) this.store.compartments.set(compartment.id, { ...compartment });
+    for (const category of categories) this.store.categories.set(category.id, { ...category });
     await this.items.insertMany(newItems);
     return {
+      categoriesCreated: categories.length,
       itemsCreated: newItems.length,
       freezersCreated: newFreezers.length,
       compartmentsCreated: newCompartments.length,

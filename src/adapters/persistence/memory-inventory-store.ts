@@ -1,6 +1,7 @@
 import type { Compartment, Freezer } from "../../domain/inventory/freezer.js";
 import type { Household, Membership } from "../../domain/inventory/household.js";
 import type { Invite } from "../../domain/inventory/invite.js";
+import type { ItemCategory } from "../../domain/inventory/item-category.js";
 import type { RefreshToken } from "../../domain/inventory/refresh-token.js";
 import type { User } from "../../domain/inventory/user.js";
 import { MemoryInventoryOutbox } from "./memory-inventory-outbox.js";
@@ -19,6 +20,7 @@ export class MemoryInventoryStore {
   readonly invites = new Map<string, Invite>();
   readonly freezers = new Map<string, Freezer>();
   readonly compartments = new Map<string, Compartment>();
+  readonly categories = new Map<string, ItemCategory>();
   /** Inventory events the repositories wrote, as the outbox table holds them. */
   readonly outbox = new MemoryInventoryOutbox();
   /** The items area's repository, once it plugged in (export and import read it). */
@@ -26,6 +28,9 @@ export class MemoryInventoryStore {
 
   /** Whether any item (active or archived) references the freezer or compartment; none by default. */
   itemsIn: (where: { freezerId?: string; compartmentId?: string }) => boolean = () => false;
+
+  /** Uncategorises the items of a deleted category (the foreign key's SET NULL); returns how many. */
+  uncategorise: (householdId: string, categoryId: string) => number = () => 0;
 
   /** Run when a household is deleted, so other areas drop their rows of it (items, change log). */
   readonly householdCascades: ((householdId: string) => void)[] = [];

@@ -1,5 +1,7 @@
 import { DAY_MS } from "../../domain/shared/local-time.js";
+import { compareCategories } from "../../domain/inventory/item-category.js";
 import type {
+  CategorySummary,
   FreezerCount,
   HouseholdName,
   HouseholdSummary,
@@ -26,15 +28,30 @@ export class MemoryInventorySummaries implements InventorySummaries {
   async summarize(householdId: string, now: Date, soonDays: number): Promise<HouseholdSummary> {
     const { items } = await this.items.list({ householdId, page: 1, limit: ALL });
     const soon = now.getTime() + soonDays * DAY_MS;
+    const categories = [...this.store.categories.values()]
+      .filter((category) => category.householdId === householdId)
+      .sort(compareCategories);
+    const byCategory: CategorySummary[] = [
+      ...categories.map((category) => ({ categoryId: category.id, key: category.key, name: category.name })),
+      { categoryId: null, key: null, name: null },
+    ].map((entry) => ({ ...entry, itemCount: 0, expiringSoon: 0, expired: 0 }));
+    const uncategorised = byCategory[byCategory.length - 1] as CategorySummary;
     let expired = 0;
     let expiringSoon = 0;
     for (const item of items) {
+      const entry = byCategory.find((candidate) => candidate.categoryId === item.categoryId) ?? uncategorised;
+      entry.itemCount++;
       const at = item.expiresAt?.getTime();
       if (at === undefined) continue;
-      if (at < now.getTime()) expired++;
-      else if (at < soon) expiringSoon++;
+      if (at < now.getTime()) {
+        expired++;
+        entry.expired++;
+      } else if (at < soon) {
+        expiringSoon++;
+        entry.expiringSoon++;
+      }
     }
-    return { householdId, itemCount: items.length, expiringSoon, expired };
+    return { householdId, itemCount: items.length, expiringSoon, expired, byCategory };
   }
 
   async countsByFreezer(householdId: string): Promise<FreezerCount[]> {

@@ -108,6 +108,8 @@ export class MemoryItemRepository implements ItemRepository {
       (await this.placements.freezerInHousehold(item.householdId, item.freezerId)) &&
       (await this.placements.compartmentInFreezer(item.freezerId, item.compartmentId));
     if (!placed) return { refused: "placement" };
+    if (item.categoryId !== null && !(await this.placements.categoryInHousehold(item.householdId, item.categoryId)))
+      return { refused: "category" };
     return { created: await this.create(item, events) };
   }
 
@@ -157,6 +159,7 @@ export class MemoryItemRepository implements ItemRepository {
       if (item.householdId !== query.householdId || (item.deletedAt !== null) !== (query.archived ?? false)) continue;
       if (query.freezerId !== undefined && item.freezerId !== query.freezerId) continue;
       if (query.compartmentIds?.length && !query.compartmentIds.includes(item.compartmentId)) continue;
+      if (query.categoryId !== undefined && item.categoryId !== query.categoryId) continue;
       if (query.expiresBefore && !(item.expiresAt && item.expiresAt < query.expiresBefore)) continue;
       if (terms) {
         const rank = terms.length === 0 ? undefined : searchRank(item.name, terms);
@@ -265,6 +268,17 @@ export class MemoryItemRepository implements ItemRepository {
         if (this.changes[index]?.itemId === id) this.changes.splice(index, 1);
       }
     }
+  }
+
+  /** Uncategorises every item of a deleted category (the SQL foreign key's SET NULL); how many. */
+  uncategorise(householdId: string, categoryId: string): number {
+    let count = 0;
+    for (const [id, item] of this.items) {
+      if (item.householdId !== householdId || item.categoryId !== categoryId) continue;
+      this.items.set(id, { ...item, categoryId: null });
+      count++;
+    }
+    return count;
   }
 
   /** Whether any item (active or archived) sits in the freezer or compartment; guards their deletion. */

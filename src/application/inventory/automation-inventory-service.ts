@@ -1,6 +1,7 @@
 import { ValidationError } from "../../domain/inventory/errors.js";
 import { SHOPPING_UNITS } from "../../domain/inventory/shopping-list.js";
 import type { ErrorDetail } from "../../domain/shared/domain-error.js";
+import type { ItemUnit } from "../../domain/inventory/item-unit.js";
 import { AUTOMATION_ACTOR_PREFIX } from "../../domain/inventory/inventory-event.js";
 import type { FreezerItemView } from "../../domain/inventory/freezer-item.js";
 import { automationActorEmail } from "../../domain/inventory/user.js";
@@ -50,8 +51,11 @@ export interface InventoryService {
   countsByFreezer(householdId: string): Promise<FreezerCount[]>;
   /** Item count, expiring within `soonDays` (default 7) and expired, as the MQTT summary shows them. */
   summary(householdId: string, soonDays?: number): Promise<HouseholdSummary>;
-  /** Takes `quantity` units out; at zero the item is archived as used up. */
-  consume(householdId: string, itemId: string, quantity: number): Promise<FreezerItemView>;
+  /**
+   * Takes `quantity` out; at zero the item is archived as used up. `unit` defaults to the item's;
+   * g and kg (ml and l) convert into each other.
+   */
+  consume(householdId: string, itemId: string, quantity: number, unit?: ItemUnit): Promise<FreezerItemView>;
   /** Moves an active item into the archive. */
   archive(householdId: string, itemId: string): Promise<FreezerItemView>;
   /**
@@ -134,8 +138,14 @@ export class AutomationInventoryService implements InventoryService {
     return this.deps.summaries.summarize(householdId, this.deps.clock.now(), soonDays);
   }
 
-  async consume(householdId: string, itemId: string, quantity: number): Promise<FreezerItemView> {
-    return this.deps.useCases.consumeItem.execute({ householdId, itemId, quantity, userId: await this.actor() });
+  async consume(householdId: string, itemId: string, quantity: number, unit?: ItemUnit): Promise<FreezerItemView> {
+    return this.deps.useCases.consumeItem.execute({
+      householdId,
+      itemId,
+      quantity,
+      unit,
+      userId: await this.actor(),
+    });
   }
 
   async archive(householdId: string, itemId: string): Promise<FreezerItemView> {

@@ -1,3 +1,4 @@
+import type { CategoryRepository } from "../../ports/category-repository.js";
 import type { Clock } from "../../ports/clock.js";
 import type { FreezerRepository } from "../../ports/freezer-repository.js";
 import type { HouseholdRepository } from "../../ports/household-repository.js";
@@ -16,6 +17,7 @@ export interface InventoryPorts {
   households: HouseholdRepository;
   invites: InviteRepository;
   freezers: FreezerRepository;
+  categories: CategoryRepository;
   passwords: PasswordHasher;
   tokens: TokenService;
   secrets: SecretGenerator;

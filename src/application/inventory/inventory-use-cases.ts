@@ -32,6 +32,10 @@ import { UpdateCompartment } from "./freezers/update-compartment.js";
 import { UpdateCurrentUser } from "./accounts/update-current-user.js";
 import { UpdateFreezer } from "./freezers/update-freezer.js";
 import { UpdateHousehold } from "./households/update-household.js";
+import { CreateCategory } from "./categories/create-category.js";
+import { DeleteCategory } from "./categories/delete-category.js";
+import { ListCategories } from "./categories/list-categories.js";
+import { UpdateCategory } from "./categories/update-category.js";
 
 /** Every account/household use case, built over one set of ports. */
 export function createInventoryUseCases(ports: InventoryPorts, settings: AuthSettings) {
@@ -69,6 +73,10 @@ export function createInventoryUseCases(ports: InventoryPorts, settings: AuthSet
     getCompartment: new GetCompartment(ports, access),
     updateCompartment: new UpdateCompartment(ports, access),
     deleteCompartment: new DeleteCompartment(ports, access),
+    listCategories: new ListCategories(ports, access),
+    createCategory: new CreateCategory(ports, access),
+    updateCategory: new UpdateCategory(ports, access),
+    deleteCategory: new DeleteCategory(ports, access),
     logoutEverywhere: new LogoutEverywhere(ports),
     changePassword: new ChangePassword(ports),
   };

@@ -2,6 +2,7 @@ import type { ChangeLogEntry } from "./change-log-entry.js";
 import type { InventoryEvent } from "./inventory-event.js";
 import { stringifyChangeValue } from "./change-log-entry.js";
 import type { UserSummary } from "./user.js";
+import { assertQuantityFitsUnit, type ItemUnit } from "./item-unit.js";
 
 export type { UserSummary };
 
@@ -13,6 +14,10 @@ export interface FreezerItem {
   compartmentId: string;
   name: string;
   quantity: number;
+  /** What `quantity` counts; `piece` unless set. */
+  unit: ItemUnit;
+  /** One of the household's categories, or null (uncategorised). */
+  categoryId: string | null;
   notes: string | null;
   storedAt: Date | null;
   expiresAt: Date | null;
@@ -42,6 +47,8 @@ export interface ItemFields {
   storedAt: Date | null;
   expiresAt: Date | null;
   barcode: string | null;
+  unit: ItemUnit;
+  categoryId: string | null;
 }
 
 export type ItemPatch = { [K in keyof ItemFields]?: ItemFields[K] | undefined };
@@ -49,6 +56,7 @@ export type ItemPatch = { [K in keyof ItemFields]?: ItemFields[K] | undefined };
 /** Tracked fields in alphabetical order, which is also the order of one PATCH's history entries. */
 export const TRACKED_ITEM_FIELDS = [
   "barcode",
+  "categoryId",
   "compartmentId",
   "expiresAt",
   "freezerId",
@@ -56,6 +64,7 @@ export const TRACKED_ITEM_FIELDS = [
   "notes",
   "quantity",
   "storedAt",
+  "unit",
 ] as const satisfies readonly (keyof ItemFields)[];
 
 export const ITEM_SORT_FIELDS = ["createdAt", "name", "expiresAt", "storedAt", "quantity"] as const;
@@ -112,6 +121,10 @@ export function applyItemPatch(
     });
   }
   if (changes.length === 0) return { item: current, changes };
+  // Checked on the result: changing the unit of 1.5 kg to bags is as wrong as 1.5 bags.
+  if (patch.quantity !== undefined || patch.unit !== undefined) {
+    assertQuantityFitsUnit(next.quantity, next.unit, patch.quantity === undefined ? "unit" : "quantity");
+  }
   next.updatedAt = changedAt;
   next.updatedById = change.by;
   return { item: next, changes };

@@ -2,6 +2,8 @@ import type { ChangeLogEntry } from "./change-log-entry.js";
 import type { Compartment, Freezer } from "./freezer.js";
 import type { FreezerItem } from "./freezer-item.js";
 import type { BarcodeUnit, RememberedBarcode } from "./barcode.js";
+import type { ItemCategory } from "./item-category.js";
+import type { ItemUnit } from "./item-unit.js";
 import { DomainError } from "../shared/domain-error.js";
 import type { ShoppingListEntry } from "./shopping-list.js";
 
@@ -14,6 +16,7 @@ export interface TransferFreezer extends Freezer {
 export type ExportRecord =
   | { kind: "freezer"; freezer: Freezer }
   | { kind: "compartment"; compartment: Compartment }
+  | { kind: "category"; category: ItemCategory }
   | { kind: "item"; item: FreezerItem }
   | { kind: "history"; entry: ChangeLogEntry }
   | { kind: "barcode"; barcode: RememberedBarcode }
@@ -40,6 +43,19 @@ export interface ImportCompartmentRow {
 }
 
 /**
+ * A category an import file defines: matched to the household's category of the same id, else
+ * of the same name (ignoring case), else created under a new id; items name it by the file's id.
+ */
+export interface ImportCategoryRow {
+  kind: "category";
+  /** Where the row is in the file: `row 12` (CSV, the header is row 1) or `items[3]` (JSON). */
+  row: string;
+  id: string;
+  name: string;
+  position: number;
+}
+
+/**
  * An item of an import file. Its place is named by id (an existing freezer or compartment of
  * the household, or one the file defines) or by name (created when the household has none of that name).
  */
@@ -50,6 +66,10 @@ export interface ImportItemRow {
   id: string;
   name: string;
   quantity: number;
+  unit: ItemUnit;
+  /** A category of the household or of the file, by id; or by name (created when the household has none). */
+  categoryId: string | null;
+  categoryName: string | null;
   freezerId: string | null;
   freezerName: string | null;
   compartmentId: string | null;
@@ -101,6 +121,7 @@ export interface ImportSkippedRow {
 export type ImportRow =
   | ImportFreezerRow
   | ImportCompartmentRow
+  | ImportCategoryRow
   | ImportItemRow
   | ImportBarcodeRow
   | ImportRowProblem
@@ -110,6 +131,7 @@ export type ImportRow =
 export interface ImportSummary {
   freezersCreated: number;
   compartmentsCreated: number;
+  categoriesCreated: number;
   itemsCreated: number;
   /** Items of the file already in the household (same id): left as they are. */
   itemsUnchanged: number;

@@ -1,4 +1,5 @@
 import type { FreezerItem } from "./freezer-item.js";
+import type { ItemUnit } from "./item-unit.js";
 
 /** Every kind of inventory event, by the thing that changed and what happened to it. */
 export const INVENTORY_EVENT_TYPES = [
@@ -13,6 +14,9 @@ export const INVENTORY_EVENT_TYPES = [
   "freezer.deleted",
   "compartment.created",
   "compartment.deleted",
+  "category.created",
+  "category.updated",
+  "category.deleted",
   "member.joined",
   "member.left",
   "member.role_changed",
@@ -35,6 +39,8 @@ export interface InventoryEventItem {
   id: string;
   name: string;
   quantity: number;
+  unit: ItemUnit;
+  categoryId: string | null;
   freezerId: string;
   compartmentId: string;
   expiresAt: string | null;
@@ -54,14 +60,30 @@ export interface InventoryEventShoppingEntry {
   position: number;
 }
 
+/** A category as events describe it. */
+export interface InventoryEventCategory {
+  categoryId: string;
+  key: string | null;
+  name: string;
+  position: number;
+}
+
 /** What each event type carries besides the envelope. */
 export interface InventoryEventData {
   "item.created": { item: InventoryEventItem };
   /** `changes`: the tracked fields that changed (a move lists freezerId / compartmentId as well). */
   "item.updated": { item: InventoryEventItem; changes: string[] };
   "item.moved": { item: InventoryEventItem; from: { freezerId: string; compartmentId: string } };
-  /** `remaining` 0 means the item was used up and archived. */
-  "item.consumed": { item: InventoryEventItem; quantity: number; remaining: number };
+  /**
+   * `remaining` 0 means the item was used up and archived. `quantity` and `remaining` are in the
+   * item's unit; `taken` is the amount as it was asked for (250 g of an item counted in kg).
+   */
+  "item.consumed": {
+    item: InventoryEventItem;
+    quantity: number;
+    remaining: number;
+    taken: { quantity: number; unit: ItemUnit };
+  };
   "item.archived": { item: InventoryEventItem; reason: "archived" | "used_up" };
   "item.restored": { item: InventoryEventItem };
   "item.deleted": { itemId: string; name: string };
@@ -69,6 +91,10 @@ export interface InventoryEventData {
   "freezer.deleted": { freezerId: string };
   "compartment.created": { freezerId: string; compartmentId: string; name: string };
   "compartment.deleted": { freezerId: string; compartmentId: string };
+  "category.created": { category: InventoryEventCategory };
+  "category.updated": { category: InventoryEventCategory };
+  /** Items of the category are uncategorised (categoryId null) by the same change; `itemCount` of them. */
+  "category.deleted": { categoryId: string; itemCount: number };
   "member.joined": { userId: string; role: "OWNER" | "MEMBER" };
   "member.left": { userId: string; removed: boolean };
   "member.role_changed": { userId: string; role: "OWNER" | "MEMBER" };
@@ -108,6 +134,8 @@ export function eventItem(item: FreezerItem): InventoryEventItem {
     id: item.id,
     name: item.name,
     quantity: item.quantity,
+    unit: item.unit,
+    categoryId: item.categoryId,
     freezerId: item.freezerId,
     compartmentId: item.compartmentId,
     expiresAt: item.expiresAt?.toISOString() ?? null,

@@ -54,8 +54,13 @@ export class InvalidItemPlacementError extends DomainError {
 /** Consuming more than the item holds. */
 export class NotEnoughLeftError extends DomainError {
   readonly code = "NOT_ENOUGH_LEFT";
-  constructor(readonly remaining: number) {
-    super(`Only ${remaining} left of this item`, [{ path: "quantity", message: `must be at most ${remaining}` }]);
+  constructor(
+    readonly remaining: number,
+    unit?: string,
+  ) {
+    // Pieces read as before ("Only 2 left"); other units name themselves ("Only 0.75 kg left").
+    const amount = unit && unit !== "piece" ? `${remaining} ${unit}` : `${remaining}`;
+    super(`Only ${amount} left of this item`, [{ path: "quantity", message: `must be at most ${amount}` }]);
   }
 }
 

@@ -63,6 +63,14 @@ export const ERROR_CODES = Object.freeze({
   SHOPPING_LIST_FULL: "The shopping list already holds the most entries allowed (500); remove some first.",
   NO_CHECKED_ENTRIES: "Stocking the checked entries of the shopping list, but none is checked.",
 
+  QUANTITY_NOT_WHOLE: "Quantities in portions and bags are whole numbers.",
+  UNIT_MISMATCH: "An amount to take out is in a unit that does not convert to the item's unit (grams of bags).",
+  INVALID_ITEM_CATEGORY: "The item's categoryId is not a category of the household.",
+
+  // Categories.
+  CATEGORY_NOT_FOUND: "The category does not exist in this household.",
+  CATEGORY_NAME_TAKEN: "The household already has a category of that name (ignoring case).",
+
   // The automation engine.
   INVALID_TOPIC_FILTER: "An MQTT topic filter is not valid.",
   INVALID_CRON_EXPRESSION: "A cron expression is not valid.",

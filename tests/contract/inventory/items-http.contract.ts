@@ -6,7 +6,9 @@ type Method = "get" | "post" | "patch" | "delete";
 type ItemState = "active" | "archived";
 
 const ITEM_FIELDS = [
+  // Added by issue 23 (barcodes, units and categories); the spec's fields are all still here.
   "barcode",
+  "categoryId",
   "compartmentId",
   "createdAt",
   "createdBy",
@@ -19,6 +21,7 @@ const ITEM_FIELDS = [
   "notes",
   "quantity",
   "storedAt",
+  "unit",
   "updatedAt",
   "updatedBy",
 ];

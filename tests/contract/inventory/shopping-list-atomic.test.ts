@@ -71,6 +71,8 @@ function describeAtomicChanges(label: string, build: () => Promise<World>): void
         compartmentId: "vanishedcompartment",
         name: "Peas",
         quantity: 1,
+        unit: "piece",
+        categoryId: null,
         notes: null,
         barcode: null,
         storedAt: now,

@@ -2,6 +2,7 @@ import { expect } from "chai";
 import request from "supertest";
 import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
 import { KnexFreezerRepository } from "../../../src/adapters/persistence/knex-freezer-repository.js";
+import { KnexCategoryRepository } from "../../../src/adapters/persistence/knex-category-repository.js";
 import { KnexHouseholdRepository } from "../../../src/adapters/persistence/knex-household-repository.js";
 import { KnexInventoryOutbox } from "../../../src/adapters/persistence/knex-inventory-outbox.js";
 import { KnexInventorySummaries } from "../../../src/adapters/persistence/knex-inventory-summaries.js";
@@ -73,7 +74,7 @@ describe("the inventory service for automations (knex on PGlite)", function () {
     const useCases = createItemUseCases(
       {
         items,
-        placements: placementsFromFreezers(new KnexFreezerRepository(knex)),
+        placements: placementsFromFreezers(new KnexFreezerRepository(knex), new KnexCategoryRepository(knex)),
         ids: new Cuid2IdGenerator(),
         clock: systemClock,
       },
@@ -89,7 +90,7 @@ describe("the inventory service for automations (knex on PGlite)", function () {
         {
           shoppingList: new KnexShoppingListRepository(knex),
           items,
-          placements: placementsFromFreezers(new KnexFreezerRepository(knex)),
+          placements: placementsFromFreezers(new KnexFreezerRepository(knex), new KnexCategoryRepository(knex)),
           ids: new Cuid2IdGenerator(),
           clock: systemClock,
         },

@@ -61,6 +61,8 @@ function importWrite(
     compartmentId,
     name: `Imported ${id}`,
     quantity: 1,
+    unit: "piece",
+    categoryId: null,
     notes: null,
     storedAt: null,
     expiresAt: null,
@@ -95,6 +97,7 @@ function importWrite(
           yield {
             freezers: first ? [freezer] : [],
             compartments: first ? [compartment] : [],
+            categories: [],
             items: batch,
             barcodes: [],
             rows: new Map(),
@@ -194,6 +197,7 @@ for (const kind of ["PGlite", "PostgreSQL"] as const) {
         freezersCreated: 1,
         compartmentsCreated: 1,
         barcodesRemembered: 0,
+        categoriesCreated: 0,
       });
       expect(await counts(importer.hid)).to.deep.equal({ items: 2501, freezers: 2, compartments: 2 });
       expect(await bookkeeping()).to.equal(0);

@@ -78,6 +78,7 @@ for (const kind of ["PGlite", "PostgreSQL"] as const) {
       expect(imported.body).to.deep.equal({
         freezersCreated: 2,
         compartmentsCreated: 6,
+        categoriesCreated: 0,
         itemsCreated: ITEMS,
         itemsUnchanged: 0,
         barcodesRemembered: 0,
@@ -95,6 +96,7 @@ for (const kind of ["PGlite", "PostgreSQL"] as const) {
       expect(again.body).to.deep.equal({
         freezersCreated: 0,
         compartmentsCreated: 0,
+        categoriesCreated: 0,
         itemsCreated: 0,
         itemsUnchanged: ITEMS,
         barcodesRemembered: 0,
@@ -128,7 +130,7 @@ for (const kind of ["PGlite", "PostgreSQL"] as const) {
       const importRun = launch(process.execPath, ["bin/hearth.js", "import", "--household", hid, csvFile], env);
       expect(await importRun.exited, importRun.output()).to.equal(0);
       expect(importRun.output()).to.include(
-        `0 items, 0 freezers and 0 compartments created; ${ITEMS} items already there`,
+        `0 items, 0 freezers, 0 compartments and 0 categories created; ${ITEMS} items already there`,
       );
       const broken = path.join(scratch, "broken.csv");
       await writeFile(broken, "id,name,quantity\nabcdefgh12,,1\n");

@@ -2,6 +2,7 @@ import { useMigratedDatabase } from "../../support/migrated-database.js";
 import { createId } from "@paralleldrive/cuid2";
 import { expect } from "chai";
 import { KnexFreezerRepository } from "../../../src/adapters/persistence/knex-freezer-repository.js";
+import { KnexCategoryRepository } from "../../../src/adapters/persistence/knex-category-repository.js";
 import { KnexHouseholdRepository } from "../../../src/adapters/persistence/knex-household-repository.js";
 import { KnexItemRepository } from "../../../src/adapters/persistence/knex-item-repository.js";
 import { HouseholdAccess } from "../../../src/application/inventory/household-access.js";
@@ -20,7 +21,10 @@ describe("item updates under concurrency", () => {
     const world = makeWorld();
     await seedWorld(database.knex, world);
     const items = new KnexItemRepository(database.knex);
-    const placements = placementsFromFreezers(new KnexFreezerRepository(database.knex));
+    const placements = placementsFromFreezers(
+      new KnexFreezerRepository(database.knex),
+      new KnexCategoryRepository(database.knex),
+    );
     const ids = { next: () => createId() };
     const access = new HouseholdAccess(new KnexHouseholdRepository(database.knex));
     const {

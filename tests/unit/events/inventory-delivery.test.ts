@@ -24,6 +24,8 @@ function itemCreated(householdId = "h1", name = "Peas"): InventoryEvent {
       id: `i${counter}`,
       name,
       quantity: 1,
+      unit: "piece",
+      categoryId: null,
       freezerId: "f",
       compartmentId: "c",
       expiresAt: null,
@@ -183,7 +185,13 @@ describe("OutboxDispatcher", () => {
 describe("MqttInventoryPublisher", () => {
   const summaries: InventorySummaries = {
     listHouseholds: async () => [{ id: "h1", name: "Home" }],
-    summarize: async (householdId) => ({ householdId, itemCount: 4, expiringSoon: 1, expired: 2 }),
+    summarize: async (householdId) => ({
+      householdId,
+      itemCount: 4,
+      expiringSoon: 1,
+      expired: 2,
+      byCategory: [{ categoryId: "k1", key: "meat", name: "Meat", itemCount: 4, expiringSoon: 1, expired: 2 }],
+    }),
     countsByFreezer: async () => [],
   };
 
@@ -263,7 +271,7 @@ describe("MqttInventoryPublisher refresh", () => {
       mqtt,
       summaries: {
         listHouseholds: async () => households,
-        summarize: async (householdId) => ({ householdId, itemCount: 1, expiringSoon: 0, expired: 0 }),
+        summarize: async (householdId) => ({ householdId, itemCount: 1, expiringSoon: 0, expired: 0, byCategory: [] }),
         countsByFreezer: async () => [],
       },
       logger: new MemoryLogger(),

@@ -2,6 +2,7 @@ import { createId } from "@paralleldrive/cuid2";
 import { expect } from "chai";
 import type { InventoryPorts } from "../../../src/application/inventory/inventory-ports.js";
 import { createInventoryUseCases } from "../../../src/application/inventory/inventory-use-cases.js";
+import { MemoryCategoryRepository } from "../../../src/adapters/persistence/memory-category-repository.js";
 import { MemoryFreezerRepository } from "../../../src/adapters/persistence/memory-freezer-repository.js";
 import { MemoryHouseholdRepository } from "../../../src/adapters/persistence/memory-household-repository.js";
 import { MemoryInventoryStore } from "../../../src/adapters/persistence/memory-inventory-store.js";
@@ -47,6 +48,7 @@ export function inventoryFixture(
     households: new MemoryHouseholdRepository(store),
     invites: new MemoryInviteRepository(store),
     freezers: new MemoryFreezerRepository(store),
+    categories: new MemoryCategoryRepository(store),
     passwords,
     tokens: new JwtTokenService("unit-test-secret-unit-test-secret-1234", 900),
     secrets: new CryptoSecretGenerator(),

@@ -29,6 +29,18 @@ import { navigate } from "../router.js";
 import { announce, compartmentName, freezerName, useAppState } from "../store.js";
 import { offerShoppingList } from "./shopping-list.js";
 import { Expiry } from "./items.js";
+import { ITEM_UNITS, type ItemUnit } from "../api.js";
+import { categoryLabel, categoryName, formatAmount, frozenFor, unitName, useCategories } from "../categories.js";
+
+/** Units an amount can be taken out in: the item's own, and g/kg or ml/l across each other. */
+function takeOutUnits(unit: ItemUnit): ItemUnit[] {
+  if (unit === "g" || unit === "kg") return ["g", "kg"];
+  if (unit === "ml" || unit === "l") return ["ml", "l"];
+  return [unit];
+}
+
+/** The categories last loaded, for history sentences (outside a component). */
+let knownCategories: ReturnType<typeof useCategories> = [];
 
 /** One history entry as a sentence: "Anna moved it from Drawer 1 to Drawer 3, 2 days ago". */
 export function historySentence(entry: ChangeLogEntry, now: number = Date.now()): string {
@@ -46,6 +58,10 @@ export function historySentence(entry: ChangeLogEntry, now: number = Date.now())
         return formatDate(raw);
       case "quantity":
         return formatNumber(Number(raw));
+      case "unit":
+        return (ITEM_UNITS as readonly string[]).includes(raw) ? unitName(raw as ItemUnit) : raw;
+      case "categoryId":
+        return categoryName(knownCategories, raw) ?? t("history.unknownCategory");
       default:
         return raw;
     }
@@ -59,6 +75,8 @@ export function historySentence(entry: ChangeLogEntry, now: number = Date.now())
     storedAt: "history.stored",
     notes: "history.notes",
     barcode: "history.barcode",
+    unit: "history.unit",
+    categoryId: "history.category",
     deletedAt: entry.newValue ? "history.archived" : "history.restored",
   };
   const key = keys[entry.fieldName] ?? "history.changed";
@@ -85,6 +103,12 @@ export function ItemView(props: { itemId: string }) {
   const [freezerId, setFreezerId] = useState("");
   const [compartmentId, setCompartmentId] = useState("");
   const [take, setTake] = useState("1");
+  const [unit, setUnit] = useState<ItemUnit>("piece");
+  const [categoryId, setCategoryId] = useState("");
+  const [storedAt, setStoredAt] = useState("");
+  const [takeUnit, setTakeUnit] = useState<ItemUnit>("piece");
+  const categories = useCategories();
+  knownCategories = categories;
 
   const show = (loaded: Item) => {
     setItem(loaded);
@@ -95,6 +119,10 @@ export function ItemView(props: { itemId: string }) {
     setNotes(loaded.notes ?? "");
     setExpiresAt(dateInputValue(loaded.expiresAt));
     setBarcode(loaded.barcode ?? "");
+    setUnit(loaded.unit ?? "piece");
+    setTakeUnit(loaded.unit ?? "piece");
+    setCategoryId(loaded.categoryId ?? "");
+    setStoredAt(dateInputValue(loaded.storedAt));
     setFreezerId(loaded.freezerId);
     setCompartmentId(loaded.compartmentId);
   };
@@ -105,7 +133,10 @@ export function ItemView(props: { itemId: string }) {
       parseDecimal(quantity) === base.quantity &&
       (notes || null) === base.notes &&
       expiresAt === dateInputValue(base.expiresAt) &&
-      (barcode.trim() || null) === base.barcode);
+      (barcode.trim() || null) === base.barcode &&
+      unit === base.unit &&
+      (categoryId || null) === base.categoryId &&
+      storedAt === dateInputValue(base.storedAt));
   const reload = async (live = false) => {
     if (!householdId) return;
     try {
@@ -150,6 +181,9 @@ export function ItemView(props: { itemId: string }) {
     if ((notes || null) !== reference.notes) changes.notes = notes || null;
     if (expiresAt !== dateInputValue(reference.expiresAt)) changes.expiresAt = expiresAt || null;
     if ((barcode.trim() || null) !== reference.barcode) changes.barcode = barcode.trim() || null;
+    if (unit !== reference.unit) changes.unit = unit;
+    if ((categoryId || null) !== reference.categoryId) changes.categoryId = categoryId || null;
+    if (storedAt !== dateInputValue(reference.storedAt)) changes.storedAt = storedAt || null;
     return changes;
   };
   const save = useAction(async () => {
@@ -188,7 +222,12 @@ export function ItemView(props: { itemId: string }) {
   });
   const consume = useAction(async () => {
     if (!householdId || !item) return;
-    const left = await api.consumeItem(householdId, item.id, parseDecimal(take));
+    const left = await api.consumeItem(
+      householdId,
+      item.id,
+      parseDecimal(take),
+      takeUnit === item.unit ? undefined : takeUnit,
+    );
     if (left.deletedAt) {
       offerShoppingList(householdId, item);
       navigate("/");
@@ -217,10 +256,14 @@ export function ItemView(props: { itemId: string }) {
       <h1>{item.name}</h1>
       <p>
         {t("item.summary", {
-          quantity: formatNumber(item.quantity),
+          quantity:
+            (item.unit ?? "piece") === "piece" ? formatNumber(item.quantity) : formatAmount(item.quantity, item.unit),
           place: [freezerName(item.freezerId), compartmentName(item.compartmentId)].filter(Boolean).join(" · "),
         })}{" "}
-        <Expiry iso={item.expiresAt} />
+        <Expiry iso={item.expiresAt} />{" "}
+        <span class="muted">
+          {[categoryName(categories, item.categoryId ?? null), frozenFor(item.storedAt)].filter(Boolean).join(" · ")}
+        </span>
       </p>
       {kept ? <p class="notice">{t("offline.readOnly")}</p> : null}
       {conflict && base ? (
@@ -252,7 +295,23 @@ export function ItemView(props: { itemId: string }) {
         <ActionForm action={save} disabled={readOnly || archived} labels={{ name: "field.itemName" }}>
           <Field id="edit-name" label={t("field.itemName")} required maxLength={200} value={name} onValue={setName} />
           <QuantityField id="edit-quantity" label={t("field.quantity")} value={quantity} onValue={setQuantity} />
+          <Select id="edit-unit" label={t("field.unit")} value={unit} onValue={(value) => setUnit(value as ItemUnit)}>
+            {ITEM_UNITS.map((option) => (
+              <option key={option} value={option}>
+                {unitName(option)}
+              </option>
+            ))}
+          </Select>
+          <Select id="edit-category" label={t("field.category")} value={categoryId} onValue={setCategoryId}>
+            <option value="">{t("category.none")}</option>
+            {categories.map((category) => (
+              <option key={category.id} value={category.id}>
+                {categoryLabel(category)}
+              </option>
+            ))}
+          </Select>
           <Field id="edit-expires" label={t("field.expiresAt")} type="date" value={expiresAt} onValue={setExpiresAt} />
+          <Field id="edit-stored" label={t("field.storedAt")} type="date" value={storedAt} onValue={setStoredAt} />
           <NotesField id="edit-notes" value={notes} onValue={setNotes} />
           <Field
             id="edit-barcode"
@@ -304,10 +363,24 @@ export function ItemView(props: { itemId: string }) {
           <QuantityField
             id="consume-quantity"
             label={t("item.consumeQuantity")}
-            max={item.quantity}
+            {...(takeUnit === item.unit ? { max: item.quantity } : {})}
             value={take}
             onValue={setTake}
           />
+          {takeOutUnits(item.unit ?? "piece").length > 1 ? (
+            <Select
+              id="consume-unit"
+              label={t("takeOut.unit")}
+              value={takeUnit}
+              onValue={(value) => setTakeUnit(value as ItemUnit)}
+            >
+              {takeOutUnits(item.unit).map((option) => (
+                <option key={option} value={option}>
+                  {unitName(option)}
+                </option>
+              ))}
+            </Select>
+          ) : null}
           <button type="submit">{t("item.consumeSubmit")}</button>
         </ActionForm>
       </section>

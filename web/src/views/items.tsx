@@ -1,3 +1,4 @@
+import { Fragment } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { ApiError, api, type Item, type ItemQuery, type Page, type RememberedBarcode } from "../api.js";
 import { BarcodeScanner } from "../barcode-scanner.js";
@@ -25,6 +26,8 @@ import {
   unlikelyValues,
 } from "../format.js";
 import { t } from "../i18n/index.js";
+import { ITEM_UNITS, type ItemUnit } from "../api.js";
+import { categoryLabel, categoryName, formatAmount, frozenFor, unitName, useCategories } from "../categories.js";
 import { announce, compartmentName, freezerName, recall, remember, useAppState } from "../store.js";
 import { offerShoppingList } from "./shopping-list.js";
 
@@ -53,18 +56,32 @@ function place(item: Item): string {
 
 export function ItemRow(props: { item: Item; onChanged?: () => void }) {
   const { item } = props;
+  const categories = useCategories();
+  const category = categoryName(categories, item.categoryId ?? null);
+  const unit = item.unit ?? "piece";
+  const frozen = frozenFor(item.storedAt);
   return (
     <li class="item-row" data-item={item.id}>
       <Link href={`/items/${item.id}`} class="item-link">
         <span class="item-name">{item.name}</span>
         <span class="item-qty">
-          <span class="visually-hidden">{t("item.quantityLabel", { quantity: formatNumber(item.quantity) })}</span>
-          <span aria-hidden="true">× {formatNumber(item.quantity)}</span>
+          {unit === "piece" ? (
+            <>
+              <span class="visually-hidden">{t("item.quantityLabel", { quantity: formatNumber(item.quantity) })}</span>
+              <span aria-hidden="true">× {formatNumber(item.quantity)}</span>
+            </>
+          ) : (
+            formatAmount(item.quantity, unit)
+          )}
         </span>
-        <span class="item-place">{place(item)}</span>
+        <span class="item-place">{[place(item), category].filter(Boolean).join(" · ")}</span>
         <Expiry iso={item.expiresAt} />
+        {frozen ? <span class="item-frozen muted">{frozen}</span> : null}
       </Link>
-      {props.onChanged ? <TakeOneOut item={item} onChanged={props.onChanged} /> : null}
+      {/* One of a piece, portion or bag; weights and volumes are taken out on the item's screen. */}
+      {props.onChanged && ["piece", "portion", "bag"].includes(unit) ? (
+        <TakeOneOut item={item} onChanged={props.onChanged} />
+      ) : null}
     </li>
   );
 }
@@ -196,6 +213,11 @@ export function QuickAdd(props: { onAdded: () => void; onClose: () => void }) {
   // "Add again" on a used-up item opens the form with its name (/?add=<name>).
   const [name, setName] = useState(() => new URLSearchParams(location.search).get("add") ?? "");
   const [quantity, setQuantity] = useState("1");
+  const [unit, setUnit] = useState<ItemUnit>("piece");
+  const [categoryId, setCategoryId] = useState("");
+  // Today in the household's time zone, not the phone's.
+  const [storedAt, setStoredAt] = useState(localDay());
+  const categories = useCategories();
   const [freezerId, setFreezerId] = useState(last?.freezerId ?? "");
   const [compartmentId, setCompartmentId] = useState(last?.compartmentId ?? "");
   const [expiresAt, setExpiresAt] = useState("");
@@ -225,6 +247,9 @@ export function QuickAdd(props: { onAdded: () => void; onClose: () => void }) {
       compartmentId: compartment.id,
       ...(expiresAt ? { expiresAt } : {}),
       ...(scan.code ? { barcode: scan.code } : {}),
+      ...(unit !== "piece" ? { unit } : {}),
+      ...(categoryId ? { categoryId } : {}),
+      ...(storedAt ? { storedAt } : {}),
     });
     if (created !== "queued") await scan.rememberFor(created, name.trim());
     else scan.reset();
@@ -232,6 +257,7 @@ export function QuickAdd(props: { onAdded: () => void; onClose: () => void }) {
     setName("");
     setQuantity("1");
     setExpiresAt("");
+    setStoredAt(localDay());
     announce(t(created === "queued" ? "offline.queuedAdd" : "add.added", { name: name.trim() }));
     setAdded((count) => count + 1);
     props.onAdded();
@@ -302,6 +328,21 @@ export function QuickAdd(props: { onAdded: () => void; onClose: () => void }) {
           </datalist>
         </div>
         <QuantityField id="add-quantity" label={t("field.quantity")} value={quantity} onValue={setQuantity} />
+        <Select id="add-unit" label={t("field.unit")} value={unit} onValue={(value) => setUnit(value as ItemUnit)}>
+          {ITEM_UNITS.map((option) => (
+            <option key={option} value={option}>
+              {unitName(option)}
+            </option>
+          ))}
+        </Select>
+        <Select id="add-category" label={t("field.category")} value={categoryId} onValue={setCategoryId}>
+          <option value="">{t("category.none")}</option>
+          {categories.map((category) => (
+            <option key={category.id} value={category.id}>
+              {categoryLabel(category)}
+            </option>
+          ))}
+        </Select>
         <Select id="add-freezer" label={t("field.freezer")} value={freezer?.id} onValue={setFreezerId}>
           <NamedOptions of={freezers} />
         </Select>
@@ -309,6 +350,7 @@ export function QuickAdd(props: { onAdded: () => void; onClose: () => void }) {
           <NamedOptions of={freezer?.compartments} />
         </Select>
         <Field id="add-expires" label={t("field.expiresAt")} type="date" value={expiresAt} onValue={setExpiresAt} />
+        <Field id="add-stored" label={t("field.storedAt")} type="date" value={storedAt} onValue={setStoredAt} />
         <button type="submit" class="primary" disabled={!compartment}>
           {t("add.submit")}
         </button>
@@ -440,6 +482,7 @@ const SORTS: { value: SortChoice; label: Parameters<typeof t>[0] }[] = [
   { value: "expiresAt:asc", label: "sort.expiry" },
   { value: "name:asc", label: "sort.name" },
   { value: "quantity:desc", label: "sort.quantity" },
+  { value: "storedAt:asc", label: "sort.frozenOldest" },
 ];
 
 /** The list's search, filters and sort as URL parameters, so Back and a reload keep them. */
@@ -449,6 +492,8 @@ interface ListQuery {
   compartment: string;
   before: string;
   sort: SortChoice;
+  /** A category id, "none", or "" for all. */
+  category: string;
 }
 
 function readListQuery(): ListQuery {
@@ -459,6 +504,7 @@ function readListQuery(): ListQuery {
     freezer: params.get("freezer") ?? "",
     compartment: params.get("compartment") ?? "",
     before: params.get("before") ?? "",
+    category: params.get("category") ?? "",
     sort: SORTS.some((option) => option.value === sort) ? (sort as SortChoice) : "createdAt:desc",
   };
 }
@@ -483,6 +529,8 @@ export function ItemList(props: { version: number; onChanged: () => void }) {
   const [freezerId, setFreezerId] = useState(initial.freezer);
   const [compartmentId, setCompartmentId] = useState(initial.compartment);
   const [expiresBefore, setExpiresBefore] = useState(initial.before);
+  const [categoryFilter, setCategoryFilter] = useState(initial.category);
+  const categories = useCategories();
   const [sort, setSort] = useState<SortChoice>(initial.sort);
   const [items, setItems] = useState<Item[]>([]);
   const [total, setTotal] = useState<number | null>(null);
@@ -503,8 +551,9 @@ export function ItemList(props: { version: number; onChanged: () => void }) {
       compartment: compartmentId,
       before: expiresBefore,
       sort,
+      category: categoryFilter,
     });
-  }, [debounced, freezerId, compartmentId, expiresBefore, sort]);
+  }, [debounced, freezerId, compartmentId, expiresBefore, sort, categoryFilter]);
 
   const query = (pageNumber: number): ItemQuery => {
     const [field, order] = sort.split(":") as [ItemQuery["sort"], ItemQuery["order"]];
@@ -513,13 +562,14 @@ export function ItemList(props: { version: number; onChanged: () => void }) {
       freezerId: freezerId || undefined,
       compartmentIds: compartmentId ? [compartmentId] : undefined,
       expiresBefore: expiresBefore ? `${expiresBefore}T00:00:00Z` : undefined,
+      categoryId: categoryFilter || undefined,
       sort: field,
       order,
       page: pageNumber,
       limit: PAGE_SIZE,
     };
   };
-  const filterCount = [freezerId, compartmentId, expiresBefore].filter(Boolean).length;
+  const filterCount = [freezerId, compartmentId, expiresBefore, categoryFilter].filter(Boolean).length;
 
   const load = async (pageNumber: number) => {
     if (!householdId) return;
@@ -551,7 +601,7 @@ export function ItemList(props: { version: number; onChanged: () => void }) {
   };
   useEffect(() => {
     void load(1);
-  }, [householdId, debounced, freezerId, compartmentId, expiresBefore, sort, props.version, online]);
+  }, [householdId, debounced, freezerId, compartmentId, expiresBefore, sort, categoryFilter, props.version, online]);
 
   const more = !local && total !== null && items.length < total;
   // Endless scroll: the next page loads when the end of the list comes into view.
@@ -598,6 +648,15 @@ export function ItemList(props: { version: number; onChanged: () => void }) {
               <option value="">{t("list.allCompartments")}</option>
               <NamedOptions of={freezer?.compartments} />
             </Select>
+            <Select id="list-category" label={t("field.category")} value={categoryFilter} onValue={setCategoryFilter}>
+              <option value="">{t("category.all")}</option>
+              <option value="none">{t("category.none")}</option>
+              {categories.map((category) => (
+                <option key={category.id} value={category.id}>
+                  {categoryLabel(category)}
+                </option>
+              ))}
+            </Select>
             <Field
               id="list-expires"
               label={t("list.expiresBefore")}
@@ -629,11 +688,24 @@ export function ItemList(props: { version: number; onChanged: () => void }) {
               : ""
             : t("list.count", { count: formatNumber(total) })}
       </p>
-      <ul class="items">
-        {items.map((item) => (
-          <ItemRow key={item.id} item={item} onChanged={props.onChanged} />
-        ))}
-      </ul>
+      {/* Groups are headings between sibling lists (not wrappers), so each list stays the list's own. */}
+      {groupByCategory(items, categories).map((group) => (
+        <Fragment key={group.id}>
+          {group.label ? (
+            <h3 class="item-group-title" id={`group-${group.id}`}>
+              {group.label}
+            </h3>
+          ) : null}
+          <ul class="items" aria-labelledby={group.label ? `group-${group.id}` : undefined}>
+            {group.items.map((item) => (
+              <ItemRow key={item.id} item={item} onChanged={props.onChanged} />
+            ))}
+          </ul>
+        </Fragment>
+      ))}
+      <p>
+        <Link href="/categories">{t("categories.manage")}</Link>
+      </p>
       {online && !local ? <ErrorText error={error} /> : null}
       <div ref={sentinel} />
       {more ? (
@@ -643,4 +715,27 @@ export function ItemList(props: { version: number; onChanged: () => void }) {
       ) : null}
     </section>
   );
+}
+
+/**
+ * The loaded items in groups by category, in the categories' order (uncategorised last), each
+ * group in the list's order. Without any category in use the list stays one ungrouped list.
+ */
+function groupByCategory(
+  items: Item[],
+  categories: ReturnType<typeof useCategories>,
+): { id: string; label: string; items: Item[] }[] {
+  if (!items.some((item) => item.categoryId)) return [{ id: "all", label: "", items }];
+  const groups = new Map<string, Item[]>();
+  for (const item of items) {
+    const key =
+      item.categoryId && categories.some((category) => category.id === item.categoryId) ? item.categoryId : "";
+    groups.set(key, [...(groups.get(key) ?? []), item]);
+  }
+  const ordered = categories
+    .filter((category) => groups.has(category.id))
+    .map((category) => ({ id: category.id, label: categoryLabel(category), items: groups.get(category.id) ?? [] }));
+  const none = groups.get("");
+  if (none) ordered.push({ id: "none", label: t("category.none"), items: none });
+  return ordered;
 }

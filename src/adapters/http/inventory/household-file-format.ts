@@ -3,10 +3,12 @@
  * `hearth export|import` read, as JSON or CSV. Both are written and read as streams.
  *
  * JSON: `{ format, version, householdId, exportedAt, freezers: [...], compartments: [...],
- * items: [...], history: [...], barcodes: [...], shoppingList: [...] }`. CSV: one table whose
- * `record` column says what each row is (freezer, compartment, item, history, barcode, shopping);
- * a file without that column holds items only. An import reads history and shopping-list rows
- * past (see ImportSkippedRow).
+ * categories: [...], items: [...], history: [...], barcodes: [...], shoppingList: [...] }`. CSV:
+ * one table whose `record` column says what each row is (freezer, compartment, category, item,
+ * history, barcode, shopping); a file without that column holds items only. Items name their
+ * category by id (`categoryId`, a category of the file or the household) and by name
+ * (`categoryName`), so a file read elsewhere still finds or creates it. An import reads history
+ * and shopping-list rows past (see ImportSkippedRow).
  */
 import { once } from "node:events";
 import { type Readable, Transform, type Writable } from "node:stream";
@@ -14,9 +16,11 @@ import { CsvError, type InfoRecord, type Options as CsvOptions, parse as parseCs
 import { jsonParser, type Token as JsonToken } from "stream-json/core/parser.js";
 import { z } from "zod";
 import type { ExportRecord, ImportRow } from "../../../domain/inventory/household-transfer.js";
-import { itemName, notes, timestamp } from "./item-schemas.js";
+import { itemName, itemUnit, notes, timestamp } from "./item-schemas.js";
 import { barcode } from "./barcode-schemas.js";
 import { BARCODE_UNITS } from "../../../domain/inventory/barcode.js";
+import { categoryName } from "./category-schemas.js";
+import { DEFAULT_ITEM_UNIT, quantityFitsUnit, WHOLE_NUMBER_UNITS } from "../../../domain/inventory/item-unit.js";
 import { freezerDescription, placeName, position } from "./freezer-schemas.js";
 import { fieldsWithNulCharacters, idSchema, NUL_CHARACTER_MESSAGE } from "./validation.js";
 import { neutraliseFormula, restoreFormula } from "./csv-formula-guard.js";
@@ -46,10 +50,12 @@ const CSV_COLUMNS = [
   "updatedAt",
   ...HISTORY_FIELDS,
   "barcode",
-  // A remembered barcode's and a shopping-list entry's unit and category (records "barcode",
-  // "shopping"; name, quantity, position and times share the columns above).
+  // Items' units and categories, and a remembered barcode's and a shopping-list entry's (records
+  // "barcode", "shopping"; name, quantity, position and times share the columns above).
   "unit",
   "categoryId",
+  "categoryName",
+  "key",
   "checked",
 ] as const;
 
@@ -74,8 +80,14 @@ function exported<T extends object, K extends keyof T>(source: T, keys: readonly
   return row as Exported<Pick<T, K>>;
 }
 
-function recordFields(record: ExportRecord): {
-  array: "freezers" | "compartments" | "items" | "history" | "barcodes" | "shoppingList";
+/** The arrays of a JSON file, and what a CSV row's `record` names. */
+type FileArray = "freezers" | "compartments" | "categories" | "items" | "history" | "barcodes" | "shoppingList";
+
+function recordFields(
+  record: ExportRecord,
+  categoryNames: ReadonlyMap<string, string>,
+): {
+  array: FileArray;
   csv: Partial<Record<CsvColumn, string | number | null>>;
   json: object;
 } {
@@ -90,13 +102,18 @@ function recordFields(record: ExportRecord): {
       const json = exported(record.compartment, ["id", "freezerId", "name", "position", "createdAt"]);
       return { array: "compartments", json, csv: { record: "compartment", ...json } };
     }
+    case "category": {
+      const json = exported(record.category, ["id", "key", "name", "position", "createdAt"]);
+      return { array: "categories", json, csv: { record: "category", ...json } };
+    }
     case "item": {
       const { item } = record;
       const json = {
         ...exported(item, ["id", "freezerId", "compartmentId", "name", "quantity", "notes", "storedAt", "expiresAt"]),
         barcode: item.barcode,
         archivedAt: item.deletedAt?.toISOString() ?? null,
-        ...exported(item, ["createdAt", "updatedAt"]),
+        ...exported(item, ["createdAt", "updatedAt", "unit", "categoryId"]),
+        categoryName: item.categoryId === null ? null : (categoryNames.get(item.categoryId) ?? null),
       };
       return { array: "items", json, csv: { record: "item", ...json } };
     }
@@ -140,10 +157,16 @@ export async function writeHouseholdFile(
   format: HouseholdFileFormat,
   meta: { householdId: string; exportedAt: Date },
 ): Promise<void> {
+  // Categories come before items (a household has a few dozen at most): items carry their names.
+  const categoryNames = new Map<string, string>();
+  const fields = (record: ExportRecord) => {
+    if (record.kind === "category") categoryNames.set(record.category.id, record.category.name);
+    return recordFields(record, categoryNames);
+  };
   if (format === "csv") {
     await put(out, `${CSV_COLUMNS.join(",")}\r\n`);
     for await (const record of records) {
-      const { csv } = recordFields(record);
+      const { csv } = fields(record);
       await put(out, `${CSV_COLUMNS.map((column) => csvCell(csv[column])).join(",")}\r\n`);
     }
     return;
@@ -153,7 +176,15 @@ export async function writeHouseholdFile(
     `{"format":"hearth-household","version":1,"householdId":${JSON.stringify(meta.householdId)},"exportedAt":"${meta.exportedAt.toISOString()}"`,
   );
   // The arrays come in this order; an array with no records is still written, empty.
-  const arrays = ["freezers", "compartments", "items", "history", "barcodes", "shoppingList"];
+  const arrays: FileArray[] = [
+    "freezers",
+    "compartments",
+    "categories",
+    "items",
+    "history",
+    "barcodes",
+    "shoppingList",
+  ];
   let current = -1;
   let first = true;
   const openUpTo = async (target: number) => {
@@ -164,7 +195,7 @@ export async function writeHouseholdFile(
     }
   };
   for await (const record of records) {
-    const { array, json } = recordFields(record);
+    const { array, json } = fields(record);
     await openUpTo(arrays.indexOf(array));
     await put(out, `${first ? "" : ","}${JSON.stringify(json)}`);
     first = false;
@@ -187,6 +218,12 @@ const fileRow = <S extends z.ZodRawShape>(shape: S) =>
   z.object({ id: idSchema, createdAt: z.unknown().optional() }).extend(shape).strict();
 const freezerRow = fileRow({ name: placeName, description: orNull(freezerDescription) });
 const compartmentRow = fileRow({ freezerId: idSchema, name: placeName, position: position.optional().default(0) });
+const categoryFileRow = fileRow({
+  name: categoryName,
+  position: position.optional().default(0),
+  // Written so a reader sees which default a category is; an import keeps the household's own.
+  key: z.unknown().optional(),
+});
 const itemRow = fileRow({
   name: itemName,
   quantity: z.number("must be a number").min(0, "must be 0 or more").max(1_000_000, "must be at most 1000000"),
@@ -195,6 +232,9 @@ const itemRow = fileRow({
   compartmentId: orNull(idSchema),
   compartmentName: orNull(placeName),
   notes: notes.optional().transform((value) => value ?? null),
+  unit: itemUnit.optional().transform((value) => value ?? DEFAULT_ITEM_UNIT),
+  categoryId: orNull(idSchema),
+  categoryName: orNull(categoryName),
   storedAt: optionalTimestamp,
   expiresAt: optionalTimestamp,
   archivedAt: optionalTimestamp,
@@ -202,10 +242,15 @@ const itemRow = fileRow({
   // Written by the export, not imported: the import's owner becomes the updater.
   updatedAt: z.unknown().optional(),
   barcode: orNull(barcode),
-}).refine((row) => row.quantity !== 0 || row.archivedAt !== null, {
-  path: ["quantity"],
-  message: "must be above 0 (0 only for an archived, used-up item)",
-});
+})
+  .refine((row) => row.quantity !== 0 || row.archivedAt !== null, {
+    path: ["quantity"],
+    message: "must be above 0 (0 only for an archived, used-up item)",
+  })
+  .refine((row) => quantityFitsUnit(row.quantity, row.unit), {
+    path: ["quantity"],
+    message: `must be a whole number for ${WHOLE_NUMBER_UNITS.join(" and ")}`,
+  });
 
 const barcodeRow = z
   .object({
@@ -223,9 +268,6 @@ function problemText(error: z.ZodError): string {
 }
 
 type Parsed = ImportRow;
-
-/** The arrays of a JSON file, and what a CSV row's `record` names. */
-type FileArray = "freezers" | "compartments" | "items" | "history" | "barcodes" | "shoppingList";
 
 function parseRow(kind: FileArray, value: unknown, row: string): Parsed {
   if (kind === "history" || kind === "shoppingList") return { kind: "skipped", row };
@@ -258,13 +300,19 @@ function parseRow(kind: FileArray, value: unknown, row: string): Parsed {
     const { code, name, unit, categoryId } = parsed.data;
     return { kind: "barcode", row, code, name, unit, categoryId };
   }
+  if (kind === "categories") {
+    const parsed = categoryFileRow.safeParse(value);
+    return parsed.success
+      ? { kind: "category", row, id: parsed.data.id, name: parsed.data.name, position: parsed.data.position }
+      : { kind: "problem", row, message: problemText(parsed.error) };
+  }
   const parsed = itemRow.safeParse(value);
   if (!parsed.success) return { kind: "problem", row, message: problemText(parsed.error) };
   const { updatedAt: _updatedAt, ...item } = parsed.data;
   return { kind: "item", row, ...item };
 }
 
-const JSON_ARRAYS = new Set(["freezers", "compartments", "items", "history", "barcodes", "shoppingList"]);
+const JSON_ARRAYS = new Set(["freezers", "compartments", "categories", "items", "history", "barcodes", "shoppingList"]);
 const JSON_META = new Set(["format", "version", "householdId", "exportedAt"]);
 
 /**
@@ -276,7 +324,7 @@ const JSON_META = new Set(["format", "version", "householdId", "exportedAt"]);
 export const HOUSEHOLD_FILE_LIMITS = {
   /** Characters of one row: a CSV record, or a JSON row's keys, strings and numbers. */
   rowCharacters: 16_384,
-  /** Cells of one CSV record (the file has CSV_COLUMNS.length, 24 today). */
+  /** Cells of one CSV record (the file has CSV_COLUMNS.length columns). */
   csvCells: 64,
   /** Nesting inside one JSON row (rows are flat objects). */
   jsonRowDepth: 8,
@@ -508,7 +556,7 @@ async function* jsonRows(source: Readable, maxRows: number): AsyncGenerator<Pars
 
 function unexpectedAtTop(key: string): FileShapeError {
   return new FileShapeError(
-    `unexpected field "${key.slice(0, 64)}" at the top level (expected freezers, compartments, items, history, barcodes, shoppingList)`,
+    `unexpected field "${key.slice(0, 64)}" at the top level (expected freezers, compartments, categories, items, history, barcodes, shoppingList)`,
   );
 }
 
@@ -602,6 +650,7 @@ const CSV_NUMBER_FIELDS = new Set(["quantity", "position"]);
 const CSV_RECORD_ARRAY: Record<string, FileArray> = {
   freezer: "freezers",
   compartment: "compartments",
+  category: "categories",
   item: "items",
   history: "history",
   barcode: "barcodes",
@@ -612,6 +661,7 @@ const CSV_FIELDS: Record<string, readonly string[]> = {
   // CSV has one notes column; a freezer's description is read from it.
   freezers: Object.keys(freezerRow.shape).map((field) => (field === "description" ? "notes" : field)),
   compartments: Object.keys(compartmentRow.shape),
+  categories: Object.keys(categoryFileRow.shape),
   items: Object.keys(itemRow.shape),
   history: [],
   // CSV has one barcode column; a remembered barcode's code is read from it.
@@ -649,7 +699,7 @@ async function* csvRows(source: Readable, maxRows: number): AsyncGenerator<Parse
       yield {
         kind: "problem",
         row,
-        message: `record must be one of freezer, compartment, item, history, barcode, shopping (not "${values.record}")`,
+        message: `record must be one of freezer, compartment, category, item, history, barcode, shopping (not "${values.record}")`,
       };
       continue;
     }

@@ -10,6 +10,7 @@ import { createApiDocsRouter } from "./api-docs.js";
 import { createAuthenticate, currentUserId } from "./authenticate.js";
 import { AdminRequiredError } from "../../../domain/inventory/errors.js";
 import { freezerRoutes } from "./freezer-routes.js";
+import { categoryRoutes } from "./category-routes.js";
 import type { HouseholdEventStreams } from "../../../application/inventory/household-event-streams.js";
 import { householdEventsHandler, registerHouseholdEventsOpenApi } from "./household-events-route.js";
 import { householdParams } from "./household-schemas.js";
@@ -176,6 +177,7 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
     ...freezerRoutes(deps.useCases),
     ...(deps.barcodeRoutes ?? []),
     ...(deps.shoppingListRoutes ?? []),
+    ...categoryRoutes(deps.useCases),
   ];
 
   const registry = createOpenApiRegistry();

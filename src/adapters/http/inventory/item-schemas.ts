@@ -5,6 +5,16 @@ import { type FreezerItemView, ITEM_SORT_FIELDS } from "../../../domain/inventor
 import { userResponse } from "./account-schemas.js";
 import { idSchema, queryInteger } from "./validation.js";
 import { nullableBarcode } from "./barcode-schemas.js";
+import { ITEM_UNITS, WHOLE_NUMBER_UNITS } from "../../../domain/inventory/item-unit.js";
+
+/** The unit of a quantity: one of the fixed list. */
+export const itemUnit = z.enum(ITEM_UNITS, `must be one of ${ITEM_UNITS.join(", ")}`).openapi({
+  description: `What the quantity counts. Default piece. ${WHOLE_NUMBER_UNITS.join(" and ")} take whole numbers; piece (as before units), g, kg, ml and l take fractions`,
+});
+
+const categoryIdField = idSchema
+  .nullable()
+  .openapi({ type: ["string", "null"], description: "A category of the household (GET …/categories), or null" });
 
 const ISO_TIMESTAMP =
   /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
@@ -57,6 +67,8 @@ export const createItemBody = z
     freezerId: idSchema,
     compartmentId: idSchema,
     notes: notes.optional(),
+    unit: itemUnit.optional(),
+    categoryId: categoryIdField.optional(),
     storedAt: nullableTimestamp.optional().openapi({ description: "Defaults to now" }),
     expiresAt: nullableTimestamp.optional(),
     barcode: nullableBarcode.optional(),
@@ -74,6 +86,8 @@ export const updateItemBody = z
     storedAt: nullableTimestamp.optional(),
     expiresAt: nullableTimestamp.optional(),
     barcode: nullableBarcode.optional(),
+    unit: itemUnit.optional(),
+    categoryId: categoryIdField.optional(),
   })
   .strict()
   .openapi("UpdateItemRequest", {
@@ -94,6 +108,13 @@ const compartmentIdList = z
 
 const pageNumber = queryInteger({ min: 1, max: 1_000_000 });
 
+/** `categoryId=<id>` for one category's items, `categoryId=none` for uncategorised ones (null inside). */
+const categoryFilter = z
+  .union([z.literal("none"), idSchema], "must be a category id or none")
+  .transform((value) => (value === "none" ? null : value))
+  .optional()
+  .openapi({ type: "string", description: "A category's id, or `none` for items without a category" });
+
 export const listItemsQuery = z
   .object({
     freezerId: idSchema.optional(),
@@ -109,6 +130,7 @@ export const listItemsQuery = z
       .optional()
       .openapi({ description: "Word prefixes of the name; case- and accent-insensitive; all words must match" }),
     expiresBefore: timestamp.optional().openapi({ description: "Only items expiring before this moment" }),
+    categoryId: categoryFilter,
     page: pageNumber.optional().default(1),
     limit: queryInteger({ min: 1, max: 100 }).optional().default(20),
     sort: z
@@ -122,9 +144,16 @@ export const listItemsQuery = z
 export type ListItemsQuery = z.output<typeof listItemsQuery>;
 
 export const consumeItemBody = z
-  .object({ quantity })
+  .object({
+    quantity,
+    unit: itemUnit.optional().openapi({
+      description: "The unit of quantity; default the item's. g and kg convert into each other, as do ml and l",
+    }),
+  })
   .strict()
-  .openapi("ConsumeItemRequest", { description: "How many units to take out; at most what is left" });
+  .openapi("ConsumeItemRequest", {
+    description: "How much to take out (250 g of an item of 1 kg leaves 0.75 kg); at most what is left",
+  });
 
 export const expiringItemsQuery = z
   .object({
@@ -132,6 +161,7 @@ export const expiringItemsQuery = z
       .optional()
       .default(3)
       .openapi({ description: "Expiring within this many days (default 3); expired items are always listed" }),
+    categoryId: categoryFilter,
     page: pageNumber.optional().default(1),
     limit: queryInteger({ min: 1, max: 100 }).optional().default(20),
   })
@@ -159,6 +189,8 @@ export const itemResponse = z
     compartmentId: z.string(),
     name: z.string(),
     quantity: z.number(),
+    unit: z.enum(ITEM_UNITS),
+    categoryId: z.string().nullable(),
     notes: z.string().nullable(),
     storedAt: isoString.nullable(),
     expiresAt: isoString.nullable(),
@@ -218,6 +250,8 @@ export function toItemResponse(item: FreezerItemView): ItemResponse {
     compartmentId: item.compartmentId,
     name: item.name,
     quantity: item.quantity,
+    unit: item.unit,
+    categoryId: item.categoryId,
     notes: item.notes,
     storedAt: iso(item.storedAt),
     expiresAt: iso(item.expiresAt),

@@ -1,4 +1,5 @@
 import { requireActiveUser } from "../accounts/active-user.js";
+import { defaultCategories } from "../../../domain/inventory/item-category.js";
 import { type HouseholdView, viewHousehold } from "./household-views.js";
 import type { InventoryPorts } from "../inventory-ports.js";
 
@@ -9,7 +10,7 @@ export interface CreateHouseholdInput {
   timeZone?: string | undefined;
 }
 
-/** The creator becomes the owner. */
+/** The creator becomes the owner; the household starts with the default categories. */
 export class CreateHousehold {
   constructor(private readonly ports: Pick<InventoryPorts, "users" | "households" | "ids" | "clock">) {}
 
@@ -24,13 +25,11 @@ export class CreateHousehold {
       createdAt: now,
       updatedAt: now,
     };
-    await this.ports.households.create(household, {
-      id: this.ports.ids.next(),
-      householdId: household.id,
-      userId: user.id,
-      role: "OWNER",
-      joinedAt: now,
-    });
+    await this.ports.households.create(
+      household,
+      { id: this.ports.ids.next(), householdId: household.id, userId: user.id, role: "OWNER", joinedAt: now },
+      defaultCategories(household.id, now, () => this.ports.ids.next()),
+    );
     return viewHousehold(household);
   }
 }

@@ -2,6 +2,13 @@ import { applyItemPatch, type FreezerItemView, isArchived } from "../../../domai
 import { eventFactory, eventItem } from "../../../domain/inventory/inventory-event.js";
 import { ItemArchivedError, ItemNotFoundError, NotEnoughLeftError } from "../../../domain/inventory/item-errors.js";
 import { HouseholdUseCase } from "../household-access.js";
+import {
+  assertQuantityFitsUnit,
+  convertQuantity,
+  type ItemUnit,
+  roundQuantity,
+  UnitMismatchError,
+} from "../../../domain/inventory/item-unit.js";
 import type { ItemPorts } from "./item-use-cases.js";
 
 export interface ConsumeItemInput {
@@ -9,6 +16,8 @@ export interface ConsumeItemInput {
   itemId: string;
   userId: string;
   quantity: number;
+  /** The unit of `quantity`; default the item's. Converted within mass (g, kg) and volume (ml, l). */
+  unit?: ItemUnit | undefined;
 }
 
 /**
@@ -21,9 +30,14 @@ export class ConsumeItem extends HouseholdUseCase<Pick<ItemPorts, "items" | "clo
     const newId = () => this.ports.ids.next();
     const consumed = await this.ports.items.update(input.householdId, input.itemId, (current) => {
       if (isArchived(current)) throw new ItemArchivedError();
-      if (input.quantity > current.quantity) throw new NotEnoughLeftError(current.quantity);
+      const unit = input.unit ?? current.unit;
+      assertQuantityFitsUnit(input.quantity, unit);
+      // "Take out 250 g of 1 kg": the amount is converted to the item's unit.
+      const taken = convertQuantity(input.quantity, unit, current.unit);
+      if (taken === undefined) throw new UnitMismatchError(unit, current.unit);
+      if (taken > current.quantity) throw new NotEnoughLeftError(current.quantity, current.unit);
       // Floating-point units (0.3 - 0.1) are rounded so "all of it" really reaches zero.
-      const remaining = Math.max(0, Math.round((current.quantity - input.quantity) * 1e9) / 1e9);
+      const remaining = Math.max(0, roundQuantity(current.quantity - taken));
       const update = applyItemPatch(
         current,
         { quantity: remaining },
@@ -32,7 +46,14 @@ export class ConsumeItem extends HouseholdUseCase<Pick<ItemPorts, "items" | "clo
       const usedUp = remaining === 0;
       const item = usedUp ? { ...update.item, deletedAt: update.item.updatedAt } : update.item;
       const event = eventFactory({ householdId: input.householdId, userId: input.userId, at: item.updatedAt, newId });
-      const events = [event("item.consumed", { item: eventItem(item), quantity: input.quantity, remaining })];
+      const events = [
+        event("item.consumed", {
+          item: eventItem(item),
+          quantity: taken,
+          remaining,
+          taken: { quantity: input.quantity, unit },
+        }),
+      ];
       if (usedUp) events.push(event("item.archived", { item: eventItem(item), reason: "used_up" }));
       return { item, changes: update.changes, events };
     });

@@ -3,7 +3,9 @@ import type { FreezerItem, FreezerItemView } from "../../../domain/inventory/fre
 import { eventItem } from "../../../domain/inventory/inventory-event.js";
 import { NotHouseholdMemberError } from "../../../domain/inventory/errors.js";
 import { InvalidItemPlacementError } from "../../../domain/inventory/item-errors.js";
-import { assertValidPlacement } from "./item-placement.js";
+import { assertValidCategory, assertValidPlacement } from "./item-placement.js";
+import { InvalidItemCategoryError } from "../../../domain/inventory/item-category.js";
+import { assertQuantityFitsUnit, DEFAULT_ITEM_UNIT, type ItemUnit } from "../../../domain/inventory/item-unit.js";
 import type { ItemPorts } from "./item-use-cases.js";
 
 export interface CreateItemInput {
@@ -11,6 +13,9 @@ export interface CreateItemInput {
   userId: string;
   name: string;
   quantity: number;
+  /** Defaults to piece. */
+  unit?: ItemUnit | undefined;
+  categoryId?: string | null | undefined;
   freezerId: string;
   compartmentId: string;
   notes?: string | null | undefined;
@@ -25,6 +30,8 @@ export class CreateItem {
   constructor(private readonly ports: ItemPorts) {}
 
   async execute(input: CreateItemInput): Promise<FreezerItemView> {
+    const unit = input.unit ?? DEFAULT_ITEM_UNIT;
+    assertQuantityFitsUnit(input.quantity, unit);
     const now = this.ports.clock.now();
     const item: FreezerItem = {
       id: this.ports.ids.next(),
@@ -33,6 +40,8 @@ export class CreateItem {
       compartmentId: input.compartmentId,
       name: input.name,
       quantity: input.quantity,
+      unit,
+      categoryId: input.categoryId ?? null,
       notes: input.notes ?? null,
       storedAt: input.storedAt === undefined ? now : input.storedAt,
       expiresAt: input.expiresAt ?? null,
@@ -50,6 +59,10 @@ export class CreateItem {
     ]);
     if ("created" in result) return result.created;
     if (result.refused === "not-member") throw new NotHouseholdMemberError();
+    if (result.refused === "category") {
+      await assertValidCategory(this.ports.placements, input.householdId, input.categoryId);
+      throw new InvalidItemCategoryError("The category was removed while the item was being saved");
+    }
     await assertValidPlacement(this.ports.placements, input.householdId, input.freezerId, input.compartmentId);
     // Valid now, not when the insert ran: the freezer's compartments changed in between.
     throw new InvalidItemPlacementError([

@@ -1,5 +1,7 @@
 import { InvalidItemPlacementError } from "../../../domain/inventory/item-errors.js";
 import type { FreezerRepository } from "../../../ports/freezer-repository.js";
+import type { CategoryRepository } from "../../../ports/category-repository.js";
+import { InvalidItemCategoryError } from "../../../domain/inventory/item-category.js";
 import type { ItemPlacementLookup } from "../../../ports/item-placement.js";
 
 /**
@@ -25,11 +27,26 @@ export async function assertValidPlacement(
   }
 }
 
-/** Placement answers from the freezer repository (the same rows the freezer routes manage). */
+/** Rejects a category that is not one of the household's. */
+export async function assertValidCategory(
+  placements: ItemPlacementLookup,
+  householdId: string,
+  categoryId: string | null | undefined,
+): Promise<void> {
+  if (categoryId === null || categoryId === undefined) return;
+  if (!(await placements.categoryInHousehold(householdId, categoryId))) throw new InvalidItemCategoryError();
+}
+
+/**
+ * Placement answers from the freezer and category repositories (the same rows the freezer and
+ * category routes manage).
+ */
 export function placementsFromFreezers(
   freezers: Pick<FreezerRepository, "findFreezer" | "findCompartment">,
+  categories: Pick<CategoryRepository, "find">,
 ): ItemPlacementLookup {
   return {
+    categoryInHousehold: async (householdId, categoryId) => (await categories.find(householdId, categoryId)) !== null,
     freezerInHousehold: async (householdId, freezerId) => (await freezers.findFreezer(householdId, freezerId)) !== null,
     compartmentInFreezer: async (freezerId, compartmentId) =>
       (await freezers.findCompartment(freezerId, compartmentId)) !== null,

@@ -8,6 +8,8 @@ export interface ListExpiringItemsInput {
   userId: string;
   /** Expiring by the end of the household's local day this many days from today; expired ones always. */
   days: number;
+  /** Only items of this category; null: only uncategorised ones. */
+  categoryId?: string | null | undefined;
   page: number;
   limit: number;
 }
@@ -21,6 +23,7 @@ export class ListExpiringItems extends HouseholdUseCase<Pick<ItemPorts, "items" 
     const { items, total } = await this.ports.items.list({
       householdId: input.householdId,
       expiresBefore: endOfLocalDay(this.ports.clock.now(), timeZone, input.days),
+      categoryId: input.categoryId,
       sort: "expiresAt",
       order: "asc",
       page: input.page,

@@ -12,7 +12,7 @@ import type { InventoryEvent } from "../../../domain/inventory/inventory-event.j
 import { ItemArchivedError, ItemChangedError, ItemNotFoundError } from "../../../domain/inventory/item-errors.js";
 import { itemChangeEvents } from "./item-events.js";
 import { HouseholdUseCase } from "../household-access.js";
-import { assertValidPlacement } from "./item-placement.js";
+import { assertValidCategory, assertValidPlacement } from "./item-placement.js";
 import type { ItemPorts } from "./item-use-cases.js";
 
 export interface UpdateItemInput {
@@ -50,6 +50,12 @@ export class UpdateItem extends HouseholdUseCase<ItemPorts> {
 
   private async update(input: UpdateItemInput): Promise<FreezerItemView> {
     const { householdId, itemId, userId, patch, expectedVersions } = input;
+    if (typeof patch.categoryId === "string") {
+      // Members only learn whether a category id is the household's (403 before 400).
+      await this.access.requireMember(householdId, userId);
+      // Checked before the write; one deleted meanwhile fails the write on its foreign key.
+      await assertValidCategory(this.ports.placements, householdId, patch.categoryId);
+    }
     if (patch.freezerId === undefined && patch.compartmentId === undefined) {
       // No placement to check: the membership is read with the item, in the same statement.
       const read = await this.ports.items.updateForMember({ userId, householdId, itemId }, (current) =>

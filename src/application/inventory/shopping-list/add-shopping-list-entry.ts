@@ -7,6 +7,7 @@ import {
   ShoppingListFullError,
   type ShoppingUnit,
 } from "../../../domain/inventory/shopping-list.js";
+import { assertValidCategory } from "../items/item-placement.js";
 import { HouseholdUseCase } from "../household-access.js";
 import { householdEvents } from "../household-events.js";
 import type { HouseholdInput } from "../inventory-ports.js";
@@ -37,11 +38,17 @@ export class AddShoppingListEntry extends HouseholdUseCase<ShoppingListPorts> {
   async execute(input: AddShoppingListEntryInput): Promise<ShoppingListEntry> {
     await this.access.requireMember(input.householdId, input.userId);
     let name = input.name;
+    let unit = input.unit;
+    let categoryId = input.categoryId;
     if (input.fromItemId !== undefined) {
       const item = await this.ports.items.findById(input.householdId, input.fromItemId);
       if (!item) throw new ItemNotFoundError();
+      // "Put on the shopping list" after the last one: what the item was, unless said otherwise.
       name ??= item.name;
+      unit ??= item.unit;
+      if (categoryId === undefined) categoryId = item.categoryId;
     }
+    await assertValidCategory(this.ports.placements, input.householdId, categoryId);
     if (name === undefined) {
       throw new ValidationError("Name the entry, or give fromItemId to take the name from an item", [
         { path: "name", message: "is required unless fromItemId is given" },
@@ -53,8 +60,8 @@ export class AddShoppingListEntry extends HouseholdUseCase<ShoppingListPorts> {
       householdId: input.householdId,
       name,
       quantity: input.quantity ?? 1,
-      unit: input.unit ?? "piece",
-      categoryId: input.categoryId ?? null,
+      unit: unit ?? "piece",
+      categoryId: categoryId ?? null,
       checked: input.checked ?? false,
       position: 0,
       createdAt: now,

@@ -32,6 +32,12 @@ export class StockCheckedEntries extends HouseholdUseCase<ShoppingListPorts> {
     await this.access.requireMember(input.householdId, input.userId);
     await assertValidPlacement(this.ports.placements, input.householdId, input.freezerId, input.compartmentId);
     const now = this.ports.clock.now();
+    // An entry's category may have been deleted since it was written: such items go uncategorised.
+    const known = new Set<string>();
+    for (const entry of await this.ports.shoppingList.list(input.householdId)) {
+      if (entry.categoryId && (await this.ports.placements.categoryInHousehold(input.householdId, entry.categoryId)))
+        known.add(entry.categoryId);
+    }
     const event = householdEvents(this.ports, input, now);
     const written = await this.ports.shoppingList.change(input.householdId, (entries) => {
       const checked = entries.filter((entry) => entry.checked);
@@ -46,6 +52,8 @@ export class StockCheckedEntries extends HouseholdUseCase<ShoppingListPorts> {
           compartmentId: input.compartmentId,
           name: entry.name,
           quantity: entry.quantity,
+          unit: entry.unit,
+          categoryId: entry.categoryId !== null && known.has(entry.categoryId) ? entry.categoryId : null,
           notes: null,
           barcode: null,
           storedAt: now,

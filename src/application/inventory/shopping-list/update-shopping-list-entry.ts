@@ -5,6 +5,7 @@ import {
   type ShoppingListEntryFields,
   ShoppingListEntryNotFoundError,
 } from "../../../domain/inventory/shopping-list.js";
+import { assertValidCategory } from "../items/item-placement.js";
 import { HouseholdUseCase } from "../household-access.js";
 import { householdEvents } from "../household-events.js";
 import type { HouseholdInput } from "../inventory-ports.js";
@@ -34,6 +35,7 @@ const FIELDS = [
 export class UpdateShoppingListEntry extends HouseholdUseCase<ShoppingListPorts> {
   async execute(input: UpdateShoppingListEntryInput): Promise<ShoppingListEntry> {
     await this.access.requireMember(input.householdId, input.userId);
+    await assertValidCategory(this.ports.placements, input.householdId, input.categoryId);
     const now = this.ports.clock.now();
     const event = householdEvents(this.ports, input, now);
     const written = await this.ports.shoppingList.change(input.householdId, (entries) => {

@@ -9,8 +9,8 @@ const PAGE = 1000;
 
 /**
  * Everything of one household for a member, as records in order: freezers, compartments,
- * items (active and archived), their history, the barcodes the household remembers and the
- * shopping list. Read page by page, so the caller can stream.
+ * categories, items (active and archived), their history, the barcodes the household remembers
+ * and the shopping list. Read page by page, so the caller can stream.
  */
 export class ExportHousehold extends HouseholdUseCase<{
   transfers: HouseholdTransferStore;
@@ -28,6 +28,7 @@ export class ExportHousehold extends HouseholdUseCase<{
     for (const { compartments: _compartments, ...freezer } of freezers) yield { kind: "freezer", freezer };
     for (const freezer of freezers)
       for (const compartment of freezer.compartments) yield { kind: "compartment", compartment };
+    for (const category of await this.ports.transfers.categories(householdId)) yield { kind: "category", category };
     for (let after: string | null = null; ; ) {
       const items = await this.ports.transfers.itemsAfter(householdId, after, PAGE);
       for (const item of items) yield { kind: "item", item };

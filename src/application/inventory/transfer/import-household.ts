@@ -1,7 +1,9 @@
 import type { Compartment, Freezer } from "../../../domain/inventory/freezer.js";
 import type { FreezerItem } from "../../../domain/inventory/freezer-item.js";
+import { categoryNameKey, type ItemCategory } from "../../../domain/inventory/item-category.js";
 import {
   belongsToAnotherHousehold,
+  type ImportCategoryRow,
   type ImportCompartmentRow,
   type ImportFreezerRow,
   type ImportItemRow,
@@ -18,6 +20,13 @@ import type { HouseholdInput, InventoryPorts } from "../inventory-ports.js";
 
 const BATCH = 1000;
 
+/** What a pass created since it was last asked, to be written before the items that need it. */
+interface Created {
+  freezers: Freezer[];
+  compartments: Compartment[];
+  categories: ItemCategory[];
+}
+
 export interface ImportHouseholdInput extends HouseholdInput {
   /**
    * The file's rows; called twice (validation, then writing), so the caller re-reads its
@@ -29,6 +38,7 @@ export interface ImportHouseholdInput extends HouseholdInput {
 interface Place {
   freezerId: string;
   compartmentId: string;
+  categoryId: string | null;
 }
 
 /**
@@ -45,18 +55,25 @@ class Placements {
   private readonly compartmentByName = new Map<string, string>();
   /** The position a freezer the import creates gets: after every freezer seen so far. */
   private nextFreezerPosition = 0;
-  private created: { freezers: Freezer[]; compartments: Compartment[] } = { freezers: [], compartments: [] };
+  /** The household's category ids and the file's, each mapped to the household's category it became. */
+  private readonly categoryIds = new Map<string, string>();
+  /** categoryNameKey(name) → the household's category id. */
+  private readonly categoryByName = new Map<string, string>();
+  private nextCategoryPosition = 0;
+  private created: Created = { freezers: [], compartments: [], categories: [] };
 
   constructor(
     private readonly householdId: string,
     private readonly now: Date,
     private readonly newId: () => string,
     current: TransferFreezer[],
+    categories: ItemCategory[],
   ) {
     for (const freezer of current) {
       this.addFreezer(freezer.id, freezer.name, freezer.position);
       for (const compartment of freezer.compartments) this.addCompartment(compartment.id, freezer.id, compartment.name);
     }
+    for (const category of categories) this.addCategory(category.id, category.name, category.position);
   }
 
   /** Places one row: why it cannot be, the item's place, or null for a row that places no item. */
@@ -72,16 +89,70 @@ class Placements {
         return null;
       case "compartment":
         return this.compartmentRow(row);
-      case "item":
-        return this.resolve(row);
+      case "category":
+        this.categoryRow(row);
+        return null;
+      case "item": {
+        const place = this.resolve(row);
+        if (typeof place === "string") return place;
+        const categoryId = this.resolveCategory(row);
+        return categoryId === undefined
+          ? `category ${row.categoryId} is not in this household or earlier in the file, and the row gives no categoryName to create it`
+          : { ...place, categoryId };
+      }
     }
   }
 
   /** The freezers and compartments created since the last call, to be written before the items in them. */
-  takeCreated(): { freezers: Freezer[]; compartments: Compartment[] } {
+  takeCreated(): Created {
     const created = this.created;
-    this.created = { freezers: [], compartments: [] };
+    this.created = { freezers: [], compartments: [], categories: [] };
     return created;
+  }
+
+  private addCategory(id: string, name: string, position: number): void {
+    this.categoryIds.set(id, id);
+    this.nextCategoryPosition = Math.max(this.nextCategoryPosition, position + 1);
+    if (!this.categoryByName.has(categoryNameKey(name))) this.categoryByName.set(categoryNameKey(name), id);
+  }
+
+  /**
+   * The household's category of this name, or a new one. New categories always get new ids:
+   * names are what a category is known by across households, and a file's id may be another
+   * household's category.
+   */
+  private categoryNamed(name: string): string {
+    const existing = this.categoryByName.get(categoryNameKey(name));
+    if (existing !== undefined) return existing;
+    const id = this.newId();
+    const position = this.nextCategoryPosition;
+    this.addCategory(id, name, position);
+    this.created.categories.push({
+      id,
+      householdId: this.householdId,
+      key: null,
+      name,
+      position,
+      createdAt: this.now,
+      updatedAt: this.now,
+    });
+    return id;
+  }
+
+  /** A category row maps the file's id to the household's category of that id or name. */
+  private categoryRow(row: ImportCategoryRow): void {
+    if (this.categoryIds.has(row.id)) return;
+    this.categoryIds.set(row.id, this.categoryNamed(row.name));
+  }
+
+  /** The item's category in the household: null for none, undefined when the file's id names nothing. */
+  private resolveCategory(row: ImportItemRow): string | null | undefined {
+    if (row.categoryId !== null) {
+      const mapped = this.categoryIds.get(row.categoryId);
+      if (mapped !== undefined) return mapped;
+      return row.categoryName === null ? undefined : this.categoryNamed(row.categoryName);
+    }
+    return row.categoryName === null ? null : this.categoryNamed(row.categoryName);
   }
 
   private addFreezer(id: string, name: string, position: number): void {
@@ -132,7 +203,7 @@ class Placements {
   }
 
   /** The item's freezer and compartment ids, creating named ones on first use; or why not. */
-  private resolve(row: ImportItemRow): Place | string {
+  private resolve(row: ImportItemRow): Omit<Place, "categoryId"> | string {
     let freezerId = row.freezerId !== null && this.freezerIds.has(row.freezerId) ? row.freezerId : undefined;
     if (freezerId === undefined && row.compartmentId !== null && row.freezerId === null) {
       freezerId = this.compartmentFreezer.get(row.compartmentId);
@@ -186,18 +257,28 @@ export class ImportHousehold extends HouseholdUseCase<
     const itemCount = await this.validate(input, now);
     const written = await this.ports.transfers.importAll({
       householdId: input.householdId,
-      batches: (current) => this.batches(input, now, current),
+      batches: (current, categories) => this.batches(input, now, current, categories),
     });
     return { ...written, itemsUnchanged: itemCount - written.itemsCreated };
   }
 
-  private placements(input: ImportHouseholdInput, now: Date, current: TransferFreezer[]): Placements {
-    return new Placements(input.householdId, now, () => this.ports.ids.next(), current);
+  private placements(
+    input: ImportHouseholdInput,
+    now: Date,
+    current: TransferFreezer[],
+    categories: ItemCategory[],
+  ): Placements {
+    return new Placements(input.householdId, now, () => this.ports.ids.next(), current, categories);
   }
 
   /** The first pass: every problem of every row, or the number of items. */
   private async validate(input: ImportHouseholdInput, now: Date): Promise<number> {
-    const placements = this.placements(input, now, await this.ports.transfers.freezers(input.householdId));
+    const placements = this.placements(
+      input,
+      now,
+      await this.ports.transfers.freezers(input.householdId),
+      await this.ports.transfers.categories(input.householdId),
+    );
     const problems: { row: string; message: string }[] = [];
     let total = 0;
     const problem = (row: string, message: string) => {
@@ -259,8 +340,9 @@ export class ImportHousehold extends HouseholdUseCase<
     input: ImportHouseholdInput,
     now: Date,
     current: TransferFreezer[],
+    categories: ItemCategory[],
   ): AsyncGenerator<ImportBatch> {
-    const placements = this.placements(input, now, current);
+    const placements = this.placements(input, now, current, categories);
     const { householdId, userId } = input;
     let batch: ImportBatch & { rows: Map<string, string> } = emptyBatch();
     for await (const row of input.rows()) {
@@ -271,6 +353,7 @@ export class ImportHousehold extends HouseholdUseCase<
       for (const compartment of created.compartments) batch.rows.set(compartment.id, row.row);
       batch.freezers.push(...created.freezers);
       batch.compartments.push(...created.compartments);
+      batch.categories.push(...created.categories);
       if (row.kind === "barcode") {
         const { code, name, unit, categoryId } = row;
         batch.barcodes.push({ householdId, code, name, unit, categoryId, updatedAt: now });
@@ -292,14 +375,15 @@ export class ImportHousehold extends HouseholdUseCase<
       batch.items.length > 0 ||
       batch.freezers.length > 0 ||
       batch.compartments.length > 0 ||
-      batch.barcodes.length > 0
+      batch.barcodes.length > 0 ||
+      batch.categories.length > 0
     )
       yield batch;
   }
 }
 
 function emptyBatch(): ImportBatch & { rows: Map<string, string> } {
-  return { freezers: [], compartments: [], items: [], barcodes: [], rows: new Map() };
+  return { freezers: [], compartments: [], categories: [], items: [], barcodes: [], rows: new Map() };
 }
 
 function importedItem(
@@ -314,6 +398,8 @@ function importedItem(
     compartmentId: place.compartmentId,
     name: row.name,
     quantity: row.quantity,
+    unit: row.unit,
+    categoryId: place.categoryId,
     notes: row.notes,
     storedAt: row.storedAt,
     expiresAt: row.expiresAt,

@@ -2,6 +2,7 @@ import type { Caller, InventoryWorld } from "./inventory-http-world.js";
 import { itemAccessRows } from "./items-rows.js";
 import { barcodeAccessRows } from "./barcode-rows.js";
 import { shoppingListAccessRows } from "./shopping-list-rows.js";
+import { categoryAccessRows } from "./categories-rows.js";
 
 export type Method = "get" | "post" | "put" | "patch" | "delete";
 
@@ -336,4 +337,5 @@ export const routeAccessTable: AccessRow[] = [
   ...itemAccessRows,
   ...barcodeAccessRows,
   ...shoppingListAccessRows,
+  ...categoryAccessRows,
 ];

@@ -79,6 +79,7 @@ describe("inventory HTTP: export and import", () => {
     expect(again.body).to.deep.equal({
       freezersCreated: 0,
       compartmentsCreated: 0,
+      categoriesCreated: 0,
       itemsCreated: 0,
       itemsUnchanged: 1,
       barcodesRemembered: 0,
@@ -109,6 +110,7 @@ describe("inventory HTTP: export and import", () => {
     expect(first.body).to.deep.equal({
       freezersCreated: 1,
       compartmentsCreated: 2,
+      categoriesCreated: 0,
       itemsCreated: 3,
       itemsUnchanged: 0,
       barcodesRemembered: 0,
@@ -121,6 +123,7 @@ describe("inventory HTTP: export and import", () => {
     expect(second.body).to.deep.equal({
       freezersCreated: 0,
       compartmentsCreated: 0,
+      categoriesCreated: 0,
       itemsCreated: 0,
       itemsUnchanged: 3,
       barcodesRemembered: 0,

@@ -15,6 +15,8 @@ const base: FreezerItem = {
   compartmentId: "c1",
   name: "Peas",
   quantity: 2,
+  unit: "piece",
+  categoryId: null,
   notes: null,
   storedAt: new Date("2026-01-01T00:00:00.000Z"),
   barcode: null,

@@ -1,0 +1,217 @@
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { expect } from "chai";
+import type { Page } from "playwright-core";
+import {
+  type AppServer,
+  addItem,
+  household,
+  join,
+  member,
+  PROFILES,
+  type Profile,
+  startAppServer,
+  text,
+} from "./support/family-app.js";
+
+const require = createRequire(import.meta.url);
+
+/** axe-core's serious and critical violations on the page as it is now (none allowed). */
+async function expectAccessible(page: Page, screen: string): Promise<void> {
+  await page.evaluate(await readFile(require.resolve("axe-core/axe.min.js"), "utf8"));
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
+      }
+    ).axe;
+    return (await axe.run()).violations
+      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+  });
+  expect(violations, `axe on ${screen}`).to.deep.equal([]);
+}
+
+/** The day in `timeZone` of the instant `at`, as a date input shows it. */
+function dayIn(timeZone: string, at: number): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
+}
+
+describe("inventory web app: units, categories and frozen on (phone, PGlite)", function () {
+  this.timeout(180_000);
+  let server: AppServer;
+  let stop: () => Promise<void> = async () => undefined;
+
+  before(async function () {
+    this.timeout(300_000);
+    const started = await startAppServer("PGlite", "inventory web app, units and categories");
+    stop = started.stop;
+    if (!started.server) this.skip();
+    server = started.server;
+  });
+  after(async () => {
+    await stop();
+  });
+
+  for (const profile of PROFILES.filter((candidate) => candidate.phone)) {
+    describe(profile.name, () => {
+      tests(() => server, profile);
+    });
+  }
+});
+
+function tests(getServer: () => AppServer, profile: Profile): void {
+  const say = (key: Parameters<typeof text>[1], values: Record<string, string | number> = {}) =>
+    text(profile, key, values);
+  const decimal = (value: string) => (profile.lang === "de" ? value.replace(".", ",") : value);
+
+  it("adds 1.5 kg of meat frozen today (the family's day, Los Angeles), shows it with its unit and category, and groups the list", async () => {
+    const server = getServer();
+    const timeZone = "America/Los_Angeles";
+    const anna = await member(server, profile, "Anna", { timezoneId: timeZone });
+    try {
+      const place = await household(anna, "The Smiths", timeZone);
+      await addItem(anna, place, { name: "Peas" });
+      const { page } = anna;
+      await page.goto(`${server.baseUrl}/`);
+      await page.locator("#list-title ~ ul.items .item-row", { hasText: "Peas" }).waitFor();
+      if (!(await page.locator("#add-name").isVisible()))
+        await page.getByRole("button", { name: say("add.open") }).click();
+      await page.locator("#add-name").fill("Goulash beef");
+      await page.locator("#add-quantity").fill(decimal("1.5"));
+      await page.locator("#add-unit").selectOption("kg");
+      await page.locator("#add-category").selectOption({ label: say("category.meat") });
+      expect(
+        await page.locator("#add-stored").inputValue(),
+        "frozen on defaults to today in the family's zone",
+      ).to.equal(dayIn(timeZone, Date.now()));
+      await expectAccessible(page, "the add form with unit, category and frozen on");
+      await page.getByRole("button", { name: say("add.submit"), exact: true }).click();
+      const row = page.locator("#list-title ~ ul.items .item-row", { hasText: "Goulash beef" });
+      await row.waitFor();
+      expect(await row.locator(".item-qty").textContent()).to.equal(`${decimal("1.5")} kg`);
+      expect(await row.locator(".item-place").textContent()).to.include(say("category.meat"));
+      expect(await row.locator(".item-frozen").textContent()).to.equal(say("frozen.today"));
+      // Grouped: the meat heading, then the items without a category.
+      await page.getByRole("heading", { name: say("category.meat"), level: 3 }).waitFor();
+      await page.getByRole("heading", { name: say("category.none"), level: 3 }).waitFor();
+      const stored = await anna.api<{ data: { name: string; unit: string; quantity: number; storedAt: string }[] }>(
+        "GET",
+        `/households/${place.hid}/items?search=Goulash`,
+      );
+      expect(stored.data[0]).to.include({ unit: "kg", quantity: 1.5 });
+      expect(stored.data[0]?.storedAt.slice(0, 10)).to.equal(dayIn(timeZone, Date.now()));
+      await expectAccessible(page, "the grouped list");
+    } finally {
+      await anna.context.close();
+    }
+  });
+
+  it("takes 250 g out of 1 kg on the item screen; the history says it in the reader's language", async () => {
+    const server = getServer();
+    const anna = await member(server, profile, "Anna");
+    try {
+      const place = await household(anna, "The Smiths");
+      const mince = await anna.api<{ id: string }>("POST", `/households/${place.hid}/items`, {
+        name: "Mince",
+        quantity: 1,
+        unit: "kg",
+        freezerId: place.fid,
+        compartmentId: place.cid,
+      });
+      await anna.api("PATCH", `/households/${place.hid}/items/${mince.id}`, { unit: "g", quantity: 1000 });
+      await anna.api("PATCH", `/households/${place.hid}/items/${mince.id}`, { unit: "kg", quantity: 1 });
+      const { page } = anna;
+      await page.goto(`${server.baseUrl}/items/${mince.id}`);
+      await page.locator("#consume-unit").waitFor();
+      await page.locator("#consume-unit").selectOption("g");
+      await page.locator("#consume-quantity").fill("250");
+      await page.getByRole("button", { name: say("item.consumeSubmit") }).click();
+      await page
+        .getByText(`${decimal("0.75")} kg`)
+        .first()
+        .waitFor();
+      const unitSentence = say("history.unit", {
+        who: "Anna",
+        when: "",
+        from: say("unit.name.g"),
+        to: say("unit.name.kg"),
+      });
+      await page
+        .getByText(unitSentence.slice(0, unitSentence.indexOf(", ")), { exact: false })
+        .first()
+        .waitFor();
+      await expectAccessible(page, "the item screen with units");
+    } finally {
+      await anna.context.close();
+    }
+  });
+
+  it("the owner renames and adds categories; a second member's phone shows them live and filters by them", async () => {
+    const server = getServer();
+    const anna = await member(server, profile, "Anna");
+    const ben = await member(server, profile, "Ben");
+    try {
+      const place = await household(anna, "The Smiths");
+      await join(anna, place, ben);
+      const categories = await anna.api<{ id: string; key: string | null }[]>(
+        "GET",
+        `/households/${place.hid}/categories`,
+      );
+      const fish = categories.find((category) => category.key === "fish")!;
+      await anna.api("POST", `/households/${place.hid}/items`, {
+        name: "Trout",
+        quantity: 2,
+        unit: "portion",
+        categoryId: fish.id,
+        freezerId: place.fid,
+        compartmentId: place.cid,
+        storedAt: new Date(Date.now() - 21 * 86400000).toISOString(),
+      });
+      await addItem(anna, place, { name: "Bread" });
+
+      await ben.page.goto(`${server.baseUrl}/`);
+      const trout = ben.page.locator("#list-title ~ ul.items .item-row", { hasText: "Trout" });
+      await trout.waitFor();
+      expect(await trout.locator(".item-qty").textContent()).to.equal(`2 ${say("unit.portion")}`);
+      expect(await trout.locator(".item-frozen").textContent()).to.equal(say("frozen.weeks", { count: 3 }));
+      // Members see the categories but cannot change them.
+      await ben.page.goto(`${server.baseUrl}/categories`);
+      await ben.page.getByRole("heading", { name: say("categories.title"), level: 1 }).waitFor();
+      await ben.page.getByText(say("category.fish"), { exact: true }).waitFor();
+      expect(await ben.page.getByRole("button", { name: say("categories.add") }).count()).to.equal(0);
+
+      // The owner renames Fish to "Seafood" on the categories screen.
+      await anna.page.goto(`${server.baseUrl}/categories`);
+      const field = anna.page.locator(`#category-${fish.id}`);
+      await field.waitFor();
+      await expectAccessible(anna.page, "the owner's categories screen");
+      await field.fill("Seafood");
+      await anna.page
+        .locator(`[data-category="${fish.id}"]`)
+        .getByRole("button", { name: say("action.rename") })
+        .click();
+      await anna.page
+        .getByText(say("categories.renamed", { name: "Seafood" }))
+        .first()
+        .waitFor();
+      // Ben's screen follows live (household events stream).
+      await ben.page.getByText("Seafood", { exact: true }).waitFor();
+
+      // Ben filters his list by the renamed category.
+      await ben.page.goto(`${server.baseUrl}/`);
+      await ben.page.locator("#list-title ~ ul.items .item-row", { hasText: "Bread" }).waitFor();
+      const filters = ben.page.locator("details.more-filters");
+      if (!(await filters.getAttribute("open"))) await filters.locator("summary").click();
+      await ben.page.locator("#list-category").selectOption({ label: "Seafood" });
+      await ben.page.locator("#list-title ~ ul.items .item-row", { hasText: "Bread" }).waitFor({ state: "detached" });
+      expect(await ben.page.locator("#list-title ~ ul.items .item-row").count()).to.equal(1);
+      await ben.page.locator("#list-category").selectOption("none");
+      await ben.page.locator("#list-title ~ ul.items .item-row", { hasText: "Bread" }).waitFor();
+      expect(await ben.page.locator("#list-title ~ ul.items .item-row", { hasText: "Trout" }).count()).to.equal(0);
+    } finally {
+      await anna.context.close();
+      await ben.context.close();
+    }
+  });
+}
