@@ -16,6 +16,18 @@ import type { Express, RequestHandler, Router } from "express";
 import { container, type DependencyContainer } from "tsyringe";
 import { createInventoryApp, type InventoryAppOptions } from "../adapters/http/inventory/inventory-app.js";
 import { createItemsRouter, registerItemsOpenApi } from "../adapters/http/inventory/items-router.js";
+import {
+  createItemPhotoRouter,
+  DEFAULT_PHOTO_MAX_BYTES,
+  registerItemPhotoOpenApi,
+} from "../adapters/http/inventory/item-photo-routes.js";
+import { SharpPhotoProcessor } from "../adapters/images/sharp-photo-processor.js";
+import {
+  createItemPhotoUseCases,
+  type ItemPhotoUseCases,
+} from "../application/inventory/items/item-photo-use-cases.js";
+import { ITEM_PHOTO_REPOSITORY, type ItemPhotoRepository } from "../ports/item-photo-repository.js";
+import { PHOTO_PROCESSOR, type PhotoProcessor } from "../ports/photo-processor.js";
 import { connectRedisRateLimitStores } from "../adapters/http/inventory/redis-rate-limit-store.js";
 import { Cuid2IdGenerator } from "../adapters/ids/cuid2-id-generator.js";
 import type { Database } from "../adapters/persistence/database.js";
@@ -53,6 +65,7 @@ export interface InventoryAssembly {
   ports: InventoryPorts;
   useCases: InventoryUseCases;
   itemUseCases: ItemUseCases;
+  itemPhotoUseCases: ItemPhotoUseCases;
 }
 
 export interface InventoryContainerOptions {
@@ -89,6 +102,7 @@ export function registerInventory(
   scope.register(SECRET_GENERATOR, { useValue: new CryptoSecretGenerator(options.jwtSecret) });
   scope.register(PASSWORD_HASHER, { useValue: options.passwords ?? new ScryptPasswordHasher() });
   scope.register(TOKEN_SERVICE, { useValue: new JwtTokenService(options.jwtSecret, options.config.JWT_ACCESS_TTL) });
+  scope.register(PHOTO_PROCESSOR, { useValue: new SharpPhotoProcessor() });
 }
 
 /** The ports the use cases draw from, resolved from an inventory container. */
@@ -124,6 +138,17 @@ export function assembleInventory(
     },
     useCases.access,
   );
+  const itemPhotoUseCases = createItemPhotoUseCases(
+    {
+      items: scope.resolve<ItemRepository>(ITEM_REPOSITORY),
+      photos: scope.resolve<ItemPhotoRepository>(ITEM_PHOTO_REPOSITORY),
+      processor: scope.resolve<PhotoProcessor>(PHOTO_PROCESSOR),
+      ids: ports.ids,
+      clock: ports.clock,
+    },
+    useCases.access,
+  );
+  const photoMaxBytes = options.app.photoMaxBytes ?? DEFAULT_PHOTO_MAX_BYTES;
   const householdEvents = new HouseholdEventStreams({
     feed: scope.resolve<InventoryEventFeed>(INVENTORY_EVENT_FEED),
     access: useCases.access,
@@ -144,8 +169,10 @@ export function assembleInventory(
       createHouseholdDataRouter({ useCases: householdDataUseCases(scope, ports, useCases.access), ...http }),
     registerHouseholdDataOpenApi,
     ...(options.house ? { house: options.house } : {}),
+    itemPhotoRouter: (http) => createItemPhotoRouter({ useCases: itemPhotoUseCases, maxBytes: photoMaxBytes, ...http }),
+    registerItemPhotoOpenApi: (registry) => registerItemPhotoOpenApi(registry, photoMaxBytes),
   });
-  return { app, householdEvents, ports, useCases, itemUseCases };
+  return { app, householdEvents, ports, useCases, itemUseCases, itemPhotoUseCases };
 }
 
 /** Reminder settings, export and import over what `scope` holds. */
@@ -202,6 +229,7 @@ export function appOptions(
     webAppDir: config.WEB_APP_DIR ? path.resolve(config.WEB_APP_DIR) : WEB_APP_DIR,
     refreshTokenTtlSeconds: config.JWT_REFRESH_TTL,
     eventStreams: { pollIntervalMs: config.INVENTORY_EVENTS_POLL_MS },
+    photoMaxBytes: config.PHOTO_MAX_BYTES,
     trustProxy: config.TRUST_PROXY,
     version: HEARTH_VERSION,
     rateLimits: {

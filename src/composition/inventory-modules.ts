@@ -39,6 +39,9 @@ import { INVENTORY_SUMMARIES } from "../ports/inventory-summaries.js";
 import { REMINDER_REPOSITORY } from "../ports/reminder-repository.js";
 import { KnexInventoryEventFeed } from "../adapters/persistence/knex-inventory-event-feed.js";
 import { INVENTORY_EVENT_FEED } from "../ports/inventory-event-feed.js";
+import { KnexItemPhotoRepository } from "../adapters/persistence/knex-item-photo-repository.js";
+import { MemoryItemPhotoRepository } from "../adapters/persistence/memory-item-photo-repository.js";
+import { ITEM_PHOTO_REPOSITORY } from "../ports/item-photo-repository.js";
 
 /** Tokens for what only composition knows. */
 export const DATABASE = Symbol("Database");
@@ -67,9 +70,9 @@ function knexRepositories(database: Database, options: KnexModuleOptions): Inven
     scope.register(INVITE_REPOSITORY, { useValue: new KnexInviteRepository(knex) });
     scope.register(FREEZER_REPOSITORY, { useValue: freezers });
     scope.register(ITEM_PLACEMENT_LOOKUP, { useValue: placementsFromFreezers(freezers) });
-    scope.register(ITEM_REPOSITORY, {
-      useValue: new KnexItemRepository(knex, { listCache: new ItemListCache(options.listCacheSize ?? 0) }),
-    });
+    const items = new KnexItemRepository(knex, { listCache: new ItemListCache(options.listCacheSize ?? 0) });
+    scope.register(ITEM_REPOSITORY, { useValue: items });
+    scope.register(ITEM_PHOTO_REPOSITORY, { useValue: new KnexItemPhotoRepository(knex, items) });
     scope.register(REMINDER_REPOSITORY, { useValue: new KnexReminderRepository(knex) });
     scope.register(HOUSEHOLD_TRANSFER_STORE, {
       useValue: new KnexHouseholdTransferStore(knex, { chunked: database.kind === "pglite" }),
@@ -125,6 +128,10 @@ export function memoryModule(store: MemoryInventoryStore = new MemoryInventorySt
     scope.register(FREEZER_REPOSITORY, { useValue: freezers });
     scope.register(ITEM_PLACEMENT_LOOKUP, { useValue: placementsFromFreezers(freezers) });
     scope.register(ITEM_REPOSITORY, { useValue: items });
+    const photos = new MemoryItemPhotoRepository(items, households);
+    items.deleteCascades.push((itemId) => photos.forget(itemId));
+    store.photos = photos;
+    scope.register(ITEM_PHOTO_REPOSITORY, { useValue: photos });
     scope.register(REMINDER_REPOSITORY, { useValue: reminders });
     scope.register(HOUSEHOLD_TRANSFER_STORE, { useValue: new MemoryHouseholdTransferStore(store, items) });
     scope.register(INVENTORY_SUMMARIES, { useValue: new MemoryInventorySummaries(store, items) });

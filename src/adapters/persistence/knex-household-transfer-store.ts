@@ -62,7 +62,7 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
   async itemsAfter(householdId: string, afterId: string | null, limit: number): Promise<FreezerItem[]> {
     const result = await this.knex.raw<{ rows: ItemRow[] }>(
       `SELECT id, household_id, freezer_id, compartment_id, name, quantity, notes, stored_at, expires_at, deleted_at,
-         created_at, updated_at, created_by, updated_by
+         created_at, updated_at, created_by, updated_by, photo_updated_at
        FROM freezer_items WHERE household_id = ? AND id > ? ORDER BY id LIMIT ?`,
       [householdId, afterId ?? "", limit],
     );

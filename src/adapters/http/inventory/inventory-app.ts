@@ -91,6 +91,8 @@ export interface InventoryAppOptions {
   refreshTokenTtlSeconds?: number;
   /** The household event streams: how often they read the outbox (INVENTORY_EVENTS_POLL_MS). */
   eventStreams?: { pollIntervalMs: number };
+  /** Largest item photo upload in bytes (PHOTO_MAX_BYTES); default 10 MB. */
+  photoMaxBytes?: number;
 }
 
 export interface InventoryAppDependencies {
@@ -127,6 +129,12 @@ export interface InventoryAppDependencies {
    * engine.
    */
   house?: Router;
+  /**
+   * The item photo routes (/households/:hid/items/:iid/photo), mounted at /api/v1 before the
+   * app's JSON parser: an upload's body is the image. Each route authenticates and guards itself.
+   */
+  itemPhotoRouter?: (context: { authenticate: RequestHandler; access: HouseholdAccess }) => Router;
+  registerItemPhotoOpenApi?: (registry: OpenAPIRegistry) => void;
 }
 
 /** Throws 403 ADMIN_REQUIRED unless the (signed-in) user is an admin of the installation. */
@@ -175,6 +183,7 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
   deps.registerItemsOpenApi?.(registry);
   deps.registerHouseholdDataOpenApi?.(registry);
   if (deps.householdEvents) registerHouseholdEventsOpenApi(registry);
+  deps.registerItemPhotoOpenApi?.(registry);
   const openApiDocument = generateOpenApiDocument(registry, deps.options.version);
 
   // Probes and documentation stay outside the rate limits: load balancers poll health
@@ -227,6 +236,7 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
   if (deps.house) {
     app.use(`${API_BASE_PATH}/house`, authenticate, requireInstallationAdmin(deps.useCases), deps.house);
   }
+  if (deps.itemPhotoRouter) app.use(API_BASE_PATH, deps.itemPhotoRouter({ authenticate, access: deps.access }));
   app.use(...jsonBody);
 
   app.use(`${API_BASE_PATH}${WEB_SESSION_PATH}`, requireWebAppRequest(webSession));
