@@ -66,7 +66,8 @@ export class SharpPhotoProcessor implements PhotoProcessor {
   private async render(image: Uint8Array): Promise<PhotoImages> {
     let metadata: Metadata;
     try {
-      metadata = await this.input(image).metadata();
+      // Only the header is read here, so the pixel limit is checked below with a clearer answer (413).
+      metadata = await sharp(image, { limitInputPixels: false }).metadata();
     } catch {
       throw new UnsupportedImageError("it is not an image in a format the server reads");
     }
