@@ -16,6 +16,7 @@ const ITEM_FIELDS = [
   "id",
   "name",
   "notes",
+  "photo",
   "quantity",
   "storedAt",
   "updatedAt",
