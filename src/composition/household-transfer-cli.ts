@@ -1,4 +1,5 @@
 import { createReadStream, createWriteStream } from "node:fs";
+import { SharpPhotoProcessor } from "../adapters/images/sharp-photo-processor.js";
 import { rename, rm } from "node:fs/promises";
 import { finished } from "node:stream/promises";
 import { type HouseholdFileArguments, parseHouseholdFileArguments, USAGE_ERROR } from "../adapters/cli/cli.js";
@@ -65,7 +66,10 @@ export async function runHouseholdTransfer(
     if (kind === "export") return await exportTo(parsed, new ExportHousehold({ transfers: store }, access), input, out);
     return await importFrom(
       parsed,
-      new ImportHousehold({ transfers: store, ids: new Cuid2IdGenerator(), clock: systemClock }, access),
+      new ImportHousehold(
+        { transfers: store, ids: new Cuid2IdGenerator(), clock: systemClock, photos: new SharpPhotoProcessor() },
+        access,
+      ),
       input,
       out,
       err,

@@ -166,7 +166,11 @@ export function assembleInventory(
     itemsRouter: createItemsRouter({ useCases: itemUseCases, access: useCases.access }),
     registerItemsOpenApi,
     householdDataRouter: (http) =>
-      createHouseholdDataRouter({ useCases: householdDataUseCases(scope, ports, useCases.access), ...http }),
+      createHouseholdDataRouter({
+        useCases: householdDataUseCases(scope, ports, useCases.access),
+        photoMaxBytes,
+        ...http,
+      }),
     registerHouseholdDataOpenApi,
     ...(options.house ? { house: options.house } : {}),
     itemPhotoRouter: (http) => createItemPhotoRouter({ useCases: itemPhotoUseCases, maxBytes: photoMaxBytes, ...http }),
@@ -187,7 +191,10 @@ function householdDataUseCases(
     getReminderSettings: new GetReminderSettings({ reminders, clock: ports.clock }, access),
     updateReminderSettings: new UpdateReminderSettings({ reminders, clock: ports.clock }, access),
     exportHousehold: new ExportHousehold({ transfers }, access),
-    importHousehold: new ImportHousehold({ transfers, ids: ports.ids, clock: ports.clock }, access),
+    importHousehold: new ImportHousehold(
+      { transfers, ids: ports.ids, clock: ports.clock, photos: scope.resolve<PhotoProcessor>(PHOTO_PROCESSOR) },
+      access,
+    ),
   };
 }
 

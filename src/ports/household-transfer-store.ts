@@ -1,7 +1,7 @@
 import type { ChangeLogEntry } from "../domain/inventory/change-log-entry.js";
 import type { Compartment, Freezer } from "../domain/inventory/freezer.js";
 import type { FreezerItem } from "../domain/inventory/freezer-item.js";
-import type { TransferFreezer } from "../domain/inventory/household-transfer.js";
+import type { ImportedPhoto, TransferFreezer, TransferPhoto } from "../domain/inventory/household-transfer.js";
 
 /** Records an import writes together: the freezers and compartments its items need come first. */
 export interface ImportBatch {
@@ -10,6 +10,13 @@ export interface ImportBatch {
   items: FreezerItem[];
   /** The file row that brought each id of the batch, to name it when the id is refused. */
   rows: ReadonlyMap<string, string>;
+  /**
+   * Photos of the file's items, written only for items this import creates (an item already
+   * in the household keeps its own photo, as it keeps its fields); they set the item's photo
+   * version to `photoAt`.
+   */
+  photos?: ImportedPhoto[];
+  photoAt?: Date;
 }
 
 /** What one import writes. */
@@ -31,6 +38,8 @@ export interface HouseholdTransferStore {
   itemsAfter(householdId: string, afterId: string | null, limit: number): Promise<FreezerItem[]>;
   /** Change-log entries of the household's items by id, after `afterId`, at most `limit`. */
   historyAfter(householdId: string, afterId: string | null, limit: number): Promise<ChangeLogEntry[]>;
+  /** Photos of the household's items (display size), by item id, after `afterItemId`, at most `limit`. */
+  photosAfter(householdId: string, afterItemId: string | null, limit: number): Promise<TransferPhoto[]>;
   /** Which of `ids` are items, freezers or compartments of another household. */
   foreignIds(
     householdId: string,

@@ -5,9 +5,11 @@ import type { FreezerItem } from "../../domain/inventory/freezer-item.js";
 import { NotHouseholdMemberError } from "../../domain/inventory/errors.js";
 import {
   belongsToAnotherHousehold,
+  type ImportedPhoto,
   ImportInvalidError,
   MAX_REPORTED_PROBLEMS,
   type TransferFreezer,
+  type TransferPhoto,
 } from "../../domain/inventory/household-transfer.js";
 import type { HouseholdTransferStore, ImportWrite } from "../../ports/household-transfer-store.js";
 import {
@@ -97,6 +99,16 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
     }));
   }
 
+  async photosAfter(householdId: string, afterItemId: string | null, limit: number): Promise<TransferPhoto[]> {
+    const result = await this.knex.raw<{ rows: { item_id: string; content_type: string; display: Uint8Array }[] }>(
+      `SELECT p.item_id, p.content_type, p.display
+         FROM item_photos p JOIN freezer_items i ON i.id = p.item_id
+        WHERE i.household_id = ? AND p.item_id > ? ORDER BY p.item_id LIMIT ?`,
+      [householdId, afterItemId ?? "", limit],
+    );
+    return result.rows.map((row) => ({ itemId: row.item_id, contentType: row.content_type, image: row.display }));
+  }
+
   async foreignIds(
     householdId: string,
     ids: { items: string[]; freezers: string[]; compartments: string[] },
@@ -119,17 +131,20 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
       ]);
       if (household.rows.length === 0) throw new NotHouseholdMemberError();
       const counts = { itemsCreated: 0, freezersCreated: 0, compartmentsCreated: 0 };
+      // The items this import created: only they take the file's photos.
+      const created = new Set<string>();
       for await (const batch of write.batches(await readFreezers(trx, write.householdId))) {
         const insert = async (table: string, kind: "freezers" | "compartments" | "items", rows: { id: string }[]) =>
-          (await insertOwned(trx, write.householdId, { table, kind, rows, fileRows: batch.rows })).size;
-        counts.freezersCreated += await insert("freezers", "freezers", batch.freezers.map(freezerRow));
-        counts.compartmentsCreated += await insert(
-          "compartments",
-          "compartments",
-          batch.compartments.map(compartmentRow),
-        );
-        // 14 columns × 1000 rows stays well under PostgreSQL's 65535 bind parameters.
-        counts.itemsCreated += await insert("freezer_items", "items", batch.items.map(toRow));
+          insertOwned(trx, write.householdId, { table, kind, rows, fileRows: batch.rows });
+        counts.freezersCreated += (await insert("freezers", "freezers", batch.freezers.map(freezerRow))).size;
+        counts.compartmentsCreated += (
+          await insert("compartments", "compartments", batch.compartments.map(compartmentRow))
+        ).size;
+        // 15 columns × 1000 rows stays well under PostgreSQL's 65535 bind parameters.
+        const items = await insert("freezer_items", "items", batch.items.map(toRow));
+        counts.itemsCreated += items.size;
+        for (const id of items) created.add(id);
+        await writeImportedPhotos(trx, write.householdId, batch, created);
       }
       return counts;
     });
@@ -152,19 +167,27 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
       // Imports on PGlite take turns (importAll), so this reads what the one before created.
       // The next batch is read from the file only once this one is written: the database
       // paces the parser, so memory holds one batch however large the file.
+      // The items this import created: only they take the file's photos.
+      const created = new Set<string>();
       for await (const batch of write.batches(await readFreezers(this.knex, write.householdId))) {
         const chunks = (kind: ImportKind, rows: { id: string }[]) =>
-          this.writeChunks(batchId, kind, rows, (trx, slice) =>
-            insertOwned(trx, write.householdId, {
+          this.writeChunks(batchId, kind, rows, async (trx, slice) => {
+            const inserted = await insertOwned(trx, write.householdId, {
               table: IMPORT_TABLES[kind],
               kind: OWNED_KIND[kind],
               rows: slice,
               fileRows: batch.rows,
-            }),
-          );
+            });
+            if (kind === "item") for (const id of inserted) created.add(id);
+            return inserted;
+          });
         counts.freezersCreated += await chunks("freezer", batch.freezers.map(freezerRow));
         counts.compartmentsCreated += await chunks("compartment", batch.compartments.map(compartmentRow));
         counts.itemsCreated += await chunks("item", batch.items.map(toRow));
+        // Taken back with their items (the foreign key cascades) if the import fails later.
+        if (batch.photos?.length) {
+          await this.knex.transaction((trx) => writeImportedPhotos(trx, write.householdId, batch, created));
+        }
       }
       // The import's commit point: from here on its rows stay.
       await this.knex("import_batches").where({ id: batchId }).update({ completed_at: new Date() });
@@ -269,6 +292,25 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
       } else await this.forgetImport(batch.id);
     }
     return undone;
+  }
+}
+
+/** Stores a batch's photos of the items this import created, and sets those items' photo version. */
+async function writeImportedPhotos(
+  trx: Knex.Transaction,
+  householdId: string,
+  batch: { photos?: ImportedPhoto[]; photoAt?: Date },
+  created: ReadonlySet<string>,
+): Promise<void> {
+  const at = batch.photoAt ?? new Date();
+  for (const photo of batch.photos ?? []) {
+    if (!created.has(photo.itemId)) continue;
+    await trx.raw(
+      `INSERT INTO item_photos (item_id, content_type, thumb, display, updated_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (item_id) DO NOTHING`,
+      [photo.itemId, photo.images.contentType, Buffer.from(photo.images.thumb), Buffer.from(photo.images.display), at],
+    );
+    await trx("freezer_items").where({ id: photo.itemId, household_id: householdId }).update({ photo_updated_at: at });
   }
 }
 

@@ -9,9 +9,11 @@ import {
 import type { FreezerItem } from "../../domain/inventory/freezer-item.js";
 import {
   belongsToAnotherHousehold,
+  type ImportedPhoto,
   ImportInvalidError,
   MAX_REPORTED_PROBLEMS,
   type TransferFreezer,
+  type TransferPhoto,
 } from "../../domain/inventory/household-transfer.js";
 import type { HouseholdTransferStore, ImportWrite } from "../../ports/household-transfer-store.js";
 import type { MemoryInventoryStore } from "./memory-inventory-store.js";
@@ -51,6 +53,17 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
       .householdHistory(householdId)
       .filter((entry) => afterId === null || entry.id > afterId)
       .slice(0, limit);
+  }
+
+  async photosAfter(householdId: string, afterItemId: string | null, limit: number): Promise<TransferPhoto[]> {
+    const photos: TransferPhoto[] = [];
+    for (const item of this.items.householdItems(householdId)) {
+      if (photos.length >= limit) break;
+      if (afterItemId !== null && item.id <= afterItemId) continue;
+      const photo = this.store.photos?.displayOf(item.id);
+      if (photo) photos.push({ itemId: item.id, contentType: photo.contentType, image: photo.display });
+    }
+    return photos;
   }
 
   async foreignIds(
@@ -97,11 +110,15 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
     const freezers: Freezer[] = [];
     const compartments: Compartment[] = [];
     const items: FreezerItem[] = [];
+    const photos: ImportedPhoto[] = [];
+    let photoAt = new Date();
     const fileRows = new Map<string, string>();
     for await (const batch of write.batches(await this.freezers(householdId))) {
       freezers.push(...batch.freezers);
       compartments.push(...batch.compartments);
       items.push(...batch.items);
+      photos.push(...(batch.photos ?? []));
+      if (batch.photoAt) photoAt = batch.photoAt;
       for (const [id, row] of batch.rows) fileRows.set(id, row);
     }
     // Checked and applied with no await in between, so nothing else runs in the middle: an id
@@ -128,7 +145,13 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
     if (taken.length > 0) throw new ImportInvalidError(taken.slice(0, MAX_REPORTED_PROBLEMS), taken.length);
     for (const freezer of newFreezers) this.store.freezers.set(freezer.id, { ...freezer });
     for (const compartment of newCompartments) this.store.compartments.set(compartment.id, { ...compartment });
-    await this.items.insertMany(newItems);
+    const created = new Set(newItems.map((item) => item.id));
+    const photographed = new Set(photos.filter((photo) => created.has(photo.itemId)).map((photo) => photo.itemId));
+    await this.items.insertMany(
+      newItems.map((item) => (photographed.has(item.id) ? { ...item, photoUpdatedAt: photoAt } : item)),
+    );
+    for (const photo of photos)
+      if (photographed.has(photo.itemId)) this.store.photos?.put(photo.itemId, photo.images, photoAt);
     return {
       itemsCreated: newItems.length,
       freezersCreated: newFreezers.length,

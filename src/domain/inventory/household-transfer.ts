@@ -2,6 +2,20 @@ import type { ChangeLogEntry } from "./change-log-entry.js";
 import type { Compartment, Freezer } from "./freezer.js";
 import type { FreezerItem } from "./freezer-item.js";
 import { DomainError } from "../shared/domain-error.js";
+import type { PhotoImages } from "./item-photo.js";
+
+/** An item's photo as an export carries it: the display rendition, which an import decodes again. */
+export interface TransferPhoto {
+  itemId: string;
+  contentType: string;
+  image: Uint8Array;
+}
+
+/** A photo an import writes, made by the same image pipeline as an upload. */
+export interface ImportedPhoto {
+  itemId: string;
+  images: PhotoImages;
+}
 
 /** A freezer as an export lists it, with its compartments. */
 export interface TransferFreezer extends Freezer {
@@ -13,7 +27,8 @@ export type ExportRecord =
   | { kind: "freezer"; freezer: Freezer }
   | { kind: "compartment"; compartment: Compartment }
   | { kind: "item"; item: FreezerItem }
-  | { kind: "history"; entry: ChangeLogEntry };
+  | { kind: "history"; entry: ChangeLogEntry }
+  | { kind: "photo"; photo: TransferPhoto };
 
 /** A freezer an import file defines (by id, with its name). */
 export interface ImportFreezerRow {
@@ -72,7 +87,22 @@ export interface ImportSkippedRow {
   row: string;
 }
 
-export type ImportRow = ImportFreezerRow | ImportCompartmentRow | ImportItemRow | ImportRowProblem | ImportSkippedRow;
+/** The photo of an item the file defines earlier (JSON only); its bytes are checked like an upload's. */
+export interface ImportPhotoRow {
+  kind: "photo";
+  /** Where the row is in the file: `photos[3]`. */
+  row: string;
+  itemId: string;
+  image: Uint8Array;
+}
+
+export type ImportRow =
+  | ImportFreezerRow
+  | ImportCompartmentRow
+  | ImportItemRow
+  | ImportRowProblem
+  | ImportSkippedRow
+  | ImportPhotoRow;
 
 /** What an import changed; a second run of the same file reports all zeros but `unchanged`. */
 export interface ImportSummary {

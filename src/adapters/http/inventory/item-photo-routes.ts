@@ -9,8 +9,7 @@ import { itemParams, itemResponse, toItemResponse } from "./item-schemas.js";
 import { BEARER_AUTH, errorResponses, type OpenAPIRegistry } from "./openapi.js";
 import { NOTHING, validateRequest } from "./routes.js";
 
-/** PHOTO_MAX_BYTES's default: a phone camera's JPEG is 2–8 MB. */
-export const DEFAULT_PHOTO_MAX_BYTES = 10 * 1024 * 1024;
+export { DEFAULT_PHOTO_MAX_BYTES } from "./photo-limits.js";
 
 /** The photo of one item, under the API's base path. */
 export const PHOTO_PATH = "/households/{hid}/items/{iid}/photo";
@@ -32,13 +31,9 @@ const photoQuery = z
       .optional()
       .default("display")
       .openapi({ description: "thumb: 256×256 square for lists; display (default): longest side 1280" }),
-    v: z
-      .string("must be a single string")
-      .max(40, "must be at most 40 characters")
-      .optional()
-      .openapi({
-        description: "The photo's version, as the item's photo URLs carry it; makes the answer cacheable for good",
-      }),
+    v: z.string("must be a single string").max(40, "must be at most 40 characters").optional().openapi({
+      description: "The photo's version, as the item's photo URLs carry it; makes the answer cacheable for good",
+    }),
   })
   .strict();
 

@@ -5,10 +5,12 @@ import type { HouseholdInput } from "../inventory-ports.js";
 
 /** Rows read per query: memory stays flat however large the household. */
 const PAGE = 1000;
+/** Photos read per query: each is up to a few hundred kB. */
+const PHOTO_PAGE = 10;
 
 /**
  * Everything of one household for a member, as records in order: freezers, compartments,
- * items (active and archived) and their history. Read page by page, so the caller can stream.
+ * items (active and archived), their history and their photos. Read page by page, so the caller can stream.
  */
 export class ExportHousehold extends HouseholdUseCase<{ transfers: HouseholdTransferStore }> {
   /** Checks the membership first, then returns the records to iterate. */
@@ -33,6 +35,12 @@ export class ExportHousehold extends HouseholdUseCase<{ transfers: HouseholdTran
       for (const entry of entries) yield { kind: "history", entry };
       if (entries.length < PAGE) break;
       after = entries[entries.length - 1]?.id ?? null;
+    }
+    for (let after: string | null = null; ; ) {
+      const photos = await this.ports.transfers.photosAfter(householdId, after, PHOTO_PAGE);
+      for (const photo of photos) yield { kind: "photo", photo };
+      if (photos.length < PHOTO_PAGE) break;
+      after = photos[photos.length - 1]?.itemId ?? null;
     }
   }
 }
