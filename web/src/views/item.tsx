@@ -28,6 +28,7 @@ import { type MessageKey, t } from "../i18n/index.js";
 import { navigate } from "../router.js";
 import { announce, compartmentName, freezerName, useAppState } from "../store.js";
 import { Expiry } from "./items.js";
+import { ItemPhotoSection } from "./item-photo.js";
 
 /** One history entry as a sentence: "Anna moved it from Drawer 1 to Drawer 3, 2 days ago". */
 export function historySentence(entry: ChangeLogEntry, now: number = Date.now()): string {
@@ -58,6 +59,7 @@ export function historySentence(entry: ChangeLogEntry, now: number = Date.now())
     storedAt: "history.stored",
     notes: "history.notes",
     deletedAt: entry.newValue ? "history.archived" : "history.restored",
+    photo: entry.newValue ? (entry.oldValue ? "history.photoChanged" : "history.photoAdded") : "history.photoRemoved",
   };
   const key = keys[entry.fieldName] ?? "history.changed";
   return t(key, { who, when, field: entry.fieldName, from: value(entry.oldValue), to: value(entry.newValue) });
@@ -231,6 +233,8 @@ export function ItemView(props: { itemId: string }) {
           ) : null}
         </p>
       ) : null}
+
+      <ItemPhotoSection item={item} disabled={readOnly || archived} onChanged={() => reload()} />
 
       <section aria-labelledby="edit-title">
         <h2 id="edit-title">{t("item.edit")}</h2>

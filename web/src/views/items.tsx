@@ -25,6 +25,7 @@ import {
 } from "../format.js";
 import { t } from "../i18n/index.js";
 import { announce, compartmentName, freezerName, recall, remember, useAppState } from "../store.js";
+import { PhotoImage } from "./item-photo.js";
 
 const PAGE_SIZE = 20;
 const SEARCH_DELAY_MS = 300;
@@ -53,7 +54,10 @@ export function ItemRow(props: { item: Item; onChanged?: () => void }) {
   const { item } = props;
   return (
     <li class="item-row" data-item={item.id}>
-      <Link href={`/items/${item.id}`} class="item-link">
+      <Link href={`/items/${item.id}`} class={item.photo ? "item-link has-photo" : "item-link"}>
+        {item.photo ? (
+          <PhotoImage url={item.photo.thumbUrl} alt={t("photo.thumbAlt", { name: item.name })} class="item-thumb" />
+        ) : null}
         <span class="item-name">{item.name}</span>
         <span class="item-qty">
           <span class="visually-hidden">{t("item.quantityLabel", { quantity: formatNumber(item.quantity) })}</span>

@@ -50,19 +50,21 @@ function megabytes(bytes: number): string {
 }
 
 /**
- * Reads the request body into memory, refusing it as soon as it grows past `maxBytes` (a
- * declared Content-Length over the limit is refused before reading at all). Memory is bounded
- * by the limit, never by what the client sends: the rest of an oversized body is read and
- * dropped while the 413 goes out, and the connection is closed after it.
+ * Reads the request body into memory, refusing it as soon as it grows past `maxBytes`. Memory
+ * is bounded by the limit, never by what the client sends. A declared Content-Length over the
+ * limit is refused before a byte is kept; the body is then read and dropped, so the client
+ * finishes sending and reads the 413 on a connection that stays usable (browsers report a
+ * connection closed mid-upload as a network failure, not as the answer). An undeclared
+ * (chunked) body passing the limit gets the 413 at once and its connection closed after it.
  */
 export function readLimitedBody(req: Request, res: Response, maxBytes: number): Promise<Buffer> {
-  const tooLarge = () => {
-    res.set("Connection", "close");
+  const tooLarge = (closeConnection: boolean) => {
+    if (closeConnection) res.set("Connection", "close");
     req.resume();
     return new PhotoTooLargeError(`the file is larger than ${megabytes(maxBytes)}`);
   };
   const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > maxBytes) return Promise.reject(tooLarge());
+  if (Number.isFinite(declared) && declared > maxBytes) return Promise.reject(tooLarge(false));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -74,7 +76,7 @@ export function readLimitedBody(req: Request, res: Response, maxBytes: number): 
       }
       cleanup();
       chunks.length = 0;
-      reject(tooLarge());
+      reject(tooLarge(true));
     };
     const onEnd = () => {
       cleanup();
