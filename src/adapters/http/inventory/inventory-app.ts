@@ -67,10 +67,12 @@ export const requireJsonBody: RequestHandler = (req, _res, next) => {
  * hides the problem on the developer's own machine.
  */
 function securityHeaders(): RequestHandler {
-  const overHttps = helmet();
+  // Item photos need the session's token, so the app fetches them and shows them from blob: URLs.
+  const imgSrc = ["'self'", "data:", "blob:"];
+  const overHttps = helmet({ contentSecurityPolicy: { directives: { imgSrc } } });
   const overHttp = helmet({
     strictTransportSecurity: false,
-    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null, imgSrc } },
   });
   return (req, res, next) => (req.secure ? overHttps : overHttp)(req, res, next);
 }
