@@ -56,7 +56,8 @@ export const ERROR_CODES = Object.freeze({
   ITEM_USED_UP: "The item was used up (quantity 0) and cannot be restored.",
   IMPORT_INVALID: "An import file has invalid rows; `details` names each row and what is wrong.",
   UNSUPPORTED_IMAGE: "A photo is not a JPEG, PNG, WebP or HEIF/AVIF image the server can decode; nothing changed.",
-  PHOTO_TOO_LARGE: "A photo is larger than PHOTO_MAX_BYTES or has more pixels than the server decodes; nothing changed.",
+  PHOTO_TOO_LARGE:
+    "A photo is larger than PHOTO_MAX_BYTES or has more pixels than the server decodes; nothing changed.",
   PHOTO_NOT_FOUND: "The item has no photo.",
 
   // The automation engine.
