@@ -216,6 +216,34 @@ export function describeItemPhotosHttpContract(label: string, build: () => Promi
       expect(await getItem(item.id)).to.deep.equal(before);
     });
 
+    it("an upload cut off by the client changes nothing, and the server goes on answering", async () => {
+      const item = await createItem("Dumplings");
+      const before = await getItem(item.id);
+      await new Promise<void>((resolve, reject) => {
+        const server = w.app.listen(0, "127.0.0.1", () => {
+          const { port } = server.address() as AddressInfo;
+          const req = http.request({
+            port,
+            host: "127.0.0.1",
+            method: "PUT",
+            path: photoPath(item.id),
+            headers: {
+              Authorization: auth(w.member),
+              "Content-Type": "image/jpeg",
+              "Content-Length": String(jpeg.length),
+            },
+          });
+          req.on("error", () => undefined);
+          req.on("close", () => server.close(() => resolve()));
+          // Half the photo, then the client is gone.
+          req.write(jpeg.subarray(0, Math.floor(jpeg.length / 2)), () => req.destroy());
+        });
+        server.on("error", reject);
+      });
+      expect(await getItem(item.id)).to.deep.equal(before);
+      expect((await upload(item.id, jpeg)).status).to.equal(200);
+    });
+
     it("outsiders are turned away (403) and another household's item is not found (404)", async () => {
       const item = await createItem("Fish");
       await upload(item.id, jpeg);

@@ -86,14 +86,23 @@ export function readLimitedBody(req: Request, res: Response, maxBytes: number): 
       cleanup();
       reject(error);
     };
+    // A client that goes away mid-upload ends the read; nothing half-sent is ever decoded.
+    const onClose = () => {
+      if (req.complete) return;
+      cleanup();
+      chunks.length = 0;
+      reject(new HttpError("VALIDATION_FAILED", "The upload ended before the whole photo arrived"));
+    };
     const cleanup = () => {
       req.off("data", onData);
       req.off("end", onEnd);
       req.off("error", onError);
+      req.off("close", onClose);
     };
     req.on("data", onData);
     req.on("end", onEnd);
     req.on("error", onError);
+    req.on("close", onClose);
   });
 }
 
