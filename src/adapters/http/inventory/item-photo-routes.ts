@@ -1,4 +1,4 @@
-import express, { type Request, type RequestHandler, type Response, type Router } from "express";
+import express, { type Request, type RequestHandler, type Router } from "express";
 import { z } from "zod";
 import type { HouseholdAccess } from "../../../application/inventory/household-access.js";
 import type { ItemPhotoUseCases } from "../../../application/inventory/items/item-photo-use-cases.js";
@@ -52,15 +52,21 @@ function megabytes(bytes: number): string {
 /**
  * Reads the request body into memory, refusing it as soon as it grows past `maxBytes`. Memory
  * is bounded by the limit, never by what the client sends. A declared Content-Length over the
- * limit is refused before a byte is kept; the body is then read and dropped, so the client
- * finishes sending and reads the 413 on a connection that stays usable (browsers report a
- * connection closed mid-upload as a network failure, not as the answer). An undeclared
- * (chunked) body passing the limit gets the 413 at once and its connection closed after it.
+ * limit is refused before a byte is kept. Either way the 413 goes out while the rest of the
+ * body is read and dropped: closing a connection with unread data resets it, and the client
+ * (a browser above all) would then report a network failure instead of the answer. A declared
+ * body ends where it said; an undeclared (chunked) one is cut off after twice the limit more.
  */
-export function readLimitedBody(req: Request, res: Response, maxBytes: number): Promise<Buffer> {
-  const tooLarge = (closeConnection: boolean) => {
-    if (closeConnection) res.set("Connection", "close");
+export function readLimitedBody(req: Request, maxBytes: number): Promise<Buffer> {
+  const tooLarge = (undeclared: boolean) => {
     req.resume();
+    if (undeclared) {
+      let dropped = 0;
+      req.on("data", (chunk: Buffer) => {
+        dropped += chunk.length;
+        if (dropped > 2 * maxBytes) req.socket.destroy();
+      });
+    }
     return new PhotoTooLargeError(`the file is larger than ${megabytes(maxBytes)}`);
   };
   const declared = Number(req.headers["content-length"]);
@@ -129,7 +135,7 @@ function uploadHandler(deps: ItemPhotoRouterDependencies): RequestHandler {
         userId: currentUserId(res),
         image: () => {
           read = true;
-          return readLimitedBody(req, res, deps.maxBytes);
+          return readLimitedBody(req, deps.maxBytes);
         },
       });
       res.status(200).json(toItemResponse(item));
