@@ -12,6 +12,7 @@
  * BENCH_DATABASE_URL: a PostgreSQL server URL whose user may create databases
  * (default postgres://postgres@127.0.0.1:5432/postgres). BENCH_ITEMS: item count.
  */
+import { SharpPhotoProcessor } from "../src/adapters/images/sharp-photo-processor.js";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -113,7 +114,10 @@ async function main(): Promise<void> {
     };
     const store = new KnexHouseholdTransferStore(knex);
     const access = new HouseholdAccess(new KnexHouseholdRepository(knex));
-    const importer = new ImportHousehold({ transfers: store, ids: new Cuid2IdGenerator(), clock: systemClock }, access);
+    const importer = new ImportHousehold(
+      { transfers: store, ids: new Cuid2IdGenerator(), clock: systemClock, photos: new SharpPhotoProcessor() },
+      access,
+    );
     const exporter = new ExportHousehold({ transfers: store }, access);
 
     const file = path.join(scratch, "household.json");

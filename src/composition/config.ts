@@ -104,6 +104,13 @@ const envSchema = z.object({
     .min(0, "expected 0 or more")
     .max(100_000, "expected at most 100000")
     .default(500),
+  /** Largest item photo upload in bytes (PUT …/photo and each photo of an import); default 10 MB. */
+  PHOTO_MAX_BYTES: z.coerce
+    .number({ message: "expected a number of bytes" })
+    .int("expected a whole number of bytes")
+    .min(64 * 1024, "expected at least 65536 (64 KB)")
+    .max(50 * 1024 * 1024, "expected at most 52428800 (50 MB)")
+    .default(10 * 1024 * 1024),
   /** The built web app served at `/` on API_PORT; unset = the package's own web/dist. */
   WEB_APP_DIR: optionalText,
   REDIS_URL: optionalText.pipe(urlSetting(["redis", "rediss"]).optional()),
@@ -296,6 +303,7 @@ const INVENTORY_ONLY_VARIABLES: ReadonlySet<string> = new Set([
   "RATE_LIMIT_PER_MINUTE",
   "AUTH_RATE_LIMIT_PER_MINUTE",
   "ITEM_LIST_CACHE_SIZE",
+  "PHOTO_MAX_BYTES",
   "WEB_APP_DIR",
   "REDIS_URL",
   "CORS_ORIGINS",

@@ -1,5 +1,6 @@
 import { createReadStream, createWriteStream } from "node:fs";
 import { KnexShoppingListRepository } from "../adapters/persistence/knex-shopping-list-repository.js";
+import { SharpPhotoProcessor } from "../adapters/images/sharp-photo-processor.js";
 import { rename, rm } from "node:fs/promises";
 import { finished } from "node:stream/promises";
 import { type HouseholdFileArguments, parseHouseholdFileArguments, USAGE_ERROR } from "../adapters/cli/cli.js";
@@ -69,7 +70,10 @@ export async function runHouseholdTransfer(
     }
     return await importFrom(
       parsed,
-      new ImportHousehold({ transfers: store, ids: new Cuid2IdGenerator(), clock: systemClock }, access),
+      new ImportHousehold(
+        { transfers: store, ids: new Cuid2IdGenerator(), clock: systemClock, photos: new SharpPhotoProcessor() },
+        access,
+      ),
       input,
       out,
       err,

@@ -17,6 +17,18 @@ import type { Express, RequestHandler, Router } from "express";
 import { container, type DependencyContainer } from "tsyringe";
 import { createInventoryApp, type InventoryAppOptions } from "../adapters/http/inventory/inventory-app.js";
 import { createItemsRouter, registerItemsOpenApi } from "../adapters/http/inventory/items-router.js";
+import {
+  createItemPhotoRouter,
+  DEFAULT_PHOTO_MAX_BYTES,
+  registerItemPhotoOpenApi,
+} from "../adapters/http/inventory/item-photo-routes.js";
+import { SharpPhotoProcessor } from "../adapters/images/sharp-photo-processor.js";
+import {
+  createItemPhotoUseCases,
+  type ItemPhotoUseCases,
+} from "../application/inventory/items/item-photo-use-cases.js";
+import { ITEM_PHOTO_REPOSITORY, type ItemPhotoRepository } from "../ports/item-photo-repository.js";
+import { PHOTO_PROCESSOR, type PhotoProcessor } from "../ports/photo-processor.js";
 import { connectRedisRateLimitStores } from "../adapters/http/inventory/redis-rate-limit-store.js";
 import { Cuid2IdGenerator } from "../adapters/ids/cuid2-id-generator.js";
 import type { Database } from "../adapters/persistence/database.js";
@@ -63,6 +75,7 @@ export interface InventoryAssembly {
   ports: InventoryPorts;
   useCases: InventoryUseCases;
   itemUseCases: ItemUseCases;
+  itemPhotoUseCases: ItemPhotoUseCases;
 }
 
 export interface InventoryContainerOptions {
@@ -100,6 +113,7 @@ export function registerInventory(
   scope.register(PASSWORD_HASHER, { useValue: options.passwords ?? new ScryptPasswordHasher() });
   scope.register(TOKEN_SERVICE, { useValue: new JwtTokenService(options.jwtSecret, options.config.JWT_ACCESS_TTL) });
   scope.register(PRODUCT_LOOKUP_SETTING, { useValue: { url: options.config.PRODUCT_LOOKUP_URL } });
+  scope.register(PHOTO_PROCESSOR, { useValue: new SharpPhotoProcessor() });
 }
 
 /** The ports the use cases draw from, resolved from an inventory container. */
@@ -146,6 +160,17 @@ export function assembleInventory(
     },
     useCases.access,
   );
+  const itemPhotoUseCases = createItemPhotoUseCases(
+    {
+      items: scope.resolve<ItemRepository>(ITEM_REPOSITORY),
+      photos: scope.resolve<ItemPhotoRepository>(ITEM_PHOTO_REPOSITORY),
+      processor: scope.resolve<PhotoProcessor>(PHOTO_PROCESSOR),
+      ids: ports.ids,
+      clock: ports.clock,
+    },
+    useCases.access,
+  );
+  const photoMaxBytes = options.app.photoMaxBytes ?? DEFAULT_PHOTO_MAX_BYTES;
   const householdEvents = new HouseholdEventStreams({
     feed: scope.resolve<InventoryEventFeed>(INVENTORY_EVENT_FEED),
     access: useCases.access,
@@ -163,13 +188,19 @@ export function assembleInventory(
     itemsRouter: createItemsRouter({ useCases: itemUseCases, access: useCases.access }),
     registerItemsOpenApi,
     householdDataRouter: (http) =>
-      createHouseholdDataRouter({ useCases: householdDataUseCases(scope, ports, useCases.access), ...http }),
+      createHouseholdDataRouter({
+        useCases: householdDataUseCases(scope, ports, useCases.access),
+        photoMaxBytes,
+        ...http,
+      }),
     registerHouseholdDataOpenApi,
     ...(options.house ? { house: options.house } : {}),
     barcodeRoutes: barcodeRoutes(barcodeUseCases(scope, ports, useCases.access, options.logger)),
     shoppingListRoutes: shoppingListRoutes(shoppingListUseCases),
+    itemPhotoRouter: (http) => createItemPhotoRouter({ useCases: itemPhotoUseCases, maxBytes: photoMaxBytes, ...http }),
+    registerItemPhotoOpenApi: (registry) => registerItemPhotoOpenApi(registry, photoMaxBytes),
   });
-  return { app, householdEvents, ports, useCases, itemUseCases, shoppingListUseCases };
+  return { app, householdEvents, ports, useCases, itemUseCases, shoppingListUseCases, itemPhotoUseCases };
 }
 
 /** Reminder settings, export and import over what `scope` holds. */
@@ -187,7 +218,10 @@ function householdDataUseCases(
       { transfers, shoppingList: scope.resolve<ShoppingListRepository>(SHOPPING_LIST_REPOSITORY) },
       access,
     ),
-    importHousehold: new ImportHousehold({ transfers, ids: ports.ids, clock: ports.clock }, access),
+    importHousehold: new ImportHousehold(
+      { transfers, ids: ports.ids, clock: ports.clock, photos: scope.resolve<PhotoProcessor>(PHOTO_PROCESSOR) },
+      access,
+    ),
   };
 }
 
@@ -229,6 +263,7 @@ export function appOptions(
     webAppDir: config.WEB_APP_DIR ? path.resolve(config.WEB_APP_DIR) : WEB_APP_DIR,
     refreshTokenTtlSeconds: config.JWT_REFRESH_TTL,
     eventStreams: { pollIntervalMs: config.INVENTORY_EVENTS_POLL_MS },
+    photoMaxBytes: config.PHOTO_MAX_BYTES,
     trustProxy: config.TRUST_PROXY,
     version: HEARTH_VERSION,
     rateLimits: {

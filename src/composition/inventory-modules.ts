@@ -48,6 +48,9 @@ import { BARCODE_REPOSITORY } from "../ports/barcode-repository.js";
 import { KnexShoppingListRepository } from "../adapters/persistence/knex-shopping-list-repository.js";
 import { MemoryShoppingListRepository } from "../adapters/persistence/memory-shopping-list-repository.js";
 import { SHOPPING_LIST_REPOSITORY } from "../ports/shopping-list-repository.js";
+import { KnexItemPhotoRepository } from "../adapters/persistence/knex-item-photo-repository.js";
+import { MemoryItemPhotoRepository } from "../adapters/persistence/memory-item-photo-repository.js";
+import { ITEM_PHOTO_REPOSITORY } from "../ports/item-photo-repository.js";
 
 /** Tokens for what only composition knows. */
 export const DATABASE = Symbol("Database");
@@ -78,9 +81,9 @@ function knexRepositories(database: Database, options: KnexModuleOptions): Inven
     scope.register(FREEZER_REPOSITORY, { useValue: freezers });
     scope.register(CATEGORY_REPOSITORY, { useValue: categories });
     scope.register(ITEM_PLACEMENT_LOOKUP, { useValue: placementsFromFreezers(freezers, categories) });
-    scope.register(ITEM_REPOSITORY, {
-      useValue: new KnexItemRepository(knex, { listCache: new ItemListCache(options.listCacheSize ?? 0) }),
-    });
+    const items = new KnexItemRepository(knex, { listCache: new ItemListCache(options.listCacheSize ?? 0) });
+    scope.register(ITEM_REPOSITORY, { useValue: items });
+    scope.register(ITEM_PHOTO_REPOSITORY, { useValue: new KnexItemPhotoRepository(knex, items) });
     scope.register(REMINDER_REPOSITORY, { useValue: new KnexReminderRepository(knex) });
     scope.register(HOUSEHOLD_TRANSFER_STORE, {
       useValue: new KnexHouseholdTransferStore(knex, { chunked: database.kind === "pglite" }),
@@ -141,6 +144,10 @@ export function memoryModule(store: MemoryInventoryStore = new MemoryInventorySt
     scope.register(CATEGORY_REPOSITORY, { useValue: categories });
     scope.register(ITEM_PLACEMENT_LOOKUP, { useValue: placements });
     scope.register(ITEM_REPOSITORY, { useValue: items });
+    const photos = new MemoryItemPhotoRepository(items, households);
+    items.deleteCascades.push((itemId) => photos.forget(itemId));
+    store.photos = photos;
+    scope.register(ITEM_PHOTO_REPOSITORY, { useValue: photos });
     scope.register(REMINDER_REPOSITORY, { useValue: reminders });
     const barcodes = new MemoryBarcodeRepository();
     scope.register(HOUSEHOLD_TRANSFER_STORE, { useValue: new MemoryHouseholdTransferStore(store, items, barcodes) });

@@ -1,7 +1,7 @@
 import type { ChangeLogEntry } from "../domain/inventory/change-log-entry.js";
 import type { Compartment, Freezer } from "../domain/inventory/freezer.js";
 import type { FreezerItem } from "../domain/inventory/freezer-item.js";
-import type { TransferFreezer } from "../domain/inventory/household-transfer.js";
+import type { ImportedPhoto, TransferFreezer, TransferPhoto } from "../domain/inventory/household-transfer.js";
 import type { RememberedBarcode } from "../domain/inventory/barcode.js";
 import type { ItemCategory } from "../domain/inventory/item-category.js";
 
@@ -16,6 +16,13 @@ export interface ImportBatch {
   barcodes: RememberedBarcode[];
   /** The file row that brought each id of the batch, to name it when the id is refused. */
   rows: ReadonlyMap<string, string>;
+  /**
+   * Photos of the file's items, written only for items this import creates (an item already
+   * in the household keeps its own photo, as it keeps its fields); they set the item's photo
+   * version to `photoAt`.
+   */
+  photos?: ImportedPhoto[];
+  photoAt?: Date;
 }
 
 /** What one import writes. */
@@ -41,6 +48,8 @@ export interface HouseholdTransferStore {
   historyAfter(householdId: string, afterId: string | null, limit: number): Promise<ChangeLogEntry[]>;
   /** What the household remembers about barcodes, in code order after `afterCode`, at most `limit`. */
   barcodesAfter(householdId: string, afterCode: string | null, limit: number): Promise<RememberedBarcode[]>;
+  /** Photos of the household's items (display size), by item id, after `afterItemId`, at most `limit`. */
+  photosAfter(householdId: string, afterItemId: string | null, limit: number): Promise<TransferPhoto[]>;
   /** Which of `ids` are items, freezers or compartments of another household. */
   foreignIds(
     householdId: string,

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "chai";
 import { assertCompiledRuntimeFresh, launch } from "../support/hearth-processes.js";
+import { phonePhoto } from "../support/test-photos.js";
 import { startTestHearth, type TestHearth } from "../support/test-hearth.js";
 
 interface Snapshot {
@@ -15,6 +16,8 @@ interface Snapshot {
   archive: unknown;
   histories: Record<string, unknown>;
   state: unknown;
+  /** An item's photo thumbnail, base64: photos live in the database, so the backup carries them. */
+  photo: string;
 }
 
 async function json(response: Response): Promise<unknown> {
@@ -45,7 +48,13 @@ describe("hearth backup and restore (integration, embedded database)", function 
     const histories: Record<string, unknown> = {};
     for (const id of itemIds) histories[id] = await api(hearth, `/households/${hid}/items/${id}/history`);
     const state = await fetch(`http://127.0.0.1:${hearth.hearth.httpPort}/api/state`).then(json);
+    const thumb = await fetch(
+      `http://127.0.0.1:${hearth.hearth.apiPort}/api/v1/households/${hid}/items/${itemIds[1]}/photo?size=thumb`,
+      { headers: { authorization: `Bearer ${token}` } },
+    );
+    if (!thumb.ok) throw new Error(`photo: ${thumb.status}`);
     return {
+      photo: Buffer.from(await thumb.arrayBuffer()).toString("base64"),
       items: await api(hearth, `/households/${hid}/items`),
       archive: await api(hearth, `/households/${hid}/items/archive`),
       histories,
@@ -88,6 +97,11 @@ describe("hearth backup and restore (integration, embedded database)", function 
     await api(original, `/households/${hid}/items/${itemIds[0]}`, {
       method: "PATCH",
       body: JSON.stringify({ quantity: 1, notes: "half a bag" }),
+    });
+    await api(original, `/households/${hid}/items/${itemIds[1]}/photo`, {
+      method: "PUT",
+      headers: { "content-type": "image/jpeg" },
+      body: new Uint8Array(await phonePhoto(48, 24)),
     });
     await api(original, `/households/${hid}/items/${itemIds[2]}`, { method: "DELETE" });
     const engine = `http://127.0.0.1:${original.hearth.httpPort}/api/state`;
@@ -165,6 +179,7 @@ describe("hearth backup and restore (integration, embedded database)", function 
     expect(after_).to.deep.equal(before_);
     expect((before_.items as { data: unknown[] }).data).to.have.length(2);
     expect(JSON.stringify(before_.histories)).to.include("half a bag");
+    expect(before_.photo.length).to.be.above(100);
     expect(JSON.stringify(after_.state)).to.include("thermostat").and.to.include("visits").and.to.include("away");
   });
 });

@@ -94,6 +94,15 @@ export interface Item {
   updatedAt: string;
   createdBy: User;
   updatedBy: User;
+  /** The item's photo (absent on servers from before photos). */
+  photo?: ItemPhoto | null;
+}
+
+/** Where an item's photo is served; both URLs name its version, so what they answer never changes. */
+export interface ItemPhoto {
+  thumbUrl: string;
+  url: string;
+  updatedAt: string;
 }
 
 export interface Page<T> {

@@ -5,9 +5,11 @@ import type { FreezerItem } from "../../domain/inventory/freezer-item.js";
 import { NotHouseholdMemberError } from "../../domain/inventory/errors.js";
 import {
   belongsToAnotherHousehold,
+  type ImportedPhoto,
   ImportInvalidError,
   MAX_REPORTED_PROBLEMS,
   type TransferFreezer,
+  type TransferPhoto,
 } from "../../domain/inventory/household-transfer.js";
 import type { RememberedBarcode } from "../../domain/inventory/barcode.js";
 import type { HouseholdTransferStore, ImportCounts, ImportWrite } from "../../ports/household-transfer-store.js";
@@ -69,7 +71,7 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
   async itemsAfter(householdId: string, afterId: string | null, limit: number): Promise<FreezerItem[]> {
     const result = await this.knex.raw<{ rows: ItemRow[] }>(
       `SELECT id, household_id, freezer_id, compartment_id, name, quantity, unit, category_id, notes, stored_at, expires_at, barcode, deleted_at,
-         created_at, updated_at, created_by, updated_by
+         created_at, updated_at, created_by, updated_by, photo_updated_at
        FROM freezer_items WHERE household_id = ? AND id > ? ORDER BY id LIMIT ?`,
       [householdId, afterId ?? "", limit],
     );
@@ -108,6 +110,16 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
     return new KnexBarcodeRepository(this.knex).listAfter(householdId, afterCode, limit);
   }
 
+  async photosAfter(householdId: string, afterItemId: string | null, limit: number): Promise<TransferPhoto[]> {
+    const result = await this.knex.raw<{ rows: { item_id: string; content_type: string; display: Uint8Array }[] }>(
+      `SELECT p.item_id, p.content_type, p.display
+         FROM item_photos p JOIN freezer_items i ON i.id = p.item_id
+        WHERE i.household_id = ? AND p.item_id > ? ORDER BY p.item_id LIMIT ?`,
+      [householdId, afterItemId ?? "", limit],
+    );
+    return result.rows.map((row) => ({ itemId: row.item_id, contentType: row.content_type, image: row.display }));
+  }
+
   async foreignIds(
     householdId: string,
     ids: { items: string[]; freezers: string[]; compartments: string[] },
@@ -136,22 +148,25 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
         categoriesCreated: 0,
         barcodesRemembered: 0,
       };
+      // The items this import created: only they take the file's photos.
+      const created = new Set<string>();
       const current = await readFreezers(trx, write.householdId);
       for await (const batch of write.batches(current, await readCategories(trx, write.householdId))) {
         const insert = async (table: string, kind: "freezers" | "compartments" | "items", rows: { id: string }[]) =>
-          (await insertOwned(trx, write.householdId, { table, kind, rows, fileRows: batch.rows })).size;
-        counts.freezersCreated += await insert("freezers", "freezers", batch.freezers.map(freezerRow));
-        counts.compartmentsCreated += await insert(
-          "compartments",
-          "compartments",
-          batch.compartments.map(compartmentRow),
-        );
+          insertOwned(trx, write.householdId, { table, kind, rows, fileRows: batch.rows });
+        counts.freezersCreated += (await insert("freezers", "freezers", batch.freezers.map(freezerRow))).size;
+        counts.compartmentsCreated += (
+          await insert("compartments", "compartments", batch.compartments.map(compartmentRow))
+        ).size;
         // Categories are always new ids (see ImportBatch): a plain insert.
         if (batch.categories.length > 0) await trx("item_categories").insert(batch.categories.map(categoryRow));
         counts.categoriesCreated += batch.categories.length;
-        // 14 columns × 1000 rows stays well under PostgreSQL's 65535 bind parameters.
-        counts.itemsCreated += await insert("freezer_items", "items", batch.items.map(toRow));
+        // 17 columns × 1000 rows stays well under PostgreSQL's 65535 bind parameters.
+        const items = await insert("freezer_items", "items", batch.items.map(toRow));
+        counts.itemsCreated += items.size;
+        for (const id of items) created.add(id);
         counts.barcodesRemembered += await rememberMissingBarcodes(trx, batch.barcodes);
+        await writeImportedPhotos(trx, write.householdId, batch, created);
       }
       return counts;
     });
@@ -183,17 +198,21 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
       // Imports on PGlite take turns (importAll), so this reads what the one before created.
       // The next batch is read from the file only once this one is written: the database
       // paces the parser, so memory holds one batch however large the file.
+      // The items this import created: only they take the file's photos.
+      const created = new Set<string>();
       const current = await readFreezers(this.knex, write.householdId);
       for await (const batch of write.batches(current, await readCategories(this.knex, write.householdId))) {
         const chunks = (kind: Exclude<ImportKind, "category">, rows: { id: string }[]) =>
-          this.writeChunks(batchId, kind, rows, (trx, slice) =>
-            insertOwned(trx, write.householdId, {
+          this.writeChunks(batchId, kind, rows, async (trx, slice) => {
+            const inserted = await insertOwned(trx, write.householdId, {
               table: IMPORT_TABLES[kind],
               kind: OWNED_KIND[kind],
               rows: slice,
               fileRows: batch.rows,
-            }),
-          );
+            });
+            if (kind === "item") for (const id of inserted) created.add(id);
+            return inserted;
+          });
         counts.freezersCreated += await chunks("freezer", batch.freezers.map(freezerRow));
         counts.compartmentsCreated += await chunks("compartment", batch.compartments.map(compartmentRow));
         counts.categoriesCreated += await this.writeChunks(
@@ -207,6 +226,10 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
         );
         counts.itemsCreated += await chunks("item", batch.items.map(toRow));
         barcodes.push(...batch.barcodes);
+        // Taken back with their items (the foreign key cascades) if the import fails later.
+        if (batch.photos?.length) {
+          await this.knex.transaction((trx) => writeImportedPhotos(trx, write.householdId, batch, created));
+        }
       }
       // The import's commit point: from here on its rows stay.
       await this.knex.transaction(async (trx) => {
@@ -316,6 +339,25 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
       } else await this.forgetImport(batch.id);
     }
     return undone;
+  }
+}
+
+/** Stores a batch's photos of the items this import created, and sets those items' photo version. */
+async function writeImportedPhotos(
+  trx: Knex.Transaction,
+  householdId: string,
+  batch: { photos?: ImportedPhoto[]; photoAt?: Date },
+  created: ReadonlySet<string>,
+): Promise<void> {
+  const at = batch.photoAt ?? new Date();
+  for (const photo of batch.photos ?? []) {
+    if (!created.has(photo.itemId)) continue;
+    await trx.raw(
+      `INSERT INTO item_photos (item_id, content_type, thumb, display, updated_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (item_id) DO NOTHING`,
+      [photo.itemId, photo.images.contentType, Buffer.from(photo.images.thumb), Buffer.from(photo.images.display), at],
+    );
+    await trx("freezer_items").where({ id: photo.itemId, household_id: householdId }).update({ photo_updated_at: at });
   }
 }
 

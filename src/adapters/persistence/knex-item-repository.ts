@@ -43,6 +43,7 @@ export interface ItemRow {
   updated_at: Date | string;
   created_by: string;
   updated_by: string;
+  photo_updated_at: Date | string | null;
 }
 
 interface ItemViewRow extends ItemRow {
@@ -89,7 +90,8 @@ interface ChangeRow {
 }
 
 const ITEM_COLUMNS = `i.id, i.household_id, i.freezer_id, i.compartment_id, i.name, i.quantity, i.unit, i.category_id,
-  i.notes, i.stored_at, i.expires_at, i.barcode, i.deleted_at, i.created_at, i.updated_at, i.created_by, i.updated_by`;
+  i.notes, i.stored_at, i.expires_at, i.barcode, i.deleted_at, i.created_at, i.updated_at, i.created_by, i.updated_by,
+  i.photo_updated_at`;
 
 // One query with both users joined: the API never needs a second round trip per item.
 const USER_COLUMNS = `cu.email AS created_by_email, cu.name AS created_by_name,
@@ -137,6 +139,7 @@ export function toItem(row: ItemRow): FreezerItem {
     updatedAt: toDate(row.updated_at),
     createdById: row.created_by,
     updatedById: row.updated_by,
+    photoUpdatedAt: toDateOrNull(row.photo_updated_at),
   };
 }
 
@@ -167,10 +170,11 @@ export function toRow(item: FreezerItem): ItemRow {
     updated_at: item.updatedAt,
     created_by: item.createdById,
     updated_by: item.updatedById,
+    photo_updated_at: item.photoUpdatedAt ?? null,
   };
 }
 
-function changeRow(change: ChangeLogEntry) {
+export function changeRow(change: ChangeLogEntry) {
   return {
     id: change.id,
     item_id: change.itemId,
@@ -249,6 +253,7 @@ const INSERT_COLUMNS = [
   "updated_at",
   "created_by",
   "updated_by",
+  "photo_updated_at",
 ] as const satisfies readonly (keyof ItemRow)[];
 
 /** What an update may change: everything but the id, household, creation time and creator. */
@@ -264,6 +269,7 @@ const COLUMN_CASTS: Partial<Record<keyof ItemRow, string>> = {
   deleted_at: "::timestamptz",
   created_at: "::timestamptz",
   updated_at: "::timestamptz",
+  photo_updated_at: "::timestamptz",
 };
 
 /**
@@ -794,29 +800,35 @@ SELECT ${ITEM_COLUMNS}, ${USER_COLUMNS}
     itemId: string,
     updater: ItemUpdater,
   ): Promise<FreezerItemView | undefined> {
-    return this.knex.transaction(async (trx) => {
-      // FOR UPDATE makes concurrent updates of one item queue here, so each sees the previous one's result.
-      const locked = await trx.raw<{ rows: ItemRow[] }>(
-        `SELECT ${ITEM_COLUMNS} FROM freezer_items i WHERE i.id = ? AND i.household_id = ? FOR UPDATE`,
-        [itemId, householdId],
-      );
-      if (!locked.rows[0]) return undefined;
-      const current = toItem(locked.rows[0]);
-      const { item, changes, events } = updater(current);
-      if (item !== current) {
-        const {
-          id: _id,
-          household_id: _household,
-          created_at: _created,
-          created_by: _creator,
-          ...fields
-        } = toRow(item);
-        await trx("freezer_items").where({ id: itemId }).update(fields);
-      }
-      if (changes.length > 0) await trx("item_change_log").insert(changes.map(changeRow));
-      await writeOutboxEvents(trx, events || undefined);
-      return this.findById(householdId, itemId, trx);
-    });
+    return this.knex.transaction((trx) => this.updateInTransaction(trx, householdId, itemId, updater));
+  }
+
+  /**
+   * The locked update inside the caller's transaction (the photo repository writes the
+   * images in the same one): locks the item, applies `updater`, writes the item, its change
+   * log and events, and reads it back. Undefined when the household has no such item.
+   */
+  async updateInTransaction(
+    trx: Knex.Transaction,
+    householdId: string,
+    itemId: string,
+    updater: ItemUpdater,
+  ): Promise<FreezerItemView | undefined> {
+    // FOR UPDATE makes concurrent updates of one item queue here, so each sees the previous one's result.
+    const locked = await trx.raw<{ rows: ItemRow[] }>(
+      `SELECT ${ITEM_COLUMNS} FROM freezer_items i WHERE i.id = ? AND i.household_id = ? FOR UPDATE`,
+      [itemId, householdId],
+    );
+    if (!locked.rows[0]) return undefined;
+    const current = toItem(locked.rows[0]);
+    const { item, changes, events } = updater(current);
+    if (item !== current) {
+      const { id: _id, household_id: _household, created_at: _created, created_by: _creator, ...fields } = toRow(item);
+      await trx("freezer_items").where({ id: itemId }).update(fields);
+    }
+    if (changes.length > 0) await trx("item_change_log").insert(changes.map(changeRow));
+    await writeOutboxEvents(trx, events || undefined);
+    return this.findById(householdId, itemId, trx);
   }
 
   async deletePermanently(householdId: string, itemId: string, check: DeleteCheck): Promise<boolean> {

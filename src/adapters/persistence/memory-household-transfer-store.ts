@@ -9,9 +9,11 @@ import {
 import type { FreezerItem } from "../../domain/inventory/freezer-item.js";
 import {
   belongsToAnotherHousehold,
+  type ImportedPhoto,
   ImportInvalidError,
   MAX_REPORTED_PROBLEMS,
   type TransferFreezer,
+  type TransferPhoto,
 } from "../../domain/inventory/household-transfer.js";
 import type { RememberedBarcode } from "../../domain/inventory/barcode.js";
 import type { HouseholdTransferStore, ImportCounts, ImportWrite } from "../../ports/household-transfer-store.js";
@@ -69,6 +71,17 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
       .slice(0, limit);
   }
 
+  async photosAfter(householdId: string, afterItemId: string | null, limit: number): Promise<TransferPhoto[]> {
+    const photos: TransferPhoto[] = [];
+    for (const item of this.items.householdItems(householdId)) {
+      if (photos.length >= limit) break;
+      if (afterItemId !== null && item.id <= afterItemId) continue;
+      const photo = this.store.photos?.displayOf(item.id);
+      if (photo) photos.push({ itemId: item.id, contentType: photo.contentType, image: photo.display });
+    }
+    return photos;
+  }
+
   async foreignIds(
     householdId: string,
     ids: { items: string[]; freezers: string[]; compartments: string[] },
@@ -111,6 +124,8 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
     const items: FreezerItem[] = [];
     const barcodes: RememberedBarcode[] = [];
     const categories: ItemCategory[] = [];
+    const photos: ImportedPhoto[] = [];
+    let photoAt = new Date();
     const fileRows = new Map<string, string>();
     for await (const batch of write.batches(await this.freezers(householdId), await this.categories(householdId))) {
       freezers.push(...batch.freezers);
@@ -118,6 +133,8 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
       compartments.push(...batch.compartments);
       items.push(...batch.items);
       barcodes.push(...batch.barcodes);
+      photos.push(...(batch.photos ?? []));
+      if (batch.photoAt) photoAt = batch.photoAt;
       for (const [id, row] of batch.rows) fileRows.set(id, row);
     }
     // Checked and applied with no await in between, so nothing else runs in the middle: an id
@@ -145,7 +162,13 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
     for (const freezer of newFreezers) this.store.freezers.set(freezer.id, { ...freezer });
     for (const compartment of newCompartments) this.store.compartments.set(compartment.id, { ...compartment });
     for (const category of categories) this.store.categories.set(category.id, { ...category });
-    await this.items.insertMany(newItems);
+    const created = new Set(newItems.map((item) => item.id));
+    const photographed = new Set(photos.filter((photo) => created.has(photo.itemId)).map((photo) => photo.itemId));
+    await this.items.insertMany(
+      newItems.map((item) => (photographed.has(item.id) ? { ...item, photoUpdatedAt: photoAt } : item)),
+    );
+    for (const photo of photos)
+      if (photographed.has(photo.itemId)) this.store.photos?.put(photo.itemId, photo.images, photoAt);
     return {
       categoriesCreated: categories.length,
       itemsCreated: newItems.length,

@@ -6,6 +6,7 @@ import type { RefreshToken } from "../../domain/inventory/refresh-token.js";
 import type { User } from "../../domain/inventory/user.js";
 import { MemoryInventoryOutbox } from "./memory-inventory-outbox.js";
 import type { MemoryItemRepository } from "./memory-item-repository.js";
+import type { MemoryItemPhotoRepository } from "./memory-item-photo-repository.js";
 
 /**
  * The rows the in-memory repositories share, standing in for one database so that
@@ -25,6 +26,8 @@ export class MemoryInventoryStore {
   readonly outbox = new MemoryInventoryOutbox();
   /** The items area's repository, once it plugged in (export and import read it). */
   items: MemoryItemRepository | null = null;
+  /** The items' photos, once the items area plugged in (export and import read them). */
+  photos: MemoryItemPhotoRepository | null = null;
 
   /** Whether any item (active or archived) references the freezer or compartment; none by default. */
   itemsIn: (where: { freezerId?: string; compartmentId?: string }) => boolean = () => false;

@@ -94,6 +94,8 @@ function byArchivedAt(a: FreezerItem, b: FreezerItem): number {
 export class MemoryItemRepository implements ItemRepository {
   private readonly items = new Map<string, FreezerItem>();
   private readonly changes: ChangeLogEntry[] = [];
+  /** Told of every item deleted for good, so rows kept elsewhere (photos) go with it, as the foreign keys cascade. */
+  readonly deleteCascades: ((itemId: string) => void)[] = [];
 
   constructor(
     private readonly users: UserSummarySource,
@@ -223,6 +225,7 @@ export class MemoryItemRepository implements ItemRepository {
     for (let index = this.changes.length - 1; index >= 0; index--) {
       if (this.changes[index]?.itemId === itemId) this.changes.splice(index, 1);
     }
+    for (const cascade of this.deleteCascades) cascade(itemId);
     return true;
   }
 
@@ -267,6 +270,7 @@ export class MemoryItemRepository implements ItemRepository {
       for (let index = this.changes.length - 1; index >= 0; index--) {
         if (this.changes[index]?.itemId === id) this.changes.splice(index, 1);
       }
+      for (const cascade of this.deleteCascades) cascade(id);
     }
   }
 

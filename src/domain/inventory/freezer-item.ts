@@ -29,6 +29,11 @@ export interface FreezerItem {
   updatedAt: Date;
   createdById: string;
   updatedById: string;
+  /**
+   * When the item's photo was last set (the version its photo URLs carry); null or absent
+   * when it has none. The images themselves are stored apart from the item.
+   */
+  photoUpdatedAt?: Date | null;
 }
 
 /** A freezer item with its creator and last updater resolved, as the API returns it. */

@@ -6,6 +6,20 @@ import type { ItemCategory } from "./item-category.js";
 import type { ItemUnit } from "./item-unit.js";
 import { DomainError } from "../shared/domain-error.js";
 import type { ShoppingListEntry } from "./shopping-list.js";
+import type { PhotoImages } from "./item-photo.js";
+
+/** An item's photo as an export carries it: the display rendition, which an import decodes again. */
+export interface TransferPhoto {
+  itemId: string;
+  contentType: string;
+  image: Uint8Array;
+}
+
+/** A photo an import writes, made by the same image pipeline as an upload. */
+export interface ImportedPhoto {
+  itemId: string;
+  images: PhotoImages;
+}
 
 /** A freezer as an export lists it, with its compartments. */
 export interface TransferFreezer extends Freezer {
@@ -20,7 +34,8 @@ export type ExportRecord =
   | { kind: "item"; item: FreezerItem }
   | { kind: "history"; entry: ChangeLogEntry }
   | { kind: "barcode"; barcode: RememberedBarcode }
-  | { kind: "shopping"; entry: ShoppingListEntry };
+  | { kind: "shopping"; entry: ShoppingListEntry }
+  | { kind: "photo"; photo: TransferPhoto };
 
 /** A freezer an import file defines (by id, with its name). */
 export interface ImportFreezerRow {
@@ -118,6 +133,15 @@ export interface ImportSkippedRow {
   row: string;
 }
 
+/** The photo of an item the file defines earlier (JSON only); its bytes are checked like an upload's. */
+export interface ImportPhotoRow {
+  kind: "photo";
+  /** Where the row is in the file: `photos[3]`. */
+  row: string;
+  itemId: string;
+  image: Uint8Array;
+}
+
 export type ImportRow =
   | ImportFreezerRow
   | ImportCompartmentRow
@@ -125,7 +149,8 @@ export type ImportRow =
   | ImportItemRow
   | ImportBarcodeRow
   | ImportRowProblem
-  | ImportSkippedRow;
+  | ImportSkippedRow
+  | ImportPhotoRow;
 
 /** What an import changed; a second run of the same file reports all zeros but `unchanged`. */
 export interface ImportSummary {

@@ -71,6 +71,12 @@ export const ERROR_CODES = Object.freeze({
   CATEGORY_NOT_FOUND: "The category does not exist in this household.",
   CATEGORY_NAME_TAKEN: "The household already has a category of that name (ignoring case).",
 
+  // Photos.
+  UNSUPPORTED_IMAGE: "A photo is not a JPEG, PNG, WebP or HEIF/AVIF image the server can decode; nothing changed.",
+  PHOTO_TOO_LARGE:
+    "A photo is larger than PHOTO_MAX_BYTES or has more pixels than the server decodes; nothing changed.",
+  PHOTO_NOT_FOUND: "The item has no photo.",
+
   // The automation engine.
   INVALID_TOPIC_FILTER: "An MQTT topic filter is not valid.",
   INVALID_CRON_EXPRESSION: "A cron expression is not valid.",

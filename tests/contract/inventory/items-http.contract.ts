@@ -19,6 +19,7 @@ const ITEM_FIELDS = [
   "id",
   "name",
   "notes",
+  "photo",
   "quantity",
   "storedAt",
   "unit",

@@ -403,4 +403,25 @@ export const de: Catalogue = {
     "Diese Einheit passt nicht zum Artikel: Gramm und Kilogramm gehören zusammen, ebenso Milliliter und Liter.",
   "error.invalidCategory": "Diese Kategorie gibt es nicht mehr. Wähle eine andere.",
   "error.categoryNameTaken": "Der Haushalt hat schon eine Kategorie mit diesem Namen.",
+  "photo.title": "Foto",
+  "photo.none": "Noch kein Foto. Ein Foto der Tüte hilft, sie in der Truhe zu finden.",
+  "photo.add": "Foto hinzufügen",
+  "photo.change": "Foto ändern",
+  "photo.remove": "Foto entfernen",
+  "photo.alt": "Foto von {name}",
+  "photo.thumbAlt": "Foto von {name}",
+  "photo.offline":
+    "Fotos brauchen eine Verbindung: Sie werden nicht für später aufgehoben. Versuche es wieder, wenn du online bist.",
+  "photo.tooLarge":
+    "Dieses Foto ist zu groß für den Server. Nimm es mit geringerer Auflösung auf oder wähle ein kleineres.",
+  "photo.unsupported":
+    "Diese Datei ist kein Foto, das der Server lesen kann. Nimm ein JPEG-, PNG- oder WebP-Bild (am iPhone: Einstellungen › Kamera › Formate › Maximale Kompatibilität).",
+  "photo.uploading": "Foto wird hochgeladen",
+  "photo.progress": "{percent} % gesendet",
+  "photo.saved": "Foto gespeichert.",
+  "photo.removed": "Foto entfernt.",
+  "photo.loadFailed": "Das Foto konnte nicht geladen werden.",
+  "history.photoAdded": "{who} hat ein Foto hinzugefügt, {when}",
+  "history.photoChanged": "{who} hat das Foto geändert, {when}",
+  "history.photoRemoved": "{who} hat das Foto entfernt, {when}",
 };

@@ -396,6 +396,26 @@ export const en = {
     "That unit does not fit this item: grams and kilograms go together, as do millilitres and litres.",
   "error.invalidCategory": "This category no longer exists. Pick another one.",
   "error.categoryNameTaken": "The household already has a category of that name.",
+  "photo.title": "Photo",
+  "photo.none": "No photo yet. A photo of the bag helps to find it in the freezer.",
+  "photo.add": "Add photo",
+  "photo.change": "Change photo",
+  "photo.remove": "Remove photo",
+  "photo.alt": "Photo of {name}",
+  "photo.thumbAlt": "Photo of {name}",
+  "photo.offline": "Photos need a connection: they are not kept for later. Try again when you are online.",
+  "photo.tooLarge":
+    "This photo is too large for the server. Take it again at a lower resolution, or pick a smaller one.",
+  "photo.unsupported":
+    "This file is not a photo the server can read. Use a JPEG, PNG or WebP image (on an iPhone: Settings › Camera › Formats › Most Compatible).",
+  "photo.uploading": "Uploading photo",
+  "photo.progress": "{percent} % sent",
+  "photo.saved": "Photo saved.",
+  "photo.removed": "Photo removed.",
+  "photo.loadFailed": "The photo could not be loaded.",
+  "history.photoAdded": "{who} added a photo, {when}",
+  "history.photoChanged": "{who} changed the photo, {when}",
+  "history.photoRemoved": "{who} removed the photo, {when}",
 } as const;
 
 export type MessageKey = keyof typeof en;

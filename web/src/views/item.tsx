@@ -41,6 +41,7 @@ function takeOutUnits(unit: ItemUnit): ItemUnit[] {
 
 /** The categories last loaded, for history sentences (outside a component). */
 let knownCategories: ReturnType<typeof useCategories> = [];
+import { ItemPhotoSection } from "./item-photo.js";
 
 /** One history entry as a sentence: "Anna moved it from Drawer 1 to Drawer 3, 2 days ago". */
 export function historySentence(entry: ChangeLogEntry, now: number = Date.now()): string {
@@ -78,6 +79,7 @@ export function historySentence(entry: ChangeLogEntry, now: number = Date.now())
     unit: "history.unit",
     categoryId: "history.category",
     deletedAt: entry.newValue ? "history.archived" : "history.restored",
+    photo: entry.newValue ? (entry.oldValue ? "history.photoChanged" : "history.photoAdded") : "history.photoRemoved",
   };
   const key = keys[entry.fieldName] ?? "history.changed";
   return t(key, { who, when, field: entry.fieldName, from: value(entry.oldValue), to: value(entry.newValue) });
@@ -289,6 +291,8 @@ export function ItemView(props: { itemId: string }) {
           ) : null}
         </p>
       ) : null}
+
+      <ItemPhotoSection item={item} disabled={readOnly || archived} onChanged={() => reload()} />
 
       <section aria-labelledby="edit-title">
         <h2 id="edit-title">{t("item.edit")}</h2>

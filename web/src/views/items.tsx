@@ -30,6 +30,7 @@ import { ITEM_UNITS, type ItemUnit } from "../api.js";
 import { categoryLabel, categoryName, formatAmount, frozenFor, unitName, useCategories } from "../categories.js";
 import { announce, compartmentName, freezerName, recall, remember, useAppState } from "../store.js";
 import { offerShoppingList } from "./shopping-list.js";
+import { PhotoImage } from "./item-photo.js";
 
 const PAGE_SIZE = 20;
 const SEARCH_DELAY_MS = 300;
@@ -62,7 +63,10 @@ export function ItemRow(props: { item: Item; onChanged?: () => void }) {
   const frozen = frozenFor(item.storedAt);
   return (
     <li class="item-row" data-item={item.id}>
-      <Link href={`/items/${item.id}`} class="item-link">
+      <Link href={`/items/${item.id}`} class={item.photo ? "item-link has-photo" : "item-link"}>
+        {item.photo ? (
+          <PhotoImage url={item.photo.thumbUrl} alt={t("photo.thumbAlt", { name: item.name })} class="item-thumb" />
+        ) : null}
         <span class="item-name">{item.name}</span>
         <span class="item-qty">
           {unit === "piece" ? (

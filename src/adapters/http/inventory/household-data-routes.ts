@@ -111,7 +111,7 @@ function exportHandler(useCases: HouseholdDataUseCases): RequestHandler {
  * POST …/import: the body is spooled to a temporary file once the use case has checked the
  * caller is the owner, then read twice (validation, then the all-or-nothing write).
  */
-function importHandler(useCases: HouseholdDataUseCases): RequestHandler {
+function importHandler(useCases: HouseholdDataUseCases, maxPhotoBytes?: number): RequestHandler {
   return async (req, res) => {
     const { hid } = res.locals.params as { hid: string };
     const format = importFormat(req, res.locals.query as z.output<typeof importQuery>);
@@ -127,7 +127,11 @@ function importHandler(useCases: HouseholdDataUseCases): RequestHandler {
             spooled ??= spool(req, file);
             await spooled;
             try {
-              yield* readHouseholdFile(createReadStream(file), format);
+              yield* readHouseholdFile(
+                createReadStream(file),
+                format,
+                maxPhotoBytes === undefined ? {} : { maxPhotoBytes },
+              );
             } catch (error) {
               if (error instanceof FileShapeError)
                 throw new HttpError("IMPORT_INVALID", `The file cannot be read: ${error.message}`, [
@@ -186,6 +190,8 @@ export interface HouseholdDataRouterDependencies {
   access?: HouseholdAccess;
   /** Parses JSON bodies (the app's own parser runs after this router). */
   json: express.RequestHandler[];
+  /** Largest photo of an imported file (PHOTO_MAX_BYTES); default 10 MB. */
+  photoMaxBytes?: number;
 }
 
 /** The router for mounting at /api/v1/households/:hid (with mergeParams). */
@@ -207,7 +213,12 @@ export function createHouseholdDataRouter(deps: HouseholdDataRouterDependencies)
   const input = (query: z.ZodObject<z.ZodRawShape>, role: "member" | "owner") =>
     validateRequest({ params: householdParams, query, body: false }, { access: deps.access, role });
   router.get("/export", deps.authenticate, input(exportQuery, "member"), exportHandler(deps.useCases));
-  router.post("/import", deps.authenticate, input(importQuery, "owner"), importHandler(deps.useCases));
+  router.post(
+    "/import",
+    deps.authenticate,
+    input(importQuery, "owner"),
+    importHandler(deps.useCases, deps.photoMaxBytes),
+  );
   return router;
 }
 

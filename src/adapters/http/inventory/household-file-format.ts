@@ -3,19 +3,21 @@
  * `hearth export|import` read, as JSON or CSV. Both are written and read as streams.
  *
  * JSON: `{ format, version, householdId, exportedAt, freezers: [...], compartments: [...],
- * categories: [...], items: [...], history: [...], barcodes: [...], shoppingList: [...] }`. CSV:
- * one table whose `record` column says what each row is (freezer, compartment, category, item,
- * history, barcode, shopping); a file without that column holds items only. Items name their
- * category by id (`categoryId`, a category of the file or the household) and by name
- * (`categoryName`), so a file read elsewhere still finds or creates it. An import reads history
- * and shopping-list rows past (see ImportSkippedRow).
+ * categories: [...], items: [...], history: [...], barcodes: [...], shoppingList: [...],
+ * photos: [...] }`. CSV: one table whose `record` column says what each row is (freezer,
+ * compartment, category, item, history, barcode, shopping); a file without that column holds
+ * items only. Items name their category by id (`categoryId`, a category of the file or the
+ * household) and by name (`categoryName`), so a file read elsewhere still finds or creates it. An
+ * import reads history and shopping-list rows past (see ImportSkippedRow). CSV leaves photos out
+ * (a spreadsheet cell is no place for an image): only JSON carries them.
  */
 import { once } from "node:events";
 import { type Readable, Transform, type Writable } from "node:stream";
 import { CsvError, type InfoRecord, type Options as CsvOptions, parse as parseCsv } from "csv-parse";
 import { jsonParser, type Token as JsonToken } from "stream-json/core/parser.js";
 import { z } from "zod";
-import type { ExportRecord, ImportRow } from "../../../domain/inventory/household-transfer.js";
+import type { ExportRecord, ImportRow, TransferPhoto } from "../../../domain/inventory/household-transfer.js";
+import { DEFAULT_PHOTO_MAX_BYTES } from "./photo-limits.js";
 import { itemName, itemUnit, notes, timestamp } from "./item-schemas.js";
 import { barcode } from "./barcode-schemas.js";
 import { BARCODE_UNITS } from "../../../domain/inventory/barcode.js";
@@ -81,10 +83,18 @@ function exported<T extends object, K extends keyof T>(source: T, keys: readonly
 }
 
 /** The arrays of a JSON file, and what a CSV row's `record` names. */
-type FileArray = "freezers" | "compartments" | "categories" | "items" | "history" | "barcodes" | "shoppingList";
+type FileArray =
+  | "freezers"
+  | "compartments"
+  | "categories"
+  | "items"
+  | "history"
+  | "barcodes"
+  | "shoppingList"
+  | "photos";
 
 function recordFields(
-  record: ExportRecord,
+  record: Exclude<ExportRecord, { kind: "photo" }>,
   categoryNames: ReadonlyMap<string, string>,
 ): {
   array: FileArray;
@@ -144,6 +154,18 @@ function recordFields(
   }
 }
 
+/** A photo row: the display rendition, base64 in `data`. */
+function photoFields(photo: TransferPhoto): { array: "photos"; json: object } {
+  return {
+    array: "photos",
+    json: {
+      itemId: photo.itemId,
+      contentType: photo.contentType,
+      data: Buffer.from(photo.image.buffer, photo.image.byteOffset, photo.image.byteLength).toString("base64"),
+    },
+  };
+}
+
 function csvCell(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return "";
   const text = neutraliseFormula(String(value));
@@ -159,13 +181,15 @@ export async function writeHouseholdFile(
 ): Promise<void> {
   // Categories come before items (a household has a few dozen at most): items carry their names.
   const categoryNames = new Map<string, string>();
-  const fields = (record: ExportRecord) => {
+  const fields = (record: Exclude<ExportRecord, { kind: "photo" }>) => {
     if (record.kind === "category") categoryNames.set(record.category.id, record.category.name);
     return recordFields(record, categoryNames);
   };
   if (format === "csv") {
     await put(out, `${CSV_COLUMNS.join(",")}\r\n`);
     for await (const record of records) {
+      // CSV carries no photos (see the file's description above and docs/inventory-api.md).
+      if (record.kind === "photo") continue;
       const { csv } = fields(record);
       await put(out, `${CSV_COLUMNS.map((column) => csvCell(csv[column])).join(",")}\r\n`);
     }
@@ -184,6 +208,7 @@ export async function writeHouseholdFile(
     "history",
     "barcodes",
     "shoppingList",
+    "photos",
   ];
   let current = -1;
   let first = true;
@@ -195,7 +220,7 @@ export async function writeHouseholdFile(
     }
   };
   for await (const record of records) {
-    const { array, json } = fields(record);
+    const { array, json } = record.kind === "photo" ? photoFields(record.photo) : fields(record);
     await openUpTo(arrays.indexOf(array));
     await put(out, `${first ? "" : ","}${JSON.stringify(json)}`);
     first = false;
@@ -269,8 +294,37 @@ function problemText(error: z.ZodError): string {
 
 type Parsed = ImportRow;
 
-function parseRow(kind: FileArray, value: unknown, row: string): Parsed {
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Characters a photo row may hold: the base64 of the largest photo, plus its other fields. */
+function photoRowCharacters(maxPhotoBytes: number): number {
+  return Math.ceil(maxPhotoBytes / 3) * 4 + 1024;
+}
+
+/** A photo row: its item and its image, whose bytes the import decodes like an upload's. */
+function parsePhotoRow(value: unknown, row: string, maxPhotoBytes: number): Parsed {
+  const parsed = z
+    .object({
+      itemId: idSchema,
+      contentType: z.string("must be a string").max(100, "must be at most 100 characters").optional(),
+      data: z
+        .string("must be a base64 string")
+        .min(1, "must not be empty")
+        .max(photoRowCharacters(maxPhotoBytes), `must be at most ${maxPhotoBytes} bytes`)
+        .regex(BASE64, "must be base64"),
+    })
+    .strict()
+    .safeParse(value);
+  if (!parsed.success) return { kind: "problem", row, message: problemText(parsed.error) };
+  const image = Buffer.from(parsed.data.data, "base64");
+  if (image.length > maxPhotoBytes)
+    return { kind: "problem", row, message: `data: must be at most ${maxPhotoBytes} bytes` };
+  return { kind: "photo", row, itemId: parsed.data.itemId, image };
+}
+
+function parseRow(kind: FileArray, value: unknown, row: string, maxPhotoBytes = DEFAULT_PHOTO_MAX_BYTES): Parsed {
   if (kind === "history" || kind === "shoppingList") return { kind: "skipped", row };
+  if (kind === "photos") return parsePhotoRow(value, row, maxPhotoBytes);
   // As on every route: PostgreSQL text cannot hold a NUL character, so it is refused here.
   const nul = fieldsWithNulCharacters(value);
   if (nul.length > 0)
@@ -312,7 +366,16 @@ function parseRow(kind: FileArray, value: unknown, row: string): Parsed {
   return { kind: "item", row, ...item };
 }
 
-const JSON_ARRAYS = new Set(["freezers", "compartments", "categories", "items", "history", "barcodes", "shoppingList"]);
+const JSON_ARRAYS = new Set([
+  "freezers",
+  "compartments",
+  "categories",
+  "items",
+  "history",
+  "barcodes",
+  "shoppingList",
+  "photos",
+]);
 const JSON_META = new Set(["format", "version", "householdId", "exportedAt"]);
 
 /**
@@ -369,13 +432,19 @@ class JsonRowBuilder {
   done = false;
   value: unknown;
 
-  constructor(private readonly row: string) {}
+  constructor(
+    private readonly row: string,
+    /** Photo rows hold an image: their cap is the photo limit's base64 length. */
+    private readonly maxCharacters: number = HOUSEHOLD_FILE_LIMITS.rowCharacters,
+  ) {}
 
   private count(characters: number): void {
     this.characters += characters;
-    if (this.characters > HOUSEHOLD_FILE_LIMITS.rowCharacters)
+    if (this.characters > this.maxCharacters)
       throw new FileShapeError(
-        `is longer than ${HOUSEHOLD_FILE_LIMITS.rowCharacters} characters, more than any row of a household file holds (notes take at most 2000)`,
+        this.maxCharacters === HOUSEHOLD_FILE_LIMITS.rowCharacters
+          ? `is longer than ${HOUSEHOLD_FILE_LIMITS.rowCharacters} characters, more than any row of a household file holds (notes take at most 2000)`
+          : `is longer than ${this.maxCharacters} characters, more than a photo within the photo size limit takes`,
         this.row,
       );
   }
@@ -470,7 +539,7 @@ async function* jsonTokenBatches(source: Readable): AsyncGenerator<JsonToken[]> 
  * The rows of a JSON household file, read token by token: one row in memory at a time, and
  * that row bounded by HOUSEHOLD_FILE_LIMITS.
  */
-async function* jsonRows(source: Readable, maxRows: number): AsyncGenerator<Parsed> {
+async function* jsonRows(source: Readable, maxRows: number, maxPhotoBytes: number): AsyncGenerator<Parsed> {
   const counted = rowCounter(maxRows);
   /** Where the reader is: before the document, at its top level, inside a known array, after it. */
   let level: "start" | "top" | "array" | "end" = "start";
@@ -479,7 +548,7 @@ async function* jsonRows(source: Readable, maxRows: number): AsyncGenerator<Pars
   let keyText: string | null = null;
   /** A meta field's value being read past. */
   let skipped: JsonRowBuilder | null = null;
-  let array: FileArray = "items";
+  let array = "items" as FileArray;
   let index = 0;
   let row: JsonRowBuilder | null = null;
   try {
@@ -491,10 +560,13 @@ async function* jsonRows(source: Readable, maxRows: number): AsyncGenerator<Pars
             key = null;
             continue;
           }
-          row ??= new JsonRowBuilder(`${array}[${index}]`);
+          row ??= new JsonRowBuilder(
+            `${array}[${index}]`,
+            array === "photos" ? photoRowCharacters(maxPhotoBytes) : HOUSEHOLD_FILE_LIMITS.rowCharacters,
+          );
           row.consume(token);
           if (row.done) {
-            yield counted(parseRow(array, row.value, `${array}[${index}]`));
+            yield counted(parseRow(array, row.value, `${array}[${index}]`, maxPhotoBytes));
             index++;
             row = null;
           }
@@ -556,7 +628,7 @@ async function* jsonRows(source: Readable, maxRows: number): AsyncGenerator<Pars
 
 function unexpectedAtTop(key: string): FileShapeError {
   return new FileShapeError(
-    `unexpected field "${key.slice(0, 64)}" at the top level (expected freezers, compartments, categories, items, history, barcodes, shoppingList)`,
+    `unexpected field "${key.slice(0, 64)}" at the top level (expected freezers, compartments, categories, items, history, barcodes, shoppingList, photos)`,
   );
 }
 
@@ -724,8 +796,9 @@ async function* csvRows(source: Readable, maxRows: number): AsyncGenerator<Parse
 export function readHouseholdFile(
   source: Readable,
   format: HouseholdFileFormat,
-  options: { maxRows?: number } = {},
+  options: { maxRows?: number; maxPhotoBytes?: number } = {},
 ): AsyncIterable<ImportRow> {
   const maxRows = options.maxRows ?? HOUSEHOLD_FILE_LIMITS.rows;
-  return format === "csv" ? csvRows(source, maxRows) : jsonRows(source, maxRows);
+  const maxPhotoBytes = options.maxPhotoBytes ?? DEFAULT_PHOTO_MAX_BYTES;
+  return format === "csv" ? csvRows(source, maxRows) : jsonRows(source, maxRows, maxPhotoBytes);
 }

@@ -69,12 +69,13 @@ export const requireJsonBody: RequestHandler = (req, _res, next) => {
  */
 function securityHeaders(): RequestHandler {
   // The barcode scanner's decoder (zxing-wasm, served from /assets) is WebAssembly: compiling it
-  // needs 'wasm-unsafe-eval', which allows WebAssembly only, not eval() of JavaScript.
-  const scriptSrc = ["'self'", "'wasm-unsafe-eval'"];
-  const overHttps = helmet({ contentSecurityPolicy: { directives: { scriptSrc } } });
+  // needs 'wasm-unsafe-eval', which allows WebAssembly only, not eval() of JavaScript. Item photos
+  // need the session's token, so the app fetches them and shows them from blob: URLs.
+  const directives = { scriptSrc: ["'self'", "'wasm-unsafe-eval'"], imgSrc: ["'self'", "data:", "blob:"] };
+  const overHttps = helmet({ contentSecurityPolicy: { directives } });
   const overHttp = helmet({
     strictTransportSecurity: false,
-    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null, scriptSrc } },
+    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null, ...directives } },
   });
   return (req, res, next) => (req.secure ? overHttps : overHttp)(req, res, next);
 }
@@ -95,6 +96,8 @@ export interface InventoryAppOptions {
   refreshTokenTtlSeconds?: number;
   /** The household event streams: how often they read the outbox (INVENTORY_EVENTS_POLL_MS). */
   eventStreams?: { pollIntervalMs: number };
+  /** Largest item photo upload in bytes (PHOTO_MAX_BYTES); default 10 MB. */
+  photoMaxBytes?: number;
 }
 
 export interface InventoryAppDependencies {
@@ -135,6 +138,12 @@ export interface InventoryAppDependencies {
   house?: Router;
   /** The shopping list's routes (/households/:hid/shopping-list…); absent: no such routes. */
   shoppingListRoutes?: RouteDefinition[];
+  /**
+   * The item photo routes (/households/:hid/items/:iid/photo), mounted at /api/v1 before the
+   * app's JSON parser: an upload's body is the image. Each route authenticates and guards itself.
+   */
+  itemPhotoRouter?: (context: { authenticate: RequestHandler; access: HouseholdAccess }) => Router;
+  registerItemPhotoOpenApi?: (registry: OpenAPIRegistry) => void;
 }
 
 /** Throws 403 ADMIN_REQUIRED unless the (signed-in) user is an admin of the installation. */
@@ -186,6 +195,7 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
   deps.registerItemsOpenApi?.(registry);
   deps.registerHouseholdDataOpenApi?.(registry);
   if (deps.householdEvents) registerHouseholdEventsOpenApi(registry);
+  deps.registerItemPhotoOpenApi?.(registry);
   const openApiDocument = generateOpenApiDocument(registry, deps.options.version);
 
   // Probes and documentation stay outside the rate limits: load balancers poll health
@@ -238,6 +248,7 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
   if (deps.house) {
     app.use(`${API_BASE_PATH}/house`, authenticate, requireInstallationAdmin(deps.useCases), deps.house);
   }
+  if (deps.itemPhotoRouter) app.use(API_BASE_PATH, deps.itemPhotoRouter({ authenticate, access: deps.access }));
   app.use(...jsonBody);
 
   app.use(`${API_BASE_PATH}${WEB_SESSION_PATH}`, requireWebAppRequest(webSession));

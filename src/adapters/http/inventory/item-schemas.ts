@@ -181,6 +181,32 @@ export const listArchiveQuery = z
 
 const isoString = z.iso.datetime();
 
+/** Where the API is mounted; photo URLs are absolute paths on the API's own origin. */
+const PHOTO_URL_BASE = "/api/v1";
+
+export const itemPhotoResponse = z
+  .object({
+    thumbUrl: z.string().openapi({ description: "The list thumbnail (JPEG, 256×256); carries the photo's version" }),
+    url: z.string().openapi({ description: "The display size (JPEG, longest side 1280); carries the photo's version" }),
+    updatedAt: isoString,
+  })
+  .openapi("ItemPhoto", {
+    description:
+      "The item's photo. Both URLs need the same authentication as the item and change whenever the photo does, so a client may cache them for good.",
+  });
+
+/** The photo of an item as its JSON shows it: null without one. */
+export function toItemPhotoResponse(item: FreezerItemView): z.input<typeof itemPhotoResponse> | null {
+  if (!item.photoUpdatedAt) return null;
+  const path = `${PHOTO_URL_BASE}/households/${encodeURIComponent(item.householdId)}/items/${encodeURIComponent(item.id)}/photo`;
+  const version = item.photoUpdatedAt.getTime();
+  return {
+    thumbUrl: `${path}?size=thumb&v=${version}`,
+    url: `${path}?size=display&v=${version}`,
+    updatedAt: item.photoUpdatedAt.toISOString(),
+  };
+}
+
 export const itemResponse = z
   .object({
     id: z.string(),
@@ -200,6 +226,7 @@ export const itemResponse = z
     updatedAt: isoString,
     createdBy: userResponse,
     updatedBy: userResponse,
+    photo: itemPhotoResponse.nullable(),
   })
   .openapi("FreezerItem");
 
@@ -261,6 +288,7 @@ export function toItemResponse(item: FreezerItemView): ItemResponse {
     updatedAt: item.updatedAt.toISOString(),
     createdBy: { id: item.createdBy.id, email: item.createdBy.email, name: item.createdBy.name },
     updatedBy: { id: item.updatedBy.id, email: item.updatedBy.email, name: item.updatedBy.name },
+    photo: toItemPhotoResponse(item),
   };
 }
 

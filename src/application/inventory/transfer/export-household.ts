@@ -6,11 +6,13 @@ import type { HouseholdInput } from "../inventory-ports.js";
 
 /** Rows read per query: memory stays flat however large the household. */
 const PAGE = 1000;
+/** Photos read per query: each is up to a few hundred kB. */
+const PHOTO_PAGE = 10;
 
 /**
  * Everything of one household for a member, as records in order: freezers, compartments,
- * categories, items (active and archived), their history, the barcodes the household remembers
- * and the shopping list. Read page by page, so the caller can stream.
+ * categories, items (active and archived), their history, the barcodes the household remembers,
+ * the shopping list and the items' photos. Read page by page, so the caller can stream.
  */
 export class ExportHousehold extends HouseholdUseCase<{
   transfers: HouseholdTransferStore;
@@ -49,5 +51,11 @@ export class ExportHousehold extends HouseholdUseCase<{
     }
     // At most SHOPPING_LIST_MAX_ENTRIES: read at once.
     for (const entry of (await this.ports.shoppingList?.list(householdId)) ?? []) yield { kind: "shopping", entry };
+    for (let after: string | null = null; ; ) {
+      const photos = await this.ports.transfers.photosAfter(householdId, after, PHOTO_PAGE);
+      for (const photo of photos) yield { kind: "photo", photo };
+      if (photos.length < PHOTO_PAGE) break;
+      after = photos[photos.length - 1]?.itemId ?? null;
+    }
   }
 }

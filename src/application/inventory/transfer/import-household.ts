@@ -15,6 +15,8 @@ import {
   type TransferFreezer,
 } from "../../../domain/inventory/household-transfer.js";
 import type { HouseholdTransferStore, ImportBatch } from "../../../ports/household-transfer-store.js";
+import type { PhotoProcessor } from "../../../ports/photo-processor.js";
+import { DomainError } from "../../../domain/shared/domain-error.js";
 import { HouseholdUseCase } from "../household-access.js";
 import type { HouseholdInput, InventoryPorts } from "../inventory-ports.js";
 
@@ -83,6 +85,7 @@ class Placements {
         return row.message;
       case "skipped":
       case "barcode":
+      case "photo":
         return null;
       case "freezer":
         this.freezerRow(row);
@@ -249,7 +252,7 @@ class Placements {
  * An id of another household is refused, never written.
  */
 export class ImportHousehold extends HouseholdUseCase<
-  { transfers: HouseholdTransferStore } & Pick<InventoryPorts, "ids" | "clock">
+  { transfers: HouseholdTransferStore; photos: PhotoProcessor } & Pick<InventoryPorts, "ids" | "clock">
 > {
   async execute(input: ImportHouseholdInput): Promise<ImportSummary> {
     await this.access.requireOwner(input.householdId, input.userId);
@@ -305,7 +308,14 @@ export class ImportHousehold extends HouseholdUseCase<
     };
     let items = 0;
     const codes = new Set<string>();
+    const photographed = new Set<string>();
     for await (const row of input.rows()) {
+      if (row.kind === "photo") {
+        const refused = await this.photoProblem(row.itemId, row.image, seen, photographed);
+        if (refused) problem(row.row, refused);
+        photographed.add(row.itemId);
+        continue;
+      }
       if (row.kind === "barcode") {
         if (codes.has(row.code)) problem(row.row, `barcode ${row.code} appears twice in the file`);
         else if (codes.size >= MAX_IMPORTED_BARCODES)
@@ -332,6 +342,27 @@ export class ImportHousehold extends HouseholdUseCase<
   }
 
   /**
+   * Why a photo row cannot be imported, if it cannot: it must belong to an item of the file
+   * (named before it), come once per item, and pass the upload's image pipeline and limits.
+   */
+  private async photoProblem(
+    itemId: string,
+    image: Uint8Array,
+    items: ReadonlySet<string>,
+    photographed: ReadonlySet<string>,
+  ): Promise<string | undefined> {
+    if (!items.has(itemId)) return `itemId: item ${itemId} is not earlier in the file`;
+    if (photographed.has(itemId)) return `itemId: item ${itemId} has a photo earlier in the file`;
+    try {
+      await this.ports.photos.process(image);
+      return undefined;
+    } catch (error) {
+      if (error instanceof DomainError) return `data: ${error.message}`;
+      throw error;
+    }
+  }
+
+  /**
    * The second pass, run by the store under the household's import lock: the same rows placed
    * against the household as it is now. A row that no longer fits (its freezer was deleted since
    * the first pass) refuses the whole file.
@@ -346,6 +377,14 @@ export class ImportHousehold extends HouseholdUseCase<
     const { householdId, userId } = input;
     let batch: ImportBatch & { rows: Map<string, string> } = emptyBatch();
     for await (const row of input.rows()) {
+      if (row.kind === "photo") {
+        // One photo per batch: memory holds one decoded image at a time.
+        batch.photos = [{ itemId: row.itemId, images: await this.ports.photos.process(row.image) }];
+        batch.photoAt = now;
+        yield batch;
+        batch = emptyBatch();
+        continue;
+      }
       const place = placements.place(row);
       if (typeof place === "string") throw new ImportInvalidError([{ row: row.row, message: place }], 1);
       const created = placements.takeCreated();

@@ -3,6 +3,7 @@ import { itemAccessRows } from "./items-rows.js";
 import { barcodeAccessRows } from "./barcode-rows.js";
 import { shoppingListAccessRows } from "./shopping-list-rows.js";
 import { categoryAccessRows } from "./categories-rows.js";
+import { photoAccessRows } from "./photo-rows.js";
 
 export type Method = "get" | "post" | "put" | "patch" | "delete";
 
@@ -338,4 +339,5 @@ export const routeAccessTable: AccessRow[] = [
   ...barcodeAccessRows,
   ...shoppingListAccessRows,
   ...categoryAccessRows,
+  ...photoAccessRows,
 ];

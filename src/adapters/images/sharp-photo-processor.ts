@@ -1,0 +1,106 @@
+import sharp, { type Metadata } from "sharp";
+import { type PhotoImages, PhotoTooLargeError, UnsupportedImageError } from "../../domain/inventory/item-photo.js";
+import type { PhotoProcessor } from "../../ports/photo-processor.js";
+
+/** The formats accepted, by the name sharp's decoder reports (read from the bytes, never the header). */
+const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp", "heif"]);
+
+export interface SharpPhotoOptions {
+  /**
+   * Most pixels an upload may decode to: a small file can expand to gigabytes of pixels
+   * (a decompression bomb). Default 50 million, enough for a 48-megapixel phone camera.
+   */
+  maxPixels?: number;
+  /** Longest side of the display rendition; default 1280. */
+  displaySize?: number;
+  /** Side of the square list thumbnail; default 256. */
+  thumbSize?: number;
+  /** Photos decoded at once; more wait their turn, which bounds the memory decoding takes. Default 2. */
+  concurrency?: number;
+}
+
+/**
+ * The photo pipeline on sharp (libvips): JPEG, PNG, WebP and, of HEIF, what the bundled libvips
+ * decodes (AVIF; its prebuilt binaries carry no HEVC decoder, so iPhone HEIC photos are
+ * refused as unsupported). Both renditions are baseline JPEG without any metadata.
+ */
+export class SharpPhotoProcessor implements PhotoProcessor {
+  private readonly maxPixels: number;
+  private readonly displaySize: number;
+  private readonly thumbSize: number;
+  private readonly concurrency: number;
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(options: SharpPhotoOptions = {}) {
+    this.maxPixels = options.maxPixels ?? 50_000_000;
+    this.displaySize = options.displaySize ?? 1280;
+    this.thumbSize = options.thumbSize ?? 256;
+    this.concurrency = options.concurrency ?? 2;
+  }
+
+  async process(image: Uint8Array): Promise<PhotoImages> {
+    await this.turn();
+    try {
+      return await this.render(image);
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  private async turn(): Promise<void> {
+    if (this.running < this.concurrency) {
+      this.running++;
+      return;
+    }
+    // The finishing photo hands its slot over: running stays the same.
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  private input(image: Uint8Array) {
+    // failOn "error": a truncated or corrupt file is refused rather than half-decoded.
+    return sharp(image, { limitInputPixels: this.maxPixels, failOn: "error", animated: false });
+  }
+
+  private async render(image: Uint8Array): Promise<PhotoImages> {
+    let metadata: Metadata;
+    try {
+      // Only the header is read here, so the pixel limit is checked below with a clearer answer (413).
+      metadata = await sharp(image, { limitInputPixels: false }).metadata();
+    } catch {
+      throw new UnsupportedImageError("it is not an image in a format the server reads");
+    }
+    if (!metadata.format || !ACCEPTED_FORMATS.has(metadata.format)) {
+      throw new UnsupportedImageError(`${metadata.format ?? "unknown"} images are not accepted`);
+    }
+    const width = metadata.width ?? 0;
+    const height = metadata.height ?? 0;
+    if (width * height > this.maxPixels) {
+      throw new PhotoTooLargeError(`${width}×${height} pixels is more than ${this.maxPixels} pixels`);
+    }
+    try {
+      const [display, thumb] = await Promise.all([
+        this.input(image)
+          .rotate()
+          .resize(this.displaySize, this.displaySize, { fit: "inside", withoutEnlargement: true })
+          .flatten({ background: "#ffffff" })
+          .jpeg({ quality: 82, mozjpeg: true })
+          .toBuffer(),
+        this.input(image)
+          .rotate()
+          .resize(this.thumbSize, this.thumbSize, { fit: "cover" })
+          .flatten({ background: "#ffffff" })
+          .jpeg({ quality: 78, mozjpeg: true })
+          .toBuffer(),
+      ]);
+      return { contentType: "image/jpeg", display, thumb };
+    } catch {
+      const what =
+        metadata.format === "heif" && metadata.compression === "hevc"
+          ? "HEIC (HEVC) photos cannot be decoded by this server's image library; set the camera to “Most Compatible” (JPEG)"
+          : "the image data is damaged or incomplete";
+      throw new UnsupportedImageError(what);
+    }
+  }
+}

@@ -1,0 +1,153 @@
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { expect } from "chai";
+import type { Page } from "playwright-core";
+import { phonePhoto } from "../support/test-photos.js";
+import {
+  type AppServer,
+  addItem,
+  household,
+  join,
+  member,
+  PROFILES,
+  type Profile,
+  startAppServer,
+  text,
+} from "./support/family-app.js";
+
+const require = createRequire(import.meta.url);
+
+/** axe-core's serious and critical violations on the page as it is now (none allowed). */
+async function expectAccessible(page: Page, screen: string): Promise<void> {
+  await page.evaluate(await readFile(require.resolve("axe-core/axe.min.js"), "utf8"));
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
+      }
+    ).axe;
+    return (await axe.run()).violations
+      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+  });
+  expect(violations, `axe on ${screen}`).to.deep.equal([]);
+}
+
+/** The phone profiles: photos are taken on phones. */
+const PHONES = PROFILES.filter((profile) => profile.phone);
+
+describe("inventory web app: item photos (PGlite)", function () {
+  this.timeout(180_000);
+  let server: AppServer;
+  let stop: () => Promise<void> = async () => undefined;
+
+  before(async function () {
+    this.timeout(300_000);
+    const started = await startAppServer("PGlite", "inventory web app, item photos");
+    stop = started.stop;
+    if (!started.server) this.skip();
+    server = started.server;
+  });
+  after(async () => {
+    await stop();
+  });
+
+  for (const profile of PHONES) {
+    describe(profile.name, () => {
+      photoTests(() => server, profile);
+    });
+  }
+});
+
+function photoTests(getServer: () => AppServer, profile: Profile): void {
+  const say = (key: Parameters<typeof text>[1], values: Record<string, string | number> = {}) =>
+    text(profile, key, values);
+
+  it("Anna photographs an item; Ben's list shows the thumbnail live; failures say why; removing works", async () => {
+    const server = getServer();
+    const anna = await member(server, profile, "Anna");
+    const ben = await member(server, profile, "Ben");
+    try {
+      const place = await household(anna, "The Smiths");
+      await join(anna, place, ben);
+      const lasagne = await addItem(anna, place, { name: "Lasagne" });
+      await ben.page.goto(`${server.baseUrl}/`);
+      const benRow = ben.page.locator("#list-title ~ ul.items .item-row", { hasText: "Lasagne" });
+      await benRow.waitFor();
+
+      const { page } = anna;
+      await page.goto(`${server.baseUrl}/items/${lasagne.id}`);
+      await page.getByRole("heading", { name: "Lasagne", level: 1 }).waitFor();
+      await page.getByText(say("photo.none")).waitFor();
+      const file = page.locator("#photo-file");
+      // The file input opens the camera on phones.
+      expect(await file.getAttribute("accept")).to.equal("image/*");
+      expect(await file.getAttribute("capture")).to.equal("environment");
+      await page.getByRole("button", { name: say("photo.add") }).waitFor();
+      await file.setInputFiles({ name: "lasagne.jpg", mimeType: "image/jpeg", buffer: await phonePhoto(640, 320) });
+      const shown = page.getByRole("img", { name: say("photo.alt", { name: "Lasagne" }) });
+      await shown.waitFor();
+      // Taken sideways (EXIF orientation 6), shown upright: taller than wide.
+      await page.waitForFunction(() => {
+        const image = document.querySelector<HTMLImageElement>(".item-photo img");
+        return image?.complete && image.naturalWidth > 0;
+      });
+      const size = await page.evaluate(() => {
+        const image = document.querySelector<HTMLImageElement>(".item-photo img");
+        return { width: image?.naturalWidth ?? 0, height: image?.naturalHeight ?? 0 };
+      });
+      expect(size).to.deep.equal({ width: 320, height: 640 });
+      await page.getByRole("button", { name: say("photo.change") }).waitFor();
+      await page
+        .getByText(say("history.photoAdded", { who: "Anna", when: "" }).replace(/,\s*$/, ""))
+        .first()
+        .waitFor();
+      await expectAccessible(page, `item page with a photo (${profile.name})`);
+
+      // Ben's open list shows the thumbnail without a reload (the household's live events).
+      await benRow.getByRole("img", { name: say("photo.thumbAlt", { name: "Lasagne" }) }).waitFor();
+      await expectAccessible(ben.page, `list with a thumbnail (${profile.name})`);
+
+      // Not a photo: refused with the app's sentence, the photo stays.
+      await file.setInputFiles({ name: "notes.jpg", mimeType: "image/jpeg", buffer: Buffer.from("not a photo") });
+      await page
+        .getByRole("alert")
+        .filter({ hasText: say("photo.unsupported") })
+        .waitFor();
+      // Too large for the server (10 MB by default): refused while it is sent.
+      await file.setInputFiles({
+        name: "huge.jpg",
+        mimeType: "image/jpeg",
+        buffer: Buffer.alloc(11 * 1024 * 1024, 1),
+      });
+      await page
+        .getByRole("alert")
+        .filter({ hasText: say("photo.tooLarge") })
+        .waitFor();
+      expect(await shown.isVisible()).to.equal(true);
+      const item = await anna.api<{ photo: { updatedAt: string } | null }>(
+        "GET",
+        `/households/${place.hid}/items/${lasagne.id}`,
+      );
+      expect(item.photo).to.be.an("object");
+
+      // Offline: a clear message, nothing queued.
+      await anna.context.setOffline(true);
+      await page.getByText(say("photo.offline")).waitFor();
+      expect(await page.getByRole("button", { name: say("photo.change") }).isDisabled()).to.equal(true);
+      await anna.context.setOffline(false);
+      await page
+        .getByRole("button", { name: say("photo.change") })
+        .and(page.locator(":enabled"))
+        .waitFor();
+
+      await page.getByRole("button", { name: say("photo.remove") }).click();
+      await page.getByText(say("photo.none")).waitFor();
+      await benRow.locator(".item-thumb").waitFor({ state: "detached" });
+    } finally {
+      await anna.context.setOffline(false);
+      await anna.context.close();
+      await ben.context.close();
+    }
+  });
+}
