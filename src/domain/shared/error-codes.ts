@@ -55,6 +55,8 @@ export const ERROR_CODES = Object.freeze({
   ITEM_CHANGED: "The item changed since the version named in `If-Match`; the body's `item` is the current one.",
   ITEM_USED_UP: "The item was used up (quantity 0) and cannot be restored.",
   IMPORT_INVALID: "An import file has invalid rows; `details` names each row and what is wrong.",
+  PUSH_SUBSCRIPTION_LIMIT: "The account has as many push subscriptions (devices) as it may; remove one first.",
+  PUSH_SUBSCRIPTION_NOT_FOUND: "The account has no push subscription with this endpoint.",
 
   // The automation engine.
   INVALID_TOPIC_FILTER: "An MQTT topic filter is not valid.",
