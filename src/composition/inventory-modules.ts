@@ -39,6 +39,9 @@ import { INVENTORY_SUMMARIES } from "../ports/inventory-summaries.js";
 import { REMINDER_REPOSITORY } from "../ports/reminder-repository.js";
 import { KnexInventoryEventFeed } from "../adapters/persistence/knex-inventory-event-feed.js";
 import { INVENTORY_EVENT_FEED } from "../ports/inventory-event-feed.js";
+import { KnexPushRepository } from "../adapters/persistence/knex-push-repository.js";
+import { MemoryPushRepository } from "../adapters/persistence/memory-push-repository.js";
+import { PUSH_REPOSITORY } from "../ports/push-repository.js";
 
 /** Tokens for what only composition knows. */
 export const DATABASE = Symbol("Database");
@@ -76,6 +79,7 @@ function knexRepositories(database: Database, options: KnexModuleOptions): Inven
     });
     scope.register(INVENTORY_SUMMARIES, { useValue: new KnexInventorySummaries(knex) });
     scope.register(INVENTORY_EVENT_FEED, { useValue: new KnexInventoryEventFeed(knex) });
+    scope.register(PUSH_REPOSITORY, { useValue: new KnexPushRepository(knex) });
   };
 }
 
@@ -128,5 +132,8 @@ export function memoryModule(store: MemoryInventoryStore = new MemoryInventorySt
     scope.register(REMINDER_REPOSITORY, { useValue: reminders });
     scope.register(HOUSEHOLD_TRANSFER_STORE, { useValue: new MemoryHouseholdTransferStore(store, items) });
     scope.register(INVENTORY_SUMMARIES, { useValue: new MemoryInventorySummaries(store, items) });
+    const push = new MemoryPushRepository(store);
+    store.householdCascades.push((householdId) => push.deleteHousehold(householdId));
+    scope.register(PUSH_REPOSITORY, { useValue: push });
   };
 }

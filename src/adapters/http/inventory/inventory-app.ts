@@ -17,7 +17,7 @@ import { householdRoutes } from "./household-routes.js";
 import { createErrorHandler, HttpError, routeNotFound } from "./http-errors.js";
 import { createOpenApiRegistry, generateOpenApiDocument, type OpenAPIRegistry } from "./openapi.js";
 import { createRateLimiters, type RateLimitOptions } from "./rate-limits.js";
-import { mountRoutes, NOTHING, registerRoutes, validateRequest } from "./routes.js";
+import { mountRoutes, NOTHING, type RouteDefinition, registerRoutes, validateRequest } from "./routes.js";
 import { refuseDeepBodies, validate } from "./validation.js";
 import { createWebAppRouter } from "./web-app-router.js";
 import {
@@ -127,6 +127,8 @@ export interface InventoryAppDependencies {
    * engine.
    */
   house?: Router;
+  /** Web Push routes (public key, devices, members' reminders); absent: no such routes. */
+  pushRoutes?: RouteDefinition[];
 }
 
 /** Throws 403 ADMIN_REQUIRED unless the (signed-in) user is an admin of the installation. */
@@ -167,6 +169,7 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
     ...webSessionRoutes(deps.useCases, deps.tokens, webSession),
     ...householdRoutes(deps.useCases),
     ...freezerRoutes(deps.useCases),
+    ...(deps.pushRoutes ?? []),
   ];
 
   const registry = createOpenApiRegistry();
