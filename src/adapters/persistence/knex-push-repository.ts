@@ -5,6 +5,7 @@ import type {
   PushSubscriptionRecord,
 } from "../../domain/inventory/push-reminder.js";
 import type { PushRepository } from "../../ports/push-repository.js";
+import { affectedRows } from "./knex-rows.js";
 
 interface SubscriptionRow {
   endpoint: string;
@@ -96,7 +97,7 @@ export class KnexPushRepository implements PushRepository {
   }
 
   async removeSubscription(userId: string, endpoint: string): Promise<boolean> {
-    return (await this.knex("push_subscriptions").where({ user_id: userId, endpoint }).delete()) > 0;
+    return affectedRows(await this.knex("push_subscriptions").where({ user_id: userId, endpoint }).delete()) > 0;
   }
 
   async removeGone(subscription: Pick<PushSubscriptionRecord, "endpoint" | "p256dh" | "auth">): Promise<void> {
