@@ -200,7 +200,8 @@ export function decryptAes128gcm(body: Buffer, device: Device): Buffer {
   for (let offset = 0, sequence = 0; offset < records.length; offset += recordSize, sequence++) {
     const record = records.subarray(offset, offset + recordSize);
     const nonce = Buffer.from(baseNonce);
-    nonce.writeUIntBE(nonce.readUIntBE(6, 6) ^ sequence, 6, 6);
+    // The record's sequence number XORed into the nonce's low bits (RFC 8188 section 2.3).
+    nonce.writeUInt32BE((nonce.readUInt32BE(8) ^ sequence) >>> 0, 8);
     const decipher = createDecipheriv("aes-128-gcm", cek, nonce);
     decipher.setAuthTag(record.subarray(record.length - 16));
     const padded = Buffer.concat([decipher.update(record.subarray(0, record.length - 16)), decipher.final()]);

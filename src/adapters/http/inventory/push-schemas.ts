@@ -22,12 +22,16 @@ function base64urlBytes(bytes: number, what: string) {
     });
 }
 
+/** Any key pair: computeSecret decodes the browser's point, which OpenSSL checks is on the curve. */
+const probe = createECDH("prime256v1");
+probe.generateKeys();
+
 /** A P-256 point a browser could have made: one that is not would fail every push to it. */
 function isCurvePoint(p256dh: string): boolean {
   const point = Buffer.from(p256dh, "base64url");
   if (point[0] !== 4) return false;
   try {
-    createECDH("prime256v1").computeSecret(point);
+    probe.computeSecret(point);
     return true;
   } catch {
     // computeSecret refuses a point that is not on the curve.
