@@ -1,5 +1,6 @@
 import type { Caller, InventoryWorld } from "./inventory-http-world.js";
 import { itemAccessRows } from "./items-rows.js";
+import { pushAccessRows } from "./push-rows.js";
 
 export type Method = "get" | "post" | "put" | "patch" | "delete";
 
@@ -328,4 +329,4 @@ export const accessTable: AccessRow[] = [
  * Every route of the API, the one table the route × caller matrix is generated from: the
  * rows above plus the items area's (which need the items `seedItems` adds to a world).
  */
-export const routeAccessTable: AccessRow[] = [...accessTable, ...itemAccessRows];
+export const routeAccessTable: AccessRow[] = [...accessTable, ...itemAccessRows, ...pushAccessRows];
