@@ -53,6 +53,10 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
       .slice(0, limit);
   }
 
+  async ownItemIds(householdId: string, ids: string[]): Promise<string[]> {
+    return ids.filter((id) => this.items.holds(id)?.householdId === householdId);
+  }
+
   async foreignIds(
     householdId: string,
     ids: { items: string[]; freezers: string[]; compartments: string[] },

@@ -23,6 +23,8 @@ export interface ImportHouseholdInput extends HouseholdInput {
    * source rather than holding the file in memory.
    */
   rows(): AsyncIterable<ImportRow>;
+  /** Check the file and answer what the import would create, writing nothing (the app's preview). */
+  dryRun?: boolean | undefined;
 }
 
 interface Place {
@@ -181,6 +183,7 @@ export class ImportHousehold extends HouseholdUseCase<
   async execute(input: ImportHouseholdInput): Promise<ImportSummary> {
     await this.access.requireOwner(input.householdId, input.userId);
     const now = this.ports.clock.now();
+    if (input.dryRun) return this.preview(input, now);
     const itemCount = await this.validate(input, now);
     const written = await this.ports.transfers.importAll({
       householdId: input.householdId,
@@ -239,6 +242,33 @@ export class ImportHousehold extends HouseholdUseCase<
     await checkForeign();
     if (total > 0) throw new ImportInvalidError(problems, total);
     return items;
+  }
+
+  /**
+   * The dry run: the same checks as an import (so a file the preview accepts is one the import
+   * accepts, unless the household changes in between), then what it would create, counted from
+   * the same placements and the items the household already has.
+   */
+  private async preview(input: ImportHouseholdInput, now: Date): Promise<ImportSummary> {
+    const itemCount = await this.validate(input, now);
+    const placements = this.placements(input, now, await this.ports.transfers.freezers(input.householdId));
+    const summary: ImportSummary = { freezersCreated: 0, compartmentsCreated: 0, itemsCreated: 0, itemsUnchanged: 0 };
+    let ids: string[] = [];
+    const count = async () => {
+      summary.itemsUnchanged += (await this.ports.transfers.ownItemIds(input.householdId, ids)).length;
+      ids = [];
+    };
+    for await (const row of input.rows()) {
+      placements.place(row);
+      const created = placements.takeCreated();
+      summary.freezersCreated += created.freezers.length;
+      summary.compartmentsCreated += created.compartments.length;
+      if (row.kind === "item") ids.push(row.id);
+      if (ids.length >= BATCH) await count();
+    }
+    await count();
+    summary.itemsCreated = itemCount - summary.itemsUnchanged;
+    return summary;
   }
 
   /**
