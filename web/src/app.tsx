@@ -13,6 +13,8 @@ import { InviteView } from "./views/invite.js";
 import { ItemView } from "./views/item.js";
 import { ExpiringSoon, ItemList, QuickAdd } from "./views/items.js";
 import { PendingWrites } from "./views/pending.js";
+import { HouseholdDataView } from "./views/household-data.js";
+import { RemindersView } from "./views/reminders.js";
 
 function OfflineBanner() {
   const { online } = useAppState();
@@ -169,6 +171,10 @@ function Screen(props: { path: string }) {
       return <HouseholdView />;
     case "/account":
       return <AccountView />;
+    case "/reminders":
+      return <RemindersView />;
+    case "/household/data":
+      return <HouseholdDataView />;
     default:
       return <Home />;
   }
@@ -181,6 +187,8 @@ const SCREEN_TITLES: [RegExp, MessageKey][] = [
   [/^\/freezers$/, "nav.freezers"],
   [/^\/household$/, "nav.household"],
   [/^\/account$/, "nav.account"],
+  [/^\/reminders$/, "nav.reminders"],
+  [/^\/household\/data$/, "nav.data"],
 ];
 
 /**
