@@ -55,6 +55,8 @@ export interface AppServer {
 export async function startAppServer(
   variant: "PGlite" | "PostgreSQL",
   suite: string,
+  /** More settings (a test push service: PUSH_ALLOW_PRIVATE_ENDPOINTS, and its certificate). */
+  extra: { env?: Record<string, string>; pushCa?: string } = {},
 ): Promise<{ server: AppServer | null; stop: () => Promise<void> }> {
   let database: TestDatabase | null = null;
   let broker: TestBroker | null = null;
@@ -92,7 +94,9 @@ export async function startAppServer(
       AUTH_RATE_LIMIT_PER_MINUTE: "10000",
       RATE_LIMIT_PER_MINUTE: "100000",
       ...(database?.url ? { DATABASE_URL: database.url } : {}),
+      ...extra.env,
     },
+    ...(extra.pushCa ? { pushCa: extra.pushCa } : {}),
     apiPort: 0,
     httpPort: 0,
     logStream: new Writable({ write: (_chunk, _encoding, done) => done() }),

@@ -61,6 +61,8 @@ export function HouseholdDataView() {
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<ImportSummary | null>(null);
   const [done, setDone] = useState<ImportSummary | null>(null);
+  // A new input after an import or a cancel: choosing the same file again must read it again.
+  const [picker, setPicker] = useState(0);
   const download = useAction(async (format: "json" | "csv") => {
     if (!householdId) return;
     const { blob, name } = await api.exportHousehold(householdId, format);
@@ -75,6 +77,7 @@ export function HouseholdDataView() {
     setDone(await api.importHousehold(householdId, file, formatOf(file), false));
     setPreview(null);
     setFile(null);
+    setPicker((count) => count + 1);
   });
   return (
     <main id="main">
@@ -102,6 +105,7 @@ export function HouseholdDataView() {
             <div class="field">
               <label for="import-file">{t("data.file")}</label>
               <input
+                key={picker}
                 id="import-file"
                 type="file"
                 accept=".json,.csv,application/json,text/csv"
@@ -136,6 +140,7 @@ export function HouseholdDataView() {
                     onClick={() => {
                       setPreview(null);
                       setFile(null);
+                      setPicker((count) => count + 1);
                     }}
                   >
                     {t("action.cancel")}
