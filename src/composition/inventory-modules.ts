@@ -134,6 +134,7 @@ export function memoryModule(store: MemoryInventoryStore = new MemoryInventorySt
     scope.register(INVENTORY_SUMMARIES, { useValue: new MemoryInventorySummaries(store, items) });
     const push = new MemoryPushRepository(store);
     store.householdCascades.push((householdId) => push.deleteHousehold(householdId));
+    store.userCascades.push((userId) => push.deleteUser(userId));
     scope.register(PUSH_REPOSITORY, { useValue: push });
   };
 }

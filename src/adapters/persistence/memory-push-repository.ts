@@ -91,6 +91,16 @@ export class MemoryPushRepository implements PushRepository {
     if (this.claims.get(key)?.date === date) this.claims.delete(key);
   }
 
+  /** What deleting (anonymising) an account drops, as the user repository does in PostgreSQL. */
+  deleteUser(userId: string): void {
+    for (const [endpoint, row] of this.subscriptions) if (row.userId === userId) this.subscriptions.delete(endpoint);
+    for (const [key, row] of this.reminders)
+      if (row.userId === userId) {
+        this.reminders.delete(key);
+        this.claims.delete(key);
+      }
+  }
+
   /** Cascade of a deleted household, as the foreign key does in PostgreSQL. */
   deleteHousehold(householdId: string): void {
     for (const [key, row] of this.reminders)

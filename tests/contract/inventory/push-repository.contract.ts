@@ -185,6 +185,22 @@ export function describePushRepositoryContract(name: string, create: () => Promi
       expect(await repos.push.claimReminder(alice, home, "2026-01-02", at(60), CLAIM_MS)).to.equal(true);
     });
 
+    it("forgets a deleted account's devices and reminders", async () => {
+      const alice = await newUser();
+      const home = await newHousehold(alice);
+      const settings = { householdId: home, enabled: true, daysAhead: 3, timeOfDay: "18:00", updatedAt: t0 };
+      await repos.push.saveReminder({ ...settings, userId: alice });
+      await repos.push.saveSubscription(device(alice, 1), 10);
+      // Ownership blocks deleting an account; the household goes first, as the use case insists.
+      await repos.households.delete(home);
+      await repos.users.anonymise({
+        id: alice,
+        replacement: { name: "Deleted", email: `deleted+${alice}@deleted.invalid`, passwordHash: "x" },
+        at: at(5),
+      });
+      expect(await repos.push.listSubscriptions(alice)).to.deep.equal([]);
+    });
+
     it("drops a household's reminders with the household", async () => {
       const alice = await newUser();
       const home = await newHousehold(alice);

@@ -13,6 +13,7 @@ describePushRepositoryContract("memory", async () => {
   const store = new MemoryInventoryStore();
   const push = new MemoryPushRepository(store);
   store.householdCascades.push((householdId) => push.deleteHousehold(householdId));
+  store.userCascades.push((userId) => push.deleteUser(userId));
   return {
     push,
     users: new MemoryUserRepository(store),
