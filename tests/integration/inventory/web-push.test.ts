@@ -198,6 +198,31 @@ describe("push reminders end to end (PGlite, web-push, a local push service)", f
     expect(again.body).to.include({ statusCode: 404 });
   });
 
+  it("refuses to connect to a private address when private endpoints are not allowed", async () => {
+    const strict = new WebPushSender({
+      keys: api.vapidKeys,
+      subject: "mailto:family@example.com",
+      allowPrivate: false,
+      ca: FAKE_PUSH_CA,
+    });
+    const device = fake.subscribe();
+    const before = fake.received.length + fake.refused.length;
+    let error: unknown;
+    try {
+      // A name (not an IP literal), as a public-looking DNS name pointing into the LAN would be.
+      await strict.send({
+        subscription: { endpoint: device.endpoint.replace("127.0.0.1", "localhost"), ...device.keys },
+        notification: { title: "t", body: "b", url: "/", tag: "x" },
+        replaceKey: "x",
+        ttlSeconds: 60,
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(String(error)).to.match(/private address/);
+    expect(fake.received.length + fake.refused.length).to.equal(before);
+  });
+
   it("reuses the key pair of DATA_DIR on the next start", async () => {
     const next = await buildInventoryApi({
       config: loadConfig({ JWT_SECRET: "push-end-to-end-test-secret-0123456789abcdef", DATA_DIR: dataDir }),
