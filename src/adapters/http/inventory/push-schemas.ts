@@ -6,7 +6,7 @@ import {
   PUSH_LANGUAGES,
   type PushSubscriptionRecord,
 } from "../../../domain/inventory/push-reminder.js";
-import { pushEndpointProblem } from "../../services/web-push/push-endpoint-policy.js";
+import { pushEndpointProblem } from "../../security/push-endpoint-policy.js";
 
 /** Longest endpoint URL accepted; the push services' are a few hundred characters. */
 const MAX_ENDPOINT_LENGTH = 2048;

@@ -4,7 +4,7 @@ import https from "node:https";
 import type { LookupFunction } from "node:net";
 import webpush from "web-push";
 import type { PushDelivery, PushOutcome, PushSender } from "../../../ports/push-sender.js";
-import { isPrivateAddress } from "./push-endpoint-policy.js";
+import { isPrivateAddress } from "../../security/push-endpoint-policy.js";
 import type { VapidKeys } from "../../security/vapid-keys.js";
 
 export interface WebPushSenderOptions {

@@ -1,8 +1,5 @@
 import { expect } from "chai";
-import {
-  isPrivateAddress,
-  pushEndpointProblem,
-} from "../../../../src/adapters/services/web-push/push-endpoint-policy.js";
+import { isPrivateAddress, pushEndpointProblem } from "../../../../src/adapters/security/push-endpoint-policy.js";
 
 describe("push endpoint policy (SSRF)", () => {
   it("accepts the push services' https endpoints", () => {
