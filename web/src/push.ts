@@ -76,3 +76,21 @@ export async function turnOffThisDevice(): Promise<PushState> {
   }
   return pushState();
 }
+
+/**
+ * Re-registers this device's subscription when the screen opens: the server may have forgotten
+ * it (its push service answered 410 once, or the account's devices were cleared), and the app's
+ * language may have changed. A subscription made with another server key is dropped: pushes
+ * signed with the current key would be refused for it, so the device shows as off.
+ */
+export async function syncThisDevice(): Promise<PushState> {
+  const subscription = await deviceSubscription();
+  if (!subscription) return pushState();
+  const { publicKey } = await api.pushPublicKey();
+  if (!sameKey(subscription.options.applicationServerKey, keyBytes(publicKey))) {
+    await subscription.unsubscribe();
+    return pushState();
+  }
+  await api.subscribePush(subscription.toJSON(), language);
+  return "on";
+}

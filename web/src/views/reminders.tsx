@@ -4,7 +4,7 @@ import { ActionForm, ErrorText, Field, useAction } from "../components.js";
 import { noteFailure } from "../data.js";
 import { formatDay } from "../format.js";
 import { t } from "../i18n/index.js";
-import { type PushState, pushState, turnOffThisDevice, turnOnThisDevice } from "../push.js";
+import { type PushState, pushState, syncThisDevice, turnOffThisDevice, turnOnThisDevice } from "../push.js";
 import { currentHousehold, useAppState } from "../store.js";
 
 /** Turns push reminders on or off for this browser, and says why when it cannot. */
@@ -12,7 +12,14 @@ function ThisDevice(props: { onTurnedOn: () => void }) {
   const { online } = useAppState();
   const [state, setState] = useState<PushState | null>(null);
   useEffect(() => {
-    void pushState().then(setState, () => setState("unsupported"));
+    void pushState().then(
+      (current) => {
+        setState(current);
+        // Offline the browser's word stands; online the server is told about this device again.
+        if (current === "on" && navigator.onLine) void syncThisDevice().then(setState, () => undefined);
+      },
+      () => setState("unsupported"),
+    );
   }, []);
   const turnOn = useAction(async () => {
     const next = await turnOnThisDevice();
