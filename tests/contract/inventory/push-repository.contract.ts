@@ -33,6 +33,7 @@ export function describePushRepositoryContract(name: string, create: () => Promi
         email: `${id}@example.com`,
         name: "Alice",
         passwordHash: "scrypt$x",
+        role: "member",
         deletedAt: null,
         createdAt: t0,
         updatedAt: t0,
