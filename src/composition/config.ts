@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import { join as joinPath } from "node:path";
 import { z } from "zod";
+import { vapidKeyProblem } from "../adapters/security/vapid-key-check.js";
 import { serviceConfigProblems, serviceEnvShape } from "./service-config.js";
 import { homeKitEnvShape } from "./homekit-config.js";
 import { brokerHostProblem, HTTP_SCHEMES, parseUrlSetting, urlSetting } from "./url-setting.js";
@@ -228,6 +229,33 @@ const envSchema = z.object({
    */
   PRODUCT_LOOKUP_URL: optionalText.pipe(urlSetting(HTTP_SCHEMES).optional()),
 
+  // Web Push reminders (docs/inventory-api.md, "Reminders on the phone")
+  /** The server's VAPID key pair (RFC 8292), base64url; both or neither. Unset: generated into DATA_DIR. */
+  VAPID_PUBLIC_KEY: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{87}$/, "expected a base64url P-256 public key (87 characters, as web-push generates)")
+      .optional(),
+  ),
+  VAPID_PRIVATE_KEY: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{43}$/, "expected a base64url P-256 private key (43 characters, as web-push generates)")
+      .optional(),
+  ),
+  /** Who push services can contact about this server's pushes (the VAPID `sub` claim). */
+  VAPID_SUBJECT: z
+    .string()
+    .trim()
+    .regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, "expected a mailto: address or an https: URL")
+    .default("mailto:hearth@example.invalid"),
+  /**
+   * Accept push endpoints in private networks (loopback, LAN) and send to them. Off: any member
+   * could otherwise make the server POST to devices on the home network. For tests and a
+   * self-hosted push service only.
+   */
+  PUSH_ALLOW_PRIVATE_ENDPOINTS: booleanFlag.default(false),
+
   // Engine services (ntfy, weather, Shelly, Nanoleaf): see service-config.ts.
   ...serviceEnvShape,
   // The HomeKit bridge: see homekit-config.ts.
@@ -314,6 +342,10 @@ const INVENTORY_ONLY_VARIABLES: ReadonlySet<string> = new Set([
   "HA_DISCOVERY_ENABLED",
   "HA_DISCOVERY_PREFIX",
   "REMINDER_CHECK_INTERVAL",
+  "VAPID_PUBLIC_KEY",
+  "VAPID_PRIVATE_KEY",
+  "VAPID_SUBJECT",
+  "PUSH_ALLOW_PRIVATE_ENDPOINTS",
 ]);
 
 /** Parses the environment once at boot. Throws ConfigError naming every invalid variable. */
@@ -338,6 +370,15 @@ export function loadConfig(env: Environment = process.env, options: LoadConfigOp
       variable: "LEADER_LEASE_RENEW_MS",
       message: `expected at most half of LEADER_LEASE_TTL_MS (${parsed.LEADER_LEASE_TTL_MS}), so one late renewal does not lose the lease`,
     });
+  }
+  if ((parsed.VAPID_PUBLIC_KEY === undefined) !== (parsed.VAPID_PRIVATE_KEY === undefined)) {
+    crossProblems.push({
+      variable: parsed.VAPID_PUBLIC_KEY === undefined ? "VAPID_PUBLIC_KEY" : "VAPID_PRIVATE_KEY",
+      message: "expected together with the other VAPID key (set both, or neither to use the pair in DATA_DIR)",
+    });
+  } else if (parsed.VAPID_PUBLIC_KEY && parsed.VAPID_PRIVATE_KEY) {
+    const problem = vapidKeyProblem({ publicKey: parsed.VAPID_PUBLIC_KEY, privateKey: parsed.VAPID_PRIVATE_KEY });
+    if (problem) crossProblems.push({ variable: "VAPID_PRIVATE_KEY", message: problem });
   }
   if (crossProblems.length > 0) throw new ConfigError(crossProblems);
   const service = (options.surface ?? "service") === "service";

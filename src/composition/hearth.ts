@@ -40,6 +40,8 @@ export interface StartHearthOptions {
   /** Fake time for the inventory, its events and the expiry reminders (tests). */
   clock?: Clock;
   timer?: Timer;
+  /** A certificate push services are trusted with besides the system's (tests with a local push service). */
+  pushCa?: string;
 }
 
 export interface RunningHearth {
@@ -163,6 +165,8 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
       logger,
       clock: options.clock,
       timer: options.timer,
+      vapidKeys: inventory.vapidKeys,
+      pushCa: options.pushCa,
     });
     await engine.start();
     undo.push("engine", () => engine.stop());

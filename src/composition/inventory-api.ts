@@ -10,6 +10,11 @@ import { GetReminderSettings, UpdateReminderSettings } from "../application/inve
 import { HOUSEHOLD_TRANSFER_STORE, type HouseholdTransferStore } from "../ports/household-transfer-store.js";
 import { REMINDER_REPOSITORY, type ReminderRepository } from "../ports/reminder-repository.js";
 import { barcodeRoutes } from "../adapters/http/inventory/barcode-routes.js";
+import { pushRoutes } from "../adapters/http/inventory/push-routes.js";
+import { loadOrCreateVapidKeys, type LoadedVapidKeys } from "../adapters/security/vapid-keys.js";
+import { GetMemberReminder, UpdateMemberReminder } from "../application/inventory/push/member-reminder-settings.js";
+import { SubscribeToPush, UnsubscribeFromPush } from "../application/inventory/push/push-subscriptions.js";
+import { PUSH_REPOSITORY, type PushRepository } from "../ports/push-repository.js";
 import "reflect-metadata";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -136,7 +141,14 @@ export function resolveInventoryPorts(scope: DependencyContainer): InventoryPort
 /** The use cases and the HTTP app over what `scope` holds. */
 export function assembleInventory(
   scope: DependencyContainer,
-  options: { logger: Logger; settings: AuthSettings; app: InventoryAppOptions; house?: Router | undefined },
+  options: {
+    logger: Logger;
+    settings: AuthSettings;
+    app: InventoryAppOptions;
+    house?: Router | undefined;
+    /** Web Push: the VAPID public key and PUSH_ALLOW_PRIVATE_ENDPOINTS; absent: no push routes. */
+    push?: { publicKey: string; allowPrivateEndpoints: boolean };
+  },
 ): InventoryAssembly {
   const ports = resolveInventoryPorts(scope);
   const useCases = createInventoryUseCases(ports, options.settings);
@@ -199,8 +211,20 @@ export function assembleInventory(
     shoppingListRoutes: shoppingListRoutes(shoppingListUseCases),
     itemPhotoRouter: (http) => createItemPhotoRouter({ useCases: itemPhotoUseCases, maxBytes: photoMaxBytes, ...http }),
     registerItemPhotoOpenApi: (registry) => registerItemPhotoOpenApi(registry, photoMaxBytes),
+    ...(options.push ? { pushRoutes: pushRoutes(pushUseCases(scope, ports, useCases.access), options.push) } : {}),
   });
   return { app, householdEvents, ports, useCases, itemUseCases, shoppingListUseCases, itemPhotoUseCases };
+}
+
+/** Push subscriptions and members' push reminders over what `scope` holds. */
+function pushUseCases(scope: DependencyContainer, ports: InventoryPorts, access: HouseholdAccess) {
+  const push = scope.resolve<PushRepository>(PUSH_REPOSITORY);
+  return {
+    subscribeToPush: new SubscribeToPush({ push, clock: ports.clock }),
+    unsubscribeFromPush: new UnsubscribeFromPush({ push }),
+    getMemberReminder: new GetMemberReminder({ push, clock: ports.clock }, access),
+    updateMemberReminder: new UpdateMemberReminder({ push, clock: ports.clock }, access),
+  };
 }
 
 /** Reminder settings, export and import over what `scope` holds. */
@@ -237,6 +261,30 @@ export async function resolveJwtSecret(
   const stored = await loadOrCreateSecret(path.join(config.DATA_DIR, "jwt-secret"), { bytes: 48, minLength: 32 });
   if (stored.created) logger.warn("JWT_SECRET is not set: generated a development secret", { file: stored.file });
   return stored.secret;
+}
+
+/**
+ * The Web Push keys (VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY, else the pair in DATA_DIR). Processes in
+ * hot standby share the database, not DATA_DIR: each would generate its own pair, and pushes
+ * sent by one would be refused for subscriptions made with the other's key, so there the keys
+ * must come from the environment (or the file be copied), which the log says.
+ */
+export async function resolveVapidKeys(
+  config: Pick<Config, "VAPID_PUBLIC_KEY" | "VAPID_PRIVATE_KEY" | "DATA_DIR" | "DATABASE_URL" | "HOT_STANDBY">,
+  logger: Logger,
+): Promise<LoadedVapidKeys> {
+  const keys = await loadOrCreateVapidKeys({
+    publicKey: config.VAPID_PUBLIC_KEY,
+    privateKey: config.VAPID_PRIVATE_KEY,
+    dataDir: config.DATA_DIR,
+  });
+  if (keys.source === "generated") logger.info("Generated the Web Push (VAPID) keys", { file: keys.file });
+  if (keys.source !== "environment" && config.DATABASE_URL && config.HOT_STANDBY) {
+    logger.warn(
+      `Web Push keys come from ${keys.file}: with several Hearth processes on one database (hot standby) every one must use the same pair; set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY on each (or copy that file), else reminders fail after a failover`,
+    );
+  }
+  return keys;
 }
 
 /**
@@ -297,8 +345,9 @@ export interface BuildInventoryApiDeps {
  */
 export async function buildInventoryApi(
   deps: BuildInventoryApiDeps,
-): Promise<InventoryAssembly & { close(): Promise<void> }> {
+): Promise<InventoryAssembly & { vapidKeys: LoadedVapidKeys; close(): Promise<void> }> {
   const { config, database, logger } = deps;
+  const vapidKeys = await resolveVapidKeys(config, logger);
   const redis = config.REDIS_URL ? await connectRedisRateLimitStores(config.REDIS_URL, logger) : undefined;
   if (redis) logger.info("Inventory API rate limits are shared through Redis");
   const scope =
@@ -313,9 +362,11 @@ export async function buildInventoryApi(
     settings: authSettings(config),
     app: { ...appOptions(config, redis?.createStore), ...(deps.observe ? { observe: deps.observe } : {}) },
     house: deps.house,
+    push: { publicKey: vapidKeys.publicKey, allowPrivateEndpoints: config.PUSH_ALLOW_PRIVATE_ENDPOINTS },
   });
   return {
     ...assembly,
+    vapidKeys,
     close: async () => {
       await assembly.householdEvents.stop();
       await redis?.close();

@@ -23,6 +23,10 @@ import { SendDueReminders } from "../application/inventory/reminders/send-due-re
 import { type Clock, systemClock } from "../ports/clock.js";
 import type { Logger } from "../ports/logger.js";
 import { systemTimer, type Timer } from "../ports/timer.js";
+import { KnexPushRepository } from "../adapters/persistence/knex-push-repository.js";
+import type { VapidKeys } from "../adapters/security/vapid-keys.js";
+import { WebPushSender } from "../adapters/services/web-push/web-push-sender.js";
+import { SendDuePushReminders } from "../application/inventory/push/send-due-push-reminders.js";
 import type { Config } from "./config.js";
 import type { Engine } from "./create-engine.js";
 import { KnexShoppingListRepository } from "../adapters/persistence/knex-shopping-list-repository.js";
@@ -38,6 +42,10 @@ export interface InventoryLinkOptions {
   logger: Logger;
   clock?: Clock | undefined;
   timer?: Timer | undefined;
+  /** The Web Push keys (buildInventoryApi's); absent: no push reminders are sent. */
+  vapidKeys?: VapidKeys | undefined;
+  /** A certificate to trust for push services (tests with a local push service). */
+  pushCa?: string | undefined;
 }
 
 /** What joins the inventory and the engine in one process; see {@link linkInventory}. */
@@ -45,6 +53,8 @@ export interface InventoryLink {
   readonly dispatcher: OutboxDispatcher;
   readonly publisher: MqttInventoryPublisher | null;
   readonly reminders: ReminderSchedule;
+  /** The members' Web Push reminders; null without VAPID keys. */
+  readonly pushReminders: ReminderSchedule | null;
   /** Starts delivery, the MQTT summary and the reminder checks; call after engine.start(). */
   start(): Promise<void>;
   /** Stops them again, before the engine stops. */
@@ -138,16 +148,42 @@ export function linkInventory(options: InventoryLinkOptions): InventoryLink {
     options.logger.child({ module: "reminders" }),
   );
 
+  // Like the household's reminder, every process checks; the claim in the database sends each once.
+  const pushReminders = options.vapidKeys
+    ? new ReminderSchedule(
+        new SendDuePushReminders({
+          push: new KnexPushRepository(knex),
+          items,
+          sender: new WebPushSender({
+            keys: options.vapidKeys,
+            subject: config.VAPID_SUBJECT,
+            allowPrivate: config.PUSH_ALLOW_PRIVATE_ENDPOINTS,
+            ...(options.pushCa ? { ca: options.pushCa } : {}),
+          }),
+          clock,
+          timeZone: config.TZ,
+          timeZones,
+          logger: options.logger.child({ module: "push-reminders" }),
+        }),
+        timer,
+        config.REMINDER_CHECK_INTERVAL * 1000,
+        options.logger.child({ module: "push-reminders" }),
+      )
+    : null;
+
   return {
     dispatcher,
     publisher,
     reminders,
+    pushReminders,
     async start() {
       await publisher?.start();
       dispatcher.start();
       reminders.start();
+      pushReminders?.start();
     },
     async stop() {
+      await pushReminders?.stop();
       await reminders.stop();
       await dispatcher.stop();
       await publisher?.stop();

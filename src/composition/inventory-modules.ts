@@ -51,6 +51,9 @@ import { SHOPPING_LIST_REPOSITORY } from "../ports/shopping-list-repository.js";
 import { KnexItemPhotoRepository } from "../adapters/persistence/knex-item-photo-repository.js";
 import { MemoryItemPhotoRepository } from "../adapters/persistence/memory-item-photo-repository.js";
 import { ITEM_PHOTO_REPOSITORY } from "../ports/item-photo-repository.js";
+import { KnexPushRepository } from "../adapters/persistence/knex-push-repository.js";
+import { MemoryPushRepository } from "../adapters/persistence/memory-push-repository.js";
+import { PUSH_REPOSITORY } from "../ports/push-repository.js";
 
 /** Tokens for what only composition knows. */
 export const DATABASE = Symbol("Database");
@@ -92,6 +95,7 @@ function knexRepositories(database: Database, options: KnexModuleOptions): Inven
     scope.register(INVENTORY_EVENT_FEED, { useValue: new KnexInventoryEventFeed(knex) });
     scope.register(BARCODE_REPOSITORY, { useValue: new KnexBarcodeRepository(knex) });
     scope.register(SHOPPING_LIST_REPOSITORY, { useValue: new KnexShoppingListRepository(knex) });
+    scope.register(PUSH_REPOSITORY, { useValue: new KnexPushRepository(knex) });
   };
 }
 
@@ -157,5 +161,9 @@ export function memoryModule(store: MemoryInventoryStore = new MemoryInventorySt
     const shoppingList = new MemoryShoppingListRepository(store);
     store.householdCascades.push((householdId) => shoppingList.deleteHousehold(householdId));
     scope.register(SHOPPING_LIST_REPOSITORY, { useValue: shoppingList });
+    const push = new MemoryPushRepository(store);
+    store.householdCascades.push((householdId) => push.deleteHousehold(householdId));
+    store.userCascades.push((userId) => push.deleteUser(userId));
+    scope.register(PUSH_REPOSITORY, { useValue: push });
   };
 }

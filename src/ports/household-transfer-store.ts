@@ -55,6 +55,8 @@ export interface HouseholdTransferStore {
     householdId: string,
     ids: { items: string[]; freezers: string[]; compartments: string[] },
   ): Promise<string[]>;
+  /** Which of `ids` are items the household already has (active or archived): an import leaves them alone. */
+  ownItemIds(householdId: string, ids: string[]): Promise<string[]>;
   /**
    * Writes the batches all or nothing (one transaction; chunked, short ones taken back on failure), one import of a household at a time, skipping ids the
    * household already has; returns how many records were new. Rejects with ImportInvalidError,

@@ -2,6 +2,7 @@
  * The inventory API over the in-memory module, for HTTP contract tests: the same
  * container and assembly as the real process, with memoryModule in place of the database.
  */
+import webpush from "web-push";
 import type { InventoryAppOptions } from "../../src/adapters/http/inventory/inventory-app.js";
 import { connectRedisRateLimitStores } from "../../src/adapters/http/inventory/redis-rate-limit-store.js";
 import { MemoryInventoryStore } from "../../src/adapters/persistence/memory-inventory-store.js";
@@ -33,6 +34,9 @@ export interface MemoryInventoryApiOptions {
   observe?: InventoryAppOptions["observe"];
 }
 
+/** One VAPID key pair for every in-memory API of a test run (key generation is not free). */
+export const TEST_VAPID_KEYS = webpush.generateVAPIDKeys();
+
 export async function buildMemoryInventoryApi(
   options: MemoryInventoryApiOptions,
 ): Promise<InventoryAssembly & { store: MemoryInventoryStore; close(): Promise<void> }> {
@@ -53,6 +57,10 @@ export async function buildMemoryInventoryApi(
     app: {
       ...appOptions(options.config, redis?.createStore),
       ...(options.observe ? { observe: options.observe } : {}),
+    },
+    push: {
+      publicKey: TEST_VAPID_KEYS.publicKey,
+      allowPrivateEndpoints: options.config.PUSH_ALLOW_PRIVATE_ENDPOINTS,
     },
   });
   return {

@@ -505,6 +505,21 @@ export const api = {
   removeShoppingListEntry: (hid: string, eid: string) => request("DELETE", `/households/${hid}/shopping-list/${eid}`),
   stockCheckedEntries: (hid: string, body: { freezerId: string; compartmentId: string; expiresAt?: string | null }) =>
     request<{ itemsCreated: number }>("POST", `/households/${hid}/shopping-list/checked/stock`, body),
+  pushPublicKey: () => request<{ publicKey: string }>("GET", "/push/public-key"),
+  subscribePush: (subscription: PushSubscriptionJSON, language: string) =>
+    request<{ endpoint: string }>("POST", "/users/me/push-subscriptions", {
+      endpoint: subscription.endpoint,
+      keys: subscription.keys,
+      language,
+    }),
+  unsubscribePush: (endpoint: string) => request("DELETE", "/users/me/push-subscriptions", { endpoint }),
+  memberReminder: (hid: string) => request<MemberReminder>("GET", `/households/${hid}/push-reminders`),
+  updateMemberReminder: (hid: string, body: Partial<Pick<MemberReminder, "enabled" | "timeOfDay" | "daysAhead">>) =>
+    request<MemberReminder>("PUT", `/households/${hid}/push-reminders`, body),
+  exportHousehold: (hid: string, format: "json" | "csv") => download(`/households/${hid}/export?format=${format}`),
+  /** Imports (or with `dryRun`, previews) a household file as its own content type: the body is the file. */
+  importHousehold: (hid: string, file: Blob, format: "json" | "csv", dryRun: boolean) =>
+    upload<ImportSummary>(`/households/${hid}/import?format=${format}${dryRun ? "&dryRun=true" : ""}`, file),
 };
 
 /** The units a shopping-list entry is counted in (the server's fixed list). */
@@ -534,4 +549,57 @@ export interface ShoppingListAddition {
   position?: number;
   /** Take the name from this item of the household (one just used up). */
   fromItemId?: string;
+}
+
+export interface MemberReminder {
+  householdId: string;
+  enabled: boolean;
+  daysAhead: number;
+  timeOfDay: string;
+  lastSentOn: string | null;
+  updatedAt: string;
+}
+
+export interface ImportSummary {
+  freezersCreated: number;
+  compartmentsCreated: number;
+  categoriesCreated: number;
+  itemsCreated: number;
+  itemsUnchanged: number;
+  barcodesRemembered: number;
+}
+
+/** A file body (an import) with the session's token, refreshed once on a 401 like every request. */
+async function upload<T>(path: string, file: Blob): Promise<T> {
+  const attempt = async () => {
+    if (navigator.onLine === false) throw new ApiError(0, "offline");
+    try {
+      return await fetch(`${BASE}${path}`, {
+        method: "POST",
+        headers: {
+          Accept: "application/json",
+          "Content-Type": path.includes("format=csv") ? "text/csv" : "application/json",
+          ...(accessToken ? { Authorization: `Bearer ${accessToken}` } : {}),
+        },
+        body: file,
+        credentials: "same-origin",
+        cache: "no-store",
+      });
+    } catch {
+      throw new ApiError(0, "offline");
+    }
+  };
+  let response = await attempt();
+  if (response.status === 401 && (await refreshSession().catch(() => false))) response = await attempt();
+  if (!response.ok) throw await failure(response);
+  return parse<T>(response);
+}
+
+/** A file answer (an export) as a Blob, with the name the server gives it. */
+async function download(path: string): Promise<{ blob: Blob; name: string }> {
+  let response = await send("GET", path);
+  if (response.status === 401 && (await refreshSession().catch(() => false))) response = await send("GET", path);
+  if (!response.ok) throw await failure(response);
+  const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "")?.[1] ?? "household";
+  return { blob: await response.blob(), name };
 }

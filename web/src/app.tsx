@@ -15,6 +15,8 @@ import { ItemView } from "./views/item.js";
 import { ExpiringSoon, ItemList, QuickAdd } from "./views/items.js";
 import { PendingWrites } from "./views/pending.js";
 import { ShoppingListView, ShoppingOffer } from "./views/shopping-list.js";
+import { HouseholdDataView } from "./views/household-data.js";
+import { RemindersView } from "./views/reminders.js";
 
 function OfflineBanner() {
   const { online } = useAppState();
@@ -176,6 +178,10 @@ function Screen(props: { path: string }) {
       return <AccountView />;
     case "/categories":
       return <CategoriesView />;
+    case "/reminders":
+      return <RemindersView />;
+    case "/household/data":
+      return <HouseholdDataView />;
     default:
       return <Home />;
   }
@@ -190,6 +196,8 @@ const SCREEN_TITLES: [RegExp, MessageKey][] = [
   [/^\/household$/, "nav.household"],
   [/^\/account$/, "nav.account"],
   [/^\/categories$/, "categories.title"],
+  [/^\/reminders$/, "nav.reminders"],
+  [/^\/household\/data$/, "nav.data"],
 ];
 
 /**

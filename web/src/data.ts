@@ -21,6 +21,20 @@ export function noteFailure(error: unknown): void {
   if (error instanceof ApiError && error.status === 0) setState({ online: false });
 }
 
+/**
+ * The household a link names (`?household=`, as a reminder's notification opens the app), read
+ * once: taken out of the address so it does not override a later switch.
+ */
+function linkedHousehold(): string | null {
+  const params = new URLSearchParams(location.search);
+  const linked = params.get("household");
+  if (!linked) return null;
+  params.delete("household");
+  const search = params.toString();
+  history.replaceState(history.state, "", `${location.pathname}${search ? `?${search}` : ""}${location.hash}`);
+  return linked;
+}
+
 /** Loads the user's households and picks one (the last used, else the first). */
 export async function loadHouseholds(): Promise<Household[]> {
   try {
@@ -33,7 +47,7 @@ export async function loadHouseholds(): Promise<Household[]> {
       throw error;
     }
     remember("households", households);
-    const wanted = getState().householdId ?? recall<string>("householdId");
+    const wanted = linkedHousehold() ?? getState().householdId ?? recall<string>("householdId");
     const householdId = households.find((household) => household.id === wanted)?.id ?? households[0]?.id ?? null;
     setFamilyTimeZone(households.find((household) => household.id === householdId)?.timeZone);
     setState({ households, householdId, householdsLoaded: true, householdsError: null });

@@ -127,6 +127,15 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
     return foreignIds(this.knex, householdId, ids);
   }
 
+  async ownItemIds(householdId: string, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows: { id: string }[] = await this.knex("freezer_items")
+      .where({ household_id: householdId })
+      .whereIn("id", ids)
+      .select("id");
+    return rows.map((row) => row.id);
+  }
+
   async importAll(write: ImportWrite): Promise<ImportCounts> {
     if (this.chunked) {
       const run = this.importsDone.then(() => this.importInChunks(write));

@@ -115,6 +115,9 @@ export class KnexUserRepository implements UserRepository {
       check?.(rows.map((row) => fromColumns(row, ["joinedAt"])));
       await trx("memberships").where({ user_id: id }).delete();
       await trx("refresh_tokens").where({ user_id: id }).delete();
+      // A deleted account's devices get no more pushes, and its settings are of no one.
+      await trx("push_subscriptions").where({ user_id: id }).delete();
+      await trx("member_reminders").where({ user_id: id }).delete();
       await trx("users").where({ id }).update({
         name: replacement.name,
         email: replacement.email,

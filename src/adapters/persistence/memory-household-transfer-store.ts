@@ -82,6 +82,10 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
     return photos;
   }
 
+  async ownItemIds(householdId: string, ids: string[]): Promise<string[]> {
+    return ids.filter((id) => this.items.holds(id)?.householdId === householdId);
+  }
+
   async foreignIds(
     householdId: string,
     ids: { items: string[]; freezers: string[]; compartments: string[] },

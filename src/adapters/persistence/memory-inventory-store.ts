@@ -37,6 +37,9 @@ export class MemoryInventoryStore {
 
   /** Run when a household is deleted, so other areas drop their rows of it (items, change log). */
   readonly householdCascades: ((householdId: string) => void)[] = [];
+
+  /** Run when an account is deleted (anonymised), so other areas drop what only it had (push devices). */
+  readonly userCascades: ((userId: string) => void)[] = [];
 }
 
 /** Copies so callers never mutate stored rows by accident (the database would not let them either). */

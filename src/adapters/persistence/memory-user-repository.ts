@@ -89,5 +89,6 @@ export class MemoryUserRepository implements UserRepository {
     for (const [key, token] of this.store.refreshTokens) {
       if (token.userId === id) this.store.refreshTokens.delete(key);
     }
+    for (const cascade of this.store.userCascades) cascade(id);
   }
 }

@@ -40,7 +40,10 @@ export function minutesOfDay(timeOfDay: string): number {
  * out today. A reminder missed while Hearth was down is therefore sent once when it comes
  * back, if that is still the same day; a day missed entirely is not made up.
  */
-export function isReminderDue(settings: ReminderSettings, now: Pick<LocalTime, "date" | "minutes">): boolean {
+export function isReminderDue(
+  settings: Pick<ReminderSettings, "enabled" | "lastSentOn" | "timeOfDay">,
+  now: Pick<LocalTime, "date" | "minutes">,
+): boolean {
   return settings.enabled && settings.lastSentOn !== now.date && now.minutes >= minutesOfDay(settings.timeOfDay);
 }
 

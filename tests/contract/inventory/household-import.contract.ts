@@ -358,5 +358,37 @@ export function describeHouseholdImportContract(label: string, build: () => Prom
       expect(exported.items.find((item) => item.id === itemId)?.barcode).to.equal("4006381333931");
       expect(exported.barcodes.map((entry) => entry.code)).to.include.members([code, "96385074"]);
     });
+
+    it("previews an import (?dryRun=true) with the counts the import then has, writing nothing", async () => {
+      const freezerName = `Preview ${newId("p")}`;
+      const kept = (await exportOf(w.owner, w.hid)).items.slice(0, 2);
+      const file = JSON.stringify({
+        items: [
+          ...kept,
+          { id: newId("preview"), name: "Plums", quantity: 1, freezerName, compartmentName: "Drawer" },
+          { id: newId("preview"), name: "Pears", quantity: 1, freezerName, compartmentName: "Drawer" },
+        ],
+      });
+      const before = await exportOf(w.owner, w.hid);
+      const response = await fetch(`${base}/households/${w.hid}/import?dryRun=true`, {
+        method: "POST",
+        headers: { ...auth(w.owner), "Content-Type": "application/json" },
+        body: file,
+      });
+      const preview = await response.json();
+      expect(response.status, JSON.stringify(preview)).to.equal(200);
+      const expected = {
+        freezersCreated: 1,
+        compartmentsCreated: 1,
+        categoriesCreated: 0,
+        itemsCreated: 2,
+        itemsUnchanged: kept.length,
+        barcodesRemembered: 0,
+      };
+      expect(preview).to.deep.equal(expected);
+      expect(await exportOf(w.owner, w.hid)).to.deep.equal(before);
+      const imported = await importFile(w.owner, w.hid, file);
+      expect(imported.body).to.deep.equal(expected);
+    });
   });
 }

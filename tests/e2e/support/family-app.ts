@@ -55,8 +55,8 @@ export interface AppServer {
 export async function startAppServer(
   variant: "PGlite" | "PostgreSQL",
   suite: string,
-  /** Extra Chromium flags (a fake camera) and Hearth settings. */
-  extra: { chromiumArgs?: string[]; env?: Record<string, string> } = {},
+  /** Extra Chromium flags (a fake camera), Hearth settings, and a test push service's certificate. */
+  extra: { chromiumArgs?: string[]; env?: Record<string, string>; pushCa?: string } = {},
 ): Promise<{ server: AppServer | null; stop: () => Promise<void> }> {
   let database: TestDatabase | null = null;
   let broker: TestBroker | null = null;
@@ -96,6 +96,7 @@ export async function startAppServer(
       ...(database?.url ? { DATABASE_URL: database.url } : {}),
       ...extra.env,
     },
+    ...(extra.pushCa ? { pushCa: extra.pushCa } : {}),
     apiPort: 0,
     httpPort: 0,
     logStream: new Writable({ write: (_chunk, _encoding, done) => done() }),

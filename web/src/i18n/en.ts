@@ -416,6 +416,52 @@ export const en = {
   "history.photoAdded": "{who} added a photo, {when}",
   "history.photoChanged": "{who} changed the photo, {when}",
   "history.photoRemoved": "{who} removed the photo, {when}",
+  // Reminders on the phone (Web Push) and the household's export and import.
+  "nav.reminders": "Reminders",
+  "nav.data": "Export and import",
+  "household.more": "More for this household",
+  "reminders.title": "Reminders",
+  "reminders.intro":
+    "Get a push message on this phone when food in the household's freezers is about to expire: once a day at your time, only when something expires.",
+  "reminders.device": "This device",
+  "reminders.unsupported":
+    "This browser cannot receive push messages. On an iPhone or iPad, add Hearth to the home screen first and open it from there.",
+  "reminders.denied":
+    "Notifications are blocked for Hearth. Allow them in the browser's site settings, then come back here.",
+  "reminders.deviceOn": "Reminders come to this device.",
+  "reminders.deviceOff": "Reminders do not come to this device yet.",
+  "reminders.turnOn": "Turn on reminders on this device",
+  "reminders.turnOff": "Turn off on this device",
+  "reminders.when": "When",
+  "reminders.enabled": "Remind me about expiring food",
+  "reminders.time": "Time of day",
+  "reminders.timeZone": "In the household's time zone ({zone})",
+  "reminders.daysAhead": "Days ahead",
+  "reminders.daysAheadHint": "Lists what expires within this many days (and what has expired).",
+  "reminders.saved": "Saved.",
+  "reminders.lastSent": "Last reminder: {date}",
+  "data.title": "Export and import",
+  "data.export": "Export",
+  "data.exportHint":
+    "Download everything in this household: freezers, compartments, items (also archived ones) and their history. JSON keeps everything; CSV opens in a spreadsheet.",
+  "data.downloadJson": "Download JSON",
+  "data.downloadCsv": "Download CSV",
+  "data.import": "Import",
+  "data.importHint":
+    "Choose a Hearth export (JSON or CSV). You see what would change before anything is imported. Items already here are left as they are.",
+  "data.ownerOnly": "Only the household's owner can import.",
+  "data.file": "File to import",
+  "data.checking": "Checking the file…",
+  "data.preview": "What importing {name} would change",
+  "data.freezersCreated": "New freezers: {count}",
+  "data.compartmentsCreated": "New compartments: {count}",
+  "data.itemsCreated": "New items: {count}",
+  "data.categoriesCreated": "New categories: {count}",
+  "data.barcodesRemembered": "Barcodes newly remembered: {count}",
+  "data.itemsUnchanged": "Items already here, left unchanged: {count}",
+  "data.apply": "Import now",
+  "data.imported": "Imported.",
+  "data.problems": "The file cannot be imported. Nothing was changed. These rows have problems:",
 } as const;
 
 export type MessageKey = keyof typeof en;

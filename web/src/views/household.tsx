@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, type HouseholdDetail, type Invite } from "../api.js";
-import { ActionForm, ConfirmButton, ErrorText, NameForm, Select, useAction } from "../components.js";
+import { ActionForm, ConfirmButton, ErrorText, Link, NameForm, Select, useAction } from "../components.js";
 import { loadHouseholds, noteFailure, selectHousehold } from "../data.js";
 import { browserTimeZone, formatDateTime, formatDay } from "../format.js";
 import { t } from "../i18n/index.js";
@@ -240,6 +240,19 @@ export function HouseholdView() {
         />
       ) : null}
       {detail ? <Members detail={detail} isOwner={isOwner} onChanged={() => setVersion(version + 1)} /> : null}
+      {household ? (
+        <nav aria-labelledby="household-more-title">
+          <h2 id="household-more-title">{t("household.more")}</h2>
+          <ul class="links">
+            <li>
+              <Link href="/reminders">{t("nav.reminders")}</Link>
+            </li>
+            <li>
+              <Link href="/household/data">{t("nav.data")}</Link>
+            </li>
+          </ul>
+        </nav>
+      ) : null}
       {household && isOwner ? <Invites /> : null}
       {household && !isOwner ? (
         <section aria-labelledby="leave-title">

@@ -43,7 +43,16 @@ export const IMPORT_MAX_BYTES = 512 * 1024 * 1024;
 const exportQuery = z
   .object({ format: z.enum(["json", "csv"], "must be json or csv").optional().default("json") })
   .strict();
-const importQuery = z.object({ format: z.enum(["json", "csv"], "must be json or csv").optional() }).strict();
+const importQuery = z
+  .object({
+    format: z.enum(["json", "csv"], "must be json or csv").optional(),
+    dryRun: z
+      .enum(["true", "false"], "must be true or false")
+      .optional()
+      .transform((value) => value === "true")
+      .openapi({ description: "true: check the file and answer what would change, writing nothing" }),
+  })
+  .strict();
 
 const importSummaryResponse = z
   .object({
@@ -122,6 +131,7 @@ function importHandler(useCases: HouseholdDataUseCases, maxPhotoBytes?: number):
       const summary = await useCases.importHousehold.execute({
         householdId: hid,
         userId: currentUserId(res),
+        dryRun: (res.locals.query as z.output<typeof importQuery>).dryRun,
         rows: () =>
           (async function* (): AsyncGenerator<ImportRow> {
             spooled ??= spool(req, file);
@@ -248,7 +258,7 @@ export function registerHouseholdDataOpenApi(registry: OpenAPIRegistry): void {
     method: "post",
     path: `${HOUSEHOLD_PATH}/import`,
     summary:
-      "Import a household file (owner): every row is validated first (400 with the row numbers and reasons, nothing written; ids of another household are refused), then written all or nothing (on PGlite in short transactions taken back on failure), one import of the household at a time; items already present (same id) are left alone; named missing freezers and compartments are created once",
+      "Import a household file (owner): every row is validated first (400 with the row numbers and reasons, nothing written; ids of another household are refused), then written all or nothing (on PGlite in short transactions taken back on failure), one import of the household at a time; items already present (same id) are left alone; named missing freezers and compartments are created once. With ?dryRun=true the same checks run and the answer says what the import would create and leave unchanged, writing nothing (a preview)",
     tags: ["Export and import"],
     security: [{ [BEARER_AUTH]: [] }],
     request: {

@@ -144,6 +144,8 @@ export interface InventoryAppDependencies {
    */
   itemPhotoRouter?: (context: { authenticate: RequestHandler; access: HouseholdAccess }) => Router;
   registerItemPhotoOpenApi?: (registry: OpenAPIRegistry) => void;
+  /** Web Push routes (public key, devices, members' reminders); absent: no such routes. */
+  pushRoutes?: RouteDefinition[];
 }
 
 /** Throws 403 ADMIN_REQUIRED unless the (signed-in) user is an admin of the installation. */
@@ -187,6 +189,7 @@ export function createInventoryApp(deps: InventoryAppDependencies): Express {
     ...(deps.barcodeRoutes ?? []),
     ...(deps.shoppingListRoutes ?? []),
     ...categoryRoutes(deps.useCases),
+    ...(deps.pushRoutes ?? []),
   ];
 
   const registry = createOpenApiRegistry();

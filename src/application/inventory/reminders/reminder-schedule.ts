@@ -2,14 +2,14 @@ import type { Logger } from "../../../ports/logger.js";
 import type { Timer, TimerHandle } from "../../../ports/timer.js";
 import type { SendDueReminders } from "./send-due-reminders.js";
 
-/** Checks for due reminders at start and then every `intervalMs`. */
+/** Checks for due reminders (the household's, or the members' pushes) at start and then every `intervalMs`. */
 export class ReminderSchedule {
   private handle: TimerHandle | null = null;
   private running: Promise<unknown> = Promise.resolve();
   private started = false;
 
   constructor(
-    private readonly send: SendDueReminders,
+    private readonly send: Pick<SendDueReminders, "execute">,
     private readonly timer: Timer,
     private readonly intervalMs: number,
     private readonly logger: Logger,

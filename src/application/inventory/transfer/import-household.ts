@@ -35,6 +35,8 @@ export interface ImportHouseholdInput extends HouseholdInput {
    * source rather than holding the file in memory.
    */
   rows(): AsyncIterable<ImportRow>;
+  /** Check the file and answer what the import would create, writing nothing (the app's preview). */
+  dryRun?: boolean | undefined;
 }
 
 interface Place {
@@ -257,6 +259,7 @@ export class ImportHousehold extends HouseholdUseCase<
   async execute(input: ImportHouseholdInput): Promise<ImportSummary> {
     await this.access.requireOwner(input.householdId, input.userId);
     const now = this.ports.clock.now();
+    if (input.dryRun) return this.preview(input, now);
     const itemCount = await this.validate(input, now);
     const written = await this.ports.transfers.importAll({
       householdId: input.householdId,
@@ -360,6 +363,57 @@ export class ImportHousehold extends HouseholdUseCase<
       if (error instanceof DomainError) return `data: ${error.message}`;
       throw error;
     }
+  }
+
+  /**
+   * The dry run: the same checks as an import (so a file the preview accepts is one the import
+   * accepts, unless the household changes in between), then what it would create, counted from
+   * the same placements and the items the household already has.
+   */
+  private async preview(input: ImportHouseholdInput, now: Date): Promise<ImportSummary> {
+    const { householdId } = input;
+    const itemCount = await this.validate(input, now);
+    const placements = this.placements(
+      input,
+      now,
+      await this.ports.transfers.freezers(householdId),
+      await this.ports.transfers.categories(householdId),
+    );
+    const summary: ImportSummary = {
+      freezersCreated: 0,
+      compartmentsCreated: 0,
+      categoriesCreated: 0,
+      itemsCreated: 0,
+      itemsUnchanged: 0,
+      barcodesRemembered: 0,
+    };
+    let ids: string[] = [];
+    const count = async () => {
+      summary.itemsUnchanged += (await this.ports.transfers.ownItemIds(householdId, ids)).length;
+      ids = [];
+    };
+    // At most MAX_IMPORTED_BARCODES (validate() refused more): held here to subtract the known ones.
+    const codes = new Set<string>();
+    for await (const row of input.rows()) {
+      placements.place(row);
+      const created = placements.takeCreated();
+      summary.freezersCreated += created.freezers.length;
+      summary.compartmentsCreated += created.compartments.length;
+      summary.categoriesCreated += created.categories.length;
+      if (row.kind === "item") ids.push(row.id);
+      if (row.kind === "barcode") codes.add(row.code);
+      if (ids.length >= BATCH) await count();
+    }
+    await count();
+    summary.itemsCreated = itemCount - summary.itemsUnchanged;
+    for (let after: string | null = null; codes.size > 0; ) {
+      const known = await this.ports.transfers.barcodesAfter(householdId, after, BATCH);
+      for (const barcode of known) codes.delete(barcode.code);
+      if (known.length < BATCH) break;
+      after = known[known.length - 1]?.code ?? null;
+    }
+    summary.barcodesRemembered = codes.size;
+    return summary;
   }
 
   /**

@@ -4,6 +4,7 @@ import { barcodeAccessRows } from "./barcode-rows.js";
 import { shoppingListAccessRows } from "./shopping-list-rows.js";
 import { categoryAccessRows } from "./categories-rows.js";
 import { photoAccessRows } from "./photo-rows.js";
+import { pushAccessRows } from "./push-rows.js";
 
 export type Method = "get" | "post" | "put" | "patch" | "delete";
 
@@ -340,4 +341,5 @@ export const routeAccessTable: AccessRow[] = [
   ...shoppingListAccessRows,
   ...categoryAccessRows,
   ...photoAccessRows,
+  ...pushAccessRows,
 ];
