@@ -8,6 +8,8 @@ export interface User {
   id: string;
   email: string;
   name: string;
+  /** The installation role, on GET /users/me (admins see the House section). */
+  role?: "admin" | "member";
 }
 
 export interface Household {
@@ -460,4 +462,11 @@ export const api = {
     code: string,
     body: { name: string; unit?: string | null; categoryId?: string | null },
   ) => request<RememberedBarcode>("PUT", `/households/${hid}/barcodes/${encodeURIComponent(code)}`, body),
+
+  // The House section (installation admins): the engine's routes and the admin list.
+  house: <T>(method: string, path: string, body?: unknown) => request<T>(method, `/house${path}`, body),
+  adminUsers: () =>
+    request<{ accounts: Required<User>[]; total: number }>("GET", `/admin/users${query({ limit: 100 })}`),
+  grantAdmin: (uid: string) => request<Required<User>>("PUT", `/admin/admins/${uid}`),
+  revokeAdmin: (uid: string) => request<Required<User>>("DELETE", `/admin/admins/${uid}`),
 };

@@ -13,6 +13,8 @@ import { InviteView } from "./views/invite.js";
 import { ItemView } from "./views/item.js";
 import { ExpiringSoon, ItemList, QuickAdd } from "./views/items.js";
 import { PendingWrites } from "./views/pending.js";
+import { HouseScreen } from "./house/loader.js";
+import { useInstallationRole } from "./house/role.js";
 
 function OfflineBanner() {
   const { online } = useAppState();
@@ -55,6 +57,8 @@ const NAV: { href: string; label: Parameters<typeof t>[0] }[] = [
 
 function Header(props: { path: string }) {
   const { households, householdId } = useAppState();
+  // Admins run the house: their navigation has the House pages too.
+  const nav = useInstallationRole() === "admin" ? [...NAV, { href: "/house", label: "nav.house" as const }] : NAV;
   const household = households.find((candidate) => candidate.id === householdId);
   return (
     <header class="top">
@@ -68,9 +72,12 @@ function Header(props: { path: string }) {
       <HouseholdSwitcher />
       <nav aria-label={t("nav.label")}>
         <ul>
-          {NAV.map((entry) => (
+          {nav.map((entry) => (
             <li key={entry.href}>
-              <Link href={entry.href} current={props.path === entry.href}>
+              <Link
+                href={entry.href}
+                current={props.path === entry.href || (entry.href === "/house" && props.path.startsWith("/house/"))}
+              >
                 {t(entry.label)}
               </Link>
             </li>
@@ -160,6 +167,7 @@ function Screen(props: { path: string }) {
   if (item?.[1]) return <ItemView itemId={decodeURIComponent(item[1])} />;
   const invite = /^\/invite\/([^/]+)$/.exec(path);
   if (invite?.[1]) return <InviteView code={decodeURIComponent(invite[1])} />;
+  if (path === "/house" || path.startsWith("/house/")) return <HouseScreen path={path} />;
   switch (path) {
     case "/archive":
       return <ArchiveView />;
@@ -181,6 +189,7 @@ const SCREEN_TITLES: [RegExp, MessageKey][] = [
   [/^\/freezers$/, "nav.freezers"],
   [/^\/household$/, "nav.household"],
   [/^\/account$/, "nav.account"],
+  [/^\/house(\/|$)/, "nav.house"],
 ];
 
 /**

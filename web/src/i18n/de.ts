@@ -302,4 +302,7 @@ export const de: Catalogue = {
   "rule.checkDigit": "die letzte Ziffer (Prüfziffer) passt nicht; prüfe auf Tippfehler",
   "rule.barcodeCharacters": "nur Buchstaben, Ziffern, - . _ und ~",
   "history.barcode": "{who} hat den Barcode von {from} auf {to} geändert, {when}",
+  "nav.house": "Haus",
+  "house.notAdmin":
+    "Die Seiten des Hauses sind für die Admins der Installation. Bitte einen Admin, dich dazu zu machen.",
 };

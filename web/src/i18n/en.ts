@@ -296,6 +296,8 @@ export const en = {
   "rule.checkDigit": "the last digit (check digit) does not match; check for a typo",
   "rule.barcodeCharacters": "only letters, digits, - . _ and ~",
   "history.barcode": "{who} changed the barcode from {from} to {to}, {when}",
+  "nav.house": "House",
+  "house.notAdmin": "The House pages are for the installation's admins. Ask an admin to make you one.",
 } as const;
 
 export type MessageKey = keyof typeof en;
