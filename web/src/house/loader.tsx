@@ -28,7 +28,8 @@ export function HouseScreen(props: { path: string }) {
       (error: unknown) => setFailure(error),
     );
   }, [role, attempt]);
-  if (role === "member") {
+  // A role taken away while the pages are open: they say so themselves (house.tsx).
+  if (role === "member" && !module) {
     return (
       <main id="main">
         <h1>{t("nav.house")}</h1>

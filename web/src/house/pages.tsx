@@ -482,7 +482,7 @@ export function ServicesPage() {
   const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
   if (error) return <HouseError error={error} />;
   if (!data) return <Loading />;
-  if (data.services.length === 0) return <p>{ht("house.services.none")}</p>;
+  if (data.services.length === 0) return <p id="services-none">{ht("house.services.none")}</p>;
   const pair = async (panel: string) => {
     setNote({ ok: true, text: ht("house.pair.busy", { panel }) });
     try {
@@ -777,12 +777,9 @@ export function AdminsPage() {
                         onConfirm={() => change(account, false)}
                       />
                     ) : (
-                      <button
-                        type="button"
-                        aria-label={ht("house.admins.grant", { name: account.name })}
-                        onClick={() => void change(account, true)}
-                      >
+                      <button type="button" onClick={() => void change(account, true)}>
                         {ht("house.admins.grantShort")}
+                        <span class="visually-hidden"> – {account.name}</span>
                       </button>
                     )}
                   </td>
