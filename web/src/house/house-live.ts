@@ -8,7 +8,8 @@ import { useEffect, useState } from "preact/hooks";
 import { currentAccessToken, refreshSession } from "../api.js";
 import { setInstallationRole } from "./role.js";
 
-export type Topic = "state" | "automations" | "logs" | "devices" | "services";
+/** What an event touches; "errors" is the part of the log the overview shows (level error and above). */
+export type Topic = "state" | "automations" | "logs" | "errors" | "devices" | "services";
 export type LiveStatus = "connecting" | "on" | "off";
 
 const FIRST_DELAY_MS = 1000;
@@ -16,7 +17,7 @@ const MAX_DELAY_MS = 30_000;
 /** Events closer together than this reload once (a burst of log lines, a sensor chattering). */
 const COALESCE_MS = 300;
 
-const versions: Record<Topic, number> = { state: 0, automations: 0, logs: 0, devices: 0, services: 0 };
+const versions: Record<Topic, number> = { state: 0, automations: 0, logs: 0, errors: 0, devices: 0, services: 0 };
 let status: LiveStatus = "connecting";
 const listeners = new Set<() => void>();
 const dirty = new Set<Topic>();
@@ -53,14 +54,28 @@ const TOPICS_BY_EVENT: Record<string, Topic[]> = {
   service: ["services"],
 };
 
+const ERROR_LEVEL = 50;
+
 function handle(block: string): void {
   let type = "message";
+  let data = "";
   for (const line of block.split(/\r?\n/)) {
     if (line.startsWith(":")) continue;
     if (line.startsWith("event:")) type = line.slice(6).trim();
+    else if (line.startsWith("data:")) data = line.slice(5).trim();
   }
   const topics = TOPICS_BY_EVENT[type];
   if (topics) touch(...topics);
+  if (type === "log.skipped" || (type === "log" && logLevel(data) >= ERROR_LEVEL)) touch("errors");
+}
+
+function logLevel(data: string): number {
+  try {
+    const level = (JSON.parse(data) as { level?: unknown }).level;
+    return typeof level === "number" ? level : 0;
+  } catch {
+    return 0;
+  }
 }
 
 function wait(ms: number, signal: AbortSignal): Promise<void> {
@@ -103,7 +118,7 @@ async function follow(signal: AbortSignal): Promise<void> {
         delay = FIRST_DELAY_MS;
         setStatus("on");
         // What changed while the stream was down is not replayed: reload everything once.
-        if (connectedBefore) touch("state", "automations", "logs", "devices", "services");
+        if (connectedBefore) touch("state", "automations", "logs", "errors", "devices", "services");
         connectedBefore = true;
         const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
         let buffer = "";

@@ -55,7 +55,7 @@ function Stat(props: { id: string; label: string; children: preact.ComponentChil
 export function OverviewPage(props: { status: EngineStatus | undefined; error: unknown }) {
   const { status } = props;
   const automations = useHouseData<{ automations: Automation[] }>("/automations", ["automations"]);
-  const errors = useHouseData<{ entries: LogEntry[] }>("/logs?level=50&limit=10", ["logs"]);
+  const errors = useHouseData<{ entries: LogEntry[] }>("/logs?level=50&limit=10", ["errors"]);
   if (props.error) return <HouseError error={props.error} />;
   if (!status) return <Loading />;
   const list = automations.data?.automations ?? [];
