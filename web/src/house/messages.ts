@@ -42,8 +42,7 @@ const en = {
   "house.role.leader": "leader",
   "house.role.standby": "standby",
   "house.counts": "{registered} running · {failed} failed · {runs} runs · {errors} errors",
-  "house.servicesSummary":
-    "{registered} services: {reachable} reachable, {unreachable} unreachable, {unknown} not used yet",
+  "house.servicesSummary": "{reachable} reachable, {unreachable} unreachable, {unknown} not used yet",
   "house.recentErrors": "Recent errors",
   "house.noErrors": "No errors logged.",
   "house.name": "Name",
@@ -200,8 +199,7 @@ const de: Record<HouseKey, string> = {
   "house.role.leader": "führend",
   "house.role.standby": "Bereitschaft",
   "house.counts": "{registered} laufen · {failed} fehlgeschlagen · {runs} Läufe · {errors} Fehler",
-  "house.servicesSummary":
-    "{registered} Dienste: {reachable} erreichbar, {unreachable} nicht erreichbar, {unknown} noch nicht benutzt",
+  "house.servicesSummary": "{reachable} erreichbar, {unreachable} nicht erreichbar, {unknown} noch nicht benutzt",
   "house.recentErrors": "Letzte Fehler",
   "house.noErrors": "Keine Fehler protokolliert.",
   "house.name": "Name",
