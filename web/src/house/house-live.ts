@@ -16,6 +16,13 @@ const FIRST_DELAY_MS = 1000;
 const MAX_DELAY_MS = 30_000;
 /** Events closer together than this reload once (a burst of log lines, a sensor chattering). */
 const COALESCE_MS = 300;
+/**
+ * Reloads at most this often: a busy house (a sensor reporting every second, a chatty
+ * automation) must not spend the account's request budget (RATE_LIMIT_PER_MINUTE, 100 by
+ * default); a page reloads two or three routes per flush.
+ */
+const MIN_INTERVAL_MS = 3000;
+let lastFlush = 0;
 
 const versions: Record<Topic, number> = { state: 0, automations: 0, logs: 0, errors: 0, devices: 0, services: 0 };
 let status: LiveStatus = "connecting";
@@ -31,12 +38,14 @@ function tell(): void {
 function touch(...topics: Topic[]): void {
   for (const topic of topics) dirty.add(topic);
   if (flush) return;
+  const delay = Math.max(COALESCE_MS, lastFlush + MIN_INTERVAL_MS - Date.now());
   flush = setTimeout(() => {
     flush = null;
+    lastFlush = Date.now();
     for (const topic of dirty) versions[topic] += 1;
     dirty.clear();
     tell();
-  }, COALESCE_MS);
+  }, delay);
 }
 
 function setStatus(next: LiveStatus): void {
