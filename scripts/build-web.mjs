@@ -133,6 +133,13 @@ export async function buildWebApp(outDir = path.join(webDir, "dist")) {
     ? path.relative(outDir, path.resolve(root, entry[1].cssBundle)).split(path.sep).join("/")
     : null;
 
+  const firstLoad = firstLoadBytes(result.metafile, entry[0], entry[1].cssBundle);
+  if (firstLoad > FIRST_LOAD_BUDGET) {
+    throw new Error(
+      `the first load is ${firstLoad} bytes gzipped, over the budget of ${FIRST_LOAD_BUDGET}: load more of the app lazily (import())`,
+    );
+  }
+
   const icons = [
     { file: "icons/icon-192.png", size: 192, padding: 0, purpose: "any" },
     { file: "icons/icon-512.png", size: 512, padding: 0, purpose: "any" },
@@ -179,13 +186,17 @@ export async function buildWebApp(outDir = path.join(webDir, "dist")) {
 
   // The shell the service worker keeps: the page, every bundle (lazy chunks too), the icons;
   // not the barcode reader (its chunk and its 1 MB of WebAssembly), which a phone with a
-  // BarcodeDetector never needs: it is fetched when a scan first needs it.
+  // BarcodeDetector never needs: it is fetched when a scan first needs it; nor the House pages,
+  // which only admins open, online (house-*.js and what only they import).
   const decoder = barcodeDecoderFiles(result.metafile, outDir);
+  const houseOnly = houseOnlyOutputs(result.metafile, entry[0]);
   const shell = [
     "/",
     "/manifest.webmanifest",
     ...icons.map((icon) => `/${icon.file}`),
-    ...outputs.filter((file) => !decoder.has(file)).map((file) => `/${file.split(path.sep).join("/")}`),
+    ...outputs
+      .filter((file, index) => !decoder.has(file) && !houseOnly.has(Object.keys(result.metafile.outputs)[index]))
+      .map((file) => `/${file.split(path.sep).join("/")}`),
   ];
   const version = createHash("sha256").update(page).update(JSON.stringify(shell)).digest("hex").slice(0, 12);
   await build({
@@ -199,7 +210,50 @@ export async function buildWebApp(outDir = path.join(webDir, "dist")) {
     logLevel: "warning",
   });
   precompress(outDir);
-  return { outDir, script, style, shell, version };
+  return { outDir, script, style, shell, version, firstLoad };
+}
+
+/**
+ * What a family member's phone downloads before the app shows anything, gzipped: the entry
+ * bundle, the chunks it imports statically (not those behind import(), like the House pages),
+ * and its CSS. Issue 25 sets the bound.
+ */
+export const FIRST_LOAD_BUDGET = 150 * 1024;
+
+/** The House chunks and what only they import (reachable from the entry only through them). */
+function houseOnlyOutputs(metafile, entryFile) {
+  const isHouse = (file) => /(^|\/)house-[^/]*\.js$/.test(file);
+  const reach = (starts, enter) => {
+    const seen = new Set();
+    const pending = [...starts];
+    while (pending.length > 0) {
+      const file = pending.pop();
+      if (seen.has(file) || !enter(file)) continue;
+      seen.add(file);
+      for (const imported of metafile.outputs[file]?.imports ?? []) pending.push(imported.path);
+    }
+    return seen;
+  };
+  const withoutHouse = reach([entryFile], (file) => !isHouse(file));
+  const house = reach(Object.keys(metafile.outputs).filter(isHouse), () => true);
+  return new Set([...house].filter((file) => !withoutHouse.has(file)));
+}
+
+function firstLoadBytes(metafile, entryFile, cssFile) {
+  const seen = new Set();
+  const pending = [entryFile];
+  while (pending.length > 0) {
+    const file = pending.pop();
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const imported of metafile.outputs[file]?.imports ?? []) {
+      if (imported.kind === "import-statement" && !imported.external) pending.push(imported.path);
+    }
+  }
+  if (cssFile) seen.add(cssFile);
+  let total = 0;
+  for (const file of seen) total += gzipSync(readFileSync(path.resolve(root, file)), { level: 9 }).length;
+  return total;
 }
 
 /**

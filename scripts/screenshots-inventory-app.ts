@@ -6,7 +6,7 @@
 // app from web/, fills a household through the API, and photographs it in headless Chromium
 // (CHROMIUM_PATH, default /usr/bin/chromium).
 import { execFileSync } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
@@ -33,6 +33,17 @@ async function call<T>(
   if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }
+
+const FREEZER_DOOR = `import { Automation, type Trigger, type TriggerContext } from "hearth";
+export default class FreezerDoor extends Automation {
+  readonly name = "freezer-door";
+  readonly triggers: Trigger[] = [{ type: "mqtt", topic: "zigbee2mqtt/freezer-door" }];
+  async execute(_context: TriggerContext): Promise<void> {
+    await Promise.resolve();
+    this.state.set("freezer.door", "closed");
+  }
+}
+`;
 
 function day(offset: number): string {
   return new Date(Date.now() + offset * 86400000).toISOString().slice(0, 10);
@@ -117,13 +128,17 @@ async function seed(baseUrl: string): Promise<void> {
 async function main(): Promise<void> {
   const scratch = await mkdtemp(path.join(tmpdir(), "hearth-screenshots-"));
   const webDir = path.join(scratch, "web");
+  // Under the checkout, so the automation's `import "hearth"` resolves; shown on the House pages.
+  await mkdir(path.join(root, "tmp"), { recursive: true });
+  const automations = await mkdtemp(path.join(root, "tmp", "screenshots-"));
+  await writeFile(path.join(automations, "freezer-door.ts"), FREEZER_DOOR);
   execFileSync(process.execPath, [path.join(root, "scripts", "build-web.mjs"), "--out-dir", webDir], {
     stdio: "inherit",
   });
   const hearth = await startHearth({
     env: {
       DATA_DIR: path.join(scratch, "data"),
-      AUTOMATIONS_DIR: path.join(scratch, "automations"),
+      AUTOMATIONS_DIR: automations,
       WEB_APP_DIR: webDir,
       HTTP_PORT: "0",
       LOG_LEVEL: "warn",
@@ -189,12 +204,22 @@ async function main(): Promise<void> {
         await page.screenshot({ path: path.join(imagesDir, "inventory-app-item-history.png"), fullPage: false });
         console.log("wrote docs/images/inventory-app-item-history.png");
       }
+      // Anna registered first, so she is the installation's admin: the House section.
+      if (shot.colorScheme === "light") {
+        const name = shot.isMobile ? "inventory-app-house-phone.png" : "inventory-app-house-desktop.png";
+        await page.goto(`${baseUrl}/house`);
+        await page.locator("tr[data-automation='freezer-door']").waitFor();
+        await page.locator("#house-live", { hasText: "Live" }).waitFor();
+        await page.screenshot({ path: path.join(imagesDir, name), fullPage: false });
+        console.log(`wrote docs/images/${name}`);
+      }
       await context.close();
     }
   } finally {
     await browser.close();
     await hearth.stop();
     await rm(scratch, { recursive: true, force: true });
+    await rm(automations, { recursive: true, force: true });
   }
 }
 

@@ -8,6 +8,8 @@ import path from "node:path";
 import type { Router } from "express";
 import { EngineHttpServer, redirectRoot } from "../adapters/http/engine/engine-http-server.js";
 import { SessionStore } from "../adapters/http/engine/session-store.js";
+import { EngineEventStreams } from "../adapters/http/engine/engine-event-streams.js";
+import { describeServiceHealth } from "../ports/service-health.js";
 import { AutomationWatcher, type WatchDirectory } from "../adapters/loading/automation-watcher.js";
 import { AUTOMATION_SOURCE, type AutomationSource } from "../ports/automation-source.js";
 import { SCHEDULER } from "../ports/scheduler.js";
@@ -203,6 +205,8 @@ export interface Engine {
   readonly leadership: LeadershipStatus;
   /** The latest background type check, or null when type checks are off or none ran yet. */
   readonly lastTypeCheck: Promise<TypeDiagnostic[]> | null;
+  /** The live event streams of the debug API (`/api/events`, `/api/v1/house/events`); closed by stop(). */
+  readonly eventStreams: EngineEventStreams;
 }
 
 /** Builds an engine; nothing connects or listens until `start()`. */
@@ -378,6 +382,16 @@ export function assembleEngine(scope: DependencyContainer, options: EngineOption
     role: (leadership ?? single).role,
     leader: (leadership ?? single).leader,
   });
+  const eventStreams = new EngineEventStreams(
+    {
+      state,
+      manager,
+      logs: logBuffer,
+      deviceRegistry,
+      servicesHealth: () => services.keys().map((key) => describeServiceHealth(key, services.get(key))),
+    },
+    { timer, now: () => clock.now().getTime() },
+  );
   const httpServer =
     httpPort === null ? null : new EngineHttpServer({ logger: logger.child({ module: "http" }), readiness });
 
@@ -492,10 +506,12 @@ export function assembleEngine(scope: DependencyContainer, options: EngineOption
     get lastTypeCheck() {
       return lastTypeCheck;
     },
+    eventStreams,
 
     async start() {
       if (phase !== "idle") throw new Error(`Engine cannot start while ${phase}`);
       phase = "starting";
+      eventStreams.resume();
       try {
         if (statePersist && !leadership) await state.load();
         undo.push("state", () => (statePersist && !leadership ? state.save() : undefined));
@@ -567,6 +583,8 @@ export function assembleEngine(scope: DependencyContainer, options: EngineOption
       if (phase !== "started") return;
       phase = "stopping";
       httpServer?.refuseChanges();
+      // Open streams would hold the HTTP servers' close() until its grace period ends.
+      eventStreams.close();
       releaseSignals();
       undo.clear();
       const step = async (label: string, run: () => Promise<unknown> | unknown) => {

@@ -61,5 +61,6 @@ export function engineDebugApi(engine: Engine, options: { version: string; auth:
     version: options.version,
     auth: options.auth,
     logger: engine.logger.child({ module: "debug-api" }),
+    events: engine.eventStreams,
   });
 }

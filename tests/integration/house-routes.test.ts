@@ -7,6 +7,7 @@ import type { Router } from "express";
 import { type RunningHearth, startHearth } from "../../src/composition/hearth.js";
 import { engineDebugApi } from "../../src/composition/engine-routes.js";
 import { acquireBroker, type TestBroker } from "../support/test-servers.js";
+import { openEventStream } from "../support/event-stream-client.js";
 
 const AUTOMATION = `import { Automation, type Trigger, type TriggerContext } from "hearth";
 export default class Porch extends Automation {
@@ -138,6 +139,8 @@ describe("the engine's routes under /api/v1/house", function () {
     const engineToken = hearth.config.HTTP_TOKEN;
     expect(engineToken, "hearth start protects the engine with a token").to.be.a("string");
     for (const { method, path: route, template } of routes) {
+      // A stream does not end: its own test below.
+      if (template === "/events") continue;
       const house = `${api(hearth.apiPort)}/api/v1/house${route}`;
       const body = bodyFor(method, template);
       expect((await call(house, method, undefined, body)).status, `${method} ${template} signed out`).to.equal(401);
@@ -153,6 +156,28 @@ describe("the engine's routes under /api/v1/house", function () {
       if (method === "get" && ["/automations", "/automations/:name", "/state", "/services"].includes(template)) {
         expect(asAdmin.body, `${template} body`).to.deep.equal(asEngine.body);
       }
+    }
+  });
+
+  it("streams the engine's events to the admin (and to the engine token at /api/events), not to others", async () => {
+    const house = `${api(hearth.apiPort)}/api/v1/house/events`;
+    expect((await openEventStream(house, {})).status).to.equal(401);
+    for (const caller of ["outsider", "member"] as const) {
+      expect((await openEventStream(house, { Authorization: `Bearer ${tokens[caller]}` })).status).to.equal(403);
+    }
+    const admin = await openEventStream(house, { Authorization: `Bearer ${tokens.admin}` });
+    const engine = await openEventStream(`${api(hearth.httpPort!)}/api/events`, {
+      Authorization: `Bearer ${hearth.config.HTTP_TOKEN}`,
+    });
+    expect(admin.status).to.equal(200);
+    expect(engine.status).to.equal(200);
+    await admin.comment(": connected");
+    await engine.comment(": connected");
+    hearth.engine.state.set("house-routes.live", 7);
+    for (const stream of [admin, engine]) {
+      const change = await stream.next((m) => m.event === "state");
+      expect(change.data).to.deep.equal({ key: "house-routes.live", deleted: false, value: 7 });
+      stream.close();
     }
   });
 

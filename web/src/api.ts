@@ -8,6 +8,8 @@ export interface User {
   id: string;
   email: string;
   name: string;
+  /** The installation role, on GET /users/me (admins see the House section). */
+  role?: "admin" | "member";
 }
 
 export interface Household {
@@ -520,6 +522,12 @@ export const api = {
   /** Imports (or with `dryRun`, previews) a household file as its own content type: the body is the file. */
   importHousehold: (hid: string, file: Blob, format: "json" | "csv", dryRun: boolean) =>
     upload<ImportSummary>(`/households/${hid}/import?format=${format}${dryRun ? "&dryRun=true" : ""}`, file),
+  // The House section (installation admins): the engine's routes and the admin list.
+  house: <T>(method: string, path: string, body?: unknown) => request<T>(method, `/house${path}`, body),
+  adminUsers: () =>
+    request<{ accounts: Required<User>[]; total: number }>("GET", `/admin/users${query({ limit: 100 })}`),
+  grantAdmin: (uid: string) => request<Required<User>>("PUT", `/admin/admins/${uid}`),
+  revokeAdmin: (uid: string) => request<Required<User>>("DELETE", `/admin/admins/${uid}`),
 };
 
 /** The units a shopping-list entry is counted in (the server's fixed list). */

@@ -17,6 +17,8 @@ import { PendingWrites } from "./views/pending.js";
 import { ShoppingListView, ShoppingOffer } from "./views/shopping-list.js";
 import { HouseholdDataView } from "./views/household-data.js";
 import { RemindersView } from "./views/reminders.js";
+import { HouseScreen } from "./house/loader.js";
+import { useInstallationRole } from "./house/role.js";
 
 function OfflineBanner() {
   const { online } = useAppState();
@@ -60,6 +62,8 @@ const NAV: { href: string; label: Parameters<typeof t>[0] }[] = [
 
 function Header(props: { path: string }) {
   const { households, householdId } = useAppState();
+  // Admins run the house: their navigation has the House pages too.
+  const nav = useInstallationRole() === "admin" ? [...NAV, { href: "/house", label: "nav.house" as const }] : NAV;
   const household = households.find((candidate) => candidate.id === householdId);
   return (
     <header class="top">
@@ -73,9 +77,12 @@ function Header(props: { path: string }) {
       <HouseholdSwitcher />
       <nav aria-label={t("nav.label")}>
         <ul>
-          {NAV.map((entry) => (
+          {nav.map((entry) => (
             <li key={entry.href}>
-              <Link href={entry.href} current={props.path === entry.href}>
+              <Link
+                href={entry.href}
+                current={props.path === entry.href || (entry.href === "/house" && props.path.startsWith("/house/"))}
+              >
                 {t(entry.label)}
               </Link>
             </li>
@@ -165,6 +172,7 @@ function Screen(props: { path: string }) {
   if (item?.[1]) return <ItemView itemId={decodeURIComponent(item[1])} />;
   const invite = /^\/invite\/([^/]+)$/.exec(path);
   if (invite?.[1]) return <InviteView code={decodeURIComponent(invite[1])} />;
+  if (path === "/house" || path.startsWith("/house/")) return <HouseScreen path={path} />;
   switch (path) {
     case "/shopping-list":
       return <ShoppingListView />;
@@ -198,6 +206,7 @@ const SCREEN_TITLES: [RegExp, MessageKey][] = [
   [/^\/categories$/, "categories.title"],
   [/^\/reminders$/, "nav.reminders"],
   [/^\/household\/data$/, "nav.data"],
+  [/^\/house(\/|$)/, "nav.house"],
 ];
 
 /**

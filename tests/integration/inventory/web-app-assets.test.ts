@@ -5,7 +5,7 @@ import { createServer, get, type IncomingHttpHeaders, type Server } from "node:h
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { expect } from "chai";
 import { buildWorld } from "../../contract/inventory/http/inventory-http-world.js";
 
@@ -88,5 +88,30 @@ describe("the web app's assets: compressed, and the page and manifest in the bro
     expect(html).to.include("<title>Hearth Gefriertruhe</title>").and.include('<html lang="de">');
     const englishPage = await raw(base, "/", {});
     expect(englishPage.body.toString()).to.include("<title>Hearth freezer</title>");
+  });
+
+  it("keeps a family member's first load under 150 kB gzipped; the House pages load only when opened", () => {
+    const page = readFileSync(path.join(directory, "index.html"), "utf8");
+    const style = /href="\/(assets\/[^"]+\.css)"/.exec(page)?.[1];
+    // Static imports are fetched before the app starts; import() chunks only when asked for.
+    const staticImport = /import\s*(?:[\w$*{},\s]+from\s*)?["']\.\/([^"']+\.js)["']/g;
+    const firstLoad = new Set<string>();
+    const pending = [script];
+    while (pending.length > 0) {
+      const file = pending.pop() as string;
+      if (firstLoad.has(file)) continue;
+      firstLoad.add(file);
+      const code = readFileSync(path.join(directory, file), "utf8");
+      for (const match of code.matchAll(staticImport)) pending.push(`assets/${match[1]}`);
+    }
+    if (style) firstLoad.add(style);
+    const bytes = [...firstLoad].reduce(
+      (total, file) => total + gzipSync(readFileSync(path.join(directory, file)), { level: 9 }).length,
+      0,
+    );
+    expect(bytes, [...firstLoad].join(", ")).to.be.below(150 * 1024);
+    const house = readdirSync(path.join(directory, "assets")).filter((file) => /^house-.*\.js$/.test(file));
+    expect(house, "the House pages are a chunk of their own").to.have.length(1);
+    expect([...firstLoad]).to.not.include(`assets/${house[0]}`);
   });
 });

@@ -470,4 +470,7 @@ export const de: Catalogue = {
   "data.apply": "Jetzt importieren",
   "data.imported": "Importiert.",
   "data.problems": "Die Datei kann nicht importiert werden. Nichts wurde geändert. Diese Zeilen haben Fehler:",
+  "nav.house": "Haus",
+  "house.notAdmin":
+    "Die Seiten des Hauses sind für die Admins der Installation. Bitte einen Admin, dich dazu zu machen.",
 };

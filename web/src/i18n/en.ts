@@ -462,6 +462,8 @@ export const en = {
   "data.apply": "Import now",
   "data.imported": "Imported.",
   "data.problems": "The file cannot be imported. Nothing was changed. These rows have problems:",
+  "nav.house": "House",
+  "house.notAdmin": "The House pages are for the installation's admins. Ask an admin to make you one.",
 } as const;
 
 export type MessageKey = keyof typeof en;

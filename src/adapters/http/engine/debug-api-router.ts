@@ -19,6 +19,7 @@ import {
   ManualTriggerFieldMissingError,
 } from "../../../application/automation/manual-trigger.js";
 import { isAuthenticated } from "./engine-auth.js";
+import type { EngineEventStreams } from "./engine-event-streams.js";
 import { ENGINE_BODY_LIMIT, engineErrorHandler, sendError, zodDetails } from "./engine-errors.js";
 import { isReady } from "./engine-http-server.js";
 import { refuseOnStandby } from "./standby-guard.js";
@@ -43,6 +44,8 @@ export interface DebugApiDeps {
   logger?: Logger;
   /** Current time in ms (uptime); Date.now by default. */
   now?: () => number;
+  /** The engine's live events for GET /events; without them that route answers 404. */
+  events?: EngineEventStreams;
 }
 
 export const MAX_LOG_LIMIT = 1000;
@@ -222,6 +225,20 @@ export function createDebugApiRouter(deps: DebugApiDeps): Router {
     const panel = pathParam(req.params.panel);
     await panels.pair(panel);
     res.json({ panel, paired: true });
+  });
+
+  // Live: what the pages would otherwise poll for, pushed (Server-Sent Events).
+  const eventsHandler = deps.events?.handler();
+  router.get("/events", (req, res, next) => {
+    if (!eventsHandler) {
+      sendError(res, 404, "This engine has no event stream");
+      return;
+    }
+    if (Object.keys(req.query).length > 0 || Number(req.headers["content-length"] ?? 0) > 0) {
+      sendError(res, 400, "The event stream takes no query and no body");
+      return;
+    }
+    eventsHandler(req, res, next);
   });
 
   router.get("/status", (_req, res) => {
