@@ -1,6 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
@@ -11,8 +10,8 @@ import { HOUSE_MESSAGES, type HouseKey } from "../../web/src/house/messages.js";
 import { launchChromium } from "../support/browser.js";
 import { acquireBroker, type TestBroker } from "../support/test-servers.js";
 import { contextOptions, PASSWORD, PROFILES, type Profile, text } from "./support/family-app.js";
+import { expectAccessible } from "./support/accessibility.js";
 
-const require = createRequire(import.meta.url);
 const root = path.resolve(import.meta.dirname, "../..");
 
 const AUTOMATION = `import { Automation, type Trigger, type TriggerContext } from "hearth";
@@ -25,22 +24,6 @@ export default class Porch extends Automation {
   }
 }
 `;
-
-/** axe-core's serious and critical violations on the page as it is now (none allowed). */
-async function expectAccessible(page: Page, screen: string): Promise<void> {
-  await page.evaluate(await readFile(require.resolve("axe-core/axe.min.js"), "utf8"));
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
-      }
-    ).axe;
-    return (await axe.run()).violations
-      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
-  });
-  expect(violations, `axe on ${screen}`).to.deep.equal([]);
-}
 
 /** Nothing wider than the phone's screen but the tables' own scrolling regions. */
 async function expectNoSidewaysScroll(page: Page, screen: string): Promise<void> {

@@ -1,5 +1,3 @@
-import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { expect } from "chai";
 import type { Page } from "playwright-core";
 import {
@@ -13,29 +11,11 @@ import {
   startAppServer,
   text,
 } from "./support/family-app.js";
-
-const require = createRequire(import.meta.url);
+import { expectAccessible } from "./support/accessibility.js";
 
 /** The calendar day `offset` days from now in UTC, as the API stores a date ("2026-11-25"). */
 function utcDay(offset = 0, from = Date.now()): string {
   return new Date(from + offset * 86400000).toISOString().slice(0, 10);
-}
-
-/** axe-core's serious and critical violations on the page as it is now (none allowed). */
-async function expectAccessible(page: Page, screen: string): Promise<void> {
-  // evaluate() is not subject to the page's CSP, which forbids injected inline scripts.
-  await page.evaluate(await readFile(require.resolve("axe-core/axe.min.js"), "utf8"));
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
-      }
-    ).axe;
-    return (await axe.run()).violations
-      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
-  });
-  expect(violations, `axe on ${screen}`).to.deep.equal([]);
 }
 
 /** The id of the focused element, or its tag when it has none ("BODY" means focus was lost). */

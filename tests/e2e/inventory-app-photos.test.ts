@@ -1,7 +1,4 @@
-import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { expect } from "chai";
-import type { Page } from "playwright-core";
 import { phonePhoto } from "../support/test-photos.js";
 import {
   type AppServer,
@@ -14,24 +11,7 @@ import {
   startAppServer,
   text,
 } from "./support/family-app.js";
-
-const require = createRequire(import.meta.url);
-
-/** axe-core's serious and critical violations on the page as it is now (none allowed). */
-async function expectAccessible(page: Page, screen: string): Promise<void> {
-  await page.evaluate(await readFile(require.resolve("axe-core/axe.min.js"), "utf8"));
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
-      }
-    ).axe;
-    return (await axe.run()).violations
-      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
-  });
-  expect(violations, `axe on ${screen}`).to.deep.equal([]);
-}
+import { expectAccessible } from "./support/accessibility.js";
 
 /** The phone profiles: photos are taken on phones. */
 const PHONES = PROFILES.filter((profile) => profile.phone);

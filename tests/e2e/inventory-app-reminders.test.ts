@@ -10,11 +10,9 @@
  * must show it as a notification.
  */
 import { readFile, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "chai";
-import type { Page } from "playwright-core";
 import { FAKE_PUSH_CA, FakePushService } from "../support/fake-push-service.js";
 import {
   type AppServer,
@@ -26,23 +24,7 @@ import {
   startAppServer,
   text,
 } from "./support/family-app.js";
-
-const require = createRequire(import.meta.url);
-
-async function expectAccessible(page: Page, screen: string): Promise<void> {
-  await page.evaluate(await readFile(require.resolve("axe-core/axe.min.js"), "utf8"));
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
-      }
-    ).axe;
-    return (await axe.run()).violations
-      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
-  });
-  expect(violations, `axe on ${screen}`).to.deep.equal([]);
-}
+import { expectAccessible } from "./support/accessibility.js";
 
 /** Replaces PushManager's subscribe/getSubscription with one answering `subscription` (see the file's note). */
 function standInPushManager(subscription: { endpoint: string; keys: { p256dh: string; auth: string } }): string {

@@ -1,6 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { createRequire } from "node:module";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
@@ -10,8 +9,8 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { type RunningHearth, startHearth } from "../../src/composition/hearth.js";
 import { launchChromium } from "../support/browser.js";
 import { acquireBroker, acquireDatabase, type TestBroker, type TestDatabase } from "../support/test-servers.js";
+import { expectAccessible } from "./support/accessibility.js";
 
-const require = createRequire(import.meta.url);
 const root = path.resolve(import.meta.dirname, "../..");
 const PASSWORD = "frozen peas 2026";
 /** The issue's budget for the first load: JavaScript and CSS, gzipped. */
@@ -24,28 +23,6 @@ interface Story {
   ben: { context: BrowserContext; page: Page };
   /** Whether the running API has the consume route (from the household issue). */
   hasConsume: boolean;
-}
-
-/** axe-core's serious and critical violations on the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  // evaluate() is not subject to the page's CSP, which forbids injected inline scripts.
-  await page.evaluate(await readFile(require.resolve("axe-core/axe.min.js"), "utf8"));
-  const results = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
-      }
-    ).axe;
-    return (await axe.run()).violations;
-  });
-  return results
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
-}
-
-async function expectAccessible(page: Page, screen: string): Promise<void> {
-  const violations = await seriousViolations(page);
-  expect(violations, `axe on ${screen}`).to.deep.equal([]);
 }
 
 async function register(page: Page, baseUrl: string, name: string, email: string, url = `${baseUrl}/`): Promise<void> {
