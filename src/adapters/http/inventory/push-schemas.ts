@@ -1,6 +1,7 @@
 import { createECDH } from "node:crypto";
 import { z } from "zod";
 import "./openapi.js";
+import { reminderTimingFields } from "./reminder-schemas.js";
 import {
   type MemberReminderSettings,
   PUSH_LANGUAGES,
@@ -100,21 +101,8 @@ export function toPushSubscriptionResponse(record: PushSubscriptionRecord): z.in
   };
 }
 
-const timeOfDay = z
-  .string("must be a string")
-  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a local time of day as HH:MM, e.g. 18:00");
-
 export const updateMemberReminderBody = z
-  .object({
-    enabled: z.boolean("must be true or false").optional(),
-    daysAhead: z
-      .number("must be a number")
-      .int("must be a whole number")
-      .min(0, "must be 0 or more")
-      .max(365, "must be at most 365")
-      .optional(),
-    timeOfDay: timeOfDay.optional(),
-  })
+  .object(reminderTimingFields)
   .strict()
   .openapi("UpdateMemberReminderRequest", { description: "Any subset; what is left out keeps its value" });
 

@@ -6,6 +6,18 @@ const timeOfDay = z
   .string("must be a string")
   .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a local time of day as HH:MM, e.g. 18:00");
 
+/** When a reminder goes out, as both the household's (ntfy) and a member's (Web Push) settings take it. */
+export const reminderTimingFields = {
+  enabled: z.boolean("must be true or false").optional(),
+  daysAhead: z
+    .number("must be a number")
+    .int("must be a whole number")
+    .min(0, "must be 0 or more")
+    .max(365, "must be at most 365")
+    .optional(),
+  timeOfDay: timeOfDay.optional(),
+};
+
 // An ntfy topic: letters, digits, - and _ (what ntfy accepts), 1–64 characters.
 const channel = z
   .string("must be a string")
@@ -13,17 +25,7 @@ const channel = z
   .nullable();
 
 export const updateRemindersBody = z
-  .object({
-    enabled: z.boolean("must be true or false").optional(),
-    daysAhead: z
-      .number("must be a number")
-      .int("must be a whole number")
-      .min(0, "must be 0 or more")
-      .max(365, "must be at most 365")
-      .optional(),
-    timeOfDay: timeOfDay.optional(),
-    channel: channel.optional(),
-  })
+  .object({ ...reminderTimingFields, channel: channel.optional() })
   .strict()
   .openapi("UpdateReminderSettingsRequest", { description: "Any subset; what is left out keeps its value" });
 
