@@ -13,7 +13,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "chai";
-import { FAKE_PUSH_CA, FakePushService } from "../support/fake-push-service.js";
+import { FAKE_PUSH_CA, FakePushService, standInPushManager } from "../support/fake-push-service.js";
 import {
   type AppServer,
   addItem,
@@ -25,33 +25,6 @@ import {
   text,
 } from "./support/family-app.js";
 import { expectAccessible } from "./support/accessibility.js";
-
-/** Replaces PushManager's subscribe/getSubscription with one answering `subscription` (see the file's note). */
-function standInPushManager(subscription: { endpoint: string; keys: { p256dh: string; auth: string } }): string {
-  return `(() => {
-    const json = ${JSON.stringify(subscription)};
-    // Kept across page loads of the tab, as the browser keeps a real subscription.
-    const KEY = "stand-in-push-subscription";
-    const make = (options) => ({
-      endpoint: json.endpoint,
-      expirationTime: null,
-      options: { userVisibleOnly: true, applicationServerKey: options.applicationServerKey.buffer },
-      toJSON: () => ({ endpoint: json.endpoint, expirationTime: null, keys: json.keys }),
-      getKey: () => null,
-      unsubscribe: async () => { sessionStorage.removeItem(KEY); return true; },
-    });
-    PushManager.prototype.subscribe = async function (options) {
-      if (Notification.permission !== "granted") throw new DOMException("denied", "NotAllowedError");
-      const key = new Uint8Array(options.applicationServerKey);
-      sessionStorage.setItem(KEY, JSON.stringify(Array.from(key)));
-      return make({ applicationServerKey: key });
-    };
-    PushManager.prototype.getSubscription = async function () {
-      const stored = sessionStorage.getItem(KEY);
-      return stored ? make({ applicationServerKey: new Uint8Array(JSON.parse(stored)) }) : null;
-    };
-  })();`;
-}
 
 describe("inventory web app: reminders on the phone, export and import (PGlite)", function () {
   this.timeout(180_000);

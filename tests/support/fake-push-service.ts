@@ -213,3 +213,34 @@ export function decryptAes128gcm(body: Buffer, device: Device): Buffer {
   }
   return Buffer.concat(plain);
 }
+
+/**
+ * An init script replacing PushManager's subscribe/getSubscription with one answering
+ * `subscription`: headless Chromium has no push service of its own (it would register with
+ * Google's, which nothing here reaches), so the browser side of a subscription comes from here.
+ */
+export function standInPushManager(subscription: { endpoint: string; keys: { p256dh: string; auth: string } }): string {
+  return `(() => {
+    const json = ${JSON.stringify(subscription)};
+    // Kept across page loads of the tab, as the browser keeps a real subscription.
+    const KEY = "stand-in-push-subscription";
+    const make = (options) => ({
+      endpoint: json.endpoint,
+      expirationTime: null,
+      options: { userVisibleOnly: true, applicationServerKey: options.applicationServerKey.buffer },
+      toJSON: () => ({ endpoint: json.endpoint, expirationTime: null, keys: json.keys }),
+      getKey: () => null,
+      unsubscribe: async () => { sessionStorage.removeItem(KEY); return true; },
+    });
+    PushManager.prototype.subscribe = async function (options) {
+      if (Notification.permission !== "granted") throw new DOMException("denied", "NotAllowedError");
+      const key = new Uint8Array(options.applicationServerKey);
+      sessionStorage.setItem(KEY, JSON.stringify(Array.from(key)));
+      return make({ applicationServerKey: key });
+    };
+    PushManager.prototype.getSubscription = async function () {
+      const stored = sessionStorage.getItem(KEY);
+      return stored ? make({ applicationServerKey: new Uint8Array(JSON.parse(stored)) }) : null;
+    };
+  })();`;
+}
