@@ -46,6 +46,12 @@ export function describeShoppingListHttpContract(label: string, build: () => Pro
       expect(response.status, JSON.stringify(response.body)).to.equal(201);
       return response.body as Entry;
     };
+    /** One of the household's own categories (every household starts with the defaults). */
+    const aCategory = async (): Promise<string> => {
+      const response = await send("get", `/households/${w.hid}/categories`, w.member);
+      expect(response.status, JSON.stringify(response.body)).to.equal(200);
+      return (response.body as { id: string }[])[0]!.id;
+    };
     const read = async (caller: Caller = w.member): Promise<Entry[]> => {
       const response = await send("get", list(), caller);
       expect(response.status, JSON.stringify(response.body)).to.equal(200);
@@ -78,8 +84,9 @@ export function describeShoppingListHttpContract(label: string, build: () => Pro
         position: 0,
       });
       expect(milk.id).to.be.a("string");
-      const peas = await add({ name: "Peas", quantity: 0.5, unit: "kg", categoryId: "cat0000001" }, w.owner);
-      expect(peas).to.include({ quantity: 0.5, unit: "kg", categoryId: "cat0000001", position: 1 });
+      const categoryId = await aCategory();
+      const peas = await add({ name: "Peas", quantity: 0.5, unit: "kg", categoryId }, w.owner);
+      expect(peas).to.include({ quantity: 0.5, unit: "kg", categoryId, position: 1 });
       const top = await add({ name: "Bread", position: 0, checked: true });
       expect(top).to.include({ position: 0, checked: true });
       expect(names(await read(w.owner))).to.deep.equal(["Bread", "Milk", "Peas"]);
@@ -252,6 +259,9 @@ export function describeShoppingListHttpContract(label: string, build: () => Pro
         ["post", list(), { name: "A", quantity: 1e9 }],
         ["post", list(), { name: "A", unit: "stone" }],
         ["post", list(), { name: "A", categoryId: "NOT AN ID" }],
+        // A well-formed id that is not one of the household's categories.
+        ["post", list(), { name: "A", categoryId: "zzzzzzzzzzzz" }],
+        ["patch", `${list()}/${keep!.id}`, { categoryId: "zzzzzzzzzzzz" }],
         ["post", list(), { name: "A", position: -1 }],
         ["post", list(), { name: "A", position: 1.5 }],
         ["post", list(), { name: "A", checked: "yes" }],
@@ -342,7 +352,7 @@ export function describeShoppingListHttpContract(label: string, build: () => Pro
 
     it("travels in the export (JSON and CSV); an import reads it past and leaves the list alone", async () => {
       await add({ name: "Peas, frozen", quantity: 0.5, unit: "kg", checked: true });
-      await add({ name: "=cmd()", categoryId: "cat0000001" });
+      await add({ name: "=cmd()", categoryId: await aCategory() });
       const json = await send("get", `/households/${w.hid}/export?format=json`, w.member);
       expect(json.status).to.equal(200);
       const file = JSON.parse(json.text) as { shoppingList: Record<string, unknown>[] };
@@ -357,7 +367,7 @@ export function describeShoppingListHttpContract(label: string, build: () => Pro
       );
       const csv = await send("get", `/households/${w.hid}/export?format=csv`, w.member);
       const lines = csv.text.trim().split("\r\n");
-      expect(lines[0]).to.include("unit,categoryId,checked");
+      expect(lines[0]).to.include("unit,categoryId,categoryName,key,checked");
       const shoppingLines = lines.filter((line) => line.startsWith("shopping,"));
       expect(shoppingLines).to.have.length(2);
       expect(shoppingLines[0]).to.include('"Peas, frozen"').and.include(",kg,").and.include(",true");

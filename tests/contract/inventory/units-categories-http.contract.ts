@@ -285,7 +285,7 @@ export function describeUnitsCategoriesContract(label: string, build: () => Prom
             response.on("end", () => done(null, text));
           });
         const text = csv.body as string;
-        expect(text.split("\r\n")[0]).to.match(/,unit,categoryId,categoryName,key$/);
+        expect(text.split("\r\n")[0]).to.match(/,unit,categoryId,categoryName,key,checked$/);
         expect(text).to.match(/\r\ncategory,[a-z0-9]+,.*Soups/);
         const again = await request(w.app)
           .post(`/api/v1/households/${w.hid}/import`)

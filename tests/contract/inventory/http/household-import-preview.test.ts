@@ -52,8 +52,10 @@ describe("inventory HTTP: import preview (?dryRun=true)", () => {
     expect(preview.body).to.deep.equal({
       freezersCreated: 1,
       compartmentsCreated: 1,
+      categoriesCreated: 0,
       itemsCreated: 1,
       itemsUnchanged: 1,
+      barcodesRemembered: 0,
     });
     expect(snapshot(w.store), "the preview wrote something").to.equal(before);
     const imported = await request(w.app)
@@ -68,8 +70,10 @@ describe("inventory HTTP: import preview (?dryRun=true)", () => {
     expect(again.body).to.deep.equal({
       freezersCreated: 0,
       compartmentsCreated: 0,
+      categoriesCreated: 0,
       itemsCreated: 0,
       itemsUnchanged: 2,
+      barcodesRemembered: 0,
     });
   });
 
