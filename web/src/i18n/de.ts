@@ -59,6 +59,7 @@ export const de: Catalogue = {
   "list.allCompartments": "Alle Fächer",
   "list.expiresBefore": "Läuft ab vor",
   "list.sort": "Sortieren nach",
+  "list.countOne": "1 Eintrag",
   "list.count": "{count} Einträge",
   "list.loading": "Wird geladen …",
   "list.more": "Mehr anzeigen",

@@ -57,6 +57,7 @@ export const en = {
   "list.allCompartments": "All compartments",
   "list.expiresBefore": "Expires before",
   "list.sort": "Sort by",
+  "list.countOne": "1 item",
   "list.count": "{count} items",
   "list.loading": "Loading…",
   "list.more": "Show more",

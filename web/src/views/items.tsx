@@ -690,7 +690,9 @@ export function ItemList(props: { version: number; onChanged: () => void }) {
             ? loading
               ? t("list.loading")
               : ""
-            : t("list.count", { count: formatNumber(total) })}
+            : total === 1
+              ? t("list.countOne")
+              : t("list.count", { count: formatNumber(total) })}
       </p>
       {/* Groups are headings between sibling lists (not wrappers), so each list stays the list's own. */}
       {groupByCategory(items, categories).map((group) => (
