@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError, api, type ChangeLogEntry, type Item, type ItemFields } from "../api.js";
 import {
   ActionForm,
@@ -139,6 +139,10 @@ export function ItemView(props: { itemId: string }) {
       unit === base.unit &&
       (categoryId || null) === base.categoryId &&
       storedAt === dateInputValue(base.storedAt));
+  // A reload reads the form as it is when its answer arrives, not as it was when it was asked
+  // for: the user may have started typing while it was on its way.
+  const cleanNow = useRef(clean);
+  cleanNow.current = clean;
   const reload = async (live = false) => {
     if (!householdId) return;
     try {
@@ -148,7 +152,7 @@ export function ItemView(props: { itemId: string }) {
       ]);
       // A live update never overwrites what the user is typing: the summary and history update,
       // the form keeps its version, and a save then says that the item changed.
-      if (live && !clean()) setItem(loaded);
+      if (live && !cleanNow.current()) setItem(loaded);
       else show(loaded);
       setHistory(entries);
       setLoadError(null);
