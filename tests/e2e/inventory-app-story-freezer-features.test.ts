@@ -31,6 +31,10 @@ const CAMERA_CODE = "4006381333931";
 
 describe("inventory web app: the family story with the freezer's features (PGlite)", function () {
   this.timeout(240_000);
+  // Each wait below is bounded and names what it waited for. One run in CI under load hung in one
+  // profile (the other passed) without saying where; a second attempt starts over with new
+  // accounts, so it proves the story again rather than resuming a half-done one.
+  this.retries(1);
   let server: AppServer;
   let off: FakeOpenFoodFacts;
   let push: FakePushService;
@@ -85,6 +89,19 @@ async function openQuickAdd(page: Page, profile: Profile): Promise<void> {
 
 function photographedRowThumb(page: Page, alt: string) {
   return page.locator("#list-title ~ ul.items .item-row").getByRole("img", { name: alt });
+}
+
+/** `promise`, or a failure naming what did not happen within `ms`. */
+async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`waited ${ms / 1000} s for ${what}`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The notifications the app's service worker shows, once it shows any. */
@@ -216,7 +233,7 @@ function story(getServer: () => AppServer, getPush: () => FakePushService, profi
       await expectNoSeriousAxeViolations(page, `reminders turned on (${profile.name})`);
 
       // Hearth's next check pushes the reminder; the local push service decrypts it.
-      await fake.requestsReach(received + 1);
+      await within(60_000, "the push service to receive the reminder", fake.requestsReach(received + 1));
       expect(fake.refused).to.deep.equal([]);
       const pushed = fake.received.at(-1)!;
       expect(pushed.device).to.equal(device.endpoint.split("/").pop());
@@ -243,10 +260,10 @@ function story(getServer: () => AppServer, getPush: () => FakePushService, profi
       await cdp.send("ServiceWorker.enable");
       await cdp.send("ServiceWorker.deliverPushMessage", {
         origin,
-        registrationId: await registrationId,
+        registrationId: await within(30_000, "the service worker's registration", registrationId),
         data: JSON.stringify(message),
       });
-      expect(await shownNotifications(page)).to.deep.equal([
+      expect(await within(30_000, "the notification to show", shownNotifications(page))).to.deep.equal([
         { title: message.title, body: message.body, tag: message.tag, url: message.url },
       ]);
 
