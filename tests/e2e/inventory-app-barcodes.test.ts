@@ -4,7 +4,7 @@ import path from "node:path";
 import { expect } from "chai";
 import type { Page } from "playwright-core";
 import { FakeOpenFoodFacts } from "../support/fake-open-food-facts.js";
-import { writeBarcodeVideo } from "./support/barcode-video.js";
+import { fakeCamera, writeBarcodeVideo } from "./support/barcode-video.js";
 import {
   type AppServer,
   expectNoSeriousAxeViolations,
@@ -12,7 +12,7 @@ import {
   member,
   PROFILES,
   type Profile,
-  startAppServer,
+  useAppServer,
   text,
 } from "./support/family-app.js";
 
@@ -24,40 +24,26 @@ const LOOKED_UP_CODE = "96385074";
 function barcodes(variant: "PGlite" | "PostgreSQL"): void {
   describe(`inventory web app: barcodes on ${variant}`, function () {
     this.timeout(120_000);
-    let server: AppServer;
     let off: FakeOpenFoodFacts;
     let scratch = "";
-    let stop: () => Promise<void> = async () => undefined;
 
-    before(async function () {
-      this.timeout(300_000);
-      scratch = await mkdtemp(path.join(tmpdir(), "hearth-barcode-camera-"));
-      const video = await writeBarcodeVideo(path.join(scratch, "barcode.y4m"), CAMERA_CODE);
+    before(async () => {
       off = await FakeOpenFoodFacts.start();
       off.products.set(LOOKED_UP_CODE, { product_name: "Garden peas" });
-      const started = await startAppServer(variant, "inventory web app, barcodes", {
-        // Chromium's fake camera plays the barcode video; the permission prompt is answered yes.
-        chromiumArgs: [
-          "--use-fake-device-for-media-stream",
-          "--use-fake-ui-for-media-stream",
-          `--use-file-for-fake-video-capture=${video}`,
-        ],
-        env: { PRODUCT_LOOKUP_URL: off.url },
-      });
-      stop = started.stop;
-      if (!started.server) this.skip();
-      server = started.server;
+      scratch = await mkdtemp(path.join(tmpdir(), "hearth-barcode-camera-"));
     });
-
+    const server = useAppServer(variant, "inventory web app, barcodes", async () => ({
+      chromiumArgs: fakeCamera(await writeBarcodeVideo(path.join(scratch, "barcode.y4m"), CAMERA_CODE)),
+      env: { PRODUCT_LOOKUP_URL: off.url },
+    }));
     after(async () => {
-      await stop();
       await off?.close();
       if (scratch) await rm(scratch, { recursive: true, force: true });
     });
 
     for (const profile of PROFILES.filter((candidate) => candidate.phone)) {
       describe(profile.name, () => {
-        scanTests(() => server, profile);
+        scanTests(server, profile);
       });
     }
   });

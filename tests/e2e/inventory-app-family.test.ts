@@ -8,7 +8,7 @@ import {
   member,
   PROFILES,
   type Profile,
-  startAppServer,
+  useAppServer,
   text,
 } from "./support/family-app.js";
 import { expectAccessible } from "./support/accessibility.js";
@@ -29,25 +29,11 @@ function focused(page: Page): Promise<string> {
 function issue22(variant: "PGlite" | "PostgreSQL"): void {
   describe(`inventory web app, issue 22 (family use) on ${variant}`, function () {
     this.timeout(120_000);
-    let server: AppServer;
-    let stop: () => Promise<void> = async () => undefined;
-
-    before(async function () {
-      // Building the app and starting Hearth on a shared machine can take minutes.
-      this.timeout(300_000);
-      const started = await startAppServer(variant, "inventory web app, issue 22");
-      stop = started.stop;
-      if (!started.server) this.skip();
-      server = started.server;
-    });
-
-    after(async () => {
-      await stop();
-    });
+    const server = useAppServer(variant, "inventory web app, issue 22");
 
     for (const profile of PROFILES) {
       describe(profile.name, () => {
-        profileTests(() => server, profile);
+        profileTests(server, profile);
       });
     }
   });

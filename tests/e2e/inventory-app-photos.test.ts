@@ -8,7 +8,7 @@ import {
   member,
   PROFILES,
   type Profile,
-  startAppServer,
+  useAppServer,
   text,
 } from "./support/family-app.js";
 import { expectAccessible } from "./support/accessibility.js";
@@ -18,23 +18,11 @@ const PHONES = PROFILES.filter((profile) => profile.phone);
 
 describe("inventory web app: item photos (PGlite)", function () {
   this.timeout(180_000);
-  let server: AppServer;
-  let stop: () => Promise<void> = async () => undefined;
-
-  before(async function () {
-    this.timeout(300_000);
-    const started = await startAppServer("PGlite", "inventory web app, item photos");
-    stop = started.stop;
-    if (!started.server) this.skip();
-    server = started.server;
-  });
-  after(async () => {
-    await stop();
-  });
+  const server = useAppServer("PGlite", "inventory web app, item photos");
 
   for (const profile of PHONES) {
     describe(profile.name, () => {
-      photoTests(() => server, profile);
+      photoTests(server, profile);
     });
   }
 });

@@ -21,45 +21,34 @@ import {
   member,
   PROFILES,
   type Profile,
-  startAppServer,
+  useAppServer,
   text,
 } from "./support/family-app.js";
 import { expectAccessible } from "./support/accessibility.js";
+import { pushToServiceWorker, within } from "./support/service-worker-push.js";
 
 describe("inventory web app: reminders on the phone, export and import (PGlite)", function () {
   this.timeout(180_000);
   // The first profile's push has not arrived a few times in CI (late in the session, never alone):
   // a second attempt, with new accounts, proves the path while that is chased (closing note).
   this.retries(1);
-  let server: AppServer;
   let fake: FakePushService;
-  let stop: () => Promise<void> = async () => undefined;
 
-  before(async function () {
-    this.timeout(300_000);
+  before(async () => {
     fake = await FakePushService.start();
-    const started = await startAppServer("PGlite", "inventory web app, reminders", {
-      env: { PUSH_ALLOW_PRIVATE_ENDPOINTS: "true", REMINDER_CHECK_INTERVAL: "1" },
-      pushCa: FAKE_PUSH_CA,
-    });
-    stop = started.stop;
-    if (!started.server) this.skip();
-    server = started.server;
   });
-
+  const server = useAppServer("PGlite", "inventory web app, reminders", {
+    env: { PUSH_ALLOW_PRIVATE_ENDPOINTS: "true", REMINDER_CHECK_INTERVAL: "1" },
+    pushCa: FAKE_PUSH_CA,
+  });
   after(async () => {
-    await stop();
     await fake?.close();
   });
 
   for (const profile of PROFILES.filter((candidate) => candidate.phone)) {
     describe(profile.name, () => {
-      remindersTests(
-        () => server,
-        () => fake,
-        profile,
-      );
-      dataTests(() => server, profile);
+      remindersTests(server, () => fake, profile);
+      dataTests(server, profile);
     });
   }
 });
@@ -121,7 +110,7 @@ function remindersTests(getServer: () => AppServer, getFake: () => FakePushServi
       await page.getByText(say("reminders.saved"), { exact: true }).waitFor();
 
       // Hearth's next check pushes it to the local push service, which decrypts it.
-      await fake.requestsReach(before + 1);
+      await within(60_000, "the push service to receive the reminder", fake.requestsReach(before + 1));
       expect(fake.refused).to.deep.equal([]);
       const pushed = fake.received.at(-1)!;
       expect(pushed.device).to.equal(device.endpoint.split("/").pop());
@@ -132,34 +121,8 @@ function remindersTests(getServer: () => AppServer, getFake: () => FakePushServi
       expect(message.url).to.include(`household=${place.hid}`);
 
       // The decrypted message reaches the app's real service worker as a push event.
-      const cdp = await anna.context.newCDPSession(page);
-      const registrations = new Promise<string>((resolve) => {
-        cdp.on(
-          "ServiceWorker.workerRegistrationUpdated",
-          (event: { registrations: { registrationId: string; scopeURL: string; isDeleted: boolean }[] }) => {
-            const found = event.registrations.find(
-              (registration) => registration.scopeURL === `${origin}/` && !registration.isDeleted,
-            );
-            if (found) resolve(found.registrationId);
-          },
-        );
-      });
-      await cdp.send("ServiceWorker.enable");
-      const registrationId = await registrations;
-      await cdp.send("ServiceWorker.deliverPushMessage", { origin, registrationId, data: JSON.stringify(message) });
-      // Polled frame by frame until the worker has shown it (getNotifications is asynchronous,
-      // which waitForFunction's predicates cannot be).
-      const notifications = await page.evaluate(async () => {
-        const registration = await navigator.serviceWorker.ready;
-        for (;;) {
-          const shown = await registration.getNotifications();
-          if (shown.length > 0)
-            return shown.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as { url: string } }));
-          await new Promise((resolve) => requestAnimationFrame(resolve));
-        }
-      });
-      expect(notifications).to.deep.equal([
-        { title: message.title, body: message.body, tag: message.tag, data: { url: message.url } },
+      expect(await pushToServiceWorker(anna.context, page, origin, message)).to.deep.equal([
+        { title: message.title, body: message.body, tag: message.tag, url: message.url },
       ]);
 
       // The notification's link opens the household's expiring list.

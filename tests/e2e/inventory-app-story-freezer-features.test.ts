@@ -14,7 +14,7 @@ import type { Page } from "playwright-core";
 import { FakeOpenFoodFacts } from "../support/fake-open-food-facts.js";
 import { FAKE_PUSH_CA, FakePushService, standInPushManager } from "../support/fake-push-service.js";
 import { phonePhoto } from "../support/test-photos.js";
-import { writeBarcodeVideo } from "./support/barcode-video.js";
+import { fakeCamera, writeBarcodeVideo } from "./support/barcode-video.js";
 import {
   type AppServer,
   expectNoSeriousAxeViolations,
@@ -22,9 +22,10 @@ import {
   member,
   PROFILES,
   type Profile,
-  startAppServer,
+  useAppServer,
   text,
 } from "./support/family-app.js";
+import { pushToServiceWorker, within } from "./support/service-worker-push.js";
 
 /** The code the fake camera shows: a valid EAN-13 that neither the household nor Open Food Facts knows. */
 const CAMERA_CODE = "4006381333931";
@@ -35,36 +36,22 @@ describe("inventory web app: the family story with the freezer's features (PGlit
   // profile (the other passed) without saying where; a second attempt starts over with new
   // accounts, so it proves the story again rather than resuming a half-done one.
   this.retries(1);
-  let server: AppServer;
   let off: FakeOpenFoodFacts;
   let push: FakePushService;
   let scratch = "";
-  let stop: () => Promise<void> = async () => undefined;
 
-  before(async function () {
-    this.timeout(300_000);
-    scratch = await mkdtemp(path.join(tmpdir(), "hearth-story-camera-"));
-    const video = await writeBarcodeVideo(path.join(scratch, "barcode.y4m"), CAMERA_CODE);
+  before(async () => {
     off = await FakeOpenFoodFacts.start();
     push = await FakePushService.start();
-    const started = await startAppServer("PGlite", "inventory web app, the family story with features", {
-      // Chromium's fake camera plays the barcode video; the permission prompt is answered yes.
-      chromiumArgs: [
-        "--use-fake-device-for-media-stream",
-        "--use-fake-ui-for-media-stream",
-        `--use-file-for-fake-video-capture=${video}`,
-      ],
-      // A reminder check every second, so the reminder comes while the test waits for it.
-      env: { PRODUCT_LOOKUP_URL: off.url, PUSH_ALLOW_PRIVATE_ENDPOINTS: "true", REMINDER_CHECK_INTERVAL: "1" },
-      pushCa: FAKE_PUSH_CA,
-    });
-    stop = started.stop;
-    if (!started.server) this.skip();
-    server = started.server;
+    scratch = await mkdtemp(path.join(tmpdir(), "hearth-story-camera-"));
   });
-
+  const server = useAppServer("PGlite", "inventory web app, the family story with features", async () => ({
+    chromiumArgs: fakeCamera(await writeBarcodeVideo(path.join(scratch, "barcode.y4m"), CAMERA_CODE)),
+    // A reminder check every second, so the reminder comes while the test waits for it.
+    env: { PRODUCT_LOOKUP_URL: off.url, PUSH_ALLOW_PRIVATE_ENDPOINTS: "true", REMINDER_CHECK_INTERVAL: "1" },
+    pushCa: FAKE_PUSH_CA,
+  }));
   after(async () => {
-    await stop();
     await off?.close();
     await push?.close();
     if (scratch) await rm(scratch, { recursive: true, force: true });
@@ -72,11 +59,7 @@ describe("inventory web app: the family story with the freezer's features (PGlit
 
   for (const profile of PROFILES.filter((candidate) => candidate.phone)) {
     describe(profile.name, () => {
-      story(
-        () => server,
-        () => push,
-        profile,
-      );
+      story(server, () => push, profile);
     });
   }
 });
@@ -89,33 +72,6 @@ async function openQuickAdd(page: Page, profile: Profile): Promise<void> {
 
 function photographedRowThumb(page: Page, alt: string) {
   return page.locator("#list-title ~ ul.items .item-row").getByRole("img", { name: alt });
-}
-
-/** `promise`, or a failure naming what did not happen within `ms`. */
-async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`waited ${ms / 1000} s for ${what}`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** The notifications the app's service worker shows, once it shows any. */
-function shownNotifications(page: Page): Promise<{ title: string; body: string; tag: string; url: string }[]> {
-  // Polled frame by frame: getNotifications is asynchronous, which waitForFunction's predicates cannot be.
-  return page.evaluate(async () => {
-    const registration = await navigator.serviceWorker.ready;
-    for (;;) {
-      const shown = await registration.getNotifications();
-      if (shown.length > 0)
-        return shown.map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: (n.data as { url: string }).url }));
-      await new Promise((resolve) => requestAnimationFrame(resolve));
-    }
-  });
 }
 
 function story(getServer: () => AppServer, getPush: () => FakePushService, profile: Profile): void {
@@ -246,25 +202,7 @@ function story(getServer: () => AppServer, getPush: () => FakePushService, profi
       expect(message.url).to.include(`household=${place.hid}`);
 
       // The message reaches the app's service worker as a push event, which shows it.
-      const cdp = await anna.context.newCDPSession(page);
-      const registrationId = new Promise<string>((resolve) => {
-        cdp.on(
-          "ServiceWorker.workerRegistrationUpdated",
-          (event: { registrations: { registrationId: string; scopeURL: string; isDeleted: boolean }[] }) => {
-            const found = event.registrations.find(
-              (registration) => registration.scopeURL === `${origin}/` && !registration.isDeleted,
-            );
-            if (found) resolve(found.registrationId);
-          },
-        );
-      });
-      await cdp.send("ServiceWorker.enable");
-      await cdp.send("ServiceWorker.deliverPushMessage", {
-        origin,
-        registrationId: await within(30_000, "the service worker's registration", registrationId),
-        data: JSON.stringify(message),
-      });
-      expect(await within(30_000, "the notification to show", shownNotifications(page))).to.deep.equal([
+      expect(await pushToServiceWorker(anna.context, page, origin, message)).to.deep.equal([
         { title: message.title, body: message.body, tag: message.tag, url: message.url },
       ]);
 

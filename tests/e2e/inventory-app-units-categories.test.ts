@@ -7,7 +7,7 @@ import {
   member,
   PROFILES,
   type Profile,
-  startAppServer,
+  useAppServer,
   text,
 } from "./support/family-app.js";
 import { expectAccessible } from "./support/accessibility.js";
@@ -19,23 +19,11 @@ function dayIn(timeZone: string, at: number): string {
 
 describe("inventory web app: units, categories and frozen on (phone, PGlite)", function () {
   this.timeout(180_000);
-  let server: AppServer;
-  let stop: () => Promise<void> = async () => undefined;
-
-  before(async function () {
-    this.timeout(300_000);
-    const started = await startAppServer("PGlite", "inventory web app, units and categories");
-    stop = started.stop;
-    if (!started.server) this.skip();
-    server = started.server;
-  });
-  after(async () => {
-    await stop();
-  });
+  const server = useAppServer("PGlite", "inventory web app, units and categories");
 
   for (const profile of PROFILES.filter((candidate) => candidate.phone)) {
     describe(profile.name, () => {
-      tests(() => server, profile);
+      tests(server, profile);
     });
   }
 });

@@ -1,15 +1,6 @@
 import { expect } from "chai";
 import type { Page } from "playwright-core";
-import {
-  type AppServer,
-  addItem,
-  household,
-  join,
-  member,
-  PROFILES,
-  startAppServer,
-  text,
-} from "./support/family-app.js";
+import { addItem, household, join, member, PROFILES, useAppServer, text } from "./support/family-app.js";
 import { expectAccessible } from "./support/accessibility.js";
 
 /** The entries' names as the page shows them, top to bottom. */
@@ -31,20 +22,7 @@ async function waitForNames(page: Page, names: string[]): Promise<void> {
 
 describe("inventory web app: the shopping list (PGlite)", function () {
   this.timeout(180_000);
-  let server: AppServer;
-  let stop: () => Promise<void> = async () => undefined;
-
-  before(async function () {
-    this.timeout(300_000);
-    const started = await startAppServer("PGlite", "shopping list app");
-    stop = started.stop;
-    if (!started.server) this.skip();
-    server = started.server;
-  });
-
-  after(async () => {
-    await stop();
-  });
+  const server = useAppServer("PGlite", "shopping list app");
 
   for (const profile of PROFILES.filter((candidate) => candidate.phone)) {
     describe(profile.name, () => {
@@ -52,13 +30,13 @@ describe("inventory web app: the shopping list (PGlite)", function () {
         text(profile, key, values);
 
       it("two members: adding, checking off, moving and removing show up live on the other's phone", async () => {
-        const anna = await member(server, profile, "Anna");
-        const ben = await member(server, profile, "Ben");
+        const anna = await member(server(), profile, "Anna");
+        const ben = await member(server(), profile, "Ben");
         try {
           const place = await household(anna, "The Smiths");
           await join(anna, place, ben);
           for (const person of [anna, ben]) {
-            await person.page.goto(`${server.baseUrl}/`);
+            await person.page.goto(`${server().baseUrl}/`);
             await person.page.getByRole("link", { name: say("nav.shopping") }).click();
             await person.page.getByRole("heading", { name: say("shopping.title"), level: 1 }).waitFor();
             await person.page.getByText(say("shopping.empty")).waitFor();
@@ -116,11 +94,11 @@ describe("inventory web app: the shopping list (PGlite)", function () {
       });
 
       it("taking the last one out offers the shopping list; after shopping the checked entries go into the freezer in one step", async () => {
-        const anna = await member(server, profile, "Anna");
+        const anna = await member(server(), profile, "Anna");
         try {
           const place = await household(anna, "The Smiths");
           await addItem(anna, place, { name: "Fish fingers", quantity: 1 });
-          await anna.page.goto(`${server.baseUrl}/`);
+          await anna.page.goto(`${server().baseUrl}/`);
           await anna.page.getByRole("button", { name: say("list.takeOne", { name: "Fish fingers" }) }).click();
           const offer = anna.page.locator(".shopping-offer");
           await offer.getByText(say("shopping.offer.question", { name: "Fish fingers" })).waitFor();

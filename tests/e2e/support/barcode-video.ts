@@ -59,3 +59,12 @@ export async function writeBarcodeVideo(file: string, code: string): Promise<str
   await writeFile(file, Buffer.concat([header, frame, frame]));
   return file;
 }
+
+/** Chromium's flags for a fake camera playing `video`, with the permission prompt answered yes. */
+export function fakeCamera(video: string): string[] {
+  return [
+    "--use-fake-device-for-media-stream",
+    "--use-fake-ui-for-media-stream",
+    `--use-file-for-fake-video-capture=${video}`,
+  ];
+}

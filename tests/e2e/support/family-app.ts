@@ -46,6 +46,48 @@ export interface AppServer {
   browser: Browser;
   baseUrl: string;
   hearth: RunningHearth;
+  /** Hearth's last warnings and errors (it logs at warn), for a failure message to show. */
+  recentLog(): string;
+}
+
+/** What a suite may add to the app server: Chromium flags (a fake camera), settings, a push CA. */
+export interface AppServerExtras {
+  chromiumArgs?: string[];
+  env?: Record<string, string>;
+  pushCa?: string;
+}
+
+/** How many of Hearth's log lines an app server keeps for failure messages. */
+const KEPT_LOG_LINES = 50;
+
+/**
+ * One app server for the enclosing `describe`: started before its tests (which are skipped, after
+ * a loud notice, where startAppServer gives none), stopped after them. `extras` may be a function,
+ * for a suite that prepares something first (a camera video, a push service). Returns the getter
+ * the tests call.
+ */
+export function useAppServer(
+  variant: "PGlite" | "PostgreSQL",
+  suite: string,
+  extras: AppServerExtras | (() => Promise<AppServerExtras>) = {},
+): () => AppServer {
+  let server: AppServer | null = null;
+  let stop: () => Promise<void> = async () => undefined;
+  before(async function () {
+    // Building the app and starting Hearth on a shared machine can take minutes.
+    this.timeout(300_000);
+    const started = await startAppServer(variant, suite, typeof extras === "function" ? await extras() : extras);
+    stop = started.stop;
+    if (!started.server) this.skip();
+    server = started.server;
+  });
+  after(async () => {
+    await stop();
+  });
+  return () => {
+    if (!server) throw new Error(`${suite}: the app server did not start`);
+    return server;
+  };
 }
 
 /**
@@ -55,13 +97,13 @@ export interface AppServer {
 export async function startAppServer(
   variant: "PGlite" | "PostgreSQL",
   suite: string,
-  /** Extra Chromium flags (a fake camera), Hearth settings, and a test push service's certificate. */
-  extra: { chromiumArgs?: string[]; env?: Record<string, string>; pushCa?: string } = {},
+  extra: AppServerExtras = {},
 ): Promise<{ server: AppServer | null; stop: () => Promise<void> }> {
   let database: TestDatabase | null = null;
   let broker: TestBroker | null = null;
   let scratch = "";
   let hearth: RunningHearth | null = null;
+  const log: string[] = [];
   const browser = await launchChromium(`${suite} (${variant})`, extra.chromiumArgs);
   const stop = async () => {
     await browser?.close();
@@ -99,9 +141,16 @@ export async function startAppServer(
     ...(extra.pushCa ? { pushCa: extra.pushCa } : {}),
     apiPort: 0,
     httpPort: 0,
-    logStream: new Writable({ write: (_chunk, _encoding, done) => done() }),
+    logStream: new Writable({
+      write: (chunk, _encoding, done) => {
+        log.push(...String(chunk).split("\n").filter(Boolean));
+        log.splice(0, Math.max(0, log.length - KEPT_LOG_LINES));
+        done();
+      },
+    }),
   });
-  return { server: { browser, baseUrl: `http://localhost:${hearth.apiPort}`, hearth }, stop };
+  const server = { browser, baseUrl: `http://localhost:${hearth.apiPort}`, hearth, recentLog: () => log.join("\n") };
+  return { server, stop };
 }
 
 let counter = 0;
