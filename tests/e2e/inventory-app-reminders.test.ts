@@ -110,7 +110,12 @@ function remindersTests(getServer: () => AppServer, getFake: () => FakePushServi
       await page.getByText(say("reminders.saved"), { exact: true }).waitFor();
 
       // Hearth's next check pushes it to the local push service, which decrypts it.
-      await within(60_000, "the push service to receive the reminder", fake.requestsReach(before + 1));
+      await within(
+        60_000,
+        "the push service to receive the reminder",
+        fake.requestsReach(before + 1),
+        server.recentLog,
+      );
       expect(fake.refused).to.deep.equal([]);
       const pushed = fake.received.at(-1)!;
       expect(pushed.device).to.equal(device.endpoint.split("/").pop());

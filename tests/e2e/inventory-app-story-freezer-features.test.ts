@@ -190,7 +190,12 @@ function story(getServer: () => AppServer, getPush: () => FakePushService, profi
       await expectNoSeriousAxeViolations(page, `reminders turned on (${profile.name})`);
 
       // Hearth's next check pushes the reminder; the local push service decrypts it.
-      await within(60_000, "the push service to receive the reminder", fake.requestsReach(received + 1));
+      await within(
+        60_000,
+        "the push service to receive the reminder",
+        fake.requestsReach(received + 1),
+        server.recentLog,
+      );
       expect(fake.refused).to.deep.equal([]);
       const pushed = fake.received.at(-1)!;
       expect(pushed.device).to.equal(device.endpoint.split("/").pop());

@@ -1,10 +1,16 @@
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
 
-/** `promise`, or a failure naming what did not happen within `ms`. */
-export async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+/**
+ * `promise`, or a failure naming what did not happen within `ms`, with `context()` (Hearth's last
+ * log lines, say) appended.
+ */
+export async function within<T>(ms: number, what: string, promise: Promise<T>, context?: () => string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`waited ${ms / 1000} s for ${what}`)), ms);
+    timer = setTimeout(() => {
+      const more = context?.();
+      reject(new Error(`waited ${ms / 1000} s for ${what}${more ? `; Hearth's log:\n${more}` : ""}`));
+    }, ms);
   });
   try {
     return await Promise.race([promise, timeout]);
