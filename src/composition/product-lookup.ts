@@ -5,6 +5,7 @@ import { GetBarcode, RememberBarcode } from "../application/inventory/barcodes/b
 import type { HouseholdAccess } from "../application/inventory/household-access.js";
 import type { InventoryPorts } from "../application/inventory/inventory-ports.js";
 import { BARCODE_REPOSITORY, type BarcodeRepository } from "../ports/barcode-repository.js";
+import { ITEM_PLACEMENT_LOOKUP, type ItemPlacementLookup } from "../ports/item-placement.js";
 import type { Logger } from "../ports/logger.js";
 import { HEARTH_VERSION } from "./version.js";
 
@@ -27,7 +28,12 @@ export function barcodeUseCases(
         logger: logger.child({ module: "product-lookup" }),
       })
     : undefined;
-  const barcodePorts = { barcodes, lookup, clock: ports.clock };
+  const barcodePorts = {
+    barcodes,
+    lookup,
+    clock: ports.clock,
+    placements: scope.resolve<ItemPlacementLookup>(ITEM_PLACEMENT_LOOKUP),
+  };
   return {
     getBarcode: new GetBarcode(barcodePorts, access),
     rememberBarcode: new RememberBarcode(barcodePorts, access),

@@ -1,14 +1,18 @@
 import { BarcodeNotFoundError, type BarcodeUnit, type RememberedBarcode } from "../../../domain/inventory/barcode.js";
 import type { BarcodeRepository } from "../../../ports/barcode-repository.js";
 import type { ProductLookup } from "../../../ports/product-lookup.js";
+import type { ItemPlacementLookup } from "../../../ports/item-placement.js";
 import { HouseholdUseCase } from "../household-access.js";
+import { assertValidCategory } from "../items/item-placement.js";
 import type { HouseholdInput, InventoryPorts } from "../inventory-ports.js";
 
 /** What the barcode use cases read and write; `lookup` is absent while PRODUCT_LOOKUP_URL is unset. */
-export type BarcodePorts = { barcodes: BarcodeRepository; lookup?: ProductLookup | undefined } & Pick<
-  InventoryPorts,
-  "clock"
->;
+export type BarcodePorts = {
+  barcodes: BarcodeRepository;
+  lookup?: ProductLookup | undefined;
+  /** Whose categories a remembered category must be (the items' check). */
+  placements: Pick<ItemPlacementLookup, "categoryInHousehold">;
+} & Pick<InventoryPorts, "clock">;
 
 export interface BarcodeInput extends HouseholdInput {
   /** A code in its stored form (domain/inventory/barcode.ts parseBarcode). */
@@ -40,7 +44,13 @@ export class GetBarcode extends HouseholdUseCase<BarcodePorts> {
   async execute(input: BarcodeInput): Promise<BarcodeAnswer> {
     await this.access.requireMember(input.householdId, input.userId);
     const remembered = await this.ports.barcodes.find(input.householdId, input.code);
-    if (remembered) return fromHousehold(remembered);
+    if (remembered) {
+      // A category deleted since the code was remembered is no longer one to file the item under.
+      const { categoryId } = remembered;
+      const current =
+        categoryId !== null && !(await this.ports.placements.categoryInHousehold(input.householdId, categoryId));
+      return fromHousehold(current ? { ...remembered, categoryId: null } : remembered);
+    }
     const product = await this.ports.lookup?.find(input.code);
     if (!product) throw new BarcodeNotFoundError();
     return { code: input.code, name: product.name, unit: null, categoryId: null, source: "lookup", updatedAt: null };
@@ -57,6 +67,7 @@ export interface RememberBarcodeInput extends BarcodeInput {
 export class RememberBarcode extends HouseholdUseCase<BarcodePorts> {
   async execute(input: RememberBarcodeInput): Promise<BarcodeAnswer> {
     await this.access.requireMember(input.householdId, input.userId);
+    await assertValidCategory(this.ports.placements, input.householdId, input.categoryId);
     const saved = await this.ports.barcodes.save({
       householdId: input.householdId,
       code: input.code,

@@ -29,7 +29,7 @@ export async function assertValidPlacement(
 
 /** Rejects a category that is not one of the household's. */
 export async function assertValidCategory(
-  placements: ItemPlacementLookup,
+  placements: Pick<ItemPlacementLookup, "categoryInHousehold">,
   householdId: string,
   categoryId: string | null | undefined,
 ): Promise<void> {

@@ -150,6 +150,15 @@ class Placements {
     this.categoryIds.set(row.id, this.categoryNamed(row.name));
   }
 
+  /**
+   * The household's category a remembered barcode's `categoryId` stands for: the household's own,
+   * or the one a category row of the file became; null for any other id (another household's,
+   * or none), so a barcode never points outside the household.
+   */
+  categoryOf(fileCategoryId: string | null): string | null {
+    return fileCategoryId === null ? null : (this.categoryIds.get(fileCategoryId) ?? null);
+  }
+
   /** The item's category in the household: null for none, undefined when the file's id names nothing. */
   private resolveCategory(row: ImportItemRow): string | null | undefined {
     if (row.categoryId !== null) {
@@ -448,7 +457,8 @@ export class ImportHousehold extends HouseholdUseCase<
       batch.compartments.push(...created.compartments);
       batch.categories.push(...created.categories);
       if (row.kind === "barcode") {
-        const { code, name, unit, categoryId } = row;
+        const { code, name, unit } = row;
+        const categoryId = placements.categoryOf(row.categoryId);
         batch.barcodes.push({ householdId, code, name, unit, categoryId, updatedAt: now });
         if (batch.barcodes.length >= BATCH) {
           yield batch;

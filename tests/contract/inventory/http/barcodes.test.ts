@@ -107,6 +107,73 @@ describe("inventory HTTP: barcodes", () => {
     });
   });
 
+  describe("the category a code remembers", () => {
+    const categoriesOf = async (w: InventoryWorld, household: string, caller: "member" | "stranger") =>
+      (await request(w.app).get(`/api/v1/households/${household}/categories`).set(w.auth(caller))).body as {
+        id: string;
+        name: string;
+      }[];
+
+    it("must be one of the household's categories: another household's is a 400 and stores nothing", async () => {
+      const w = await buildWorld();
+      const [theirs] = await categoriesOf(w, w.other.householdId, "stranger");
+      const refused = await request(w.app)
+        .put(codeUrl(w, FISH))
+        .set(w.auth("member"))
+        .send({ name: "Fish fingers", categoryId: theirs!.id });
+      expect(refused.status, JSON.stringify(refused.body)).to.equal(400);
+      expect((await request(w.app).get(codeUrl(w, FISH)).set(w.auth("member"))).status).to.equal(404);
+      const [ours] = await categoriesOf(w, w.householdId, "member");
+      const saved = await request(w.app)
+        .put(codeUrl(w, FISH))
+        .set(w.auth("member"))
+        .send({ name: "Fish fingers", categoryId: ours!.id });
+      expect(saved.body).to.include({ categoryId: ours!.id });
+    });
+
+    it("is answered as none once the category is deleted", async () => {
+      const w = await buildWorld();
+      const [ours] = await categoriesOf(w, w.householdId, "member");
+      await request(w.app)
+        .put(codeUrl(w, FISH))
+        .set(w.auth("member"))
+        .send({ name: "Fish fingers", categoryId: ours!.id })
+        .expect(200);
+      await request(w.app)
+        .delete(`/api/v1/households/${w.householdId}/categories/${ours!.id}`)
+        .set(w.auth("owner"))
+        .expect(200);
+      const read = await request(w.app).get(codeUrl(w, FISH)).set(w.auth("member"));
+      expect(read.body).to.include({ name: "Fish fingers", categoryId: null });
+    });
+
+    it("from an import file keeps only the household's categories and the file's own, never another household's", async () => {
+      const w = await buildWorld();
+      const [theirs] = await categoriesOf(w, w.other.householdId, "stranger");
+      const [ours] = await categoriesOf(w, w.householdId, "member");
+      const file = {
+        categories: [{ id: "filecategory1", name: "Soups" }],
+        items: [],
+        barcodes: [
+          { code: "96385074", name: "Peas", categoryId: theirs!.id },
+          { code: FISH, name: "Fish fingers", categoryId: ours!.id },
+          { code: "SHOP-1", name: "Soup", categoryId: "filecategory1" },
+        ],
+      };
+      const imported = await request(w.app)
+        .post(`/api/v1/households/${w.householdId}/import`)
+        .set(w.auth("owner"))
+        .send(file);
+      expect(imported.status, JSON.stringify(imported.body)).to.equal(200);
+      const read = async (code: string) =>
+        (await request(w.app).get(codeUrl(w, code)).set(w.auth("member"))).body.categoryId as string | null;
+      expect(await read("96385074")).to.equal(null);
+      expect(await read(FISH)).to.equal(ours!.id);
+      const soups = (await categoriesOf(w, w.householdId, "member")).find((category) => category.name === "Soups");
+      expect(await read("SHOP-1")).to.equal(soups!.id);
+    });
+  });
+
   describe("an item's barcode", () => {
     it("is stored in its normal form, changed and cleared with history, and refused when malformed", async () => {
       const w = await buildWorld();
