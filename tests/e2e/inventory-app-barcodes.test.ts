@@ -85,6 +85,10 @@ function scanTests(getServer: () => AppServer, profile: Profile): void {
       expect(loaded.resources.filter((url) => !url.startsWith(server.baseUrl))).to.deep.equal([]);
       await expectNoSeriousAxeViolations(page, `quick add after a scan (${profile.name})`);
       await page.locator("#add-name").fill("Fish fingers");
+      // The first scan also asks for the unit and the category, which the next scans fill in.
+      await page.locator("#add-unit").selectOption("bag");
+      const category = await page.locator("#add-category option").nth(1).getAttribute("value");
+      await page.locator("#add-category").selectOption(category!);
       await page.getByRole("button", { name: say("add.submit") }).click();
       await page.locator("#announcer", { hasText: say("add.added", { name: "Fish fingers" }) }).waitFor();
 
@@ -98,12 +102,16 @@ function scanTests(getServer: () => AppServer, profile: Profile): void {
         "GET",
         `/households/${place.hid}/barcodes/${CAMERA_CODE}`,
       );
-      expect(remembered).to.include({ name: "Fish fingers", source: "household" });
+      expect(remembered).to.include({ name: "Fish fingers", unit: "bag", categoryId: category, source: "household" });
 
       // The second scan of the same product fills the form in.
+      await page.locator("#add-unit").selectOption("piece");
+      await page.locator("#add-category").selectOption("");
       await page.getByRole("button", { name: say("barcode.scan") }).click();
       await page.locator("#barcode-note", { hasText: say("barcode.known", { code: CAMERA_CODE }) }).waitFor();
       expect(await page.locator("#add-name").inputValue()).to.equal("Fish fingers");
+      expect(await page.locator("#add-unit").inputValue()).to.equal("bag");
+      expect(await page.locator("#add-category").inputValue()).to.equal(category);
       await page.getByRole("button", { name: say("add.submit") }).click();
       await page.locator("#announcer", { hasText: say("add.added", { name: "Fish fingers" }) }).waitFor();
       const after = await anna.api<{ data: { id: string; barcode: string | null }[] }>(

@@ -388,7 +388,7 @@ export type ItemFields = Partial<
 export interface RememberedBarcode {
   code: string;
   name: string;
-  unit: string | null;
+  unit: ItemUnit | null;
   categoryId: string | null;
   source: "household" | "lookup";
   updatedAt: string | null;

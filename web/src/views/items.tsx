@@ -226,7 +226,12 @@ export function QuickAdd(props: { onAdded: () => void; onClose: () => void }) {
   const [compartmentId, setCompartmentId] = useState(last?.compartmentId ?? "");
   const [expiresAt, setExpiresAt] = useState("");
   const suggestions = useNameSuggestions(householdId, name);
-  const scan = useBarcodeMemory(householdId, setName);
+  const scan = useBarcodeMemory(householdId, (found) => {
+    setName(found.name);
+    // What the household remembers for the code, as the member chose it the first time.
+    if (found.unit) setUnit(found.unit);
+    if (found.categoryId) setCategoryId(found.categoryId);
+  });
   const freezer = freezers.find((candidate) => candidate.id === freezerId) ?? freezers[0];
   const compartment =
     freezer?.compartments.find((candidate) => candidate.id === compartmentId) ?? freezer?.compartments[0];
@@ -255,7 +260,7 @@ export function QuickAdd(props: { onAdded: () => void; onClose: () => void }) {
       ...(categoryId ? { categoryId } : {}),
       ...(storedAt ? { storedAt } : {}),
     });
-    if (created !== "queued") await scan.rememberFor(created, name.trim());
+    if (created !== "queued") await scan.rememberFor(created);
     else scan.reset();
     remember(`lastPlace.${householdId}`, { freezerId: freezer.id, compartmentId: compartment.id });
     setName("");
@@ -368,7 +373,7 @@ export function QuickAdd(props: { onAdded: () => void; onClose: () => void }) {
  * remembers (or, when the server has a product lookup, in Open Food Facts) to fill in the name.
  * After an add, what the form held is saved for the next scan (PUT …/barcodes/:code).
  */
-function useBarcodeMemory(householdId: string | null, setName: (name: string) => void) {
+function useBarcodeMemory(householdId: string | null, fill: (found: RememberedBarcode) => void) {
   const [code, setCode] = useState("");
   const [scanning, setScanning] = useState(false);
   const [known, setKnown] = useState<RememberedBarcode | null>(null);
@@ -384,7 +389,7 @@ function useBarcodeMemory(householdId: string | null, setName: (name: string) =>
       const found = await api.barcode(householdId, wanted);
       setCode(found.code);
       setKnown(found);
-      setName(found.name);
+      fill(found);
       setNote({
         text: t(found.source === "household" ? "barcode.known" : "barcode.lookedUp", { code: found.code }),
         error: false,
@@ -408,20 +413,24 @@ function useBarcodeMemory(householdId: string | null, setName: (name: string) =>
     setKnown(null);
     setNote(null);
   };
-  /** Saves what the item was called for its code, unless the household already remembers exactly that. */
-  const rememberFor = async (item: Item, name: string) => {
+  /**
+   * Saves what the item was (name, unit, category) for its code, unless the household already
+   * remembers exactly that: the next scan fills them in.
+   */
+  const rememberFor = async (item: Item) => {
     const saved = item.barcode;
     const before = known;
     reset();
     if (!householdId || !saved) return;
-    if (before && before.source === "household" && before.code === saved && before.name === name) return;
+    const same =
+      before?.source === "household" &&
+      before.code === saved &&
+      before.name === item.name &&
+      before.unit === item.unit &&
+      before.categoryId === item.categoryId;
+    if (same) return;
     try {
-      await api.rememberBarcode(householdId, saved, {
-        name,
-        // What another member chose for the code stays until someone changes it.
-        unit: before?.unit ?? null,
-        categoryId: before?.categoryId ?? null,
-      });
+      await api.rememberBarcode(householdId, saved, { name: item.name, unit: item.unit, categoryId: item.categoryId });
     } catch (failure) {
       noteFailure(failure);
       announce(t("barcode.notRemembered"));
