@@ -27,6 +27,7 @@ import { openDatabase } from "../src/adapters/persistence/database.js";
 import { KnexHouseholdRepository } from "../src/adapters/persistence/knex-household-repository.js";
 import { KnexHouseholdTransferStore } from "../src/adapters/persistence/knex-household-transfer-store.js";
 import { KnexItemRepository } from "../src/adapters/persistence/knex-item-repository.js";
+import { KnexShoppingListRepository } from "../src/adapters/persistence/knex-shopping-list-repository.js";
 import { migrateToLatest } from "../src/adapters/persistence/migrator.js";
 import { ExportHousehold } from "../src/application/inventory/transfer/export-household.js";
 import { HouseholdAccess } from "../src/application/inventory/household-access.js";
@@ -114,11 +115,18 @@ async function main(): Promise<void> {
     };
     const store = new KnexHouseholdTransferStore(knex);
     const access = new HouseholdAccess(new KnexHouseholdRepository(knex));
+    const shoppingList = new KnexShoppingListRepository(knex);
     const importer = new ImportHousehold(
-      { transfers: store, ids: new Cuid2IdGenerator(), clock: systemClock, photos: new SharpPhotoProcessor() },
+      {
+        transfers: store,
+        shoppingList,
+        ids: new Cuid2IdGenerator(),
+        clock: systemClock,
+        photos: new SharpPhotoProcessor(),
+      },
       access,
     );
-    const exporter = new ExportHousehold({ transfers: store }, access);
+    const exporter = new ExportHousehold({ transfers: store, shoppingList }, access);
 
     const file = path.join(scratch, "household.json");
     await writeFile(file, ITEM_COUNT);

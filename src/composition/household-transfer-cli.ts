@@ -64,14 +64,20 @@ export async function runHouseholdTransfer(
     if (database.kind === "pglite") await store.undoInterruptedImports();
     const access = new HouseholdAccess(households);
     const input = { householdId: household.id, userId: household.ownerId };
+    const shoppingList = new KnexShoppingListRepository(database.knex);
     if (kind === "export") {
-      const shoppingList = new KnexShoppingListRepository(database.knex);
       return await exportTo(parsed, new ExportHousehold({ transfers: store, shoppingList }, access), input, out);
     }
     return await importFrom(
       parsed,
       new ImportHousehold(
-        { transfers: store, ids: new Cuid2IdGenerator(), clock: systemClock, photos: new SharpPhotoProcessor() },
+        {
+          transfers: store,
+          shoppingList,
+          ids: new Cuid2IdGenerator(),
+          clock: systemClock,
+          photos: new SharpPhotoProcessor(),
+        },
         access,
       ),
       input,
@@ -125,7 +131,7 @@ async function importFrom(
       rows: () => readHouseholdFile(createReadStream(args.file), args.format),
     });
     out(
-      `Imported ${args.file} into household ${input.householdId}: ${summary.itemsCreated} items, ${summary.freezersCreated} freezers, ${summary.compartmentsCreated} compartments and ${summary.categoriesCreated} categories created; ${summary.itemsUnchanged} items already there; ${summary.barcodesRemembered} barcodes remembered`,
+      `Imported ${args.file} into household ${input.householdId}: ${summary.itemsCreated} items, ${summary.freezersCreated} freezers, ${summary.compartmentsCreated} compartments and ${summary.categoriesCreated} categories created; ${summary.itemsUnchanged} items already there; ${summary.barcodesRemembered} barcodes remembered; ${summary.shoppingEntriesAdded} shopping-list entries added`,
     );
     return 0;
   } catch (error) {

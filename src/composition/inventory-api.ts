@@ -235,15 +235,19 @@ function householdDataUseCases(
 ): HouseholdDataUseCases {
   const reminders = scope.resolve<ReminderRepository>(REMINDER_REPOSITORY);
   const transfers = scope.resolve<HouseholdTransferStore>(HOUSEHOLD_TRANSFER_STORE);
+  const shoppingList = scope.resolve<ShoppingListRepository>(SHOPPING_LIST_REPOSITORY);
   return {
     getReminderSettings: new GetReminderSettings({ reminders, clock: ports.clock }, access),
     updateReminderSettings: new UpdateReminderSettings({ reminders, clock: ports.clock }, access),
-    exportHousehold: new ExportHousehold(
-      { transfers, shoppingList: scope.resolve<ShoppingListRepository>(SHOPPING_LIST_REPOSITORY) },
-      access,
-    ),
+    exportHousehold: new ExportHousehold({ transfers, shoppingList }, access),
     importHousehold: new ImportHousehold(
-      { transfers, ids: ports.ids, clock: ports.clock, photos: scope.resolve<PhotoProcessor>(PHOTO_PROCESSOR) },
+      {
+        transfers,
+        shoppingList,
+        ids: ports.ids,
+        clock: ports.clock,
+        photos: scope.resolve<PhotoProcessor>(PHOTO_PROCESSOR),
+      },
       access,
     ),
   };

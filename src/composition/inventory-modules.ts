@@ -154,11 +154,13 @@ export function memoryModule(store: MemoryInventoryStore = new MemoryInventorySt
     scope.register(ITEM_PHOTO_REPOSITORY, { useValue: photos });
     scope.register(REMINDER_REPOSITORY, { useValue: reminders });
     const barcodes = new MemoryBarcodeRepository();
-    scope.register(HOUSEHOLD_TRANSFER_STORE, { useValue: new MemoryHouseholdTransferStore(store, items, barcodes) });
+    const shoppingList = new MemoryShoppingListRepository(store);
+    scope.register(HOUSEHOLD_TRANSFER_STORE, {
+      useValue: new MemoryHouseholdTransferStore(store, items, barcodes, shoppingList),
+    });
     scope.register(INVENTORY_SUMMARIES, { useValue: new MemoryInventorySummaries(store, items) });
     store.householdCascades.push((householdId) => barcodes.deleteHousehold(householdId));
     scope.register(BARCODE_REPOSITORY, { useValue: barcodes });
-    const shoppingList = new MemoryShoppingListRepository(store);
     store.householdCascades.push((householdId) => shoppingList.deleteHousehold(householdId));
     scope.register(SHOPPING_LIST_REPOSITORY, { useValue: shoppingList });
     const push = new MemoryPushRepository(store);

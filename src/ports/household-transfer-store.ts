@@ -4,6 +4,7 @@ import type { FreezerItem } from "../domain/inventory/freezer-item.js";
 import type { ImportedPhoto, TransferFreezer, TransferPhoto } from "../domain/inventory/household-transfer.js";
 import type { RememberedBarcode } from "../domain/inventory/barcode.js";
 import type { ItemCategory } from "../domain/inventory/item-category.js";
+import type { ShoppingListChanger } from "./shopping-list-repository.js";
 
 /** Records an import writes together: the freezers and compartments its items need come first. */
 export interface ImportBatch {
@@ -34,6 +35,13 @@ export interface ImportWrite {
    * first created instead of creating it again. May throw (ImportInvalidError) to write nothing.
    */
   batches(current: TransferFreezer[], categories: ItemCategory[]): AsyncIterable<ImportBatch>;
+  /**
+   * What the import adds to the household's shopping list, decided once every batch is written,
+   * at the import's commit point, against the list as it is then under the list's lock (as every
+   * list write is): its entries and events are written with the commit, or the import is refused
+   * (a DomainError) and nothing of it stays. Returns how many entries it added.
+   */
+  shoppingList?: ShoppingListChanger<number>;
 }
 
 /** Whole-household reads and the one-transaction import, for export and import. */
@@ -73,6 +81,7 @@ export interface ImportCounts {
   compartmentsCreated: number;
   categoriesCreated: number;
   barcodesRemembered: number;
+  shoppingEntriesAdded: number;
 }
 
 export const HOUSEHOLD_TRANSFER_STORE = Symbol("HouseholdTransferStore");

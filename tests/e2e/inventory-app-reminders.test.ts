@@ -181,14 +181,19 @@ function dataTests(getServer: () => AppServer, profile: Profile): void {
         page.getByRole("button", { name: say("data.downloadJson") }).click(),
       ]);
       expect(download.suggestedFilename()).to.equal(`household-${place.hid}.json`);
-      const file = JSON.parse(await readFile((await download.path())!, "utf8")) as { items: Record<string, unknown>[] };
+      const file = JSON.parse(await readFile((await download.path())!, "utf8")) as {
+        items: Record<string, unknown>[];
+        shoppingList: Record<string, unknown>[];
+      };
       expect(file.items.map((item) => item.name)).to.deep.equal(["Soup"]);
+      expect(file.shoppingList).to.deep.equal([]);
       const changed = {
         ...file,
         items: [
           ...file.items,
           { id: `berries${Date.now()}`, name: "Berries", quantity: 2, freezerName: "Garage", compartmentName: "Top" },
         ],
+        shoppingList: [{ id: `milk${Date.now()}`, name: "Milk", quantity: 2, unit: "l" }],
       };
       const upload = path.join(tmpdir(), `hearth-import-${Date.now()}.json`);
       await writeFile(upload, JSON.stringify(changed));
@@ -199,6 +204,7 @@ function dataTests(getServer: () => AppServer, profile: Profile): void {
         ["data.compartmentsCreated", 1],
         ["data.itemsCreated", 1],
         ["data.itemsUnchanged", 1],
+        ["data.shoppingEntriesAdded", 1],
       ] as const)
         await page.getByText(say(key, { count })).first().waitFor();
       await expectAccessible(page, "import preview");
@@ -212,6 +218,11 @@ function dataTests(getServer: () => AppServer, profile: Profile): void {
         `/households/${place.hid}/items`,
       );
       expect(after.data.map((item) => item.name).sort(), JSON.stringify(after)).to.deep.equal(["Berries", "Soup"]);
+      const list = await owner.api<{ name: string; quantity: number; unit: string }[]>(
+        "GET",
+        `/households/${place.hid}/shopping-list`,
+      );
+      expect(list.map((entry) => [entry.name, entry.quantity, entry.unit])).to.deep.equal([["Milk", 2, "l"]]);
 
       // A broken file: the rows and why, nothing changed.
       await writeFile(upload, JSON.stringify({ items: [{ id: "x", quantity: -1 }] }));

@@ -575,6 +575,7 @@ export interface ImportSummary {
   itemsCreated: number;
   itemsUnchanged: number;
   barcodesRemembered: number;
+  shoppingEntriesAdded: number;
 }
 
 /** A file body (an import) with the session's token, refreshed once on a 401 like every request. */

@@ -25,6 +25,7 @@ import {
   toFreezer,
 } from "./knex-freezer-repository.js";
 import { type ItemRow, toItem, toRow } from "./knex-item-repository.js";
+import { changeShoppingList } from "./knex-shopping-list-repository.js";
 
 const date = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
 
@@ -156,6 +157,7 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
         compartmentsCreated: 0,
         categoriesCreated: 0,
         barcodesRemembered: 0,
+        shoppingEntriesAdded: 0,
       };
       // The items this import created: only they take the file's photos.
       const created = new Set<string>();
@@ -177,6 +179,7 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
         counts.barcodesRemembered += await rememberMissingBarcodes(trx, batch.barcodes);
         await writeImportedPhotos(trx, write.householdId, batch, created);
       }
+      counts.shoppingEntriesAdded = await addImportedShoppingEntries(trx, write);
       return counts;
     });
   }
@@ -199,9 +202,11 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
       compartmentsCreated: 0,
       categoriesCreated: 0,
       barcodesRemembered: 0,
+      shoppingEntriesAdded: 0,
     };
-    // Barcodes are written with the commit point, in its one short transaction (an import holds
-    // at most MAX_IMPORTED_BARCODES), so there is nothing of them to take back on failure.
+    // Barcodes and shopping-list entries are written with the commit point, in its one short
+    // transaction (an import holds at most MAX_IMPORTED_BARCODES and a list's worth of entries),
+    // so there is nothing of them to take back on failure.
     const barcodes: RememberedBarcode[] = [];
     try {
       // Imports on PGlite take turns (importAll), so this reads what the one before created.
@@ -243,6 +248,7 @@ export class KnexHouseholdTransferStore implements HouseholdTransferStore {
       // The import's commit point: from here on its rows stay.
       await this.knex.transaction(async (trx) => {
         counts.barcodesRemembered = await rememberMissingBarcodes(trx, barcodes);
+        counts.shoppingEntriesAdded = await addImportedShoppingEntries(trx, write);
         await trx("import_batches").where({ id: batchId }).update({ completed_at: new Date() });
       });
     } catch (error) {
@@ -484,4 +490,12 @@ async function readFreezers(db: Knex | Knex.Transaction, householdId: string): P
     ...toFreezer(row),
     compartments: compartments.rows.filter((compartment) => compartment.freezer_id === row.id).map(toCompartment),
   }));
+}
+
+/** The import's shopping-list entries, added under the list's lock in the commit's transaction. */
+async function addImportedShoppingEntries(trx: Knex.Transaction, write: ImportWrite): Promise<number> {
+  if (!write.shoppingList) return 0;
+  const changed = await changeShoppingList(trx, write.householdId, write.shoppingList);
+  if (!changed) throw new NotHouseholdMemberError();
+  return changed.result;
 }

@@ -90,44 +90,7 @@ export class KnexShoppingListRepository implements ShoppingListRepository {
 
   async change<T>(householdId: string, changer: ShoppingListChanger<T>): Promise<{ result: T } | undefined> {
     return this.knex
-      .transaction(async (trx) => {
-        // The list's lock: writers of one household's list queue here. NO KEY UPDATE, so item
-        // inserts (whose foreign key takes KEY SHARE) never wait for it; a household delete
-        // (FOR UPDATE) waits, then finds no list to change.
-        const household = await trx.raw<{ rows: unknown[] }>(
-          "SELECT id FROM households WHERE id = ? FOR NO KEY UPDATE",
-          [householdId],
-        );
-        if (household.rows.length === 0) return undefined;
-        const current = await trx.raw<{ rows: EntryRow[] }>(
-          `SELECT ${COLUMNS.join(", ")} FROM shopping_list_entries WHERE household_id = ? ${ORDER}`,
-          [householdId],
-        );
-        const change = changer(current.rows.map(toEntry));
-        const items = change.items ?? [];
-        for (let start = 0; start < items.length; start += CHUNK) {
-          await trx("freezer_items").insert(items.slice(start, start + CHUNK).map(toItemRow));
-        }
-        const remove = change.remove ?? [];
-        for (let start = 0; start < remove.length; start += CHUNK) {
-          await trx("shopping_list_entries")
-            .where({ household_id: householdId })
-            .whereIn("id", remove.slice(start, start + CHUNK))
-            .delete();
-        }
-        const save = change.save ?? [];
-        for (let start = 0; start < save.length; start += CHUNK) {
-          await trx("shopping_list_entries")
-            .insert(save.slice(start, start + CHUNK).map(toRow))
-            .onConflict("id")
-            .merge(COLUMNS.filter((column) => !["id", "household_id", "created_at", "created_by"].includes(column)));
-        }
-        const events = change.events ?? [];
-        for (let start = 0; start < events.length; start += CHUNK) {
-          await writeOutboxEvents(trx, events.slice(start, start + CHUNK));
-        }
-        return { result: change.result };
-      })
+      .transaction((trx) => changeShoppingList(trx, householdId, changer))
       .catch((error: unknown) => {
         // The use case checked the freezer and compartment; one removed since fails the item insert.
         if (isForeignKeyViolation(error) && /freezer_items/.test(String((error as { table?: string }).table))) {
@@ -141,4 +104,51 @@ export class KnexShoppingListRepository implements ShoppingListRepository {
         throw error;
       });
   }
+}
+
+/**
+ * Runs `changer` on the household's list under the list's lock and writes what it returns, in
+ * `trx`: the repository's writes, and an import's commit point (which adds its entries with the
+ * rest of the import). Undefined when the household does not exist.
+ */
+export async function changeShoppingList<T>(
+  trx: Knex.Transaction,
+  householdId: string,
+  changer: ShoppingListChanger<T>,
+): Promise<{ result: T } | undefined> {
+  // The list's lock: writers of one household's list queue here. NO KEY UPDATE, so item
+  // inserts (whose foreign key takes KEY SHARE) never wait for it; a household delete
+  // (FOR UPDATE) waits, then finds no list to change.
+  const household = await trx.raw<{ rows: unknown[] }>("SELECT id FROM households WHERE id = ? FOR NO KEY UPDATE", [
+    householdId,
+  ]);
+  if (household.rows.length === 0) return undefined;
+  const current = await trx.raw<{ rows: EntryRow[] }>(
+    `SELECT ${COLUMNS.join(", ")} FROM shopping_list_entries WHERE household_id = ? ${ORDER}`,
+    [householdId],
+  );
+  const change = changer(current.rows.map(toEntry));
+  const items = change.items ?? [];
+  for (let start = 0; start < items.length; start += CHUNK) {
+    await trx("freezer_items").insert(items.slice(start, start + CHUNK).map(toItemRow));
+  }
+  const remove = change.remove ?? [];
+  for (let start = 0; start < remove.length; start += CHUNK) {
+    await trx("shopping_list_entries")
+      .where({ household_id: householdId })
+      .whereIn("id", remove.slice(start, start + CHUNK))
+      .delete();
+  }
+  const save = change.save ?? [];
+  for (let start = 0; start < save.length; start += CHUNK) {
+    await trx("shopping_list_entries")
+      .insert(save.slice(start, start + CHUNK).map(toRow))
+      .onConflict("id")
+      .merge(COLUMNS.filter((column) => !["id", "household_id", "created_at", "created_by"].includes(column)));
+  }
+  const events = change.events ?? [];
+  for (let start = 0; start < events.length; start += CHUNK) {
+    await writeOutboxEvents(trx, events.slice(start, start + CHUNK));
+  }
+  return { result: change.result };
 }

@@ -18,6 +18,7 @@ import {
 import type { RememberedBarcode } from "../../domain/inventory/barcode.js";
 import type { HouseholdTransferStore, ImportCounts, ImportWrite } from "../../ports/household-transfer-store.js";
 import { MemoryBarcodeRepository } from "./memory-barcode-repository.js";
+import type { MemoryShoppingListRepository } from "./memory-shopping-list-repository.js";
 import { compareCategories, type ItemCategory } from "../../domain/inventory/item-category.js";
 import type { MemoryInventoryStore } from "./memory-inventory-store.js";
 import type { MemoryItemRepository } from "./memory-item-repository.js";
@@ -32,6 +33,8 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
     private readonly items: MemoryItemRepository,
     /** The barcode memory the module shares; without one, an own (empty) memory. */
     private readonly barcodes: MemoryBarcodeRepository = new MemoryBarcodeRepository(),
+    /** The shopping lists the module shares; needed only by imports that add to one. */
+    private readonly shoppingList: MemoryShoppingListRepository | null = null,
   ) {}
 
   async barcodesAfter(householdId: string, afterCode: string | null, limit: number): Promise<RememberedBarcode[]> {
@@ -163,6 +166,8 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
     });
     const newItems = fresh(items, "item", (id) => this.items.holds(id)?.householdId);
     if (taken.length > 0) throw new ImportInvalidError(taken.slice(0, MAX_REPORTED_PROBLEMS), taken.length);
+    // First of the writes: a list that cannot take the entries refuses the import before anything is written.
+    const shopping = this.addShoppingEntries(write);
     for (const freezer of newFreezers) this.store.freezers.set(freezer.id, { ...freezer });
     for (const compartment of newCompartments) this.store.compartments.set(compartment.id, { ...compartment });
     for (const category of categories) this.store.categories.set(category.id, { ...category });
@@ -179,6 +184,15 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
       freezersCreated: newFreezers.length,
       compartmentsCreated: newCompartments.length,
       barcodesRemembered: this.barcodes.rememberMissing(barcodes),
+      shoppingEntriesAdded: shopping,
     };
+  }
+
+  private addShoppingEntries(write: ImportWrite): number {
+    if (!write.shoppingList) return 0;
+    if (!this.shoppingList) throw new Error("The in-memory import needs the shopping list repository to add entries");
+    const changed = this.shoppingList.changeNow(write.householdId, write.shoppingList);
+    if (!changed) throw new NotHouseholdMemberError();
+    return changed.result;
   }
 }

@@ -17,21 +17,34 @@ export class MemoryShoppingListRepository implements ShoppingListRepository {
   }
 
   async change<T>(householdId: string, changer: ShoppingListChanger<T>): Promise<{ result: T } | undefined> {
-    // Read, compute and write without an await in between: no other change can interleave.
+    const changed = this.changeNow(householdId, changer);
+    if (!changed) return undefined;
+    await changed.stocked;
+    return { result: changed.result };
+  }
+
+  /**
+   * The change, read, computed and written without an await in between, so no other change can
+   * interleave (and an import can apply it together with its own writes); `stocked` settles once
+   * the items it stocks are in.
+   */
+  changeNow<T>(
+    householdId: string,
+    changer: ShoppingListChanger<T>,
+  ): { result: T; stocked: Promise<unknown> } | undefined {
     if (!this.store.households.has(householdId)) return undefined;
     const change = changer(this.copies(householdId));
     if (change.items?.length && !this.store.items) {
       throw new Error("The in-memory shopping list needs the items repository to stock entries");
     }
-    // insertMany's body runs synchronously when called; awaited only after the rest is written.
+    // insertMany's body runs synchronously when called; awaited by the caller after the rest is written.
     const stocked = change.items?.length ? this.store.items?.insertMany(change.items) : undefined;
     for (const id of change.remove ?? []) {
       if (this.entries.get(id)?.householdId === householdId) this.entries.delete(id);
     }
     for (const entry of change.save ?? []) this.entries.set(entry.id, { ...entry });
     this.store.outbox.append(change.events);
-    await stocked;
-    return { result: change.result };
+    return { result: change.result, stocked: Promise.resolve(stocked) };
   }
 
   /** Removes a deleted household's entries (the table's cascade). */

@@ -5,7 +5,7 @@ import type { BarcodeUnit, RememberedBarcode } from "./barcode.js";
 import type { ItemCategory } from "./item-category.js";
 import type { ItemUnit } from "./item-unit.js";
 import { DomainError } from "../shared/domain-error.js";
-import type { ShoppingListEntry } from "./shopping-list.js";
+import type { ShoppingListEntry, ShoppingUnit } from "./shopping-list.js";
 import type { PhotoImages } from "./item-photo.js";
 
 /** An item's photo as an export carries it: the display rendition, which an import decodes again. */
@@ -115,6 +115,25 @@ export interface ImportBarcodeRow {
  */
 export const MAX_IMPORTED_BARCODES = 10_000;
 
+/**
+ * An entry of the household's shopping list as a file carries it. An import adds it at the end of
+ * the list unless the list already holds the same thing to buy (see shoppingEntryKey), under a new
+ * id: the file's id is another list's, and entries are known by what they say.
+ */
+export interface ImportShoppingRow {
+  kind: "shopping";
+  /** Where the row is in the file: `row 12` (CSV, the header is row 1) or `shoppingList[3]` (JSON). */
+  row: string;
+  name: string;
+  quantity: number;
+  unit: ShoppingUnit;
+  /** A category of the household or of the file, by id; any other id reads as none. */
+  categoryId: string | null;
+  checked: boolean;
+  /** Its place in the exported list: the entries keep this order when they are added. */
+  position: number;
+}
+
 /** A row the file parser could not read; `message` says why. */
 export interface ImportRowProblem {
   kind: "problem";
@@ -123,10 +142,7 @@ export interface ImportRowProblem {
   message: string;
 }
 
-/**
- * A row an import skips on purpose: history (the change log is the household's own) and the
- * shopping list (the list the household keeps day to day; an import does not merge another into it).
- */
+/** A row an import skips on purpose: history (the change log is the household's own). */
 export interface ImportSkippedRow {
   kind: "skipped";
   /** Where the row is in the file: `row 12` (CSV, the header is row 1) or `items[3]` (JSON). */
@@ -148,6 +164,7 @@ export type ImportRow =
   | ImportCategoryRow
   | ImportItemRow
   | ImportBarcodeRow
+  | ImportShoppingRow
   | ImportRowProblem
   | ImportSkippedRow
   | ImportPhotoRow;
@@ -162,6 +179,8 @@ export interface ImportSummary {
   itemsUnchanged: number;
   /** Barcodes the household had not remembered; one it remembers keeps what it has. */
   barcodesRemembered: number;
+  /** Shopping-list entries added; one the list already holds (same name and unit) is not added again. */
+  shoppingEntriesAdded: number;
 }
 
 /** Most row problems one answer lists; the message gives the total. */

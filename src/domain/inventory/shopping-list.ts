@@ -67,6 +67,15 @@ export class NoCheckedEntriesError extends DomainError {
   }
 }
 
+/**
+ * What an entry is to buy, for an import merging a file's list into the household's: the name
+ * (ignoring case and spaces at the ends) and the unit. "Milk, 2 l" and "milk, 1 l" are one thing
+ * on the list; "Peas, 1 bag" and "Peas, 500 g" are two.
+ */
+export function shoppingEntryKey(entry: Pick<ShoppingListEntry, "name" | "unit">): string {
+  return `${entry.name.trim().toLowerCase()}\u0000${entry.unit}`;
+}
+
 /** Sorted by position (then id, so a corrupt tie still orders the same everywhere). */
 export function inListOrder(entries: readonly ShoppingListEntry[]): ShoppingListEntry[] {
   return [...entries].sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

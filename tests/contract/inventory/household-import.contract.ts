@@ -384,6 +384,7 @@ export function describeHouseholdImportContract(label: string, build: () => Prom
         itemsCreated: 2,
         itemsUnchanged: kept.length,
         barcodesRemembered: 0,
+        shoppingEntriesAdded: 0,
       };
       expect(preview).to.deep.equal(expected);
       expect(await exportOf(w.owner, w.hid)).to.deep.equal(before);

@@ -350,9 +350,19 @@ export function describeShoppingListHttpContract(label: string, build: () => Pro
       expect(await read(w.owner)).to.deep.equal(after);
     });
 
-    it("travels in the export (JSON and CSV); an import reads it past and leaves the list alone", async () => {
+    const importFile = (body: string, type = "application/json", caller: Caller = w.owner, query = "") =>
+      request(w.app)
+        .post(`/api/v1/households/${w.hid}/import${query}`)
+        .set("Authorization", `Bearer ${caller.token}`)
+        .set("Content-Type", type)
+        .send(body);
+    const shoppingFile = (entries: object[], more: object = {}) => JSON.stringify({ shoppingList: entries, ...more });
+
+    it("travels in the export (JSON and CSV); an import adds what the list lacks, at the end, and again adds nothing", async () => {
+      const category = await aCategory();
       await add({ name: "Peas, frozen", quantity: 0.5, unit: "kg", checked: true });
-      await add({ name: "=cmd()", categoryId: await aCategory() });
+      await add({ name: "=cmd()", categoryId: category });
+      await add({ name: "Bread", quantity: 2, unit: "bag" });
       const json = await send("get", `/households/${w.hid}/export?format=json`, w.member);
       expect(json.status).to.equal(200);
       const file = JSON.parse(json.text) as { shoppingList: Record<string, unknown>[] };
@@ -361,6 +371,7 @@ export function describeShoppingListHttpContract(label: string, build: () => Pro
       ).to.deep.equal([
         ["Peas, frozen", 0.5, "kg", true, 0],
         ["=cmd()", 1, "piece", false, 1],
+        ["Bread", 2, "bag", false, 2],
       ]);
       expect(Object.keys(file.shoppingList[0] as object).sort()).to.deep.equal(
         ["categoryId", "checked", "createdAt", "id", "name", "position", "quantity", "unit", "updatedAt"].sort(),
@@ -369,34 +380,183 @@ export function describeShoppingListHttpContract(label: string, build: () => Pro
       const lines = csv.text.trim().split("\r\n");
       expect(lines[0]).to.include("unit,categoryId,categoryName,key,checked");
       const shoppingLines = lines.filter((line) => line.startsWith("shopping,"));
-      expect(shoppingLines).to.have.length(2);
+      expect(shoppingLines).to.have.length(3);
       expect(shoppingLines[0]).to.include('"Peas, frozen"').and.include(",kg,").and.include(",true");
       // A cell a spreadsheet would run is defused, as everywhere in the CSV export.
       expect(shoppingLines[1]).to.include("'=cmd()");
+      const exported = await read();
 
+      // The list as another phone left it: the peas are on it already (the same thing: name
+      // ignoring case, and unit); bread in grams is another thing than bread in bags.
       await clear();
       await add({ name: "Already here" });
+      await add({ name: "  PEAS, FROZEN ", quantity: 1, unit: "kg" });
+      await add({ name: "Bread", quantity: 500, unit: "g" });
+      const preview = await importFile(json.text, "application/json", w.owner, "?dryRun=true");
+      expect(preview.status, JSON.stringify(preview.body)).to.equal(200);
+      expect(preview.body).to.include({ shoppingEntriesAdded: 2 });
+      expect(names(await read())).to.deep.equal(["Already here", "PEAS, FROZEN", "Bread"]);
+
+      const imported = await importFile(json.text);
+      expect(imported.status, JSON.stringify(imported.body)).to.equal(200);
+      expect(imported.body).to.include({ shoppingEntriesAdded: 2 });
+      const after = await read();
+      expect(after.map((entry) => [entry.name, entry.quantity, entry.unit, entry.checked])).to.deep.equal([
+        ["Already here", 1, "piece", false],
+        ["PEAS, FROZEN", 1, "kg", false],
+        ["Bread", 500, "g", false],
+        ["=cmd()", 1, "piece", false],
+        ["Bread", 2, "bag", false],
+      ]);
+      expect(positions(after)).to.deep.equal([0, 1, 2, 3, 4]);
+      expect(after[3]?.categoryId).to.equal(category);
+      // New ids: the file's belong to the list it was exported from.
+      const exportedIds = new Set(exported.map((entry) => entry.id));
+      expect(after.filter((entry) => exportedIds.has(entry.id))).to.deep.equal([]);
+      expect(await read(w.member)).to.deep.equal(after);
+
+      // The same list again, as JSON and as CSV: everything on it is on the list.
       for (const [type, body] of [
         ["application/json", json.text],
         ["text/csv", csv.text],
       ] as const) {
-        const imported = await request(w.app)
-          .post(`/api/v1/households/${w.hid}/import`)
-          .set("Authorization", `Bearer ${w.owner.token}`)
-          .set("Content-Type", type)
-          .send(body);
-        expect(imported.status, JSON.stringify(imported.body)).to.equal(200);
+        const again = await importFile(body, type);
+        expect(again.status, JSON.stringify(again.body)).to.equal(200);
+        expect(again.body).to.include({ shoppingEntriesAdded: 0 });
       }
-      expect(names(await read())).to.deep.equal(["Already here"]);
+      expect(await read()).to.deep.equal(after);
+
+      // CSV brings the list as JSON does: the checked peas, the formula text restored, in order.
+      await clear();
+      const fromCsv = await importFile(csv.text, "text/csv");
+      expect(fromCsv.status, JSON.stringify(fromCsv.body)).to.equal(200);
+      expect((await read()).map((entry) => [entry.name, entry.quantity, entry.unit, entry.checked])).to.deep.equal([
+        ["Peas, frozen", 0.5, "kg", true],
+        ["=cmd()", 1, "piece", false],
+        ["Bread", 2, "bag", false],
+      ]);
+
       // A record kind that is an object's own property name is an unknown kind, not a crash.
       for (const record of ["constructor", "__proto__", "toString"]) {
-        const odd = await request(w.app)
-          .post(`/api/v1/households/${w.hid}/import`)
-          .set("Authorization", `Bearer ${w.owner.token}`)
-          .set("Content-Type", "text/csv")
-          .send(`record,id,name\r\n${record},abcdefgh1234,X\r\n`);
+        const odd = await importFile(`record,id,name\r\n${record},abcdefgh1234,X\r\n`, "text/csv");
         expect(odd.status, `${record}: ${JSON.stringify(odd.body)}`).to.equal(400);
       }
+    });
+
+    it("an imported entry keeps the file's list order, and a category outside the household reads as none", async () => {
+      const category = await aCategory();
+      const foreign = await send("get", `/households/${w.outsiderHid}/categories`, w.outsider);
+      const outsiderCategory = (foreign.body as { id: string }[])[0]!.id;
+      const entry = (name: string, position: number, categoryId: string | null) => ({
+        id: `entry${position}abcdefgh`,
+        name,
+        quantity: 1,
+        unit: "piece",
+        categoryId,
+        checked: false,
+        position,
+      });
+      const imported = await importFile(
+        shoppingFile([entry("Third", 2, null), entry("First", 0, outsiderCategory), entry("Second", 1, category)]),
+      );
+      expect(imported.status, JSON.stringify(imported.body)).to.equal(200);
+      const after = await read();
+      expect(after.map((each) => [each.name, each.categoryId])).to.deep.equal([
+        ["First", null],
+        ["Second", category],
+        ["Third", null],
+      ]);
+      // The outsider's list and categories are as they were.
+      const theirs = await send("get", `/households/${w.outsiderHid}/shopping-list`, w.outsider);
+      expect(theirs.body).to.deep.equal([]);
+    });
+
+    it("refuses a file whose entries the list cannot take, or that are malformed, writing nothing of the file", async () => {
+      for (let index = 0; index < SHOPPING_LIST_MAX_ENTRIES - 1; index++) {
+        expect((await send("post", list(), w.owner, { name: `Entry ${index}` })).status).to.equal(201);
+      }
+      const before = await read();
+      const item = {
+        id: "importeditem1234",
+        name: "Imported fish",
+        quantity: 1,
+        freezerId: w.freezerId,
+        compartmentId: w.compartmentIds[0],
+      };
+      const tooMany = shoppingFile(
+        [
+          { id: "entryaabcdefgh", name: "Entry 3", position: 0 },
+          { id: "entrybabcdefgh", name: "Milk", position: 1 },
+          { id: "entrycabcdefgh", name: "Eggs", position: 2 },
+        ],
+        { items: [item] },
+      );
+      for (const query of ["?dryRun=true", ""]) {
+        const refused = await importFile(tooMany, "application/json", w.owner, query);
+        expectError(refused, 400);
+        expect(refused.body.message).to.equal("The import has 1 invalid row; nothing was imported");
+        expect(refused.body.details).to.deep.equal([
+          {
+            path: "shoppingList[2]",
+            message: `the shopping list holds ${SHOPPING_LIST_MAX_ENTRIES - 1} entries and takes at most ${SHOPPING_LIST_MAX_ENTRIES}: the file adds 2, 1 too many`,
+          },
+        ]);
+      }
+      expect(await read()).to.deep.equal(before);
+      const items = await send("get", `/households/${w.hid}/items?search=Imported`, w.owner);
+      expect(items.status, JSON.stringify(items.body)).to.equal(200);
+      expect(items.body.total).to.equal(0);
+      // One fits: "Entry 3" is on the list already, Milk is added.
+      const fits = await importFile(
+        shoppingFile([
+          { id: "entryaabcdefgh", name: "entry 3" },
+          { id: "entrybabcdefgh", name: "Milk" },
+        ]),
+      );
+      expect(fits.status, JSON.stringify(fits.body)).to.equal(200);
+      expect(fits.body).to.include({ shoppingEntriesAdded: 1 });
+      expect((await read()).at(-1)?.name).to.equal("Milk");
+      await clear();
+
+      const malformed = await importFile(
+        shoppingFile([
+          { id: "entryaabcdefgh", name: "", quantity: 1 },
+          { id: "entrybabcdefgh", name: "Milk", quantity: -1 },
+          { id: "entrycabcdefgh", name: "Milk", unit: "crate", checked: "maybe" },
+          { id: "entrydabcdefgh", name: "Milk", owner: "someone" },
+        ]),
+      );
+      expectError(malformed, 400);
+      expect(malformed.body.details.map((detail: { path: string }) => detail.path)).to.deep.equal([
+        "shoppingList[0]",
+        "shoppingList[1]",
+        "shoppingList[2]",
+        "shoppingList[3]",
+      ]);
+      expect(malformed.body.details[2].message)
+        .to.match(/unit: must be one of/)
+        .and.match(/checked: must be true or false/);
+      const tooLong = shoppingFile(
+        Array.from({ length: SHOPPING_LIST_MAX_ENTRIES + 1 }, (_, index) => ({
+          id: `entry${index}abcdefghij`,
+          name: `E${index}`,
+        })),
+      );
+      const refusedLong = await importFile(tooLong);
+      expectError(refusedLong, 400);
+      expect(refusedLong.body.details).to.deep.equal([
+        {
+          path: `shoppingList[${SHOPPING_LIST_MAX_ENTRIES}]`,
+          message: `an import holds at most ${SHOPPING_LIST_MAX_ENTRIES} shopping-list entries`,
+        },
+      ]);
+      expect(await read()).to.deep.equal([]);
+      // Members read the list but only the owner imports.
+      expectError(
+        await importFile(shoppingFile([{ id: "entryaabcdefgh", name: "Milk" }]), "application/json", w.member),
+        403,
+      );
+      expect(await read()).to.deep.equal([]);
     });
 
     it("every change reaches the household's event stream", async () => {
@@ -428,6 +588,15 @@ export function describeShoppingListHttpContract(label: string, build: () => Pro
         });
         const created = await stream.next((message) => message.event === "item.created");
         expect((created.data as { data: { item: { id: string } } }).data.item.id).to.equal(stock.body.items[0].id);
+        // An import's entries reach every member's open list as they are added.
+        const imported = await importFile(shoppingFile([{ id: "entryaabcdefgh", name: "Imported milk" }]));
+        expect(imported.status, JSON.stringify(imported.body)).to.equal(200);
+        const importedAdded = await stream.next(
+          (message) => message.event === "shopping_list.added",
+          stream.messages.indexOf(added) + 1,
+        );
+        expect((importedAdded.data as { data: { entry: Entry } }).data.entry).to.include({ name: "Imported milk" });
+        expect((importedAdded.data as { actor: unknown }).actor).to.deep.equal({ kind: "user", id: w.owner.id });
       } finally {
         stream.close();
         await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -197,6 +197,7 @@ for (const kind of ["PGlite", "PostgreSQL"] as const) {
         freezersCreated: 1,
         compartmentsCreated: 1,
         barcodesRemembered: 0,
+        shoppingEntriesAdded: 0,
         categoriesCreated: 0,
       });
       expect(await counts(importer.hid)).to.deep.equal({ items: 2501, freezers: 2, compartments: 2 });

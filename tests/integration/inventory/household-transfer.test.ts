@@ -82,6 +82,7 @@ for (const kind of ["PGlite", "PostgreSQL"] as const) {
         itemsCreated: ITEMS,
         itemsUnchanged: 0,
         barcodesRemembered: 0,
+        shoppingEntriesAdded: 0,
       });
 
       const exported = await request(api.app).get(`/api/v1/households/${hid}/export`).set(auth);
@@ -100,6 +101,7 @@ for (const kind of ["PGlite", "PostgreSQL"] as const) {
         itemsCreated: 0,
         itemsUnchanged: ITEMS,
         barcodesRemembered: 0,
+        shoppingEntriesAdded: 0,
       });
 
       const bad = {

@@ -161,3 +161,43 @@ describe("household file reading: limits while reading", () => {
     expect(HOUSEHOLD_FILE_LIMITS.rows).to.equal(500_000);
   });
 });
+
+describe("household file reading: shopping-list rows", () => {
+  it("reads a CSV shopping record with typed cells and the API's defaults, and names what a bad one gets wrong", async () => {
+    const text = [
+      "record,id,name,quantity,unit,categoryId,checked,position",
+      'shopping,entry0000001,"Peas, frozen",0.5,kg,,true,3',
+      "shopping,entry0000002,Milk,,,,,",
+      "shopping,entry0000003,Eggs,-1,crate,,maybe,",
+    ].join("\r\n");
+    const rows = await readAll(Readable.from([text]), "csv");
+    expect(rows.slice(0, 2)).to.deep.equal([
+      {
+        kind: "shopping",
+        row: "row 2",
+        name: "Peas, frozen",
+        quantity: 0.5,
+        unit: "kg",
+        categoryId: null,
+        checked: true,
+        position: 3,
+      },
+      {
+        kind: "shopping",
+        row: "row 3",
+        name: "Milk",
+        quantity: 1,
+        unit: "piece",
+        categoryId: null,
+        checked: false,
+        position: 0,
+      },
+    ]);
+    expect(rows[2]).to.include({ kind: "problem", row: "row 4" });
+    const message = (rows[2] as { message: string }).message;
+    expect(message)
+      .to.match(/quantity: must be greater than 0/)
+      .and.match(/unit: must be one of/)
+      .and.match(/checked: must be true or false/);
+  });
+});

@@ -452,12 +452,12 @@ export const de: Catalogue = {
   "data.title": "Export und Import",
   "data.export": "Export",
   "data.exportHint":
-    "Lade alles aus diesem Haushalt herunter: Gefriertruhen, Fächer, Lebensmittel (auch archivierte) und ihren Verlauf. JSON behält alles; CSV öffnet sich in einer Tabellenkalkulation.",
+    "Lade alles aus diesem Haushalt herunter: Gefriertruhen, Fächer, Kategorien, Lebensmittel (auch archivierte) mit ihrem Verlauf, Fotos, gemerkte Barcodes und die Einkaufsliste. JSON behält alles; CSV öffnet sich in einer Tabellenkalkulation und lässt die Fotos weg.",
   "data.downloadJson": "JSON herunterladen",
   "data.downloadCsv": "CSV herunterladen",
   "data.import": "Import",
   "data.importHint":
-    "Wähle einen Hearth-Export (JSON oder CSV). Du siehst, was sich ändern würde, bevor etwas importiert wird. Was schon da ist, bleibt, wie es ist.",
+    "Wähle einen Hearth-Export (JSON oder CSV). Du siehst, was sich ändern würde, bevor etwas importiert wird. Was schon da ist, bleibt, wie es ist, und was schon auf der Einkaufsliste steht, kommt nicht doppelt dazu.",
   "data.ownerOnly": "Nur der Besitzer des Haushalts kann importieren.",
   "data.file": "Datei zum Importieren",
   "data.checking": "Die Datei wird geprüft …",
@@ -467,6 +467,7 @@ export const de: Catalogue = {
   "data.itemsCreated": "Neue Lebensmittel: {count}",
   "data.categoriesCreated": "Neue Kategorien: {count}",
   "data.barcodesRemembered": "Neu gemerkte Barcodes: {count}",
+  "data.shoppingEntriesAdded": "Neu auf der Einkaufsliste: {count}",
   "data.itemsUnchanged": "Schon vorhanden, bleiben unverändert: {count}",
   "data.apply": "Jetzt importieren",
   "data.imported": "Importiert.",

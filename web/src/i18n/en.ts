@@ -444,12 +444,12 @@ export const en = {
   "data.title": "Export and import",
   "data.export": "Export",
   "data.exportHint":
-    "Download everything in this household: freezers, compartments, items (also archived ones) and their history. JSON keeps everything; CSV opens in a spreadsheet.",
+    "Download everything in this household: freezers, compartments, categories, items (also archived ones) and their history, photos, remembered barcodes and the shopping list. JSON keeps everything; CSV opens in a spreadsheet and leaves the photos out.",
   "data.downloadJson": "Download JSON",
   "data.downloadCsv": "Download CSV",
   "data.import": "Import",
   "data.importHint":
-    "Choose a Hearth export (JSON or CSV). You see what would change before anything is imported. Items already here are left as they are.",
+    "Choose a Hearth export (JSON or CSV). You see what would change before anything is imported. Items already here are left as they are, and what is on the shopping list already is not added twice.",
   "data.ownerOnly": "Only the household's owner can import.",
   "data.file": "File to import",
   "data.checking": "Checking the file…",
@@ -459,6 +459,7 @@ export const en = {
   "data.itemsCreated": "New items: {count}",
   "data.categoriesCreated": "New categories: {count}",
   "data.barcodesRemembered": "Barcodes newly remembered: {count}",
+  "data.shoppingEntriesAdded": "Added to the shopping list: {count}",
   "data.itemsUnchanged": "Items already here, left unchanged: {count}",
   "data.apply": "Import now",
   "data.imported": "Imported.",

@@ -33,6 +33,7 @@ function Summary(props: { summary: ImportSummary }) {
       <li>{t("data.itemsCreated", { count: formatNumber(summary.itemsCreated) })}</li>
       <li>{t("data.itemsUnchanged", { count: formatNumber(summary.itemsUnchanged) })}</li>
       <li>{t("data.barcodesRemembered", { count: formatNumber(summary.barcodesRemembered) })}</li>
+      <li>{t("data.shoppingEntriesAdded", { count: formatNumber(summary.shoppingEntriesAdded) })}</li>
     </ul>
   );
 }

@@ -63,10 +63,18 @@ const importSummaryResponse = z
       .number()
       .int()
       .openapi({ description: "Items of the file already in the household (same id), left alone" }),
+    categoriesCreated: z
+      .number()
+      .int()
+      .openapi({ description: "Categories of the file the household had no category of that name for" }),
     barcodesRemembered: z
       .number()
       .int()
       .openapi({ description: "Barcodes the household had not remembered; one it remembers keeps what it has" }),
+    shoppingEntriesAdded: z.number().int().openapi({
+      description:
+        "Shopping-list entries added at the end of the list; one the list already holds (same name, ignoring case, and unit) is not added again",
+    }),
   })
   .openapi("ImportSummary");
 

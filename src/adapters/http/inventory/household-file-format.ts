@@ -8,8 +8,9 @@
  * compartment, category, item, history, barcode, shopping); a file without that column holds
  * items only. Items name their category by id (`categoryId`, a category of the file or the
  * household) and by name (`categoryName`), so a file read elsewhere still finds or creates it. An
- * import reads history and shopping-list rows past (see ImportSkippedRow). CSV leaves photos out
- * (a spreadsheet cell is no place for an image): only JSON carries them.
+ * import reads history rows past (see ImportSkippedRow) and adds shopping-list entries the list
+ * lacks (see ImportShoppingRow). CSV leaves photos out (a spreadsheet cell is no place for an
+ * image): only JSON carries them.
  */
 import { once } from "node:events";
 import { type Readable, Transform, type Writable } from "node:stream";
@@ -18,8 +19,9 @@ import { jsonParser, type Token as JsonToken } from "stream-json/core/parser.js"
 import { z } from "zod";
 import type { ExportRecord, ImportRow, TransferPhoto } from "../../../domain/inventory/household-transfer.js";
 import { DEFAULT_PHOTO_MAX_BYTES } from "./photo-limits.js";
-import { itemName, itemUnit, notes, timestamp } from "./item-schemas.js";
+import { itemName, itemUnit, notes, quantity, timestamp } from "./item-schemas.js";
 import { barcode } from "./barcode-schemas.js";
+import { SHOPPING_UNITS } from "../../../domain/inventory/shopping-list.js";
 import { BARCODE_UNITS } from "../../../domain/inventory/barcode.js";
 import { categoryName } from "./category-schemas.js";
 import { DEFAULT_ITEM_UNIT, quantityFitsUnit, WHOLE_NUMBER_UNITS } from "../../../domain/inventory/item-unit.js";
@@ -288,6 +290,26 @@ const barcodeRow = z
   })
   .strict();
 
+const shoppingRow = fileRow({
+  name: itemName,
+  // As when adding an entry through the API: one unless said otherwise.
+  quantity: quantity.optional().default(1),
+  unit: z
+    .enum(SHOPPING_UNITS, `must be one of ${SHOPPING_UNITS.join(", ")}`)
+    .optional()
+    .transform((value) => value ?? "piece"),
+  categoryId: orNull(idSchema),
+  // JSON writes a boolean, CSV the word.
+  checked: z
+    .union([z.boolean(), z.enum(["true", "false"])], "must be true or false")
+    .optional()
+    .transform((value) => value === true || value === "true"),
+  position: position.optional().default(0),
+  // Written by the export, not imported: the import's owner and time become the entry's.
+  createdAt: z.unknown().optional(),
+  updatedAt: z.unknown().optional(),
+});
+
 function problemText(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.join(".") || "row"}: ${issue.message}`).join("; ");
 }
@@ -323,7 +345,7 @@ function parsePhotoRow(value: unknown, row: string, maxPhotoBytes: number): Pars
 }
 
 function parseRow(kind: FileArray, value: unknown, row: string, maxPhotoBytes = DEFAULT_PHOTO_MAX_BYTES): Parsed {
-  if (kind === "history" || kind === "shoppingList") return { kind: "skipped", row };
+  if (kind === "history") return { kind: "skipped", row };
   if (kind === "photos") return parsePhotoRow(value, row, maxPhotoBytes);
   // As on every route: PostgreSQL text cannot hold a NUL character, so it is refused here.
   const nul = fieldsWithNulCharacters(value);
@@ -353,6 +375,12 @@ function parseRow(kind: FileArray, value: unknown, row: string, maxPhotoBytes = 
     if (!parsed.success) return { kind: "problem", row, message: problemText(parsed.error) };
     const { code, name, unit, categoryId } = parsed.data;
     return { kind: "barcode", row, code, name, unit, categoryId };
+  }
+  if (kind === "shoppingList") {
+    const parsed = shoppingRow.safeParse(value);
+    if (!parsed.success) return { kind: "problem", row, message: problemText(parsed.error) };
+    const { name, quantity, unit, categoryId, checked, position } = parsed.data;
+    return { kind: "shopping", row, name, quantity, unit, categoryId, checked, position };
   }
   if (kind === "categories") {
     const parsed = categoryFileRow.safeParse(value);
@@ -738,7 +766,7 @@ const CSV_FIELDS: Record<string, readonly string[]> = {
   history: [],
   // CSV has one barcode column; a remembered barcode's code is read from it.
   barcodes: Object.keys(barcodeRow.shape).map((field) => (field === "code" ? "barcode" : field)),
-  shoppingList: [],
+  shoppingList: Object.keys(shoppingRow.shape),
 };
 
 /** The rows of a CSV household file; cells are typed (numbers, empty → null) before validation. */

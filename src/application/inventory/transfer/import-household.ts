@@ -9,12 +9,21 @@ import {
   type ImportItemRow,
   ImportInvalidError,
   type ImportRow,
+  type ImportShoppingRow,
   type ImportSummary,
   MAX_IMPORTED_BARCODES,
   MAX_REPORTED_PROBLEMS,
   type TransferFreezer,
 } from "../../../domain/inventory/household-transfer.js";
 import type { HouseholdTransferStore, ImportBatch } from "../../../ports/household-transfer-store.js";
+import type { ShoppingListRepository } from "../../../ports/shopping-list-repository.js";
+import {
+  SHOPPING_LIST_MAX_ENTRIES,
+  type ShoppingListEntry,
+  shoppingEntryKey,
+} from "../../../domain/inventory/shopping-list.js";
+import { householdEvents } from "../household-events.js";
+import { eventEntry } from "../shopping-list/shopping-list-events.js";
 import type { PhotoProcessor } from "../../../ports/photo-processor.js";
 import { DomainError } from "../../../domain/shared/domain-error.js";
 import { HouseholdUseCase } from "../household-access.js";
@@ -87,6 +96,7 @@ class Placements {
         return row.message;
       case "skipped":
       case "barcode":
+      case "shopping":
       case "photo":
         return null;
       case "freezer":
@@ -151,9 +161,9 @@ class Placements {
   }
 
   /**
-   * The household's category a remembered barcode's `categoryId` stands for: the household's own,
-   * or the one a category row of the file became; null for any other id (another household's,
-   * or none), so a barcode never points outside the household.
+   * The household's category a remembered barcode's or a shopping-list entry's `categoryId` stands
+   * for: the household's own, or the one a category row of the file became; null for any other id
+   * (another household's, or none), so neither ever points outside the household.
    */
   categoryOf(fileCategoryId: string | null): string | null {
     return fileCategoryId === null ? null : (this.categoryIds.get(fileCategoryId) ?? null);
@@ -258,23 +268,39 @@ class Placements {
  * Imports a household file (owner only). Every row is checked first; any problem answers
  * ImportInvalidError with the rows and reasons, and nothing is written. A valid file is then
  * written in one transaction, one import of a household at a time, placed against the household
- * as it is once its turn comes: items are keyed by id and named freezers and compartments by
- * name, so importing the same file again (or twice at once) changes nothing the second time.
+ * as it is once its turn comes: items are keyed by id, named freezers and compartments by name,
+ * and shopping-list entries by what they say (added at the end of the list at the commit point),
+ * so importing the same file again (or twice at once) changes nothing the second time.
  * An id of another household is refused, never written.
  */
 export class ImportHousehold extends HouseholdUseCase<
-  { transfers: HouseholdTransferStore; photos: PhotoProcessor } & Pick<InventoryPorts, "ids" | "clock">
+  {
+    transfers: HouseholdTransferStore;
+    photos: PhotoProcessor;
+    shoppingList: Pick<ShoppingListRepository, "list">;
+  } & Pick<InventoryPorts, "ids" | "clock">
 > {
   async execute(input: ImportHouseholdInput): Promise<ImportSummary> {
     await this.access.requireOwner(input.householdId, input.userId);
     const now = this.ports.clock.now();
     if (input.dryRun) return this.preview(input, now);
-    const itemCount = await this.validate(input, now);
+    const { items } = await this.validate(input, now);
+    // Filled by the second pass as it reads the file; added at the import's commit point.
+    const shopping: ImportedEntry[] = [];
+    const event = householdEvents(this.ports, input, now);
     const written = await this.ports.transfers.importAll({
       householdId: input.householdId,
-      batches: (current, categories) => this.batches(input, now, current, categories),
+      batches: (current, categories) => this.batches(input, now, current, categories, shopping),
+      shoppingList: (entries) => {
+        const added = entriesToAdd(entries, shopping);
+        return {
+          save: added,
+          events: added.map((entry) => event("shopping_list.added", { entry: eventEntry(entry) })),
+          result: added.length,
+        };
+      },
     });
-    return { ...written, itemsUnchanged: itemCount - written.itemsCreated };
+    return { ...written, itemsUnchanged: items - written.itemsCreated };
   }
 
   private placements(
@@ -286,8 +312,11 @@ export class ImportHousehold extends HouseholdUseCase<
     return new Placements(input.householdId, now, () => this.ports.ids.next(), current, categories);
   }
 
-  /** The first pass: every problem of every row, or the number of items. */
-  private async validate(input: ImportHouseholdInput, now: Date): Promise<number> {
+  /**
+   * The first pass: every problem of every row, or the number of items and of the shopping-list
+   * entries the import would add to the list as it is now.
+   */
+  private async validate(input: ImportHouseholdInput, now: Date): Promise<{ items: number; shoppingAdded: number }> {
     const placements = this.placements(
       input,
       now,
@@ -321,7 +350,14 @@ export class ImportHousehold extends HouseholdUseCase<
     let items = 0;
     const codes = new Set<string>();
     const photographed = new Set<string>();
+    const shopping: ImportedEntry[] = [];
     for await (const row of input.rows()) {
+      if (row.kind === "shopping") {
+        if (shopping.length >= SHOPPING_LIST_MAX_ENTRIES)
+          problem(row.row, `an import holds at most ${SHOPPING_LIST_MAX_ENTRIES} shopping-list entries`);
+        else shopping.push(importedEntry(row, null, { householdId: input.householdId, userId: input.userId, now }));
+        continue;
+      }
       if (row.kind === "photo") {
         const refused = await this.photoProblem(row.itemId, row.image, seen, photographed);
         if (refused) problem(row.row, refused);
@@ -350,7 +386,9 @@ export class ImportHousehold extends HouseholdUseCase<
     }
     await checkForeign();
     if (total > 0) throw new ImportInvalidError(problems, total);
-    return items;
+    // Refuses a file whose entries the list cannot take (checked again at the commit point).
+    const shoppingAdded = entriesToAdd(await this.ports.shoppingList.list(input.householdId), shopping).length;
+    return { items, shoppingAdded };
   }
 
   /**
@@ -381,7 +419,7 @@ export class ImportHousehold extends HouseholdUseCase<
    */
   private async preview(input: ImportHouseholdInput, now: Date): Promise<ImportSummary> {
     const { householdId } = input;
-    const itemCount = await this.validate(input, now);
+    const { items: itemCount, shoppingAdded } = await this.validate(input, now);
     const placements = this.placements(
       input,
       now,
@@ -395,6 +433,7 @@ export class ImportHousehold extends HouseholdUseCase<
       itemsCreated: 0,
       itemsUnchanged: 0,
       barcodesRemembered: 0,
+      shoppingEntriesAdded: shoppingAdded,
     };
     let ids: string[] = [];
     const count = async () => {
@@ -435,11 +474,18 @@ export class ImportHousehold extends HouseholdUseCase<
     now: Date,
     current: TransferFreezer[],
     categories: ItemCategory[],
+    shopping: ImportedEntry[],
   ): AsyncGenerator<ImportBatch> {
     const placements = this.placements(input, now, current, categories);
     const { householdId, userId } = input;
     let batch: ImportBatch & { rows: Map<string, string> } = emptyBatch();
     for await (const row of input.rows()) {
+      if (row.kind === "shopping") {
+        // A new id each: the file's is another list's (see ImportShoppingRow).
+        const entry = importedEntry(row, placements.categoryOf(row.categoryId), { householdId, userId, now });
+        shopping.push({ ...entry, entry: { ...entry.entry, id: this.ports.ids.next() } });
+        continue;
+      }
       if (row.kind === "photo") {
         // One photo per batch: memory holds one decoded image at a time.
         batch.photos = [{ itemId: row.itemId, images: await this.ports.photos.process(row.image) }];
@@ -483,6 +529,66 @@ export class ImportHousehold extends HouseholdUseCase<
     )
       yield batch;
   }
+}
+
+/** A shopping-list entry of the file, with the row that brought it and its place in the exported list. */
+interface ImportedEntry {
+  row: string;
+  /** The entry's position in the file's list. */
+  filePosition: number;
+  entry: ShoppingListEntry;
+}
+
+function importedEntry(
+  row: ImportShoppingRow,
+  categoryId: string | null,
+  by: { householdId: string; userId: string; now: Date },
+): ImportedEntry {
+  return {
+    row: row.row,
+    filePosition: row.position,
+    entry: {
+      // Replaced by a new id when the entry is written; the first pass only counts.
+      id: "",
+      householdId: by.householdId,
+      name: row.name,
+      quantity: row.quantity,
+      unit: row.unit,
+      categoryId,
+      checked: row.checked,
+      position: 0,
+      createdAt: by.now,
+      updatedAt: by.now,
+      createdById: by.userId,
+      updatedById: by.userId,
+    },
+  };
+}
+
+/**
+ * The file's entries the list `current` does not hold yet (by shoppingEntryKey, against the list
+ * as it was: the file's own repeats come through as it had them), in the file's list order, placed
+ * after the list's last entry; refuses the import when the list would pass its limit.
+ */
+function entriesToAdd(current: readonly ShoppingListEntry[], imported: readonly ImportedEntry[]): ShoppingListEntry[] {
+  const held = new Set(current.map(shoppingEntryKey));
+  const adding = imported
+    .filter((candidate) => !held.has(shoppingEntryKey(candidate.entry)))
+    // Array sort is stable: entries of one position keep the file's order.
+    .sort((a, b) => a.filePosition - b.filePosition);
+  const room = SHOPPING_LIST_MAX_ENTRIES - current.length;
+  const first = adding[Math.max(room, 0)];
+  if (first !== undefined)
+    throw new ImportInvalidError(
+      [
+        {
+          row: first.row,
+          message: `the shopping list holds ${current.length} entries and takes at most ${SHOPPING_LIST_MAX_ENTRIES}: the file adds ${adding.length}, ${adding.length - Math.max(room, 0)} too many`,
+        },
+      ],
+      1,
+    );
+  return adding.map((candidate, index) => ({ ...candidate.entry, position: current.length + index }));
 }
 
 function emptyBatch(): ImportBatch & { rows: Map<string, string> } {

@@ -56,6 +56,7 @@ describe("inventory HTTP: import preview (?dryRun=true)", () => {
       itemsCreated: 1,
       itemsUnchanged: 1,
       barcodesRemembered: 0,
+      shoppingEntriesAdded: 0,
     });
     expect(snapshot(w.store), "the preview wrote something").to.equal(before);
     const imported = await request(w.app)
@@ -74,6 +75,7 @@ describe("inventory HTTP: import preview (?dryRun=true)", () => {
       itemsCreated: 0,
       itemsUnchanged: 2,
       barcodesRemembered: 0,
+      shoppingEntriesAdded: 0,
     });
   });
 

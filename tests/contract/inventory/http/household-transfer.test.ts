@@ -83,6 +83,7 @@ describe("inventory HTTP: export and import", () => {
       itemsCreated: 0,
       itemsUnchanged: 1,
       barcodesRemembered: 0,
+      shoppingEntriesAdded: 0,
     });
   });
 
@@ -114,6 +115,7 @@ describe("inventory HTTP: export and import", () => {
       itemsCreated: 3,
       itemsUnchanged: 0,
       barcodesRemembered: 0,
+      shoppingEntriesAdded: 0,
     });
     const before = snapshot(w.store);
     const second = await request(w.app)
@@ -127,6 +129,7 @@ describe("inventory HTTP: export and import", () => {
       itemsCreated: 0,
       itemsUnchanged: 3,
       barcodesRemembered: 0,
+      shoppingEntriesAdded: 0,
     });
     expect(snapshot(w.store)).to.equal(before);
     const items = await request(w.app)
