@@ -35,7 +35,8 @@ export class UndoStack {
 }
 
 export interface StopOnSignalsOptions {
-  logger: Logger;
+  /** Where "stopping" is logged; a function when the logger exists only once a start has got far enough. */
+  logger: Logger | (() => Logger);
   limitMs?: number;
   /** Test seam: process.exit by default. */
   exit?: (code: number) => void;
@@ -52,11 +53,12 @@ export function stopOnSignals(stop: () => Promise<void>, options: StopOnSignalsO
   const release = () => {
     for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
   };
+  const logger = () => (typeof options.logger === "function" ? options.logger() : options.logger);
   function onSignal(signal: NodeJS.Signals): void {
     release();
-    options.logger.info(`Received ${signal}; stopping`);
+    logger().info(`Received ${signal}; stopping`);
     const limit = setTimeout(() => {
-      options.logger.fatal(`Stopping took longer than ${limitMs / 1000} s; exiting`);
+      logger().fatal(`Stopping took longer than ${limitMs / 1000} s; exiting`);
       exit(1);
     }, limitMs);
     limit.unref();
@@ -67,7 +69,7 @@ export function stopOnSignals(stop: () => Promise<void>, options: StopOnSignalsO
       },
       (error: unknown) => {
         clearTimeout(limit);
-        options.logger.fatal("Stopping failed", { err: error });
+        logger().fatal("Stopping failed", { err: error });
         exit(1);
       },
     );

@@ -11,6 +11,7 @@ import { startHearth } from "./hearth.js";
 import { stopOnSignals } from "./lifecycle.js";
 import { HEARTH_VERSION } from "./version.js";
 import { backupCommand, restoreCommand } from "./backup-commands.js";
+import type { Logger } from "../ports/logger.js";
 import { runHouseholdTransfer } from "./household-transfer-cli.js";
 import { runAdminCommand } from "./admin-cli.js";
 
@@ -28,9 +29,22 @@ function reportStartFailure(error: unknown): void {
 
 /** `hearth start`: boots everything and stops it cleanly on SIGINT/SIGTERM (exit 0). */
 async function start(): Promise<number | "running"> {
+  const starting = startHearth();
+  // Held from the first moment, not once the start is done: the API answers health checks before
+  // the start has finished, and a service manager's SIGTERM in that window would otherwise kill
+  // the process by default, mid-start, with the database open. A signal now lets the start
+  // finish (or fail and unwind itself), then stops everything in order.
+  let logger: Logger | undefined;
+  stopOnSignals(
+    async () => {
+      const hearth = await starting.catch(() => undefined);
+      await hearth?.stop();
+    },
+    { logger: () => (logger ??= createLogger({ level: "info", json: false }).logger.child({ module: "hearth" })) },
+  );
   try {
-    const hearth = await startHearth();
-    stopOnSignals(() => hearth.stop(), { logger: hearth.logger.child({ module: "hearth" }) });
+    const hearth = await starting;
+    logger ??= hearth.logger.child({ module: "hearth" });
     return "running";
   } catch (error) {
     reportStartFailure(error);

@@ -71,8 +71,12 @@ function useStandbyCluster(label: string, lease = { ttlMs: "1500", renewMs: "500
     standby: string,
     leaderEnv: Record<string, string> = {},
   ): Promise<[Instance, Instance]> {
+    // A start that never gets there fails with what the process said (a refused connection, say).
+    const orSay = (instance: Instance) => (error: unknown) => {
+      throw new Error(`${(error as Error).message}; ${instance.name} printed:\n${instance.process.output()}`);
+    };
     const first = await start(leader, leaderEnv);
-    await waitFor(`${leader} to lead`, async () => (await role(first))?.role === "leader", 60_000);
+    await waitFor(`${leader} to lead`, async () => (await role(first))?.role === "leader", 60_000).catch(orSay(first));
     const second = await start(standby);
     await waitFor(
       `${standby} to stand by`,
@@ -81,7 +85,7 @@ function useStandbyCluster(label: string, lease = { ttlMs: "1500", renewMs: "500
         return seen?.role === "standby" && seen.leader === leader;
       },
       60_000,
-    );
+    ).catch(orSay(second));
     return [first, second];
   }
 

@@ -192,6 +192,24 @@ describe("Hearth process (integration)", function () {
       expect(Date.now() - signalledAt).to.be.below(10_000);
     });
 
+    it("a SIGTERM while it is still starting stops it in order once the start is done (exit 0, not killed)", async () => {
+      const child = spawnHearth(
+        baseEnv({
+          API_PORT: "0",
+          HTTP_PORT: "0",
+          MQTT_HOST: servers.broker.host,
+          MQTT_PORT: String(servers.broker.port),
+          LOG_LEVEL: "info",
+        }),
+      );
+      // The first line is logged before the database opens: the signal lands mid-start.
+      await waitFor("the start's first log line", () => child.output().includes("Starting Hearth"), 30_000);
+      child.child.kill("SIGTERM");
+      const code = await child.exited;
+      expect(code, child.output()).to.equal(0);
+      expect(child.output()).to.contain("Received SIGTERM; stopping").and.to.contain("Stopped");
+    });
+
     it("exits non-zero naming the variable when the configuration is invalid", async () => {
       const child = spawnHearth({ ...baseEnv(), HTTP_PORT: "eighty" });
       expect(await child.exited).to.not.equal(0);
