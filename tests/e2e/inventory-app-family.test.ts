@@ -5,6 +5,7 @@ import {
   addItem,
   household,
   join,
+  keptForOffline,
   member,
   PROFILES,
   type Profile,
@@ -490,6 +491,7 @@ function profileTests(getServer: () => AppServer, profile: Profile): void {
       const { page, context } = anna;
       await page.goto(`${server.baseUrl}/`);
       await page.waitForFunction(() => document.querySelectorAll("#list-title ~ ul.items .item-row").length === 3);
+      await keptForOffline(page, place);
       await context.setOffline(true);
       await page
         .getByRole("status")

@@ -239,6 +239,18 @@ export async function addItem(
   });
 }
 
+/**
+ * Waits until the app has kept `place`'s freezers on this device (its offline copy): they load
+ * after the household, so a test that goes offline as soon as the list shows could otherwise
+ * leave the app without a freezer to add into, which no person would do on purpose.
+ */
+export async function keptForOffline(page: Page, place: Household): Promise<void> {
+  await page.waitForFunction(
+    (hid) => (JSON.parse(localStorage.getItem(`hearth.freezers.${hid}`) ?? "[]") as unknown[]).length > 0,
+    place.hid,
+  );
+}
+
 /** Makes `guest` a member of `owner`'s household through an invite. */
 export async function join(owner: Member, place: Household, guest: Member): Promise<void> {
   const invite = await owner.api<{ code: string }>("POST", `/households/${place.hid}/invites`);
