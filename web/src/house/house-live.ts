@@ -1,11 +1,12 @@
 /**
- * The House pages' live updates: the engine's events (GET /api/v1/house/events, Server-Sent
- * Events) read with fetch and the app's bearer token, as live.ts reads the household's. Each
+ * The House pages' live updates: the engine's events (Server-Sent Events at the connection's
+ * eventsUrl: /api/v1/house/events with the account's bearer token, or the engine's own
+ * /api/events with the /status cookie) read with fetch, as live.ts reads the household's. Each
  * event bumps the version of the data it touches; a page reloads what it shows when a version
  * it uses changes. Reconnects with backoff; a 403 means the role was taken away.
  */
 import { useEffect, useState } from "preact/hooks";
-import { currentAccessToken, refreshSession } from "../api.js";
+import type { HouseConnection } from "./connection.js";
 import { setInstallationRole } from "./role.js";
 
 /** What an event touches; "errors" is the part of the log the overview shows (level error and above). */
@@ -97,23 +98,20 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-async function follow(signal: AbortSignal): Promise<void> {
+async function follow(connection: HouseConnection, signal: AbortSignal): Promise<void> {
   let delay = FIRST_DELAY_MS;
   let connectedBefore = false;
   while (!signal.aborted) {
     setStatus("connecting");
     try {
-      const token = currentAccessToken();
-      const headers: Record<string, string> = { Accept: "text/event-stream" };
-      if (token) headers.Authorization = `Bearer ${token}`;
-      const response = await fetch("/api/v1/house/events", {
-        headers,
+      const response = await fetch(connection.eventsUrl, {
+        headers: { Accept: "text/event-stream", ...connection.streamHeaders() },
         cache: "no-store",
         credentials: "same-origin",
         signal,
       });
       if (response.status === 401) {
-        if (await refreshSession().catch(() => false)) continue;
+        if (await connection.renew().catch(() => false)) continue;
       } else if (response.status === 403) {
         revoked = true;
         setInstallationRole("member");
@@ -151,11 +149,11 @@ async function follow(signal: AbortSignal): Promise<void> {
   }
 }
 
-/** Follows the engine's events while the House section is open; returns the stop. */
-export function followHouse(): () => void {
+/** Follows the engine's events over `connection` while the House pages are open; returns the stop. */
+export function followHouse(connection: HouseConnection): () => void {
   const controller = new AbortController();
   revoked = false;
-  void follow(controller.signal);
+  void follow(connection, controller.signal);
   return () => controller.abort();
 }
 
