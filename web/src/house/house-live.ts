@@ -9,8 +9,12 @@ import { useEffect, useState } from "preact/hooks";
 import type { HouseConnection } from "./connection.js";
 import { setInstallationRole } from "./role.js";
 
-/** What an event touches; "errors" is the part of the log the overview shows (level error and above). */
-export type Topic = "state" | "automations" | "logs" | "errors" | "devices" | "services";
+/**
+ * What an event touches; "errors" is the part of the log the overview shows (level error and
+ * above); "engine" the engine's own status (its MQTT connection, which has no event of its own
+ * but is logged by MqttService when it drops or comes back).
+ */
+export type Topic = "state" | "automations" | "logs" | "errors" | "devices" | "services" | "engine";
 export type LiveStatus = "connecting" | "on" | "off";
 
 const FIRST_DELAY_MS = 1000;
@@ -25,7 +29,15 @@ const COALESCE_MS = 300;
 const MIN_INTERVAL_MS = 3000;
 let lastFlush = 0;
 
-const versions: Record<Topic, number> = { state: 0, automations: 0, logs: 0, errors: 0, devices: 0, services: 0 };
+const versions: Record<Topic, number> = {
+  state: 0,
+  automations: 0,
+  logs: 0,
+  errors: 0,
+  devices: 0,
+  services: 0,
+  engine: 0,
+};
 let status: LiveStatus = "connecting";
 const listeners = new Set<() => void>();
 const dirty = new Set<Topic>();
@@ -65,6 +77,8 @@ const TOPICS_BY_EVENT: Record<string, Topic[]> = {
 };
 
 const ERROR_LEVEL = 50;
+/** MqttService's log lines when the broker connection drops or comes back. */
+const MQTT_CONNECTION = /^MQTT (connected|disconnected)/;
 
 function handle(block: string): void {
   let type = "message";
@@ -76,15 +90,18 @@ function handle(block: string): void {
   }
   const topics = TOPICS_BY_EVENT[type];
   if (topics) touch(...topics);
-  if (type === "log.skipped" || (type === "log" && logLevel(data) >= ERROR_LEVEL)) touch("errors");
+  if (type !== "log" && type !== "log.skipped") return;
+  const entry = type === "log" ? logEntry(data) : { level: 0, msg: "" };
+  if (type === "log.skipped" || entry.level >= ERROR_LEVEL) touch("errors");
+  if (MQTT_CONNECTION.test(entry.msg)) touch("engine");
 }
 
-function logLevel(data: string): number {
+function logEntry(data: string): { level: number; msg: string } {
   try {
-    const level = (JSON.parse(data) as { level?: unknown }).level;
-    return typeof level === "number" ? level : 0;
+    const { level, msg } = JSON.parse(data) as { level?: unknown; msg?: unknown };
+    return { level: typeof level === "number" ? level : 0, msg: typeof msg === "string" ? msg : "" };
   } catch {
-    return 0;
+    return { level: 0, msg: "" };
   }
 }
 
@@ -125,7 +142,7 @@ async function follow(connection: HouseConnection, signal: AbortSignal): Promise
         delay = FIRST_DELAY_MS;
         setStatus("on");
         // What changed while the stream was down is not replayed: reload everything once.
-        if (connectedBefore) touch("state", "automations", "logs", "errors", "devices", "services");
+        if (connectedBefore) touch("state", "automations", "logs", "errors", "devices", "services", "engine");
         connectedBefore = true;
         const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
         let buffer = "";

@@ -83,7 +83,7 @@ export function HousePages(props: { slug: string }) {
   const { status: live, revoked } = useLive([]);
   const pages = housePages(connection);
   const page = pages.find((candidate) => candidate.slug === props.slug) ?? pages[0]!;
-  const status = useHouseData<EngineStatus>(revoked ? null : "/status", ["automations", "services"], {
+  const status = useHouseData<EngineStatus>(revoked ? null : "/status", ["automations", "services", "engine"], {
     bodyOn: [503],
   });
   if (revoked) {
