@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Builds the household web app (web/) into web/dist, which the inventory API serves at `/`:
+ * Builds the household web app (web/) into web/dist, which the inventory API serves at `/`, and
+ * its second entry, the engine's console, which the engine serves at /status:
  *
  *   web/dist/index.html             the page, naming the hashed bundles (served no-cache)
  *   web/dist/assets/*-<hash>.js|css  the bundles (served immutable for a year)
@@ -8,6 +9,8 @@
  *   web/dist/manifest.webmanifest   the PWA manifest (English), manifest.de.webmanifest (German);
  *                                   icons/ the PNG icons drawn here
  *   web/dist/index.de.html          the page with the German title, for Accept-Language: de
+ *   web/dist/status/status.js|css   the second entry: the engine's console, served at /status on
+ *                                   HTTP_PORT (src/adapters/http/engine/web-ui/web-ui-router.ts)
  *   *.gz, *.br                      precompressed copies of the text files, served by Accept-Encoding
  *
  * Uses esbuild and preact, both runtime dependencies, so a production install
@@ -209,8 +212,34 @@ export async function buildWebApp(outDir = path.join(webDir, "dist")) {
     define: { __SHELL_FILES__: JSON.stringify(shell), __SHELL_VERSION__: JSON.stringify(version) },
     logLevel: "warning",
   });
+  const status = await buildStatusEntry(outDir);
   precompress(outDir);
-  return { outDir, script, style, shell, version, firstLoad };
+  return { outDir, script, style, shell, version, firstLoad, status };
+}
+
+/**
+ * The second entry: the engine's console at /status (web/src/status/main.tsx), the House pages
+ * against the engine's own /api. One file each of script and style under status/, named without
+ * a hash: the engine's web UI router reads them at start and adds the content hash to their URLs.
+ * Not part of the family app's shell (the service worker never caches it).
+ */
+async function buildStatusEntry(outDir) {
+  const statusDir = path.join(outDir, "status");
+  await build({
+    entryPoints: { status: path.join(webDir, "src", "status", "main.tsx") },
+    outdir: statusDir,
+    bundle: true,
+    format: "esm",
+    minify: true,
+    sourcemap: false,
+    target: ["es2020"],
+    jsx: "automatic",
+    jsxImportSource: "preact",
+    entryNames: "[name]",
+    logLevel: "warning",
+    legalComments: "none",
+  });
+  return { script: "status/status.js", style: "status/status.css" };
 }
 
 /**

@@ -3,6 +3,7 @@
  * server. Call after createEngine() and before engine.start(); share `sessions` with
  * engineRoutes({ sessions }) so the debug API accepts the web UI's session cookie.
  */
+import path from "node:path";
 import { createEngineAuth } from "../adapters/http/engine/engine-auth.js";
 import { redirectRoot } from "../adapters/http/engine/engine-http-server.js";
 import type { SessionStore } from "../adapters/http/engine/session-store.js";
@@ -29,6 +30,8 @@ export function createStatusRouter(engine: Engine, sessions: SessionStore): Rout
     sessions,
     logger: engine.logger,
     trustProxy: config.TRUST_PROXY,
+    // The console is the web build's second entry: it comes from the same build as the family app.
+    ...(config.WEB_APP_DIR ? { webAppDir: path.resolve(config.WEB_APP_DIR) } : {}),
   });
 }
 

@@ -14,6 +14,8 @@ import { createLogger } from "../../src/adapters/logging/winston-logger.js";
 import { createEngine, type Engine } from "../../src/composition/create-engine.js";
 import { launchChromium } from "../support/browser.js";
 import { acquireBroker, type TestBroker, uniqueTopicPrefix } from "../support/test-servers.js";
+import { expectAccessible } from "./support/accessibility.js";
+import { builtWebApp } from "./support/web-build.js";
 
 const SAVE_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === "1";
 
@@ -91,6 +93,7 @@ describe("traces and type warnings in the web UI (Chromium)", function () {
         ZIGBEE2MQTT_PREFIX: `${prefix}/z2m`,
         DEVICE_REGISTRY_ENABLED: false,
         WEB_UI_ENABLED: true,
+        WEB_APP_DIR: builtWebApp(),
       },
     });
     await engine.start();
@@ -132,11 +135,12 @@ describe("traces and type warnings in the web UI (Chromium)", function () {
   it("shows an automation's type errors as warnings beside it, while it runs", async () => {
     await page.goto(`http://127.0.0.1:${engine.httpPort}/status#automations`);
     const card = page.locator('article[data-name="night-mode"]');
-    await card.locator(".type-warnings .badge", { hasText: "1 type warning" }).waitFor();
+    await card.locator(".type-warnings .badge", { hasText: "1 type warnings" }).waitFor();
     expect(await card.locator(".badge").first().textContent()).to.equal("running");
-    const warning = await card.locator(".type-warning").textContent();
+    const warning = await card.locator(".type-warnings li").textContent();
     expect(warning).to.match(/night-mode\.ts:8:11/);
     expect(warning).to.include("TS2322: Type 'string' is not assignable to type 'number'.");
+    await expectAccessible(page, "automations with a type warning");
     await screenshot(page, "type-warnings", 'article[data-name="night-mode"]');
   });
 
@@ -150,6 +154,7 @@ describe("traces and type warnings in the web UI (Chromium)", function () {
     await runs.first().waitFor();
     expect(await runs.count()).to.equal(2);
     await card.locator(".rejected", { hasText: "1 filtered out" }).waitFor();
+    await expectAccessible(page, "automations with recent runs open");
     expect(await card.locator(".rejected").textContent()).to.include('"contact":true');
 
     const failed = card.locator('details.trace[data-status="error"]');
@@ -168,12 +173,13 @@ describe("traces and type warnings in the web UI (Chromium)", function () {
     await writeFile(path.join(dir, "night-mode.ts"), "export default class NightMode {");
     const outcome = await engine.manager.loadFile(path.join(dir, "night-mode.ts"));
     expect(outcome.status).to.equal("kept_previous");
-    await page.goto(`http://127.0.0.1:${engine.httpPort}/status#automations`);
+    // A failed reload sends no event of its own: the page shows it on its next load.
+    await page.reload();
     const card = page.locator('article[data-name="night-mode"]');
-    const reloadError = card.locator(".reload-error");
+    const reloadError = card.locator(".error-text", { hasText: "reload failed" });
     await reloadError.waitFor();
     expect(await reloadError.textContent()).to.match(
-      /Reload failed .*; the previous version keeps running: failed to load/,
+      /The last reload failed; the previous version keeps running: .*failed to load/,
     );
     expect(await card.locator(".badge").first().textContent()).to.equal("running");
   });

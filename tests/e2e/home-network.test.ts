@@ -2,6 +2,7 @@ import { expect } from "chai";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "../support/browser.js";
 import { startTestHearth, type TestHearth } from "../support/test-hearth.js";
+import { builtWebApp } from "./support/web-build.js";
 
 // A LAN host name, as a family opens Hearth (http://hearth.local:3000). Browsers exempt
 // localhost from HSTS and upgrade-insecure-requests, so only a real name shows a blank page.
@@ -15,7 +16,8 @@ describe("pages under a home-network host name over plain HTTP", function () {
   before(async function () {
     browser = await launchChromium("home network host name", [`--host-resolver-rules=MAP ${HOST} 127.0.0.1`]);
     if (!browser) this.skip();
-    running = await startTestHearth("e2e home network", { WEB_UI_ENABLED: "true" });
+    // The web build serves the family app on API_PORT and the console entry on HTTP_PORT.
+    running = await startTestHearth("e2e home network", { WEB_UI_ENABLED: "true", WEB_APP_DIR: builtWebApp() });
   });
   after(async () => {
     await browser?.close();
@@ -50,8 +52,8 @@ describe("pages under a home-network host name over plain HTTP", function () {
 
   it("renders the engine web UI at http://hearth.test:<port>/status", async () => {
     const { page, failures } = await open(`http://${HOST}:${running!.hearth.httpPort}/status`);
-    await page.waitForSelector("#overview-stats", { timeout: 30_000 });
-    expect(await page.locator("#overview-stats").isVisible()).to.equal(true);
+    await page.waitForSelector("#stat-engine", { timeout: 30_000 });
+    expect(await page.locator("#stat-engine").isVisible()).to.equal(true);
     expect(failures).to.deep.equal([]);
     expect(page.url()).to.match(/^http:\/\//);
   });

@@ -12,6 +12,8 @@ import { createEngine, type Engine } from "../../src/composition/create-engine.j
 import { launchChromium } from "../support/browser.js";
 import { freePort } from "../support/network.js";
 import { acquireBroker, type TestBroker, uniqueTopicPrefix } from "../support/test-servers.js";
+import { expectAccessible } from "./support/accessibility.js";
+import { builtWebApp } from "./support/web-build.js";
 
 const TOKEN = "homekit-ui-token";
 
@@ -45,6 +47,7 @@ describe("web UI: HomeKit card", function () {
         HOMEKIT_PORT: await freePort(),
         HOMEKIT_SETUP_CODE: "482-91-375",
         HOMEKIT_BIND: ["127.0.0.1"],
+        WEB_APP_DIR: builtWebApp(),
       },
     });
     await engine.start();
@@ -65,20 +68,23 @@ describe("web UI: HomeKit card", function () {
       await page.goto(`${baseUrl}/status`);
       await page.getByLabel("Access token").fill(TOKEN);
       await Promise.all([page.waitForURL(/\/status$/), page.getByRole("button", { name: "Sign in" }).click()]);
+      await page.getByRole("navigation").getByRole("link", { name: "HomeKit" }).click();
+      await page.waitForURL(/#homekit$/);
 
       await page.locator("#homekit-setup-code").waitFor();
       expect(await page.locator("#homekit-setup-code").textContent()).to.equal("482-91-375");
-      const qr = page.locator("#homekit-card img");
+      const qr = page.locator("#homekit img");
       await qr.waitFor();
       expect(await qr.getAttribute("alt")).to.contain("HomeKit setup QR code");
       // The image decoded: the CSP lets data: images through and the SVG is well-formed.
       await page.waitForFunction(
-        () => ((document.querySelector("#homekit-card img") as HTMLImageElement | null)?.naturalWidth ?? 0) > 0,
+        () => ((document.querySelector("#homekit img") as HTMLImageElement | null)?.naturalWidth ?? 0) > 0,
       );
-      expect(await page.locator("#homekit-card figcaption").textContent()).to.match(/^X-HM:\/\//);
-      expect(await page.locator("#homekit-card").textContent()).to.contain("not paired");
+      expect(await page.locator("#homekit figcaption").textContent()).to.match(/^X-HM:\/\//);
+      expect(await page.locator("#homekit").textContent()).to.contain("not paired");
+      await expectAccessible(page, "HomeKit page");
       if (process.env.HOMEKIT_SCREENSHOT)
-        await page.locator("#homekit-card").screenshot({ path: process.env.HOMEKIT_SCREENSHOT });
+        await page.locator("#homekit").screenshot({ path: process.env.HOMEKIT_SCREENSHOT });
     } finally {
       await context.close();
     }

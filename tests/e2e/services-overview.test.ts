@@ -1,5 +1,5 @@
 /**
- * The web UI overview's Services card in Chromium: an engine with the ntfy service (its
+ * The web UI's Services page in Chromium: an engine with the ntfy service (its
  * fake server answered), a Shelly relay that could not be reached, and a custom service.
  */
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
@@ -16,6 +16,8 @@ import { FakeMqttClient, waitFor } from "../support/engine-fakes.js";
 import { FakeNanoleaf } from "../support/fake-nanoleaf.js";
 import { FakeNtfy } from "../support/fake-ntfy.js";
 import { freePort } from "../support/network.js";
+import { expectAccessible } from "./support/accessibility.js";
+import { builtWebApp } from "./support/web-build.js";
 
 describe("web UI overview: services", function () {
   this.timeout(90_000);
@@ -42,7 +44,12 @@ describe("web UI overview: services", function () {
       httpHost: "127.0.0.1",
       handleSignals: false,
       servicesFromEnvironment: false,
-      config: { HTTP_TOKEN: undefined, DEVICE_REGISTRY_ENABLED: false, WEB_UI_ENABLED: true },
+      config: {
+        HTTP_TOKEN: undefined,
+        DEVICE_REGISTRY_ENABLED: false,
+        WEB_UI_ENABLED: true,
+        WEB_APP_DIR: builtWebApp(),
+      },
       services: {
         notifications: (http, serviceLogger) =>
           new NtfyNotificationService(http, serviceLogger, {
@@ -79,26 +86,30 @@ describe("web UI overview: services", function () {
     const context = await browser!.newContext({ viewport: { width: 1280, height: 860 } });
     try {
       const page = await context.newPage();
-      await page.goto(`http://127.0.0.1:${engine.httpPort}/status#overview`);
-      const ntfyRow = page.locator('#overview-services tr[data-service="notifications"]');
+      await page.goto(`http://127.0.0.1:${engine.httpPort}/status#services`);
+      const ntfyRow = page.locator('#services-table tr[data-service="notifications"]');
       await ntfyRow.locator(".badge", { hasText: "reachable" }).waitFor();
       expect(await ntfyRow.textContent()).to.include("ntfy");
-      const relayRow = page.locator('#overview-services tr[data-service="relay"]');
+      const relayRow = page.locator('#services-table tr[data-service="relay"]');
       await relayRow.locator(".badge", { hasText: "unreachable" }).waitFor();
       expect(await relayRow.locator(".service-error").textContent()).to.match(/garage: .*unreachable/);
-      const customRow = page.locator('#overview-services tr[data-service="custom"]');
+      const customRow = page.locator('#services-table tr[data-service="custom"]');
       expect(await customRow.locator(".badge").textContent()).to.equal("not used yet");
       expect(await page.content()).not.to.contain("tk_overview");
+      await expectAccessible(page, "services");
 
       // An unpaired Nanoleaf panel gets a Pair button; the panel must be in pairing mode.
       const pair = page.getByRole("button", { name: "Pair living" });
       await pair.click();
-      await page.locator("#overview-pair-note", { hasText: /Not paired: .*pairing mode/ }).waitFor();
+      // The app's sentence, then the engine's own reason.
+      const note = page.locator("#pair-note", { hasText: /"living" is not in pairing mode/ });
+      await note.waitFor();
+      expect(await note.getAttribute("class")).to.equal("error");
       expect(panel.tokens.size).to.equal(0);
       panel.pairingMode = true;
       await page.getByRole("button", { name: "Pair living" }).click();
       await waitFor(() => panel.tokens.size === 1, 10_000, "the panel to hand out a token");
-      await page.locator("#overview-pair-note", { hasText: "living paired." }).waitFor();
+      await page.locator("#pair-note", { hasText: "living paired." }).waitFor();
       await page.getByRole("button", { name: "Pair living" }).waitFor({ state: "detached" });
       expect(await page.content()).not.to.contain([...panel.tokens][0]);
     } finally {

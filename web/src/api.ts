@@ -164,9 +164,19 @@ export function whenSignedOut(listener: () => void): void {
   onSignedOut = listener;
 }
 
-async function send(
+function send(
   method: string,
   path: string,
+  body?: unknown,
+  cookieRoute = false,
+  extra: Record<string, string> = {},
+): Promise<Response> {
+  return sendTo(`${BASE}${path}`, method, body, cookieRoute, extra);
+}
+
+async function sendTo(
+  url: string,
+  method: string,
   body?: unknown,
   cookieRoute = false,
   extra: Record<string, string> = {},
@@ -178,7 +188,7 @@ async function send(
   // A browser that knows it is offline gets the offline answer at once, not after a timeout.
   if (navigator.onLine === false) throw new ApiError(0, "offline");
   try {
-    return await fetch(`${BASE}${path}`, {
+    return await fetch(url, {
       method,
       headers,
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -201,7 +211,8 @@ const CODE_BY_MESSAGE: [RegExp, string][] = [
   [/only the household owner/i, "NOT_HOUSEHOLD_OWNER"],
 ];
 
-async function failure(response: Response): Promise<ApiError> {
+/** The ApiError of an answer that is not a success (its body's message, details and code). */
+export async function failure(response: Response): Promise<ApiError> {
   let message = response.statusText;
   let details: ErrorDetail[] = [];
   let code: string | null = null;
@@ -330,15 +341,23 @@ export function sessionUser(): User | null {
   return currentUser;
 }
 
-async function request<T>(
+function request<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  return requestAt<T>(`${BASE}${path}`, method, body, headers);
+}
+
+/**
+ * A request to `url` as the signed-in account (its token, one silent refresh on a 401), for
+ * routes named by their whole path: the engine's debug API under /api/v1/house.
+ */
+export async function requestAt<T>(
+  url: string,
   method: string,
-  path: string,
   body?: unknown,
   headers: Record<string, string> = {},
 ): Promise<T> {
-  let response = await send(method, path, body, false, headers);
+  let response = await sendTo(url, method, body, false, headers);
   if (response.status === 401 && (await refreshSession().catch(() => false)))
-    response = await send(method, path, body, false, headers);
+    response = await sendTo(url, method, body, false, headers);
   if (response.status === 401) {
     accessToken = null;
     currentUser = null;
@@ -523,7 +542,6 @@ export const api = {
   importHousehold: (hid: string, file: Blob, format: "json" | "csv", dryRun: boolean) =>
     upload<ImportSummary>(`/households/${hid}/import?format=${format}${dryRun ? "&dryRun=true" : ""}`, file),
   // The House section (installation admins): the engine's routes and the admin list.
-  house: <T>(method: string, path: string, body?: unknown) => request<T>(method, `/house${path}`, body),
   adminUsers: () =>
     request<{ accounts: Required<User>[]; total: number }>("GET", `/admin/users${query({ limit: 100 })}`),
   grantAdmin: (uid: string) => request<Required<User>>("PUT", `/admin/admins/${uid}`),

@@ -1,6 +1,6 @@
 import { CategoriesView } from "./views/categories.js";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { Link, LoadFailed } from "./components.js";
+import { Announcer, Link, LoadFailed } from "./components.js";
 import { boot, loadHouseholds, selectHousehold } from "./data.js";
 import { type MessageKey, t } from "./i18n/index.js";
 import { usePath } from "./router.js";
@@ -237,16 +237,6 @@ function useScreenChange(path: string, user: unknown): void {
       heading.focus({ preventScroll: true });
     });
   }, [path, signedIn, known]);
-}
-
-/** The app's one polite live region: screen changes, adds, take-outs, live updates. */
-function Announcer() {
-  const { announcement } = useAppState();
-  return (
-    <div class="visually-hidden" aria-live="polite" aria-atomic="true" id="announcer">
-      {announcement}
-    </div>
-  );
 }
 
 /** Something that happened to the user, not by their hand (removed from a household). */

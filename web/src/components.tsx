@@ -6,6 +6,16 @@ import { type MessageKey, t } from "./i18n/index.js";
 import { navigate } from "./router.js";
 import { useAppState } from "./store.js";
 
+/** The app's one polite live region: screen changes, adds, take-outs, live updates. */
+export function Announcer() {
+  const { announcement } = useAppState();
+  return (
+    <div class="visually-hidden" aria-live="polite" aria-atomic="true" id="announcer">
+      {announcement}
+    </div>
+  );
+}
+
 /** An in-app link: a real <a href> (keyboard, open in new tab) that navigates without a reload. */
 export function Link(props: { href: string; children: ComponentChildren; class?: string; current?: boolean }) {
   const onClick = (event: MouseEvent) => {

@@ -12,6 +12,7 @@ import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
 import { RingBufferLog } from "../../../src/adapters/logging/ring-buffer.js";
 import type { AutomationInfo } from "../../../src/ports/automation-catalog.js";
 import type { EngineHarness } from "./harness.js";
+import { builtWebApp } from "./web-build.js";
 
 interface FakeAutomation {
   info: AutomationInfo;
@@ -175,7 +176,7 @@ export async function startFakeEngine(token: string): Promise<EngineHarness> {
 
   const app = express();
   app.use("/api", api);
-  app.use("/status", createWebUiRouter({ token, sessions, logger: new MemoryLogger() }));
+  app.use("/status", createWebUiRouter({ token, sessions, logger: new MemoryLogger(), webAppDir: builtWebApp() }));
   const server: Server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;

@@ -12,6 +12,7 @@ import { engineRoutes } from "../../../src/composition/engine-routes.js";
 import { mountStatusSurfaces } from "../../../src/composition/status-surfaces.js";
 import { acquireBroker, uniqueTopicPrefix } from "../../support/test-servers.js";
 import type { EngineHarness } from "./harness.js";
+import { builtWebApp } from "./web-build.js";
 
 const AUTOMATIONS_DIR = new URL("../fixtures/ui-automations/", import.meta.url).pathname;
 
@@ -83,6 +84,7 @@ export async function startRealEngine(
       WEB_UI_ENABLED: true,
       METRICS_ENABLED: true,
       METRICS_PUBLIC: false,
+      WEB_APP_DIR: builtWebApp(),
     },
     // The debug API and webhooks exactly as the composition root mounts them.
     routes: engineRoutes({ version: "e2e", sessions, ...(token ? { token } : {}) }),

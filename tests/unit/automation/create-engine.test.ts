@@ -160,6 +160,11 @@ export default class Farewell extends Automation {
   });
 
   it("serves webhooks, the debug API and the web UI on its HTTP server by default", async () => {
+    // The web build's console entry, as scripts/build-web.mjs leaves it (a stand-in: no build here).
+    const webAppDir = path.join(dir, "web-build");
+    await mkdir(path.join(webAppDir, "status"), { recursive: true });
+    await writeFile(path.join(webAppDir, "status", "status.js"), "export {};\n");
+    await writeFile(path.join(webAppDir, "status", "status.css"), "body {}\n");
     const served = async (config: Record<string, unknown>) => {
       const engine = createEngine({
         automationsDir: dir,
@@ -168,7 +173,7 @@ export default class Farewell extends Automation {
         handleSignals: false,
         httpPort: 0,
         httpHost: "127.0.0.1",
-        config: { DEVICE_REGISTRY_ENABLED: false, ...config },
+        config: { DEVICE_REGISTRY_ENABLED: false, WEB_APP_DIR: webAppDir, ...config },
       });
       await engine.start();
       try {

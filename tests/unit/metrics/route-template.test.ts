@@ -109,7 +109,7 @@ describe("route templates for metrics", () => {
     ui.get("/assets/:name", ok);
     app.use("/status", ui);
     await request(app).get("/status");
-    await request(app).get("/status/assets/app.js");
+    await request(app).get("/status/assets/status.js");
     expect(seen).to.deep.equal(["/status", "/status/assets/:name"]);
   });
 

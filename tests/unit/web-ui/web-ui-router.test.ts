@@ -1,3 +1,7 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { brotliCompressSync, gzipSync } from "node:zlib";
 import { expect } from "chai";
 import express from "express";
 import request from "supertest";
@@ -7,10 +11,28 @@ import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
 
 const TOKEN = "correct horse battery staple";
 
+/** A stand-in for the web build's output: the console entry's two files and their compressed copies. */
+const webAppDir = mkdtempSync(path.join(tmpdir(), "hearth-web-ui-"));
+const CONSOLE_SCRIPT = `console.log(${JSON.stringify("the console ".repeat(200))});\n`;
+mkdirSync(path.join(webAppDir, "status"));
+for (const [name, content] of [
+  ["status.js", CONSOLE_SCRIPT],
+  ["status.css", "body { margin: 0; }\n".repeat(50)],
+] as const) {
+  const file = path.join(webAppDir, "status", name);
+  writeFileSync(file, content);
+  writeFileSync(`${file}.gz`, gzipSync(content));
+  writeFileSync(`${file}.br`, brotliCompressSync(content));
+}
+after(() => rmSync(webAppDir, { recursive: true, force: true }));
+
 function build(overrides: Partial<WebUiRouterDeps> = {}) {
   const sessions = new SessionStore();
   const app = express();
-  app.use("/status", createWebUiRouter({ token: TOKEN, sessions, logger: new MemoryLogger(), ...overrides }));
+  app.use(
+    "/status",
+    createWebUiRouter({ token: TOKEN, sessions, logger: new MemoryLogger(), webAppDir, ...overrides }),
+  );
   return { app, sessions };
 }
 
@@ -76,7 +98,10 @@ describe("web UI router", () => {
 
       const page = await request(app).get("/status").set("Cookie", `${SESSION_COOKIE}=${id}`);
       expect(page.status).to.equal(200);
-      expect(page.text).to.include('id="section-overview"');
+      expect(page.text).to.include('<div id="app"');
+      expect(page.text).to.match(/<script type="module" src="\/status\/assets\/status\.js\?v=[0-9a-f]{12}">/);
+      expect(page.text).to.include('data-logout-action="/status/logout"');
+      expect(page.text).to.include('data-login-url="/status/login"');
       expect(page.headers["content-security-policy"]).to.include("default-src 'self'");
     });
 
@@ -190,6 +215,28 @@ describe("web UI router", () => {
         total += Number(asset.headers["content-length"]);
       }
       expect(total).to.be.below(250 * 1024);
+    });
+
+    it("serves the console's precompressed copy the browser accepts", async () => {
+      const { app } = build({ token: undefined });
+      const page = await request(app).get("/status");
+      const url = /src="(\/status\/assets\/status\.js\?v=[^"]+)"/.exec(page.text)![1]!;
+      const brotli = await request(app).get(url).set("Accept-Encoding", "br, gzip").buffer(true);
+      expect(brotli.headers["content-encoding"]).to.equal("br");
+      expect(brotli.headers.vary).to.include("Accept-Encoding");
+      expect(brotli.text).to.equal(CONSOLE_SCRIPT);
+      const plain = await request(app).get(url).set("Accept-Encoding", "identity");
+      expect(plain.headers["content-encoding"]).to.equal(undefined);
+      expect(plain.text).to.equal(CONSOLE_SCRIPT);
+    });
+
+    it("says how to build the console when the web app is not built, and still signs in", async () => {
+      const { app } = build({ token: undefined, webAppDir: path.join(webAppDir, "missing") });
+      const page = await request(app).get("/status");
+      expect(page.status).to.equal(503);
+      expect(page.text).to.include("npm run build");
+      const login = await request(build({ webAppDir: path.join(webAppDir, "missing") }).app).get("/status/login");
+      expect(login.status).to.equal(200);
     });
 
     it("404s unknown assets", async () => {

@@ -15,6 +15,7 @@ import {
   useHouseData,
   When,
 } from "./common.js";
+import { useHouseConnection } from "./connection.js";
 import { ht } from "./messages.js";
 
 interface Trigger {
@@ -366,6 +367,7 @@ function TraceList(props: { data: { traces: Trace[]; rejected: Automation["rejec
 /** Runs the automation now with a context the admin writes (a template to start from). */
 function RunForm(props: { automation: Automation; id: string; onRan: () => void }) {
   const { automation, id } = props;
+  const connection = useHouseConnection();
   const first = automation.triggers[0]?.type;
   const [type, setType] = useState(first && TRIGGER_TYPES.includes(first) ? first : "mqtt");
   const [text, setText] = useState(() => json(contextTemplate(type, automation.triggers)));
@@ -383,7 +385,12 @@ function RunForm(props: { automation: Automation; id: string; onRan: () => void 
           setBusy(true);
           setResult(null);
           try {
-            await houseChange("POST", `/automations/${encodeURIComponent(automation.name)}/trigger`, parsed.value);
+            await houseChange(
+              connection,
+              "POST",
+              `/automations/${encodeURIComponent(automation.name)}/trigger`,
+              parsed.value,
+            );
             const done = ht("house.run.done", { time: new Date().toLocaleTimeString() });
             setResult({ ok: true, text: done });
             announce(done);

@@ -1,9 +1,10 @@
 /** What the House pages share: loading engine data that follows live events, badges, tables, errors. */
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { ApiError, api } from "../api.js";
+import { ApiError } from "../api.js";
 import { describeError } from "../errors.js";
 import { formatDateTime, formatRelative } from "../format.js";
+import { type HouseConnection, useHouseConnection } from "./connection.js";
 import { markRevoked, type Topic, useLive } from "./house-live.js";
 import { ht } from "./messages.js";
 
@@ -21,6 +22,7 @@ export function useHouseData<T>(
   topics: readonly Topic[],
   options: { bodyOn?: number[]; paused?: boolean } = {},
 ): { data: T | undefined; error: unknown; reload: () => void } {
+  const connection = useHouseConnection();
   const { version } = useLive(topics);
   const [data, setData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<unknown>(null);
@@ -34,7 +36,7 @@ export function useHouseData<T>(
   useEffect(() => {
     if (!path) return;
     let current = true;
-    api.house<T>("GET", path).then(
+    connection.request<T>("GET", `${connection.apiBase}${path}`).then(
       (body) => {
         if (!current) return;
         setData(body);
@@ -58,10 +60,15 @@ export function useHouseData<T>(
   return { data, error, reload: () => setTick((value) => value + 1) };
 }
 
-/** Runs a House change (POST, PUT, DELETE), noting a revoked role like a load does. */
-export async function houseChange<T>(method: string, path: string, body?: unknown): Promise<T> {
+/** Runs a House change (POST, PUT, DELETE) over `connection`, noting a revoked role like a load does. */
+export async function houseChange<T>(
+  connection: HouseConnection,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
   try {
-    return await api.house<T>(method, path, body);
+    return await connection.request<T>(method, `${connection.apiBase}${path}`, body);
   } catch (error) {
     noteRevoked(error);
     throw error;
@@ -88,6 +95,28 @@ export function HouseError(props: { error: unknown }) {
     <p class="error" role="alert">
       {houseErrorText(props.error)}
     </p>
+  );
+}
+
+/**
+ * A link to the House page `slug`, addressed the way the entry routes (/house/… in the family
+ * app, #… in the engine's console), moving without a page load where the entry can.
+ */
+export function HouseLink(props: { slug: string; current?: boolean; children: ComponentChildren }) {
+  const connection = useHouseConnection();
+  const href = connection.href(props.slug);
+  const navigate = connection.navigate;
+  const onClick = navigate
+    ? (event: MouseEvent) => {
+        if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+        event.preventDefault();
+        navigate(href);
+      }
+    : undefined;
+  return (
+    <a href={href} onClick={onClick} aria-current={props.current ? "page" : undefined}>
+      {props.children}
+    </a>
   );
 }
 

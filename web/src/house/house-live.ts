@@ -1,15 +1,20 @@
 /**
- * The House pages' live updates: the engine's events (GET /api/v1/house/events, Server-Sent
- * Events) read with fetch and the app's bearer token, as live.ts reads the household's. Each
+ * The House pages' live updates: the engine's events (Server-Sent Events at the connection's
+ * eventsUrl: /api/v1/house/events with the account's bearer token, or the engine's own
+ * /api/events with the /status cookie) read with fetch, as live.ts reads the household's. Each
  * event bumps the version of the data it touches; a page reloads what it shows when a version
  * it uses changes. Reconnects with backoff; a 403 means the role was taken away.
  */
 import { useEffect, useState } from "preact/hooks";
-import { currentAccessToken, refreshSession } from "../api.js";
+import type { HouseConnection } from "./connection.js";
 import { setInstallationRole } from "./role.js";
 
-/** What an event touches; "errors" is the part of the log the overview shows (level error and above). */
-export type Topic = "state" | "automations" | "logs" | "errors" | "devices" | "services";
+/**
+ * What an event touches; "errors" is the part of the log the overview shows (level error and
+ * above); "engine" the engine's own status (its MQTT connection, which has no event of its own
+ * but is logged by MqttService when it drops or comes back).
+ */
+export type Topic = "state" | "automations" | "logs" | "errors" | "devices" | "services" | "engine";
 export type LiveStatus = "connecting" | "on" | "off";
 
 const FIRST_DELAY_MS = 1000;
@@ -24,7 +29,15 @@ const COALESCE_MS = 300;
 const MIN_INTERVAL_MS = 3000;
 let lastFlush = 0;
 
-const versions: Record<Topic, number> = { state: 0, automations: 0, logs: 0, errors: 0, devices: 0, services: 0 };
+const versions: Record<Topic, number> = {
+  state: 0,
+  automations: 0,
+  logs: 0,
+  errors: 0,
+  devices: 0,
+  services: 0,
+  engine: 0,
+};
 let status: LiveStatus = "connecting";
 const listeners = new Set<() => void>();
 const dirty = new Set<Topic>();
@@ -64,6 +77,8 @@ const TOPICS_BY_EVENT: Record<string, Topic[]> = {
 };
 
 const ERROR_LEVEL = 50;
+/** MqttService's log lines when the broker connection drops or comes back. */
+const MQTT_CONNECTION = /^MQTT (connected|disconnected)/;
 
 function handle(block: string): void {
   let type = "message";
@@ -75,15 +90,18 @@ function handle(block: string): void {
   }
   const topics = TOPICS_BY_EVENT[type];
   if (topics) touch(...topics);
-  if (type === "log.skipped" || (type === "log" && logLevel(data) >= ERROR_LEVEL)) touch("errors");
+  if (type !== "log" && type !== "log.skipped") return;
+  const entry = type === "log" ? logEntry(data) : { level: 0, msg: "" };
+  if (type === "log.skipped" || entry.level >= ERROR_LEVEL) touch("errors");
+  if (MQTT_CONNECTION.test(entry.msg)) touch("engine");
 }
 
-function logLevel(data: string): number {
+function logEntry(data: string): { level: number; msg: string } {
   try {
-    const level = (JSON.parse(data) as { level?: unknown }).level;
-    return typeof level === "number" ? level : 0;
+    const { level, msg } = JSON.parse(data) as { level?: unknown; msg?: unknown };
+    return { level: typeof level === "number" ? level : 0, msg: typeof msg === "string" ? msg : "" };
   } catch {
-    return 0;
+    return { level: 0, msg: "" };
   }
 }
 
@@ -97,23 +115,20 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-async function follow(signal: AbortSignal): Promise<void> {
+async function follow(connection: HouseConnection, signal: AbortSignal): Promise<void> {
   let delay = FIRST_DELAY_MS;
   let connectedBefore = false;
   while (!signal.aborted) {
     setStatus("connecting");
     try {
-      const token = currentAccessToken();
-      const headers: Record<string, string> = { Accept: "text/event-stream" };
-      if (token) headers.Authorization = `Bearer ${token}`;
-      const response = await fetch("/api/v1/house/events", {
-        headers,
+      const response = await fetch(connection.eventsUrl, {
+        headers: { Accept: "text/event-stream", ...connection.streamHeaders() },
         cache: "no-store",
         credentials: "same-origin",
         signal,
       });
       if (response.status === 401) {
-        if (await refreshSession().catch(() => false)) continue;
+        if (await connection.renew().catch(() => false)) continue;
       } else if (response.status === 403) {
         revoked = true;
         setInstallationRole("member");
@@ -127,7 +142,7 @@ async function follow(signal: AbortSignal): Promise<void> {
         delay = FIRST_DELAY_MS;
         setStatus("on");
         // What changed while the stream was down is not replayed: reload everything once.
-        if (connectedBefore) touch("state", "automations", "logs", "errors", "devices", "services");
+        if (connectedBefore) touch("state", "automations", "logs", "errors", "devices", "services", "engine");
         connectedBefore = true;
         const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
         let buffer = "";
@@ -151,11 +166,11 @@ async function follow(signal: AbortSignal): Promise<void> {
   }
 }
 
-/** Follows the engine's events while the House section is open; returns the stop. */
-export function followHouse(): () => void {
+/** Follows the engine's events over `connection` while the House pages are open; returns the stop. */
+export function followHouse(connection: HouseConnection): () => void {
   const controller = new AbortController();
   revoked = false;
-  void follow(controller.signal);
+  void follow(connection, controller.signal);
   return () => controller.abort();
 }
 

@@ -1,12 +1,15 @@
 /**
- * The House section: the engine's pages for the installation's admins, inside the family app.
- * Loaded on demand (house/loader.tsx), so a family member's first load never carries it.
+ * The House pages: the engine's pages for the installation's admins inside the family app (loaded
+ * on demand by house/loader.tsx, so a family member's first load never carries them), and the
+ * same pages as the engine's own console at /status (status/main.tsx). Each entry passes its
+ * HouseConnection; the pages never name a URL of their own.
  */
 import { useEffect } from "preact/hooks";
-import { Link } from "../components.js";
 import { useAppState } from "../store.js";
 import { AutomationsPage } from "./automations.js";
-import { useHouseData } from "./common.js";
+import { HouseLink, useHouseData } from "./common.js";
+import { type HouseConnection, HouseConnectionContext, useHouseConnection } from "./connection.js";
+import { familyConnection } from "./family-connection.js";
 import { followHouse, useLive } from "./house-live.js";
 import { type HouseKey, ht } from "./messages.js";
 import {
@@ -20,7 +23,12 @@ import {
   StatePage,
 } from "./pages.js";
 
-const PAGES: { slug: string; title: HouseKey }[] = [
+export interface HousePage {
+  slug: string;
+  title: HouseKey;
+}
+
+const PAGES: HousePage[] = [
   { slug: "", title: "house.overview" },
   { slug: "automations", title: "house.automations" },
   { slug: "devices", title: "house.devices" },
@@ -52,14 +60,30 @@ function Page(props: { slug: string; status: EngineStatus | undefined; statusErr
   }
 }
 
-/** The House pages under /house/…; `path` is the app's current path. */
+/** The pages an entry shows: the Admins page only where there are accounts. */
+export function housePages(connection: HouseConnection): HousePage[] {
+  return connection.accounts ? PAGES : PAGES.filter((page) => page.slug !== "admins");
+}
+
+/** The House section of the family app under /house/…; `path` is the app's current path. */
 export function HouseSection(props: { path: string }) {
-  const { online } = useAppState();
-  useEffect(() => followHouse(), []);
-  const { status: live, revoked } = useLive([]);
   const slug = props.path.replace(/^\/house\/?/, "").replace(/\/$/, "");
-  const page = PAGES.find((candidate) => candidate.slug === slug) ?? PAGES[0]!;
-  const status = useHouseData<EngineStatus>(revoked ? null : "/status", ["automations", "services"], {
+  return (
+    <HouseConnectionContext.Provider value={familyConnection}>
+      <HousePages slug={slug} />
+    </HouseConnectionContext.Provider>
+  );
+}
+
+/** The House page `slug` ("" or an unknown slug: the overview) with the section's navigation. */
+export function HousePages(props: { slug: string }) {
+  const connection = useHouseConnection();
+  const { online } = useAppState();
+  useEffect(() => followHouse(connection), [connection]);
+  const { status: live, revoked } = useLive([]);
+  const pages = housePages(connection);
+  const page = pages.find((candidate) => candidate.slug === props.slug) ?? pages[0]!;
+  const status = useHouseData<EngineStatus>(revoked ? null : "/status", ["automations", "services", "engine"], {
     bodyOn: [503],
   });
   if (revoked) {
@@ -75,16 +99,13 @@ export function HouseSection(props: { path: string }) {
     <main id="main" class="house">
       <nav aria-label={ht("house.sections")} class="house-nav">
         <ul>
-          {PAGES.map((candidate) => {
-            const href = candidate.slug ? `/house/${candidate.slug}` : "/house";
-            return (
-              <li key={candidate.slug}>
-                <Link href={href} current={candidate === page}>
-                  {ht(candidate.title)}
-                </Link>
-              </li>
-            );
-          })}
+          {pages.map((candidate) => (
+            <li key={candidate.slug}>
+              <HouseLink slug={candidate.slug} current={candidate === page}>
+                {ht(candidate.title)}
+              </HouseLink>
+            </li>
+          ))}
         </ul>
       </nav>
       <div class="house-head">

@@ -156,6 +156,8 @@ const en = {
   "house.admins.granted": "{name} is now an admin.",
   "house.admins.revoked": "{name} is no longer an admin.",
   "house.admins.last": "The only admin cannot give up admin: make someone else an admin first.",
+  "house.console.title": "Hearth engine",
+  "house.console.signOut": "Sign out",
 } as const;
 
 export type HouseKey = keyof typeof en;
@@ -315,6 +317,8 @@ const de: Record<HouseKey, string> = {
   "house.admins.granted": "{name} ist jetzt Admin.",
   "house.admins.revoked": "{name} ist kein Admin mehr.",
   "house.admins.last": "Der einzige Admin kann die Rolle nicht abgeben: Mache zuerst jemand anderen zum Admin.",
+  "house.console.title": "Hearth-Engine",
+  "house.console.signOut": "Abmelden",
 };
 
 /** The catalogues, for tests that look texts up by key. */

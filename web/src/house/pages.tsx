@@ -2,7 +2,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { t } from "../i18n/index.js";
 import { ApiError, api, type User } from "../api.js";
-import { ConfirmButton, Link } from "../components.js";
+import { ConfirmButton } from "../components.js";
 import { formatNumber } from "../format.js";
 import { announce, getState } from "../store.js";
 import type { Automation } from "./automations.js";
@@ -11,6 +11,7 @@ import {
   compactJson,
   formatDuration,
   HouseError,
+  HouseLink,
   houseChange,
   houseErrorText,
   json,
@@ -23,6 +24,7 @@ import {
   useHouseData,
   When,
 } from "./common.js";
+import { useHouseConnection } from "./connection.js";
 import { markRevoked } from "./house-live.js";
 import { ht } from "./messages.js";
 import { setInstallationRole } from "./role.js";
@@ -129,7 +131,7 @@ export function OverviewPage(props: { status: EngineStatus | undefined; error: u
                 {list.map((item) => (
                   <tr key={`${item.status}-${item.name}-${item.file ?? ""}`} data-automation={item.name}>
                     <td>
-                      <Link href="/house/automations">{item.name}</Link>
+                      <HouseLink slug="automations">{item.name}</HouseLink>
                     </td>
                     <td>
                       <Badge tone={item.status === "running" ? "ok" : "bad"}>
@@ -281,6 +283,7 @@ export function DevicesPage() {
 // ---- State
 
 export function StatePage() {
+  const connection = useHouseConnection();
   const { data, error, reload } = useHouseData<{ state: Record<string, unknown> }>("/state", ["state"]);
   const [key, setKey] = useState("");
   const [value, setValue] = useState("true");
@@ -322,7 +325,7 @@ export function StatePage() {
           const name = key.trim();
           if (!parsed.ok || !name) return;
           try {
-            await houseChange("PUT", `/state/${encodeURIComponent(name)}`, { value: parsed.value });
+            await houseChange(connection, "PUT", `/state/${encodeURIComponent(name)}`, { value: parsed.value });
             const saved = ht("house.state.saved", { key: name });
             setResult({ ok: true, text: saved });
             announce(saved);
@@ -372,6 +375,7 @@ export function StatePage() {
 
 function StateRow(props: { name: string; value: unknown; onChanged: () => void }) {
   const { name } = props;
+  const connection = useHouseConnection();
   const [editing, setEditing] = useState<string | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
   const id = `state-${encodeURIComponent(name).replace(/[^A-Za-z0-9_-]/g, "_")}`;
@@ -416,7 +420,7 @@ function StateRow(props: { name: string; value: unknown; onChanged: () => void }
               confirmLabel={ht("house.state.deleteConfirm")}
               onConfirm={async () => {
                 try {
-                  await houseChange("DELETE", `/state/${encodeURIComponent(name)}`);
+                  await houseChange(connection, "DELETE", `/state/${encodeURIComponent(name)}`);
                   announce(ht("house.state.deleted", { key: name }));
                   props.onChanged();
                 } catch (error) {
@@ -434,7 +438,7 @@ function StateRow(props: { name: string; value: unknown; onChanged: () => void }
               onClick={async () => {
                 if (!parsed?.ok) return;
                 try {
-                  await houseChange("PUT", `/state/${encodeURIComponent(name)}`, { value: parsed.value });
+                  await houseChange(connection, "PUT", `/state/${encodeURIComponent(name)}`, { value: parsed.value });
                   setEditing(null);
                   setFailure(null);
                   announce(ht("house.state.saved", { key: name }));
@@ -478,6 +482,7 @@ function HealthBadge(props: { service: ServiceHealth }) {
 }
 
 export function ServicesPage() {
+  const connection = useHouseConnection();
   const { data, error, reload } = useHouseData<{ services: ServiceHealth[] }>("/services", ["services"]);
   const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
   if (error) return <HouseError error={error} />;
@@ -486,7 +491,7 @@ export function ServicesPage() {
   const pair = async (panel: string) => {
     setNote({ ok: true, text: ht("house.pair.busy", { panel }) });
     try {
-      await houseChange("POST", `/services/lightPanels/${encodeURIComponent(panel)}/pair`);
+      await houseChange(connection, "POST", `/services/lightPanels/${encodeURIComponent(panel)}/pair`);
       setNote({ ok: true, text: ht("house.pair.done", { panel }) });
       reload();
     } catch (failure) {

@@ -1,9 +1,14 @@
-/** Server-rendered HTML of the web UI: the login form and the shell the client script fills in. */
+/** Server-rendered HTML of the web UI: the login form and the shell the console's script fills in. */
 
-export interface AssetUrls {
+/** The sign-in page's stylesheet and icon. */
+export interface LoginAssetUrls {
   css: string;
-  js: string;
   icon: string;
+}
+
+/** The console's bundle (the web build's status entry), its stylesheet and the icon. */
+export interface AppAssetUrls extends LoginAssetUrls {
+  js: string;
 }
 
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
@@ -13,7 +18,7 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character] ?? character);
 }
 
-function head(title: string, assets: AssetUrls): string {
+function head(title: string, assets: LoginAssetUrls): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -28,7 +33,7 @@ function head(title: string, assets: AssetUrls): string {
 
 export interface LoginPageOptions {
   action: string;
-  assets: AssetUrls;
+  assets: LoginAssetUrls;
   error?: string;
 }
 
@@ -60,7 +65,7 @@ export interface MessagePageOptions {
   title: string;
   message: string;
   link: { href: string; label: string };
-  assets: AssetUrls;
+  assets: LoginAssetUrls;
 }
 
 /** A short notice page (too many login attempts). */
@@ -79,54 +84,30 @@ export function renderMessagePage(options: MessagePageOptions): string {
 }
 
 export interface AppPageOptions {
-  assets: AssetUrls;
+  assets: AppAssetUrls;
   apiBase: string;
   /** Where the sign-out form posts; null when no login is configured. */
   logoutAction: string | null;
   loginUrl: string | null;
 }
 
-const SECTIONS = [
-  ["overview", "Overview"],
-  ["automations", "Automations"],
-  ["devices", "Devices"],
-  ["state", "State"],
-  ["logs", "Logs"],
-] as const;
-
-/** The single-page shell; app.js renders each section from the debug API. */
+/**
+ * The console's shell: the script (web/src/status/main.tsx) renders the House pages into #app,
+ * reading where the API and the sign-in routes are from its data attributes. The page's
+ * language follows the browser (the script sets it); "en" until then.
+ */
 export function renderAppPage(options: AppPageOptions): string {
-  const tabs = SECTIONS.map(
-    ([id, label], index) =>
-      `<a href="#${id}" role="tab" id="tab-${id}" aria-controls="section-${id}" aria-selected="${index === 0}" tabindex="${index === 0 ? 0 : -1}" class="tab">${label}</a>`,
-  ).join("\n      ");
-  const sections = SECTIONS.map(
-    ([id, label], index) =>
-      `<section id="section-${id}" role="tabpanel" aria-labelledby="tab-${id}" class="panel"${index === 0 ? "" : " hidden"}>
-    <h2 class="visually-hidden">${label}</h2>
-  </section>`,
-  ).join("\n  ");
-  const logout = options.logoutAction
-    ? `<form method="post" action="${escapeHtml(options.logoutAction)}" class="logout"><button type="submit" class="ghost">Sign out</button></form>`
-    : "";
+  const data = [
+    ["api-base", options.apiBase],
+    ["icon", options.assets.icon],
+    ...(options.loginUrl ? [["login-url", options.loginUrl]] : []),
+    ...(options.logoutAction ? [["logout-action", options.logoutAction]] : []),
+  ]
+    .map(([name, value]) => ` data-${name}="${escapeHtml(value ?? "")}"`)
+    .join("");
   return `${head("Hearth", options.assets)}
-<body data-api-base="${escapeHtml(options.apiBase)}"${options.loginUrl ? ` data-login-url="${escapeHtml(options.loginUrl)}"` : ""}>
-<header class="topbar">
-  <div class="topbar-row">
-    <h1 class="brand"><img src="${escapeHtml(options.assets.icon)}" alt="" width="24" height="24"> Hearth</h1>
-    <span id="live-indicator" class="live" title="Live updates">connecting…</span>
-    ${logout}
-  </div>
-  <nav aria-label="Sections">
-    <div role="tablist" class="tabs">
-      ${tabs}
-    </div>
-  </nav>
-</header>
-<div id="banner" class="banner" role="status" aria-live="assertive" hidden></div>
-<main id="main">
-  ${sections}
-</main>
+<body>
+<div id="app"${data}><p class="boot">Loading…</p></div>
 <script type="module" src="${escapeHtml(options.assets.js)}"></script>
 </body>
 </html>

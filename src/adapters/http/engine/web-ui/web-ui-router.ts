@@ -1,11 +1,13 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import express, { type Request, type RequestHandler, type Response } from "express";
 import { rateLimit } from "express-rate-limit";
 import type { Logger } from "../../../../ports/logger.js";
 import { readCookie, SESSION_COOKIE, tokensMatch } from "../engine-auth.js";
 import type { SessionStore } from "../session-store.js";
-import { type AssetUrls, renderAppPage, renderLoginPage, renderMessagePage } from "./pages.js";
+import { type LoginAssetUrls, renderAppPage, renderLoginPage, renderMessagePage } from "./pages.js";
 
 export interface WebUiRouterDeps {
   /** HTTP_TOKEN; undefined or empty means no login is asked. */
@@ -17,33 +19,80 @@ export interface WebUiRouterDeps {
    * reverse proxy). Omit to inherit the setting of the app it is mounted on.
    */
   trustProxy?: boolean | number | string;
-  /** Where the page calls the debug API. Default "/api". */
+  /** Where the page calls the debug API (its event stream is `<apiBase>/events`). Default "/api". */
   apiBase?: string;
   /** Login attempts allowed per address per window. Default 5 per 60 s. */
   loginLimit?: { max: number; windowMs: number };
+  /**
+   * The web build's output (scripts/build-web.mjs: web/dist), whose status/ folder holds the
+   * console's entry. Default: the package's own web/dist.
+   */
+  webAppDir?: string;
 }
 
 interface Asset {
   body: Buffer;
   type: string;
   hash: string;
+  /** Precompressed copies (the web build writes .br and .gz beside its files), by encoding. */
+  encoded: Map<"br" | "gzip", Buffer>;
 }
 
-const ASSET_TYPES: Record<string, string> = {
-  "app.js": "text/javascript; charset=utf-8",
-  "app.css": "text/css; charset=utf-8",
+/** The package's web/dist: src/… and dist/… sit at the same depth, so one path fits both. */
+const PACKAGE_WEB_APP_DIR = fileURLToPath(new URL("../../../../../web/dist/", import.meta.url));
+
+/** The sign-in page's own files, beside this module (scripts/build.mjs copies them to dist/). */
+const OWN_ASSETS: Record<string, string> = {
+  "login.css": "text/css; charset=utf-8",
   "icon.svg": "image/svg+xml",
 };
 
-/** Read once at creation: the assets are small and never change while the process runs. */
-function loadAssets(): Map<string, Asset> {
-  const assets = new Map<string, Asset>();
-  for (const [name, type] of Object.entries(ASSET_TYPES)) {
-    const body = readFileSync(new URL(`./assets/${name}`, import.meta.url));
-    const hash = createHash("sha256").update(body).digest("hex").slice(0, 12);
-    assets.set(name, { body, type, hash });
+/** The console: the web build's second entry (web/src/status/main.tsx). */
+const CONSOLE_ASSETS: Record<string, string> = {
+  "status.js": "text/javascript; charset=utf-8",
+  "status.css": "text/css; charset=utf-8",
+};
+
+function readAsset(file: string, type: string): Asset {
+  const body = readFileSync(file);
+  const hash = createHash("sha256").update(body).digest("hex").slice(0, 12);
+  const encoded = new Map<"br" | "gzip", Buffer>();
+  for (const [encoding, suffix] of [
+    ["br", ".br"],
+    ["gzip", ".gz"],
+  ] as const) {
+    if (existsSync(file + suffix)) encoded.set(encoding, readFileSync(file + suffix));
   }
-  return assets;
+  return { body, type, hash, encoded };
+}
+
+/**
+ * Read once at creation: the assets never change while the process runs. The console's files
+ * are missing when the web app was never built (a checkout before `npm run build`): then the
+ * page says how to build it instead.
+ */
+function loadAssets(webAppDir: string): { assets: Map<string, Asset>; built: boolean } {
+  const assets = new Map<string, Asset>();
+  for (const [name, type] of Object.entries(OWN_ASSETS)) {
+    assets.set(name, readAsset(fileURLToPath(new URL(`./assets/${name}`, import.meta.url)), type));
+  }
+  const consoleDir = path.join(webAppDir, "status");
+  const built = Object.keys(CONSOLE_ASSETS).every((name) => existsSync(path.join(consoleDir, name)));
+  if (built) {
+    for (const [name, type] of Object.entries(CONSOLE_ASSETS)) {
+      assets.set(name, readAsset(path.join(consoleDir, name), type));
+    }
+  }
+  return { assets, built };
+}
+
+/** The smallest copy of `asset` the request accepts. */
+function pickEncoding(req: Request, asset: Asset): { body: Buffer; encoding: "br" | "gzip" | null } {
+  for (const encoding of ["br", "gzip"] as const) {
+    const body = asset.encoded.get(encoding);
+    if (body && req.acceptsEncodings(encoding) === encoding) return { body, encoding };
+  }
+  return { body: asset.body, encoding: null };
 }
 
 const SESSION_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
@@ -76,24 +125,26 @@ function sessionCookie(req: Request, value: string, maxAgeSeconds: number): stri
 
 /**
  * The engine's web UI, to be mounted at `/status` on the engine HTTP server. Serves the
- * login flow (when a token is configured), the single-page app shell and its assets.
- * The page reads everything from the debug API, which accepts the session cookie set here.
+ * login flow (when a token is configured), and the shell of the web app's console entry
+ * (web/src/status/) with its assets. The console reads everything from the debug API and its
+ * event stream, which accept the session cookie set here.
  */
 export function createWebUiRouter(deps: WebUiRouterDeps): express.Express {
   const token = deps.token && deps.token.length > 0 ? deps.token : undefined;
   const apiBase = deps.apiBase ?? "/api";
   const logger = deps.logger.child({ module: "web-ui" });
   const limit = deps.loginLimit ?? { max: 5, windowMs: 60_000 };
-  const assets = loadAssets();
+  const { assets, built } = loadAssets(deps.webAppDir ?? PACKAGE_WEB_APP_DIR);
 
   const app = express();
   app.disable("x-powered-by");
   if (deps.trustProxy !== undefined) app.set("trust proxy", deps.trustProxy);
 
-  const assetUrls = (req: Request): AssetUrls => {
-    const url = (name: string) => `${req.baseUrl}/assets/${name}?v=${assets.get(name)?.hash ?? ""}`;
-    return { css: url("app.css"), js: url("app.js"), icon: url("icon.svg") };
-  };
+  const assetUrl = (req: Request, name: string) => `${req.baseUrl}/assets/${name}?v=${assets.get(name)?.hash ?? ""}`;
+  const loginAssets = (req: Request): LoginAssetUrls => ({
+    css: assetUrl(req, "login.css"),
+    icon: assetUrl(req, "icon.svg"),
+  });
   const loginUrl = (req: Request) => `${req.baseUrl}/login`;
   const homeUrl = (req: Request) => req.baseUrl || "/";
 
@@ -111,8 +162,11 @@ export function createWebUiRouter(deps: WebUiRouterDeps): express.Express {
     }
     // URLs carry the content hash, so a new version is a new URL and the old one may be cached for good.
     const cache = req.query.v === asset.hash ? "public, max-age=31536000, immutable" : "no-cache";
+    const { body, encoding } = pickEncoding(req, asset);
     res.set({ "Content-Type": asset.type, "Cache-Control": cache, "X-Content-Type-Options": "nosniff" });
-    res.send(asset.body);
+    if (asset.encoded.size > 0) res.set("Vary", "Accept-Encoding");
+    if (encoding) res.set("Content-Encoding", encoding);
+    res.send(body);
   });
 
   app.get("/", (req, res) => {
@@ -120,11 +174,24 @@ export function createWebUiRouter(deps: WebUiRouterDeps): express.Express {
       res.redirect(303, loginUrl(req));
       return;
     }
+    if (!built) {
+      sendHtml(
+        res,
+        503,
+        renderMessagePage({
+          title: "Not built",
+          message: "The engine web UI is not built: run npm run build in the Hearth folder, then reload.",
+          link: { href: homeUrl(req), label: "Reload" },
+          assets: loginAssets(req),
+        }),
+      );
+      return;
+    }
     sendHtml(
       res,
       200,
       renderAppPage({
-        assets: assetUrls(req),
+        assets: { css: assetUrl(req, "status.css"), js: assetUrl(req, "status.js"), icon: assetUrl(req, "icon.svg") },
         apiBase,
         logoutAction: token ? `${req.baseUrl}/logout` : null,
         loginUrl: token ? loginUrl(req) : null,
@@ -137,7 +204,7 @@ export function createWebUiRouter(deps: WebUiRouterDeps): express.Express {
       res.redirect(303, homeUrl(req));
       return;
     }
-    sendHtml(res, 200, renderLoginPage({ action: loginUrl(req), assets: assetUrls(req) }));
+    sendHtml(res, 200, renderLoginPage({ action: loginUrl(req), assets: loginAssets(req) }));
   });
 
   const loginLimiter = rateLimit({
@@ -157,7 +224,7 @@ export function createWebUiRouter(deps: WebUiRouterDeps): express.Express {
           title: "Too many attempts",
           message: "Too many sign-in attempts from this address. Wait a minute and try again.",
           link: { href: loginUrl(req), label: "Back to sign in" },
-          assets: assetUrls(req),
+          assets: loginAssets(req),
         }),
       );
     },
@@ -174,7 +241,7 @@ export function createWebUiRouter(deps: WebUiRouterDeps): express.Express {
       sendHtml(
         res,
         401,
-        renderLoginPage({ action: loginUrl(req), assets: assetUrls(req), error: "That token is not correct." }),
+        renderLoginPage({ action: loginUrl(req), assets: loginAssets(req), error: "That token is not correct." }),
       );
       return;
     }
