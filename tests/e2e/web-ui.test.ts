@@ -2,7 +2,7 @@
  * The engine's web UI at /status in headless Chromium (playwright-core), against a running
  * engine: the web app's console entry (the House pages against the engine's /api, live from
  * /api/events), behind the /status/login token form. Set UPDATE_SCREENSHOTS=1 to rewrite the
- * screenshots in docs/images/ that docs/web-ui.md shows.
+ * screenshots in docs/images/ that docs/web-app.md shows.
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";

@@ -65,6 +65,16 @@ function Header(props: { path: string }) {
   // Admins run the house: their navigation has the House pages too.
   const nav = useInstallationRole() === "admin" ? [...NAV, { href: "/house", label: "nav.house" as const }] : NAV;
   const household = households.find((candidate) => candidate.id === householdId);
+  const navList = useRef<HTMLUListElement>(null);
+  // On a phone the row scrolls sideways: the current screen's entry is brought into it.
+  useEffect(() => {
+    const current = navList.current?.querySelector<HTMLElement>('a[aria-current="page"]');
+    const list = navList.current;
+    if (!current || !list || list.scrollWidth <= list.clientWidth) return;
+    const entry = current.getBoundingClientRect();
+    const row = list.getBoundingClientRect();
+    if (entry.left < row.left || entry.right > row.right) list.scrollLeft += entry.left - row.left - 16;
+  }, [props.path, nav.length]);
   return (
     <header class="top">
       <a class="skip" href="#main">
@@ -76,7 +86,7 @@ function Header(props: { path: string }) {
       </div>
       <HouseholdSwitcher />
       <nav aria-label={t("nav.label")}>
-        <ul>
+        <ul ref={navList}>
           {nav.map((entry) => (
             <li key={entry.href}>
               <Link
