@@ -101,6 +101,17 @@ function iconPng(size, padding) {
 
 // ---- The build.
 
+/** How both entries (the family app and the engine console) are bundled: the same Preact code. */
+const PAGE_BUNDLE = {
+  bundle: true,
+  format: "esm",
+  minify: true,
+  sourcemap: false,
+  target: ["es2020"],
+  jsx: "automatic",
+  jsxImportSource: "preact",
+};
+
 export async function buildWebApp(outDir = path.join(webDir, "dist")) {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(path.join(outDir, "icons"), { recursive: true });
@@ -108,14 +119,8 @@ export async function buildWebApp(outDir = path.join(webDir, "dist")) {
   const result = await build({
     entryPoints: { app: path.join(webDir, "src", "main.tsx") },
     outdir: path.join(outDir, "assets"),
-    bundle: true,
+    ...PAGE_BUNDLE,
     splitting: true,
-    format: "esm",
-    minify: true,
-    sourcemap: false,
-    target: ["es2020"],
-    jsx: "automatic",
-    jsxImportSource: "preact",
     entryNames: "[name]-[hash]",
     chunkNames: "[name]-[hash]",
     assetNames: "[name]-[hash]",
@@ -228,13 +233,7 @@ async function buildStatusEntry(outDir) {
   await build({
     entryPoints: { status: path.join(webDir, "src", "status", "main.tsx") },
     outdir: statusDir,
-    bundle: true,
-    format: "esm",
-    minify: true,
-    sourcemap: false,
-    target: ["es2020"],
-    jsx: "automatic",
-    jsxImportSource: "preact",
+    ...PAGE_BUNDLE,
     entryNames: "[name]",
     logLevel: "warning",
     legalComments: "none",

@@ -181,16 +181,33 @@ async function sendTo(
   cookieRoute = false,
   extra: Record<string, string> = {},
 ): Promise<Response> {
-  const headers: Record<string, string> = { Accept: "application/json", ...extra };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const headers: Record<string, string> = { ...extra };
   if (cookieRoute) headers["X-Hearth-Client"] = "web";
   else if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
   // A browser that knows it is offline gets the offline answer at once, not after a timeout.
   if (navigator.onLine === false) throw new ApiError(0, "offline");
+  return fetchJson(url, method, body, headers);
+}
+
+/**
+ * One JSON request to Hearth (same origin, cookies included, never from the HTTP cache), with
+ * `body` as JSON; a server that cannot be reached, or does not answer in time, is ApiError 0
+ * "offline". The family app's requests and the engine console's go through it.
+ */
+export async function fetchJson(
+  url: string,
+  method: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   try {
     return await fetch(url, {
       method,
-      headers,
+      headers: {
+        Accept: "application/json",
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+        ...headers,
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       credentials: "same-origin",
       cache: "no-store",

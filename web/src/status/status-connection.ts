@@ -4,10 +4,8 @@
  * engine has no HTTP_TOKEN. A 401 means the session is gone (a restart forgets sessions): the
  * browser goes to the sign-in page, which comes back here.
  */
-import { ApiError, failure } from "../api.js";
+import { failure, fetchJson } from "../api.js";
 import type { HouseConnection } from "../house/connection.js";
-
-const REQUEST_TIMEOUT_MS = 20_000;
 
 /** The page's hash for a House page: "#overview" for the overview (""), else "#<slug>". */
 export function hashOf(slug: string): string {
@@ -23,22 +21,7 @@ export function statusConnection(settings: { apiBase: string; loginUrl: string |
     apiBase,
     eventsUrl: `${apiBase}/events`,
     async request<T>(method: string, url: string, body?: unknown): Promise<T> {
-      let response: Response;
-      try {
-        response = await fetch(url, {
-          method,
-          headers: {
-            Accept: "application/json",
-            ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-          },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-          credentials: "same-origin",
-          cache: "no-store",
-          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-        });
-      } catch {
-        throw new ApiError(0, "offline");
-      }
+      const response = await fetchJson(url, method, body);
       if (response.status === 401) signIn();
       if (!response.ok) throw await failure(response);
       const text = await response.text();
