@@ -40,7 +40,12 @@ async function start(): Promise<number | "running"> {
       const hearth = await starting.catch(() => undefined);
       await hearth?.stop();
     },
-    { logger: () => (logger ??= createLogger({ level: "info", json: false }).logger.child({ module: "hearth" })) },
+    {
+      logger: () =>
+        (logger ??= createLogger({ level: "info", json: process.env.NODE_ENV === "production" }).logger.child({
+          module: "hearth",
+        })),
+    },
   );
   try {
     const hearth = await starting;

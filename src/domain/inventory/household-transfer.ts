@@ -5,7 +5,7 @@ import type { BarcodeUnit, RememberedBarcode } from "./barcode.js";
 import type { ItemCategory } from "./item-category.js";
 import type { ItemUnit } from "./item-unit.js";
 import { DomainError } from "../shared/domain-error.js";
-import type { ShoppingListEntry, ShoppingUnit } from "./shopping-list.js";
+import type { ShoppingListEntry, ShoppingListEntryFields } from "./shopping-list.js";
 import type { PhotoImages } from "./item-photo.js";
 
 /** An item's photo as an export carries it: the display rendition, which an import decodes again. */
@@ -120,16 +120,10 @@ export const MAX_IMPORTED_BARCODES = 10_000;
  * the list unless the list already holds the same thing to buy (see shoppingEntryKey), under a new
  * id: the file's id is another list's, and entries are known by what they say.
  */
-export interface ImportShoppingRow {
+export interface ImportShoppingRow extends ShoppingListEntryFields {
   kind: "shopping";
   /** Where the row is in the file: `row 12` (CSV, the header is row 1) or `shoppingList[3]` (JSON). */
   row: string;
-  name: string;
-  quantity: number;
-  unit: ShoppingUnit;
-  /** A category of the household or of the file, by id; any other id reads as none. */
-  categoryId: string | null;
-  checked: boolean;
   /** Its place in the exported list: the entries keep this order when they are added. */
   position: number;
 }

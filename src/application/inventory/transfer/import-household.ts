@@ -355,7 +355,14 @@ export class ImportHousehold extends HouseholdUseCase<
       if (row.kind === "shopping") {
         if (shopping.length >= SHOPPING_LIST_MAX_ENTRIES)
           problem(row.row, `an import holds at most ${SHOPPING_LIST_MAX_ENTRIES} shopping-list entries`);
-        else shopping.push(importedEntry(row, null, { householdId: input.householdId, userId: input.userId, now }));
+        else
+          shopping.push(
+            importedEntry(row, null, this.ports.ids.next(), {
+              householdId: input.householdId,
+              userId: input.userId,
+              now,
+            }),
+          );
         continue;
       }
       if (row.kind === "photo") {
@@ -482,8 +489,13 @@ export class ImportHousehold extends HouseholdUseCase<
     for await (const row of input.rows()) {
       if (row.kind === "shopping") {
         // A new id each: the file's is another list's (see ImportShoppingRow).
-        const entry = importedEntry(row, placements.categoryOf(row.categoryId), { householdId, userId, now });
-        shopping.push({ ...entry, entry: { ...entry.entry, id: this.ports.ids.next() } });
+        shopping.push(
+          importedEntry(row, placements.categoryOf(row.categoryId), this.ports.ids.next(), {
+            householdId,
+            userId,
+            now,
+          }),
+        );
         continue;
       }
       if (row.kind === "photo") {
@@ -542,14 +554,14 @@ interface ImportedEntry {
 function importedEntry(
   row: ImportShoppingRow,
   categoryId: string | null,
+  id: string,
   by: { householdId: string; userId: string; now: Date },
 ): ImportedEntry {
   return {
     row: row.row,
     filePosition: row.position,
     entry: {
-      // Replaced by a new id when the entry is written; the first pass only counts.
-      id: "",
+      id,
       householdId: by.householdId,
       name: row.name,
       quantity: row.quantity,
