@@ -107,4 +107,9 @@ export interface AutomationManagerApi {
   getTraces(name: string): { traces: RunTrace[]; rejected: TriggerRejection[] } | null;
   /** Called for every run (metrics); returns an unsubscribe function. */
   onRun(listener: (event: { automation: string; durationMs: number; error?: unknown }) => void): () => void;
+  /**
+   * Called when the list of automations changes other than by runs: one registered, reloaded,
+   * removed, failed to load or reload, or its type warnings replaced; returns an unsubscribe function.
+   */
+  onCatalogChange(listener: () => void): () => void;
 }

@@ -30,8 +30,12 @@ export class FakeAutomationManager implements AutomationManagerApi {
   private readonly automations = new Map<string, FakeAutomation>();
   private readonly listeners = new Set<(event: { automation: string; durationMs: number; error?: unknown }) => void>();
 
+  private readonly catalogListeners = new Set<() => void>();
+
+  /** Adds (or replaces) an automation, as a registration or a reload would: catalog listeners hear it. */
   add(info: AutomationInfo, execute: FakeAutomation["execute"] = () => undefined): this {
     this.automations.set(info.name, { info, execute });
+    for (const listener of this.catalogListeners) listener();
     return this;
   }
 
@@ -87,5 +91,10 @@ export class FakeAutomationManager implements AutomationManagerApi {
   onRun(listener: (event: { automation: string; durationMs: number; error?: unknown }) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  onCatalogChange(listener: () => void): () => void {
+    this.catalogListeners.add(listener);
+    return () => this.catalogListeners.delete(listener);
   }
 }

@@ -184,6 +184,7 @@ export class AutomationManager implements AutomationManagerApi {
   private readonly running = new Map<string, RunningAutomation>();
   private readonly failed: FailedAutomation[] = [];
   private readonly runListeners = new Set<RunListener>();
+  private readonly catalogListeners = new Set<() => void>();
   private readonly clock: Clock;
   private readonly timer: Timer;
   private readonly traceSettings: TraceSettings;
@@ -231,6 +232,7 @@ export class AutomationManager implements AutomationManagerApi {
       this.checkRegistrable(automation);
       await this.activate(automation, file, triggers);
       this.dependencies.logger.info("Automation registered", { automation: name, file, triggers: triggers.length });
+      this.catalogChanged();
       return true;
     } catch (error) {
       this.recordFailure(name, file, triggers, errorMessage(error));
@@ -281,6 +283,7 @@ export class AutomationManager implements AutomationManagerApi {
       file,
       reloads: previous.reloads + 1,
     });
+    this.catalogChanged();
     return { status: "reloaded", name: automation.name };
   }
 
@@ -308,6 +311,7 @@ export class AutomationManager implements AutomationManagerApi {
       this.dependencies.logger.info("Automation removed", { automation: entry.name, file });
     }
     this.forgetFailures(file);
+    this.catalogChanged();
     return removed;
   }
 
@@ -325,6 +329,7 @@ export class AutomationManager implements AutomationManagerApi {
       list.push(diagnostic);
       this.typeWarnings.set(diagnostic.file, list);
     }
+    this.catalogChanged();
   }
 
   /** Resolves once no run is in progress or queued (tests, the test kit). */
@@ -412,6 +417,22 @@ export class AutomationManager implements AutomationManagerApi {
     return () => this.runListeners.delete(listener);
   }
 
+  onCatalogChange(listener: () => void): () => void {
+    this.catalogListeners.add(listener);
+    return () => this.catalogListeners.delete(listener);
+  }
+
+  /** Tells the listeners that what listAutomations() answers changed (not its run counts). */
+  private catalogChanged(): void {
+    for (const listener of this.catalogListeners) {
+      try {
+        listener();
+      } catch (error) {
+        this.dependencies.logger.warn("An automation-list listener failed", { err: error });
+      }
+    }
+  }
+
   /** Names of running automations. */
   get runningCount(): number {
     return this.running.size;
@@ -478,6 +499,7 @@ export class AutomationManager implements AutomationManagerApi {
     const current = this.running.get(previous.name) ?? previous;
     current.reloadError = { message, at: this.clock.now().toISOString() };
     current.logger.error("Reload failed; the previous version keeps running", { file, reason: message });
+    this.catalogChanged();
     return { status: "kept_previous", name: previous.name, error: message };
   }
 
@@ -782,6 +804,7 @@ export class AutomationManager implements AutomationManagerApi {
     if (file !== null) this.forgetFailures(file);
     this.failed.push({ name, file, error: reason, triggers });
     this.dependencies.logger.error("Automation not registered", { automation: name, file, reason });
+    this.catalogChanged();
   }
 
   private describeRunning(entry: RunningAutomation): AutomationInfo {

@@ -126,6 +126,9 @@ describe("the engine's event stream (GET /api/events)", () => {
       outcome: "ok",
       durationMs: 0,
     });
+    // One registered, reloaded or failed: the list changed, not only its counts.
+    manager.add(automationInfo("garage"));
+    expect((await stream.next((m) => m.event === "automations")).data).to.deep.equal({});
 
     // The ring buffer is fed by the engine's logger; here entries go in directly.
     logs.push({ level: 20, time: 1, msg: "debug line" });

@@ -70,6 +70,8 @@ function setStatus(next: LiveStatus): void {
 const TOPICS_BY_EVENT: Record<string, Topic[]> = {
   state: ["state"],
   "automation.run": ["automations"],
+  // One registered, reloaded, removed, failed to load or reload, or with new type warnings.
+  automations: ["automations"],
   log: ["logs"],
   "log.skipped": ["logs"],
   device: ["devices"],
@@ -79,14 +81,6 @@ const TOPICS_BY_EVENT: Record<string, Topic[]> = {
 const ERROR_LEVEL = 50;
 /** MqttService's log lines when the broker connection drops or comes back. */
 const MQTT_CONNECTION = /^MQTT (connected|disconnected)/;
-/**
- * The automation manager's and the type check's log lines when an automation is registered,
- * reloaded, removed, fails to load or reload, or its file has type errors: none of these is an
- * event of its own, and each changes what the automations page shows.
- */
-const AUTOMATION_CHANGE =
-  /^(Automations? (registered|reloaded|removed|not registered|discovered)|Reload failed|Type error)/;
-
 function handle(block: string): void {
   let type = "message";
   let data = "";
@@ -101,7 +95,6 @@ function handle(block: string): void {
   const entry = type === "log" ? logEntry(data) : { level: 0, msg: "" };
   if (type === "log.skipped" || entry.level >= ERROR_LEVEL) touch("errors");
   if (MQTT_CONNECTION.test(entry.msg)) touch("engine");
-  if (AUTOMATION_CHANGE.test(entry.msg)) touch("automations");
 }
 
 function logEntry(data: string): { level: number; msg: string } {

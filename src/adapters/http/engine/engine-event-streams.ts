@@ -12,7 +12,7 @@ import { sendError } from "./engine-errors.js";
 /** What the engine's event stream reports on. */
 export interface EngineEventSources {
   state: Pick<StateManagerApi, "onAnyChange" | "offAnyChange">;
-  manager: Pick<AutomationManagerApi, "onRun">;
+  manager: Pick<AutomationManagerApi, "onRun" | "onCatalogChange">;
   logs: Pick<LogBuffer, "subscribe">;
   deviceRegistry: DeviceRegistryApi | null;
   /** Every registered service's health; must not do I/O (ServiceHealthReporter's contract). */
@@ -47,7 +47,7 @@ interface Client {
 
 /**
  * The engine's live events as Server-Sent Events (`GET /api/events`, `/api/v1/house/events`):
- * state changes, finished automation runs, log lines (info and above), device and service-health
+ * state changes, finished automation runs, changes of the automation list, log lines (info and above), device and service-health
  * changes, and a `: ping` comment every heartbeat. The engine's sources are followed only while a
  * stream is open. A client that does not read (more than `maxBufferedBytes` unsent) is dropped
  * rather than buffered for; `close()` (the engine stops) ends every stream.
@@ -169,6 +169,7 @@ export class EngineEventStreams {
         durationMs: run.durationMs,
       });
     });
+    const stopCatalog = manager.onCatalogChange(() => this.send("automations", {}));
     const stopLogs = logs.subscribe((entry) => this.log(entry));
     const devices = deviceRegistry ? this.followDevices(deviceRegistry) : null;
     this.syncDevices = devices?.sync ?? null;
@@ -178,6 +179,7 @@ export class EngineEventStreams {
     this.detach = () => {
       state.offAnyChange(onState);
       stopRuns();
+      stopCatalog();
       stopLogs();
       devices?.stop();
       this.syncDevices = null;
