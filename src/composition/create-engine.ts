@@ -386,6 +386,7 @@ export function assembleEngine(scope: DependencyContainer, options: EngineOption
     {
       state,
       manager,
+      mqtt,
       logs: logBuffer,
       deviceRegistry,
       servicesHealth: () => services.keys().map((key) => describeServiceHealth(key, services.get(key))),

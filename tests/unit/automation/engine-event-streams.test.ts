@@ -59,7 +59,7 @@ describe("the engine's event stream (GET /api/events)", () => {
     await devices.start();
     health = [weather(null)];
     streams = new EngineEventStreams(
-      { state, manager, logs, deviceRegistry: devices, servicesHealth: () => health },
+      { state, manager, mqtt, logs, deviceRegistry: devices, servicesHealth: () => health },
       { timer: clock, now: () => clock.now().getTime(), ...options },
     );
     const app = express();
@@ -129,6 +129,13 @@ describe("the engine's event stream (GET /api/events)", () => {
     // One registered, reloaded or failed: the list changed, not only its counts.
     manager.add(automationInfo("garage"));
     expect((await stream.next((m) => m.event === "automations")).data).to.deep.equal({});
+    // The broker drops and comes back: the overview's banner follows.
+    mqtt.setConnected(false);
+    expect((await stream.next((m) => m.event === "mqtt")).data).to.deep.equal({ connected: false });
+    mqtt.setConnected(true);
+    expect(
+      (await stream.next((m) => m.event === "mqtt" && (m.data as { connected: boolean }).connected)).data,
+    ).to.deep.equal({ connected: true });
 
     // The ring buffer is fed by the engine's logger; here entries go in directly.
     logs.push({ level: 20, time: 1, msg: "debug line" });

@@ -11,8 +11,7 @@ import { setInstallationRole } from "./role.js";
 
 /**
  * What an event touches; "errors" is the part of the log the overview shows (level error and
- * above); "engine" the engine's own status (its MQTT connection, which has no event of its own
- * but is logged by MqttService when it drops or comes back).
+ * above); "engine" the engine's own status (its MQTT connection, whose changes are `mqtt` events).
  */
 export type Topic = "state" | "automations" | "logs" | "errors" | "devices" | "services" | "engine";
 export type LiveStatus = "connecting" | "on" | "off";
@@ -72,6 +71,8 @@ const TOPICS_BY_EVENT: Record<string, Topic[]> = {
   "automation.run": ["automations"],
   // One registered, reloaded, removed, failed to load or reload, or with new type warnings.
   automations: ["automations"],
+  // The broker connection dropped or came back: the engine's status (the overview's banner).
+  mqtt: ["engine"],
   log: ["logs"],
   "log.skipped": ["logs"],
   device: ["devices"],
@@ -79,8 +80,6 @@ const TOPICS_BY_EVENT: Record<string, Topic[]> = {
 };
 
 const ERROR_LEVEL = 50;
-/** MqttService's log lines when the broker connection drops or comes back. */
-const MQTT_CONNECTION = /^MQTT (connected|disconnected)/;
 function handle(block: string): void {
   let type = "message";
   let data = "";
@@ -94,7 +93,6 @@ function handle(block: string): void {
   if (type !== "log" && type !== "log.skipped") return;
   const entry = type === "log" ? logEntry(data) : { level: 0, msg: "" };
   if (type === "log.skipped" || entry.level >= ERROR_LEVEL) touch("errors");
-  if (MQTT_CONNECTION.test(entry.msg)) touch("engine");
 }
 
 function logEntry(data: string): { level: number; msg: string } {

@@ -2,6 +2,7 @@ import type { RequestHandler, Response } from "express";
 import type { AutomationManagerApi } from "../../../ports/automation-catalog.js";
 import type { DeviceRegistryApi, DeviceStateHandler } from "../../../ports/device-registry.js";
 import type { LogBuffer, LogEntry } from "../../../ports/log-buffer.js";
+import type { MqttServiceApi } from "../../../ports/mqtt-bus.js";
 import { LOG_LEVELS } from "../../../ports/log-buffer.js";
 import type { ServiceHealth } from "../../../ports/service-health.js";
 import type { StateChangeHandler, StateManagerApi } from "../../../ports/state-store.js";
@@ -13,6 +14,8 @@ import { sendError } from "./engine-errors.js";
 export interface EngineEventSources {
   state: Pick<StateManagerApi, "onAnyChange" | "offAnyChange">;
   manager: Pick<AutomationManagerApi, "onRun" | "onCatalogChange">;
+  /** The broker connection, whose drops and returns the overview shows. */
+  mqtt: Pick<MqttServiceApi, "onConnectionChange">;
   logs: Pick<LogBuffer, "subscribe">;
   deviceRegistry: DeviceRegistryApi | null;
   /** Every registered service's health; must not do I/O (ServiceHealthReporter's contract). */
@@ -47,7 +50,8 @@ interface Client {
 
 /**
  * The engine's live events as Server-Sent Events (`GET /api/events`, `/api/v1/house/events`):
- * state changes, finished automation runs, changes of the automation list, log lines (info and above), device and service-health
+ * state changes, finished automation runs, changes of the automation list, the broker connection
+ * dropping or coming back, log lines (info and above), device and service-health
  * changes, and a `: ping` comment every heartbeat. The engine's sources are followed only while a
  * stream is open. A client that does not read (more than `maxBufferedBytes` unsent) is dropped
  * rather than buffered for; `close()` (the engine stops) ends every stream.
@@ -156,7 +160,7 @@ export class EngineEventStreams {
   }
 
   private attach(): void {
-    const { state, manager, logs, deviceRegistry } = this.sources;
+    const { state, manager, mqtt, logs, deviceRegistry } = this.sources;
     const onState: StateChangeHandler = (key, newValue) => {
       const deleted = newValue === undefined;
       this.send("state", { key, deleted, ...(deleted ? {} : bounded(newValue)) });
@@ -170,6 +174,7 @@ export class EngineEventStreams {
       });
     });
     const stopCatalog = manager.onCatalogChange(() => this.send("automations", {}));
+    const stopMqtt = mqtt.onConnectionChange((connected) => this.send("mqtt", { connected }));
     const stopLogs = logs.subscribe((entry) => this.log(entry));
     const devices = deviceRegistry ? this.followDevices(deviceRegistry) : null;
     this.syncDevices = devices?.sync ?? null;
@@ -180,6 +185,7 @@ export class EngineEventStreams {
       state.offAnyChange(onState);
       stopRuns();
       stopCatalog();
+      stopMqtt();
       stopLogs();
       devices?.stop();
       this.syncDevices = null;
