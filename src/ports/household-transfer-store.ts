@@ -36,12 +36,13 @@ export interface ImportWrite {
    */
   batches(current: TransferFreezer[], categories: ItemCategory[]): AsyncIterable<ImportBatch>;
   /**
-   * What the import adds to the household's shopping list, decided once every batch is written,
-   * at the import's commit point, against the list as it is then under the list's lock (as every
-   * list write is): its entries and events are written with the commit, or the import is refused
-   * (a DomainError) and nothing of it stays. Returns how many entries it added.
+   * What the import adds to the household's shopping list, asked for once every batch is written
+   * (null: the file has no entries, and the list is not touched). The change runs at the import's
+   * commit point against the list as it is then, under the list's lock (as every list write
+   * does): its entries and events are written with the commit, or the import is refused (a
+   * DomainError) and nothing of it stays. It returns how many entries it added.
    */
-  shoppingList?: ShoppingListChanger<number>;
+  shoppingList?: () => ShoppingListChanger<number> | null;
 }
 
 /** Whole-household reads and the one-transaction import, for export and import. */

@@ -494,8 +494,9 @@ async function readFreezers(db: Knex | Knex.Transaction, householdId: string): P
 
 /** The import's shopping-list entries, added under the list's lock in the commit's transaction. */
 async function addImportedShoppingEntries(trx: Knex.Transaction, write: ImportWrite): Promise<number> {
-  if (!write.shoppingList) return 0;
-  const changed = await changeShoppingList(trx, write.householdId, write.shoppingList);
+  const changer = write.shoppingList?.();
+  if (!changer) return 0;
+  const changed = await changeShoppingList(trx, write.householdId, changer);
   if (!changed) throw new NotHouseholdMemberError();
   return changed.result;
 }

@@ -189,9 +189,10 @@ export class MemoryHouseholdTransferStore implements HouseholdTransferStore {
   }
 
   private addShoppingEntries(write: ImportWrite): number {
-    if (!write.shoppingList) return 0;
+    const changer = write.shoppingList?.();
+    if (!changer) return 0;
     if (!this.shoppingList) throw new Error("The in-memory import needs the shopping list repository to add entries");
-    const changed = this.shoppingList.changeNow(write.householdId, write.shoppingList);
+    const changed = this.shoppingList.changeNow(write.householdId, changer);
     if (!changed) throw new NotHouseholdMemberError();
     return changed.result;
   }

@@ -291,14 +291,17 @@ export class ImportHousehold extends HouseholdUseCase<
     const written = await this.ports.transfers.importAll({
       householdId: input.householdId,
       batches: (current, categories) => this.batches(input, now, current, categories, shopping),
-      shoppingList: (entries) => {
-        const added = entriesToAdd(entries, shopping);
-        return {
-          save: added,
-          events: added.map((entry) => event("shopping_list.added", { entry: eventEntry(entry) })),
-          result: added.length,
-        };
-      },
+      shoppingList: () =>
+        shopping.length === 0
+          ? null
+          : (entries) => {
+              const added = entriesToAdd(entries, shopping);
+              return {
+                save: added,
+                events: added.map((entry) => event("shopping_list.added", { entry: eventEntry(entry) })),
+                result: added.length,
+              };
+            },
     });
     return { ...written, itemsUnchanged: items - written.itemsCreated };
   }
@@ -394,7 +397,8 @@ export class ImportHousehold extends HouseholdUseCase<
     await checkForeign();
     if (total > 0) throw new ImportInvalidError(problems, total);
     // Refuses a file whose entries the list cannot take (checked again at the commit point).
-    const shoppingAdded = entriesToAdd(await this.ports.shoppingList.list(input.householdId), shopping).length;
+    const shoppingAdded =
+      shopping.length === 0 ? 0 : entriesToAdd(await this.ports.shoppingList.list(input.householdId), shopping).length;
     return { items, shoppingAdded };
   }
 
