@@ -4,7 +4,7 @@
  * the pages are addressed by the hash (#automations), so the server's routes stay /status,
  * /status/login and /status/logout.
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { Announcer } from "../components.js";
 import type { HouseConnection } from "../house/connection.js";
 import { HouseConnectionContext } from "../house/connection.js";
@@ -43,7 +43,9 @@ export function StatusApp(props: StatusAppProps) {
   const pages = housePages(props.connection);
   const slug = useHashSlug(pages.map((page) => page.slug));
   const first = useRef(true);
-  useEffect(() => {
+  // A layout effect: the focus is on the new heading by the time the page is painted, never
+  // after a frame in which a keyboard or screen-reader user is still on the old link.
+  useLayoutEffect(() => {
     const page = pages.find((candidate) => candidate.slug === slug) ?? pages[0]!;
     document.title = `${ht(page.title)} · ${ht("house.console.title")}`;
     // A page change moves the focus to its heading, as a page load would start there.
