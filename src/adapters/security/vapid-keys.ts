@@ -31,6 +31,8 @@ export async function loadOrCreateVapidKeys(options: {
 }): Promise<LoadedVapidKeys> {
   if (options.publicKey && options.privateKey)
     return { publicKey: options.publicKey, privateKey: options.privateKey, source: "environment" };
+  // ":memory:" (PGlite in memory, the tests' composition) keeps nothing on disk: a pair for this process only.
+  if (options.dataDir === ":memory:") return { ...webpush.generateVAPIDKeys(), source: "generated" };
   const file = path.resolve(options.dataDir, VAPID_KEY_FILE);
   const stored = await readKeyFile(file);
   if (stored) return { ...stored, source: "file", file };

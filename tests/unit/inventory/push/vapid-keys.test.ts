@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "chai";
@@ -24,6 +24,20 @@ describe("VAPID keys", () => {
     expect((await stat(file)).mode & 0o777).to.equal(0o600);
     const second = await loadOrCreateVapidKeys({ dataDir });
     expect(second).to.deep.include({ source: "file", publicKey: first.publicKey, privateKey: first.privateKey });
+  });
+
+  it("keeps a pair for the process only, writing no file, when DATA_DIR is :memory:", async () => {
+    const cwd = process.cwd();
+    process.chdir(dataDir);
+    try {
+      const keys = await loadOrCreateVapidKeys({ dataDir: ":memory:" });
+      expect(keys.source).to.equal("generated");
+      expect(keys.file).to.equal(undefined);
+      expect(vapidKeyProblem(keys)).to.equal(null);
+      expect(await readdir(dataDir)).to.deep.equal([]);
+    } finally {
+      process.chdir(cwd);
+    }
   });
 
   it("takes the environment's pair over the file", async () => {
