@@ -6,6 +6,7 @@
  * replaces the module's choice.
  */
 // tsyringe needs the Reflect metadata API loaded before it is.
+import path from "node:path";
 import "reflect-metadata";
 import { instanceCachingFactory, type DependencyContainer } from "tsyringe";
 import { FetchHttpClient } from "../adapters/http-client/fetch-http-client.js";
@@ -20,7 +21,7 @@ import { MemoryJsonStore } from "../adapters/state/memory-json-store.js";
 import { FakeClock } from "../adapters/testing/fake-clock.js";
 import { FakeHttpClient } from "../adapters/testing/fake-http-client.js";
 import { LoopbackMqttClient } from "../adapters/testing/loopback-mqtt-client.js";
-import { WorkerTypeChecker } from "../adapters/typecheck/worker-type-checker.js";
+import { TYPE_CHECK_FILE, WorkerTypeChecker } from "../adapters/typecheck/worker-type-checker.js";
 import { AUTOMATION_SOURCE } from "../ports/automation-source.js";
 import { CLOCK, type Clock, systemClock } from "../ports/clock.js";
 import { HTTP_CLIENT } from "../ports/http-client.js";
@@ -116,7 +117,15 @@ export const systemEngineModule: EngineModule = (scope) => {
   scope.register(AUTOMATION_SOURCE, { useFactory: instanceCachingFactory(() => new FileAutomationSource()) });
   // A new one per resolve (the engine keeps it until stop closes it): a process that never
   // type-checks never starts the worker, and a restarted engine does not get a closed one.
-  scope.register(TYPE_CHECKER, { useFactory: () => new WorkerTypeChecker() });
+  // A service (state kept in DATA_DIR) keeps its last check there too: a restart with nothing
+  // changed does not start the compiler's process, the largest part of a start's memory.
+  scope.register(TYPE_CHECKER, {
+    useFactory: (resolver) => {
+      const settings = config(resolver);
+      const keep = settings.STATE_PERSIST && settings.DATA_DIR !== ":memory:";
+      return new WorkerTypeChecker(keep ? { keptIn: path.join(settings.DATA_DIR, TYPE_CHECK_FILE) } : {});
+    },
+  });
   scope.register(ENGINE_DOCUMENTS, {
     useValue: ((_name, file, _fence, storeLogger) => new JsonFileStore(file, storeLogger)) satisfies EngineDocuments,
   });

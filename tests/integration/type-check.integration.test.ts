@@ -4,7 +4,7 @@
  * not waiting for it).
  */
 import { spawnSync } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { expect } from "chai";
 import { MemoryLogger } from "../../src/adapters/logging/memory-logger.js";
@@ -144,6 +144,57 @@ describe("type checks of automations", function () {
       expect(checker.running).to.equal(true);
     } finally {
       await checker.close();
+    }
+  });
+
+  it("keeps its last check: unchanged files answer without the compiler's process, a changed file is checked again", async () => {
+    const file = path.join(dir, "wrong.ts");
+    const keptIn = path.join(dir, "data", "automations-typecheck.json");
+    const codes = (diagnostics: readonly { code: number }[]) => diagnostics.map((diagnostic) => diagnostic.code);
+    // A file saved just before a check may have been read in either version; these were saved a while ago.
+    const aWhileAgo = new Date(Date.now() - 60_000);
+    await writeFile(file, WRONG);
+    await utimes(file, aWhileAgo, aWhileAgo);
+
+    const first = new WorkerTypeChecker({ keptIn });
+    try {
+      expect(codes(await first.check([file]))).to.deep.equal([2322]);
+      expect(first.running).to.equal(true);
+    } finally {
+      await first.close();
+    }
+    const kept = JSON.parse(await readFile(keptIn, "utf8")) as { read: { file: string }[] };
+    // Everything the compiler read: the automation, the tsconfig above it, Hearth's types and the libraries'.
+    expect(kept.read.map((entry) => entry.file)).to.include.members([file, path.resolve("tsconfig.json")]);
+    expect(kept.read.length).to.be.greaterThan(50);
+
+    const restarted = new WorkerTypeChecker({ keptIn });
+    try {
+      expect(codes(await restarted.check([file]))).to.deep.equal([2322]);
+      expect(restarted.running, "a check with nothing changed starts no process").to.equal(false);
+      // Another set of files is another check.
+      await writeFile(path.join(dir, "right.ts"), RIGHT);
+      expect(codes(await restarted.check([file, path.join(dir, "right.ts")]))).to.deep.equal([2322]);
+      expect(restarted.running).to.equal(true);
+      await restarted.close();
+
+      await writeFile(file, RIGHT);
+      expect(await restarted.check([file])).to.deep.equal([]);
+      expect(restarted.running, "a changed file is checked again").to.equal(true);
+      await restarted.close();
+
+      // Saved a moment ago, it is not kept: the next check runs again, and sees the same.
+      expect(await restarted.check([file])).to.deep.equal([]);
+      expect(restarted.running).to.equal(true);
+      await restarted.close();
+
+      await writeFile(keptIn, "{ not json");
+      await writeFile(file, WRONG);
+      await utimes(file, aWhileAgo, aWhileAgo);
+      expect(codes(await restarted.check([file])), "an unreadable kept check is checked again").to.deep.equal([2322]);
+      expect(restarted.running).to.equal(true);
+    } finally {
+      await restarted.close();
     }
   });
 });

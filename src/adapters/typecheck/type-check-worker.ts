@@ -7,7 +7,7 @@ const checker = new TypeScriptChecker();
 
 process.on("message", async (request: { id: number; files: string[] }) => {
   try {
-    process.send?.({ id: request.id, diagnostics: await checker.check(request.files) });
+    process.send?.({ id: request.id, ...(await checker.checkReading(request.files)) });
   } catch (error) {
     process.send?.({ id: request.id, error: error instanceof Error ? error.message : String(error) });
   }

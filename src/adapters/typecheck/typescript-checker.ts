@@ -24,6 +24,12 @@ async function loadTypeScript(): Promise<TypeScript> {
   return typescript;
 }
 
+/** A check's diagnostics and the files the compiler read for it (absolute paths). */
+export interface TypeCheckResult {
+  diagnostics: TypeDiagnostic[];
+  read: string[];
+}
+
 /** Used when no tsconfig.json is found above the automations: what `npm init` + Hearth's docs recommend. */
 const DEFAULT_OPTIONS = {
   strict: true,
@@ -43,9 +49,17 @@ export class TypeScriptChecker {
   private previous: import("typescript").Program | undefined;
 
   async check(files: readonly string[]): Promise<TypeDiagnostic[]> {
-    if (files.length === 0) return [];
+    return (await this.checkReading(files)).diagnostics;
+  }
+
+  /**
+   * The check, and every file the compiler read for it (the sources, the declarations of
+   * Hearth and the libraries, the tsconfig.json): the same files unchanged give the same answer.
+   */
+  async checkReading(files: readonly string[]): Promise<TypeCheckResult> {
+    if (files.length === 0) return { diagnostics: [], read: [] };
     const ts = await loadTypeScript();
-    const options = this.compilerOptions(ts, files[0] as string);
+    const { options, configFile } = this.compilerOptions(ts, files[0] as string);
     const program = ts.createProgram({
       rootNames: [...files],
       options,
@@ -61,13 +75,22 @@ export class TypeScriptChecker {
         return source ? [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)] : [];
       }),
     ];
-    return diagnostics
-      .filter((diagnostic) => diagnostic.category === ts.DiagnosticCategory.Error)
-      .filter((diagnostic) => !diagnostic.file || wanted.has(path.resolve(diagnostic.file.fileName)))
-      .map((diagnostic) => toTypeDiagnostic(ts, diagnostic));
+    return {
+      diagnostics: diagnostics
+        .filter((diagnostic) => diagnostic.category === ts.DiagnosticCategory.Error)
+        .filter((diagnostic) => !diagnostic.file || wanted.has(path.resolve(diagnostic.file.fileName)))
+        .map((diagnostic) => toTypeDiagnostic(ts, diagnostic)),
+      read: [
+        ...(configFile ? [path.resolve(configFile)] : []),
+        ...program.getSourceFiles().map((source) => path.resolve(source.fileName)),
+      ],
+    };
   }
 
-  private compilerOptions(ts: TypeScript, firstFile: string): import("typescript").CompilerOptions {
+  private compilerOptions(
+    ts: TypeScript,
+    firstFile: string,
+  ): { options: import("typescript").CompilerOptions; configFile: string | undefined } {
     const configFile = ts.findConfigFile(path.dirname(path.resolve(firstFile)), ts.sys.fileExists, "tsconfig.json");
     const fallback: import("typescript").CompilerOptions = {
       ...DEFAULT_OPTIONS,
@@ -75,7 +98,7 @@ export class TypeScriptChecker {
       module: ts.ModuleKind.NodeNext,
       moduleResolution: ts.ModuleResolutionKind.NodeNext,
     };
-    if (!configFile) return fallback;
+    if (!configFile) return { options: fallback, configFile };
     const parsed = ts.getParsedCommandLineOfConfigFile(
       configFile,
       {},
@@ -84,8 +107,8 @@ export class TypeScriptChecker {
         onUnRecoverableConfigFileDiagnostic: () => undefined,
       },
     );
-    if (!parsed) return fallback;
-    return { ...parsed.options, noEmit: true, incremental: false, composite: false };
+    if (!parsed) return { options: fallback, configFile };
+    return { options: { ...parsed.options, noEmit: true, incremental: false, composite: false }, configFile };
   }
 }
 

@@ -2,11 +2,14 @@ import { type ChildProcess, fork } from "node:child_process";
 import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { TypeChecker, TypeDiagnostic } from "../../ports/type-checker.js";
+import { keepCheck, readKeptCheck } from "./kept-type-check.js";
+import type { TypeCheckResult } from "./typescript-checker.js";
 
 interface Pending {
-  resolve(diagnostics: TypeDiagnostic[]): void;
+  resolve(result: TypeCheckResult): void;
   reject(error: Error): void;
 }
 
@@ -17,6 +20,9 @@ function workerFile(): string {
   const javascript = here.replace(/worker-type-checker\.(ts|js)$/, "type-check-worker.js");
   return here.endsWith(".ts") && existsSync(typescript) ? typescript : javascript;
 }
+
+/** Where a service keeps its last check, in DATA_DIR. */
+export const TYPE_CHECK_FILE = "automations-typecheck.json";
 
 /** How long the worker outlives its last check, unless `idleMs` says otherwise. */
 export const TYPE_CHECK_IDLE_MS = 30_000;
@@ -39,9 +45,15 @@ export class WorkerTypeChecker implements TypeChecker {
   private sequence = 0;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly idleMs: number;
+  private readonly keptIn: string | undefined;
 
-  constructor(options: { idleMs?: number } = {}) {
+  /**
+   * @param options.keptIn a file that keeps the last check: a check of the same files while
+   *   nothing the compiler read has changed answers from it without starting the process.
+   */
+  constructor(options: { idleMs?: number; keptIn?: string } = {}) {
     this.idleMs = options.idleMs ?? TYPE_CHECK_IDLE_MS;
+    this.keptIn = options.keptIn;
   }
 
   /** Whether a worker (and its compiler program) is held right now. */
@@ -49,11 +61,23 @@ export class WorkerTypeChecker implements TypeChecker {
     return this.worker !== undefined;
   }
 
-  check(files: readonly string[]): Promise<TypeDiagnostic[]> {
+  async check(files: readonly string[]): Promise<TypeDiagnostic[]> {
+    const roots = files.map((file) => path.resolve(file)).sort();
+    if (this.keptIn) {
+      const kept = await readKeptCheck(this.keptIn, roots);
+      if (kept) return kept;
+    }
+    const startedAt = Date.now();
+    const { diagnostics, read } = await this.checkInChild(files);
+    if (this.keptIn) await keepCheck(this.keptIn, { roots, read, diagnostics, startedAt });
+    return diagnostics;
+  }
+
+  private checkInChild(files: readonly string[]): Promise<TypeCheckResult> {
     this.cancelRelease();
     const worker = this.start();
     const id = ++this.sequence;
-    const checked = new Promise<TypeDiagnostic[]>((resolve, reject) => {
+    const checked = new Promise<TypeCheckResult>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       worker.send({ id, files: [...files] });
     });
@@ -106,12 +130,12 @@ export class WorkerTypeChecker implements TypeChecker {
     });
     worker.unref();
     worker.channel?.unref();
-    worker.on("message", (message: { id: number; diagnostics?: TypeDiagnostic[]; error?: string }) => {
+    worker.on("message", (message: { id: number; diagnostics?: TypeDiagnostic[]; read?: string[]; error?: string }) => {
       const pending = this.pending.get(message.id);
       if (!pending) return;
       this.pending.delete(message.id);
       if (message.error !== undefined) pending.reject(new Error(message.error));
-      else pending.resolve(message.diagnostics ?? []);
+      else pending.resolve({ diagnostics: message.diagnostics ?? [], read: message.read ?? [] });
     });
     // A worker let go when idle, or closed, had no checks left; only the current one's
     // failure concerns the checks waiting on it.
