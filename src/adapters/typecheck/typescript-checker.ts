@@ -94,6 +94,9 @@ export class TypeScriptChecker {
     const configFile = ts.findConfigFile(path.dirname(path.resolve(firstFile)), ts.sys.fileExists, "tsconfig.json");
     const fallback: import("typescript").CompilerOptions = {
       ...DEFAULT_OPTIONS,
+      // Automations run on Node: the browser's DOM typings (a third of the compiler's reading)
+      // would only let `document` pass the check.
+      lib: ["lib.es2023.d.ts"],
       target: ts.ScriptTarget.ES2022,
       module: ts.ModuleKind.NodeNext,
       moduleResolution: ts.ModuleResolutionKind.NodeNext,

@@ -123,9 +123,11 @@ export class WorkerTypeChecker implements TypeChecker {
     if (this.worker) return this.worker;
     const file = workerFile();
     // From source (npm start, tests) the worker is TypeScript, run through tsx's loader; built,
-    // it is plain JavaScript. Hearth's own flags (inspector, profiler) are not passed on.
+    // it is plain JavaScript. Hearth's own flags (inspector, profiler) are not passed on. A
+    // 1 MB young generation takes about 25 MB off the compiler's peak at no cost in time (the
+    // program is long-lived data that the young generation would only copy).
     const worker = fork(file, [], {
-      execArgv: file.endsWith(".ts") ? ["--import", tsxLoaderUrl()] : [],
+      execArgv: [...(file.endsWith(".ts") ? ["--import", tsxLoaderUrl()] : []), "--max-semi-space-size=1"],
       stdio: ["ignore", "ignore", "inherit", "ipc"],
     });
     worker.unref();
