@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,6 +9,7 @@ import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import knexFactory, { type Knex } from "knex";
 import ClientPgLite from "knex-pglite";
 import { PgliteStatementCache } from "./pglite-prepared-statements.js";
+import { unpackCluster } from "./unpack-cluster.js";
 import pg from "pg";
 
 // node-postgres returns timestamptz as Date already; bigint counts (COUNT(*)) come back as
@@ -51,19 +52,26 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return { knex, kind: "postgres", close: () => knex.destroy() };
   }
   const dataPath = options.dataDir === ":memory:" ? undefined : path.resolve(options.dataDir, "pglite");
-  if (dataPath) await mkdir(dataPath, { recursive: true });
   const fresh = dataPath === undefined || !existsSync(path.join(dataPath, "PG_VERSION"));
-  const template = fresh ? await readPgliteTemplate() : undefined;
+  let template = fresh ? await readPgliteTemplate() : undefined;
   if (fresh && dataPath) {
     options.progress?.(
       `Creating the embedded database in ${dataPath} (first start${template ? ", from the packaged template" : ", takes a while"})`,
     );
   }
+  if (dataPath && template && (await emptyOrMissing(dataPath))) {
+    // Unpacked on disk, the template opens like any later start (see unpackCluster).
+    await rm(dataPath, { recursive: true, force: true });
+    await mkdir(path.dirname(dataPath), { recursive: true });
+    await unpackCluster(template, dataPath);
+    template = undefined;
+  }
+  if (dataPath) await mkdir(dataPath, { recursive: true });
   const pglite = await PGlite.create({
     ...(dataPath ? { dataDir: dataPath } : {}),
     extensions: { unaccent, pg_trgm },
     startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ["-c", setting])],
-    ...(template ? { loadDataDir: template } : {}),
+    ...(template ? { loadDataDir: new Blob([new Uint8Array(template)]) } : {}),
   });
   // knex-pglite uses its connection's waitReady, query() and close() only: the statement cache
   // stands in for query(), so every statement knex repeats is parsed and planned once.
@@ -161,13 +169,23 @@ async function installedPgliteVersion(): Promise<string> {
   return manifest.version;
 }
 
-async function readPgliteTemplate(): Promise<Blob | undefined> {
+async function readPgliteTemplate(): Promise<Uint8Array | undefined> {
   try {
     // The file name scripts/build.mjs gives it.
-    return new Blob([await readFile(path.join(TEMPLATE_DIR, `pglite-${await installedPgliteVersion()}.tar.gz`))]);
+    return await readFile(path.join(TEMPLATE_DIR, `pglite-${await installedPgliteVersion()}.tar.gz`));
   } catch (error) {
     // No template for this PGlite (a source checkout not built yet, another PGlite version): initdb runs.
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/** A directory an earlier start created and left empty (or none): nothing in it to keep. */
+async function emptyOrMissing(directory: string): Promise<boolean> {
+  try {
+    return (await readdir(directory)).length === 0;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return true;
     throw error;
   }
 }

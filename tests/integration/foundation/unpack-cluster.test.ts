@@ -1,0 +1,101 @@
+/**
+ * A first start on PGlite unpacks the packaged cluster onto disk itself and opens it like any
+ * later start (PGlite's own loadDataDir keeps the archive in its WebAssembly heap for good).
+ */
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { PGlite } from "@electric-sql/pglite";
+import { expect } from "chai";
+import { openDatabase } from "../../../src/adapters/persistence/database.js";
+import { unpackCluster } from "../../../src/adapters/persistence/unpack-cluster.js";
+
+/** One ustar header and its data, padded to 512-byte blocks. */
+function entry(name: string, type: "0" | "5" | "2", data = Buffer.alloc(0)): Buffer {
+  const header = Buffer.alloc(512);
+  header.write(name, 0, 100, "utf8");
+  header.write("0000600\0", 100);
+  header.write(`${data.length.toString(8).padStart(11, "0")}\0`, 124);
+  header.write(type, 156);
+  header.write("ustar\u000000", 257);
+  const padding = Buffer.alloc((512 - (data.length % 512)) % 512);
+  return Buffer.concat([header, data, padding]);
+}
+
+function archive(...entries: Buffer[]): Uint8Array {
+  return gzipSync(Buffer.concat([...entries, Buffer.alloc(1024)]));
+}
+
+describe("unpacking a PGlite cluster on a first start", function () {
+  this.timeout(120_000);
+  let scratch: string;
+
+  beforeEach(async () => {
+    scratch = await mkdtemp(path.join(tmpdir(), "hearth-unpack-"));
+  });
+  afterEach(async () => {
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  it("writes a cluster PGlite dumped, which then opens with its data", async () => {
+    const source = await PGlite.create();
+    await source.exec("CREATE TABLE kept (name text); INSERT INTO kept VALUES ('peas');");
+    const dump = new Uint8Array(await (await source.dumpDataDir("gzip")).arrayBuffer());
+    await source.close();
+
+    const target = path.join(scratch, "pglite");
+    await unpackCluster(dump, target);
+    expect(existsSync(path.join(target, "PG_VERSION"))).to.equal(true);
+    expect(await readdir(scratch), "no staging folder is left").to.deep.equal(["pglite"]);
+
+    const reopened = await PGlite.create({ dataDir: target });
+    try {
+      expect((await reopened.query<{ name: string }>("SELECT name FROM kept")).rows).to.deep.equal([{ name: "peas" }]);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  for (const [what, bad] of [
+    [
+      "an entry that climbs out of the cluster",
+      archive(entry("/base", "5"), entry("base/../../escaped", "0", Buffer.from("x"))),
+    ],
+    ["a link", archive(entry("/base", "5"), entry("/base/link", "2"))],
+    ["a file cut short", gzipSync(entry("/PG_VERSION", "0", Buffer.from("17\n")).subarray(0, 514))],
+  ] as const) {
+    it(`refuses ${what}, leaving nothing behind`, async () => {
+      const target = path.join(scratch, "pglite");
+      let failure: unknown;
+      try {
+        await unpackCluster(bad, target);
+      } catch (error) {
+        failure = error;
+      }
+      expect(failure).to.be.instanceOf(Error);
+      expect((failure as Error).message).to.match(/database template/);
+      expect(await readdir(scratch)).to.deep.equal([]);
+      expect(existsSync(path.join(scratch, "escaped"))).to.equal(false);
+    });
+  }
+
+  it("openDatabase creates a new data directory that the next start opens as it is", async () => {
+    const dataDir = path.join(scratch, "data");
+    const first = await openDatabase({ dataDir });
+    try {
+      await first.knex.raw("CREATE TABLE marker (id int)");
+    } finally {
+      await first.close();
+    }
+    expect(existsSync(path.join(dataDir, "pglite", "PG_VERSION"))).to.equal(true);
+    expect((await readdir(dataDir)).filter((name) => name.includes("unpacking"))).to.deep.equal([]);
+    const second = await openDatabase({ dataDir });
+    try {
+      expect((await second.knex.raw("SELECT count(*) AS n FROM marker")).rows).to.deep.equal([{ n: 0 }]);
+    } finally {
+      await second.close();
+    }
+  });
+});
