@@ -20,7 +20,8 @@
  *
  * Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres; a
  * scratch database is created and dropped), BENCH_MQTT_URL (default mqtt://127.0.0.1:1883),
- * BENCH_LOAD_SECONDS (default 60), BENCH_SETTLE_SECONDS (idle time before sampling, default 5).
+ * BENCH_LOAD_SECONDS (default 60), BENCH_SETTLE_SECONDS (idle time before sampling, default 5),
+ * BENCH_IDLE_SECONDS (idle figures no sooner than this after a start, default 45).
  * Linux only (reads /proc). Run `npm run build` first: it measures dist/.
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -37,6 +38,12 @@ const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.
 const MQTT_URL = new URL(process.env.BENCH_MQTT_URL ?? "mqtt://127.0.0.1:1883");
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
 const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE_SECONDS ?? 5);
+/**
+ * Idle figures are taken this long after a start at the earliest: V8 gives memory back on its
+ * own only after a while of quiet, so a start that ends sooner (no type check to wait for)
+ * must not be compared at an earlier moment than one that waited for its check.
+ */
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 45);
 const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? "").split(/\s+/).filter(Boolean);
 const SMALL_BOARD_FLAGS = ["--optimize-for-size", "--max-semi-space-size=1"];
 const MB = 1024 * 1024;
@@ -104,6 +111,11 @@ async function typeCheckDone(pid: number): Promise<number> {
   return (performance.now() - started) / 1000;
 }
 
+async function idleSince(readyAt: number): Promise<void> {
+  const left = readyAt + IDLE_SECONDS * 1000 - performance.now();
+  if (left > 0) await sleep(left);
+}
+
 async function answers(url: string): Promise<boolean> {
   try {
     return (await fetch(url)).ok;
@@ -116,7 +128,7 @@ async function answers(url: string): Promise<boolean> {
 async function startHearth(
   env: Record<string, string>,
   flags = NODE_FLAGS,
-): Promise<{ running: Running; seconds: number }> {
+): Promise<{ running: Running; seconds: number; readyAt: number }> {
   const apiPort = await freePort();
   const httpPort = await freePort();
   const started = performance.now();
@@ -198,7 +210,7 @@ async function startHearth(
       if (code !== 0) throw new Error(`hearth stopped with exit code ${code}:\n${output}`);
     },
   };
-  return { running, seconds };
+  return { running, seconds, readyAt: performance.now() };
 }
 
 /** Mixed load: four API workers (create, list, search, edit, history) and the engine (MQTT, webhooks, state). */
@@ -319,6 +331,7 @@ async function measure(env: Record<string, string>): Promise<Figures> {
   const first = await startHearth(env);
   await typeCheckDone(first.running.child.pid as number);
   await sleep(SETTLE_SECONDS * 1000);
+  await idleSince(first.readyAt);
   const firstIdle = treeRss(first.running.child.pid as number);
   const firstPeak = first.running.peakRss();
   await first.running.stop();
@@ -330,6 +343,7 @@ async function measure(env: Record<string, string>): Promise<Figures> {
     const typeCheckSeconds = await typeCheckDone(pid);
     const secondPeak = second.running.peakRss();
     await sleep(SETTLE_SECONDS * 1000);
+    await idleSince(second.readyAt);
     const idle = treeRss(pid);
     const idleAfterGc = await second.running.gcReport();
     const load = await mixedLoad(second.running, LOAD_SECONDS);
@@ -341,6 +355,7 @@ async function measure(env: Record<string, string>): Promise<Figures> {
     await sleep(SETTLE_SECONDS * 1000);
     await typeCheckDone(small.running.child.pid as number);
     await sleep(SETTLE_SECONDS * 1000);
+    await idleSince(small.readyAt);
     const idleSmallBoard = treeRss(small.running.child.pid as number);
     await small.running.stop();
     return {
