@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { ItemListCache } from "../../../src/adapters/persistence/item-list-cache.js";
+import { approximateBytes, ItemListCache } from "../../../src/adapters/persistence/item-list-cache.js";
+import type { FreezerItemView } from "../../../src/domain/inventory/freezer-item.js";
 import type { ItemListQuery, ItemPage } from "../../../src/ports/item-repository.js";
 
 const query = (overrides: Partial<ItemListQuery> = {}): ItemListQuery => ({
@@ -64,5 +65,50 @@ describe("ItemListCache", () => {
     cache.set(query(), "1", page(1));
     expect(cache.get(query(), "1")).to.equal(undefined);
     expect(cache.size).to.equal(0);
+  });
+
+  it("holds at most maxBytes of pages, least recently used out first, whatever the page count allows", () => {
+    // Items with long notes, as any member may write them: the byte budget, not the count, is the bound.
+    const heavy = (total: number): ItemPage => ({
+      items: Array.from({ length: 10 }, () => ({ notes: "é".repeat(2000) }) as unknown as FreezerItemView),
+      total,
+    });
+    const one = approximateBytes(heavy(0));
+    expect(one).to.be.greaterThan(40_000);
+    const cache = new ItemListCache(500, Math.floor(one * 2.5));
+    cache.set(query({ page: 1 }), "1", heavy(1));
+    cache.set(query({ page: 2 }), "1", heavy(2));
+    cache.get(query({ page: 1 }), "1");
+    cache.set(query({ page: 3 }), "1", heavy(3));
+    expect(cache.size).to.equal(2);
+    expect(cache.bytes).to.be.at.most(cache.maxBytes);
+    expect(cache.get(query({ page: 2 }), "1")).to.equal(undefined);
+    expect(cache.get(query({ page: 1 }), "1")?.total).to.equal(1);
+    expect(cache.get(query({ page: 3 }), "1")?.total).to.equal(3);
+  });
+
+  it("does not keep a page larger than the whole budget, and keeps the others", () => {
+    const cache = new ItemListCache(10, 1_000);
+    cache.set(query({ page: 1 }), "1", page(1));
+    cache.set(query({ page: 2 }), "1", {
+      items: [{ notes: "x".repeat(1_000) } as unknown as FreezerItemView],
+      total: 2,
+    });
+    expect(cache.get(query({ page: 2 }), "1")).to.equal(undefined);
+    expect(cache.get(query({ page: 1 }), "1")?.total).to.equal(1);
+  });
+
+  it("counts the bytes back down as pages are replaced, retired by a new revision, or evicted", () => {
+    const cache = new ItemListCache(2);
+    cache.set(query({ page: 1 }), "1", page(1));
+    cache.set(query({ page: 1 }), "1", page(1));
+    cache.set(query({ page: 2 }), "1", page(2));
+    const two = cache.bytes;
+    cache.get(query({ page: 1 }), "2");
+    expect(cache.bytes).to.be.lessThan(two);
+    cache.set(query({ page: 3 }), "1", page(3));
+    cache.set(query({ page: 4 }), "1", page(4));
+    expect(cache.size).to.equal(2);
+    expect(cache.bytes).to.equal(two);
   });
 });
