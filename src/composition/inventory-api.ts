@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { keepsFiles } from "../adapters/data-dir.js";
 import {
   createHouseholdDataRouter,
   type HouseholdDataUseCases,
@@ -263,7 +264,7 @@ export async function resolveJwtSecret(
   logger: Logger,
 ): Promise<string> {
   if (config.JWT_SECRET) return config.JWT_SECRET;
-  if (config.DATA_DIR === ":memory:") return randomBytes(48).toString("base64url");
+  if (!keepsFiles(config.DATA_DIR)) return randomBytes(48).toString("base64url");
   const stored = await loadOrCreateSecret(path.join(config.DATA_DIR, "jwt-secret"), { bytes: 48, minLength: 32 });
   if (stored.created) logger.warn("JWT_SECRET is not set: generated a development secret", { file: stored.file });
   return stored.secret;

@@ -3,6 +3,7 @@ import { connect, createServer, type Server } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import type { Logger } from "../../ports/logger.js";
+import { keepsFiles } from "../data-dir.js";
 
 /**
  * The Unix socket a running Hearth answers in DATA_DIR: `hearth backup` asks it for a dump of
@@ -60,7 +61,7 @@ export async function serveBackups(
   dump: () => Promise<Uint8Array>,
   logger: Logger,
 ): Promise<BackupSocket> {
-  if (dataDir === ":memory:" || process.platform === "win32") return { path: null, close: async () => {} };
+  if (!keepsFiles(dataDir) || process.platform === "win32") return { path: null, close: async () => {} };
   const socketPath = backupSocketPath(dataDir);
   if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH) {
     logger.warn(

@@ -10,6 +10,7 @@ import knexFactory, { type Knex } from "knex";
 import ClientPgLite from "knex-pglite";
 import { PgliteStatementCache } from "./pglite-prepared-statements.js";
 import { unpackCluster } from "./unpack-cluster.js";
+import { keepsFiles } from "../data-dir.js";
 import pg from "pg";
 
 // node-postgres returns timestamptz as Date already; bigint counts (COUNT(*)) come back as
@@ -19,7 +20,7 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number.parseIn
 export interface DatabaseOptions {
   /** postgres:// URL; when absent an embedded PGlite database is used. */
   databaseUrl?: string | undefined;
-  /** Where PGlite keeps its files (`<dataDir>/pglite`). `:memory:` keeps it in memory. */
+  /** Where PGlite keeps its files (`<dataDir>/pglite`); IN_MEMORY_DATA_DIR keeps it in memory. */
   dataDir: string;
   /** node-postgres pool size for PostgreSQL. */
   poolMax?: number | undefined;
@@ -51,7 +52,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     });
     return { knex, kind: "postgres", close: () => knex.destroy() };
   }
-  const dataPath = options.dataDir === ":memory:" ? undefined : path.resolve(options.dataDir, "pglite");
+  const dataPath = keepsFiles(options.dataDir) ? path.resolve(options.dataDir, "pglite") : undefined;
   const fresh = dataPath === undefined || !existsSync(path.join(dataPath, "PG_VERSION"));
   let template = fresh ? await readPgliteTemplate() : undefined;
   if (fresh && dataPath) {

@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import webpush from "web-push";
 import { z } from "zod";
+import { keepsFiles } from "../data-dir.js";
 import { type VapidKeys, vapidKeyProblem } from "./vapid-key-check.js";
 
 export type { VapidKeys };
@@ -31,8 +32,8 @@ export async function loadOrCreateVapidKeys(options: {
 }): Promise<LoadedVapidKeys> {
   if (options.publicKey && options.privateKey)
     return { publicKey: options.publicKey, privateKey: options.privateKey, source: "environment" };
-  // ":memory:" (PGlite in memory, the tests' composition) keeps nothing on disk: a pair for this process only.
-  if (options.dataDir === ":memory:") return { ...webpush.generateVAPIDKeys(), source: "generated" };
+  // A DATA_DIR that keeps nothing on disk gets a pair for this process only.
+  if (!keepsFiles(options.dataDir)) return { ...webpush.generateVAPIDKeys(), source: "generated" };
   const file = path.resolve(options.dataDir, VAPID_KEY_FILE);
   const stored = await readKeyFile(file);
   if (stored) return { ...stored, source: "file", file };
