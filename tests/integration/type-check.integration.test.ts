@@ -189,14 +189,19 @@ describe("type checks of automations", function () {
       expect(await restarted.check([file])).to.deep.equal([]);
       expect(restarted.running).to.equal(true);
       await restarted.close();
-
-      await writeFile(keptIn, "{ not json");
-      await writeFile(file, WRONG);
-      await utimes(file, aWhileAgo, aWhileAgo);
-      expect(codes(await restarted.check([file])), "an unreadable kept check is checked again").to.deep.equal([2322]);
-      expect(restarted.running).to.equal(true);
     } finally {
       await restarted.close();
+    }
+
+    await writeFile(keptIn, "{ not json");
+    await writeFile(file, WRONG);
+    await utimes(file, aWhileAgo, aWhileAgo);
+    const afterDamage = new WorkerTypeChecker({ keptIn });
+    try {
+      expect(codes(await afterDamage.check([file])), "an unreadable kept check is checked again").to.deep.equal([2322]);
+      expect(afterDamage.running).to.equal(true);
+    } finally {
+      await afterDamage.close();
     }
   });
 });

@@ -46,6 +46,7 @@ export class WorkerTypeChecker implements TypeChecker {
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly idleMs: number;
   private readonly keptIn: string | undefined;
+  private consultedKept = false;
 
   /**
    * @param options.keptIn a file that keeps the last check: a check of the same files while
@@ -63,7 +64,9 @@ export class WorkerTypeChecker implements TypeChecker {
 
   async check(files: readonly string[]): Promise<TypeDiagnostic[]> {
     const roots = files.map((file) => path.resolve(file)).sort();
-    if (this.keptIn) {
+    // Only a start's check can match the kept one: every later check follows an edit.
+    if (this.keptIn && !this.consultedKept) {
+      this.consultedKept = true;
       const kept = await readKeptCheck(this.keptIn, roots);
       if (kept) return kept;
     }
