@@ -308,13 +308,13 @@ async function mixedLoad(running: Running, seconds: number): Promise<{ requests:
 interface Figures {
   firstStart: number;
   secondStart: number;
-  /** RSS of the process and its type-check child, `SETTLE_SECONDS` after the start. */
   /** Peak RSS of the process tree during the first start (empty database) and its type check. */
   firstPeak: number;
   /** RSS once the first start and its type check are done. */
   firstIdle: number;
   /** The same for the second start. */
   secondPeak: number;
+  /** RSS of the process and its type-check child, `SETTLE_SECONDS` after the second start. */
   startup: number;
   /** Seconds from then until the start-up type check's process had exited. */
   typeCheckSeconds: number;
