@@ -21,7 +21,7 @@ import { MemoryJsonStore } from "../adapters/state/memory-json-store.js";
 import { FakeClock } from "../adapters/testing/fake-clock.js";
 import { FakeHttpClient } from "../adapters/testing/fake-http-client.js";
 import { LoopbackMqttClient } from "../adapters/testing/loopback-mqtt-client.js";
-import { keepsFiles } from "../adapters/data-dir.js";
+import { keepsFiles } from "../ports/data-dir.js";
 import { TYPE_CHECK_FILE, WorkerTypeChecker } from "../adapters/typecheck/worker-type-checker.js";
 import { AUTOMATION_SOURCE } from "../ports/automation-source.js";
 import { CLOCK, type Clock, systemClock } from "../ports/clock.js";

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { keepsFiles } from "../adapters/data-dir.js";
+import { keepsFiles } from "../ports/data-dir.js";
 import {
   createHouseholdDataRouter,
   type HouseholdDataUseCases,

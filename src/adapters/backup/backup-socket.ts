@@ -3,7 +3,7 @@ import { connect, createServer, type Server } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import type { Logger } from "../../ports/logger.js";
-import { keepsFiles } from "../data-dir.js";
+import { keepsFiles } from "../../ports/data-dir.js";
 
 /**
  * The Unix socket a running Hearth answers in DATA_DIR: `hearth backup` asks it for a dump of

@@ -10,7 +10,7 @@ import knexFactory, { type Knex } from "knex";
 import ClientPgLite from "knex-pglite";
 import { PgliteStatementCache } from "./pglite-prepared-statements.js";
 import { unpackCluster } from "./unpack-cluster.js";
-import { keepsFiles } from "../data-dir.js";
+import { keepsFiles } from "../../ports/data-dir.js";
 import pg from "pg";
 
 // node-postgres returns timestamptz as Date already; bigint counts (COUNT(*)) come back as

@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import webpush from "web-push";
 import { z } from "zod";
-import { keepsFiles } from "../data-dir.js";
+import { keepsFiles } from "../../ports/data-dir.js";
 import { type VapidKeys, vapidKeyProblem } from "./vapid-key-check.js";
 
 export type { VapidKeys };
