@@ -80,10 +80,27 @@ if (compiled.status !== 0) {
 const assets = assetFiles(sourceDir);
 for (const file of assets) cpSync(path.join(sourceDir, file), path.join(outDir, file));
 const migrations = compileMigrations(path.join(outDir, "migrations"));
-// The initialised PGlite cluster a first start loads instead of running initdb (see database.ts).
-await writePgliteTemplate(path.join(outDir, "pglite-template"));
+// The initialised PGlite clusters (empty, and migrated) a first start loads instead of running
+// initdb and the migrations, written by the module that reads them. From the sources through
+// tsx, in a process of its own: the output directory may sit where no node_modules resolves.
+const templates = spawnSync(
+  process.execPath,
+  [
+    "--import",
+    "tsx",
+    "--input-type=module",
+    "--eval",
+    `const { writePgliteTemplates } = await import(${JSON.stringify(pathToFileURL(path.join(sourceDir, "adapters", "persistence", "database.ts")).href)});
+     await writePgliteTemplates(${JSON.stringify(path.join(outDir, "pglite-template"))}, ${JSON.stringify(migrationsDir)});`,
+  ],
+  { cwd: root, stdio: "inherit" },
+);
+if (templates.status !== 0) {
+  console.error(`hearth: writing the PGlite templates failed (exit ${templates.status ?? templates.signal}).`);
+  process.exit(1);
+}
 console.log(
-  `hearth: library built in ${path.relative(root, outDir) || "."} (${assets.length} asset files copied, ${migrations} migrations compiled, PGlite template written).`,
+  `hearth: library built in ${path.relative(root, outDir) || "."} (${assets.length} asset files copied, ${migrations} migrations compiled, PGlite templates written).`,
 );
 
 /**
@@ -91,26 +108,6 @@ console.log(
  * (tsconfig.json includes them); here they are only transpiled. A migration imports its
  * helpers from "../src/…", which in dist/ sit one level up instead ("../…").
  */
-/**
- * An empty, initialised PGlite cluster (initdb's output), named after the PGlite version that
- * made it: src/adapters/persistence/database.ts loads it on a first start when that version
- * is the one installed, instead of running initdb. Start-up settings are not part of it.
- */
-async function writePgliteTemplate(target) {
-  const requireFromRoot = createRequire(path.join(root, "package.json"));
-  const entry = requireFromRoot.resolve("@electric-sql/pglite");
-  const { version } = JSON.parse(readFileSync(path.join(path.dirname(entry), "..", "package.json"), "utf8"));
-  const { PGlite } = await import(pathToFileURL(entry.replace(/index\.cjs$/, "index.js")).href);
-  const pglite = await PGlite.create();
-  try {
-    const dump = await pglite.dumpDataDir("gzip");
-    mkdirSync(target, { recursive: true });
-    writeFileSync(path.join(target, `pglite-${version}.tar.gz`), Buffer.from(await dump.arrayBuffer()));
-  } finally {
-    await pglite.close();
-  }
-}
-
 function compileMigrations(target) {
   const ts = createRequire(path.join(root, "package.json"))("typescript");
   const files = readdirSync(migrationsDir).filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"));

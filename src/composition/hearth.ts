@@ -96,6 +96,7 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
       databaseUrl: config.DATABASE_URL,
       dataDir: config.DATA_DIR,
       progress: (message) => log.info(message),
+      migratesAfterOpening: true,
     });
     undo.push("database", () => database.close());
     dumpDatabase = database.dumpEmbedded;

@@ -51,7 +51,11 @@ export async function runHouseholdTransfer(
     err(error instanceof ConfigError ? error.message : String(error));
     return 1;
   }
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    migratesAfterOpening: true,
+  });
   try {
     await migrateToLatest(database.knex, undefined, undefined, err);
     const households = new KnexHouseholdRepository(database.knex);

@@ -63,7 +63,12 @@ async function migrate(): Promise<number> {
     const config = loadConfig();
     const { logger } = createLogger({ level: config.LOG_LEVEL, json: config.NODE_ENV === "production" });
     const progress = (message: string) => logger.info(message, { module: "migrate" });
-    const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, progress });
+    const database = await openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      progress,
+      migratesAfterOpening: true,
+    });
     try {
       const applied = await migrateToLatest(database.knex, undefined, progress, (message) =>
         logger.warn(message, { module: "migrate" }),

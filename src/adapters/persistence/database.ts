@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,10 +8,13 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import knexFactory, { type Knex } from "knex";
 import ClientPgLite from "knex-pglite";
+import pg from "pg";
+import { z } from "zod";
+import { parseJsonOr } from "../../domain/shared/parse-json.js";
+import { keepsFiles } from "../../ports/data-dir.js";
+import { MIGRATIONS_DIR, migrateToLatest, migrationNames } from "./migrator.js";
 import { PgliteStatementCache } from "./pglite-prepared-statements.js";
 import { unpackCluster } from "./unpack-cluster.js";
-import { keepsFiles } from "../../ports/data-dir.js";
-import pg from "pg";
 
 // node-postgres returns timestamptz as Date already; bigint counts (COUNT(*)) come back as
 // strings by default, which would leak into JSON as "12". Counts here never exceed 2^53.
@@ -26,6 +29,13 @@ export interface DatabaseOptions {
   poolMax?: number | undefined;
   /** Told what takes a while (creating the embedded database on a first start). */
   progress?: ((message: string) => void) | undefined;
+  /**
+   * The caller migrates to the latest schema right after opening. A new embedded database then
+   * starts from the packaged template that has those migrations applied already: a first start
+   * runs none, and the WebAssembly heap (which never shrinks) keeps nothing of their index
+   * builds. Without it a new database is empty, for callers that migrate step by step.
+   */
+  migratesAfterOpening?: boolean | undefined;
 }
 
 export interface Database {
@@ -54,7 +64,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const dataPath = keepsFiles(options.dataDir) ? path.resolve(options.dataDir, "pglite") : undefined;
   const fresh = dataPath === undefined || !existsSync(path.join(dataPath, "PG_VERSION"));
-  let template = fresh ? await readPgliteTemplate() : undefined;
+  let template = fresh ? await readPgliteTemplate(options.migratesAfterOpening === true) : undefined;
   if (fresh && dataPath) {
     options.progress?.(
       `Creating the embedded database in ${dataPath} (first start${template ? ", from the packaged template" : ", takes a while"})`,
@@ -68,12 +78,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     template = undefined;
   }
   if (dataPath) await mkdir(dataPath, { recursive: true });
-  const pglite = await PGlite.create({
+  return embeddedDatabase(await createPglite(dataPath, template));
+}
+
+function createPglite(dataPath: string | undefined, dump: Uint8Array | undefined): Promise<PGlite> {
+  return PGlite.create({
     ...(dataPath ? { dataDir: dataPath } : {}),
     extensions: { unaccent, pg_trgm },
     startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ["-c", setting])],
-    ...(template ? { loadDataDir: new Blob([new Uint8Array(template)]) } : {}),
+    ...(dump ? { loadDataDir: new Blob([new Uint8Array(dump)]) } : {}),
   });
+}
+
+function embeddedDatabase(pglite: PGlite): Database {
   // knex-pglite uses its connection's waitReady, query() and close() only: the statement cache
   // stands in for query(), so every statement knex repeats is parsed and planned once.
   const statements = new PgliteStatementCache(pglite);
@@ -122,12 +139,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 export async function restoreEmbeddedDatabase(dataDir: string, dump: Uint8Array): Promise<void> {
   const dataPath = path.resolve(dataDir, "pglite");
   await mkdir(dataPath, { recursive: true });
-  const pglite = await PGlite.create({
-    dataDir: dataPath,
-    extensions: { unaccent, pg_trgm },
-    startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ["-c", setting])],
-    loadDataDir: new Blob([new Uint8Array(dump)]),
-  });
+  const pglite = await createPglite(dataPath, dump);
   // A query proves the restored cluster starts; close() then writes it out.
   await pglite.query("SELECT 1");
   await pglite.close();
@@ -149,10 +161,11 @@ const PGLITE_SETTINGS = [
 ];
 
 /**
- * An initialised, empty PGlite cluster written at build time (scripts/build.mjs), one per
- * PGlite version: loading it takes a first start a few seconds, where initdb in WebAssembly
- * takes over ten on a small board and leaves its memory behind. Used only when it was
- * built by the PGlite version installed now; anything else falls back to initdb.
+ * Initialised PGlite clusters written at build time (writePgliteTemplates), per PGlite
+ * version: loading one takes a first start a few seconds, where initdb in WebAssembly takes
+ * over ten on a small board and leaves its memory behind. One is empty; the other has every
+ * migration of the build applied, named in a manifest beside it. Used only when built by the
+ * PGlite version installed now; anything else falls back to initdb.
  */
 const TEMPLATE_DIR = fileURLToPath(
   new URL(
@@ -160,6 +173,49 @@ const TEMPLATE_DIR = fileURLToPath(
     import.meta.url,
   ),
 );
+
+const templateFile = (version: string, migrated: boolean) => `pglite-${version}${migrated ? "-migrated" : ""}.tar.gz`;
+const manifestFile = (version: string) => `pglite-${version}-migrated.json`;
+
+/** What the migrated template holds: the migrations applied to it, as knex records them. */
+const TemplateManifestSchema = z.object({ migrations: z.array(z.string()) });
+
+/**
+ * A migrated template fits when every migration it holds is one this installation has: knex
+ * then applies only the newer ones, as on any existing database. One it does not know (a
+ * template built from newer sources than these) would stop knex, so the empty one is used.
+ */
+export function migratedTemplateFits(templateMigrations: readonly string[], installed: readonly string[]): boolean {
+  const known = new Set(installed);
+  return templateMigrations.every((name) => known.has(name));
+}
+
+/**
+ * Writes both templates into `target` (scripts/build.mjs, into dist/pglite-template), with
+ * the settings and extensions every start uses, migrated from `migrationsDir`.
+ */
+export async function writePgliteTemplates(target: string, migrationsDir: string = MIGRATIONS_DIR): Promise<void> {
+  const version = await installedPgliteVersion();
+  await mkdir(target, { recursive: true });
+  const initialised = await PGlite.create();
+  let empty: Uint8Array;
+  try {
+    empty = new Uint8Array(await (await initialised.dumpDataDir("gzip")).arrayBuffer());
+  } finally {
+    await initialised.close();
+  }
+  await writeFile(path.join(target, templateFile(version, false)), empty);
+  const database = embeddedDatabase(await createPglite(undefined, empty));
+  try {
+    const migrations = await migrateToLatest(database.knex, migrationsDir);
+    const dump = await database.dumpEmbedded?.();
+    if (!dump) throw new Error("the embedded database cannot be dumped");
+    await writeFile(path.join(target, templateFile(version, true)), dump);
+    await writeFile(path.join(target, manifestFile(version)), `${JSON.stringify({ migrations }, null, 2)}\n`);
+  } finally {
+    await database.close();
+  }
+}
 
 async function installedPgliteVersion(): Promise<string> {
   // createRequire, not import.meta.resolve: tsx (tests, npm start) runs this file without the latter.
@@ -170,12 +226,25 @@ async function installedPgliteVersion(): Promise<string> {
   return manifest.version;
 }
 
-async function readPgliteTemplate(): Promise<Uint8Array | undefined> {
+async function readPgliteTemplate(migrated: boolean): Promise<Uint8Array | undefined> {
+  const version = await installedPgliteVersion();
+  if (migrated) {
+    const manifest = await readIfThere(path.join(TEMPLATE_DIR, manifestFile(version)));
+    const parsed = manifest && TemplateManifestSchema.safeParse(parseJsonOr(manifest.toString("utf8"), undefined));
+    // A damaged manifest only costs this start its migrations.
+    if (parsed?.success && migratedTemplateFits(parsed.data.migrations, await migrationNames())) {
+      const template = await readIfThere(path.join(TEMPLATE_DIR, templateFile(version, true)));
+      if (template) return template;
+    }
+  }
+  // No template for this PGlite (a source checkout not built yet, another PGlite version): initdb runs.
+  return readIfThere(path.join(TEMPLATE_DIR, templateFile(version, false)));
+}
+
+async function readIfThere(file: string): Promise<Buffer | undefined> {
   try {
-    // The file name scripts/build.mjs gives it.
-    return await readFile(path.join(TEMPLATE_DIR, `pglite-${await installedPgliteVersion()}.tar.gz`));
+    return await readFile(file);
   } catch (error) {
-    // No template for this PGlite (a source checkout not built yet, another PGlite version): initdb runs.
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
   }

@@ -43,6 +43,12 @@ class DirectoryMigrationSource implements Knex.MigrationSource<string> {
   }
 }
 
+/** The names knex records for the migrations in `directory`, in the order they apply. */
+export async function migrationNames(directory: string = MIGRATIONS_DIR): Promise<string[]> {
+  const source = new DirectoryMigrationSource(directory, () => {});
+  return (await source.getMigrations()).map((migration) => source.getMigrationName(migration));
+}
+
 /**
  * Applies every pending migration; returns the names applied. `progress` hears how many are
  * pending; `report` what a migration repaired in existing rows (a warning: stderr by default).
