@@ -20,6 +20,7 @@
  * (default postgres://postgres@127.0.0.1:5432/postgres). BENCH_DURATION: seconds per
  * scenario (default 5). BENCH_ITEMS: item count (default 100000). For query-plan work:
  * BENCH_KEEP_DATABASE=1 keeps the scratch database, BENCH_SEED_ONLY=1 stops after seeding.
+ * BENCH_APP_NODE_FLAGS: Node flags for the app processes only (e.g. `--max-semi-space-size=1`).
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -393,6 +394,8 @@ function startServer(
       "--import",
       "tsx",
       ...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []),
+      // The app's V8 flags alone (the load generator keeps its own), to price a memory flag.
+      ...(process.env.BENCH_APP_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? []),
     ],
     env: {
       ...process.env,
