@@ -65,6 +65,11 @@ describe("unpacking a PGlite cluster on a first start", function () {
     ],
     ["a link", archive(entry("/base", "5"), entry("/base/link", "2"))],
     ["a file cut short", gzipSync(entry("/PG_VERSION", "0", Buffer.from("17\n")).subarray(0, 514))],
+    [
+      "an archive that stops inside a file's data",
+      gzipSync(Buffer.concat([entry("/base", "5"), entry("/base/1", "0", Buffer.alloc(2048, 7)).subarray(0, 1536)])),
+    ],
+    ["bytes that are not gzip", new Uint8Array(Buffer.from("not a database template"))],
   ] as const) {
     it(`refuses ${what}, leaving nothing behind`, async () => {
       const target = path.join(scratch, "pglite");
