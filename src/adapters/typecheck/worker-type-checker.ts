@@ -128,9 +128,11 @@ export class WorkerTypeChecker implements TypeChecker {
     // From source (npm start, tests) the worker is TypeScript, run through tsx's loader; built,
     // it is plain JavaScript. Hearth's own flags (inspector, profiler) are not passed on. A
     // 1 MB young generation takes about 25 MB off the compiler's peak at no cost in time (the
-    // program is long-lived data that the young generation would only copy).
+    // program is long-lived data that the young generation would only copy); without V8's
+    // optimising compiler, whose code and feedback a one-off check hardly repays, another
+    // 17 MB, for a first check as fast within the noise (docs/performance.md).
     const worker = fork(file, [], {
-      execArgv: [...(file.endsWith(".ts") ? ["--import", tsxLoaderUrl()] : []), "--max-semi-space-size=1"],
+      execArgv: [...(file.endsWith(".ts") ? ["--import", tsxLoaderUrl()] : []), "--max-semi-space-size=1", "--no-opt"],
       stdio: ["ignore", "ignore", "inherit", "ipc"],
     });
     worker.unref();
