@@ -90,7 +90,7 @@ function createPglite(dataPath: string | undefined, dump: Uint8Array | undefined
   });
 }
 
-function embeddedDatabase(pglite: PGlite): Database {
+function embeddedDatabase(pglite: PGlite): Database & Required<Pick<Database, "dumpEmbedded">> {
   // knex-pglite uses its connection's waitReady, query() and close() only: the statement cache
   // stands in for query(), so every statement knex repeats is parsed and planned once.
   const statements = new PgliteStatementCache(pglite);
@@ -197,20 +197,12 @@ export function migratedTemplateFits(templateMigrations: readonly string[], inst
 export async function writePgliteTemplates(target: string, migrationsDir: string = MIGRATIONS_DIR): Promise<void> {
   const version = await installedPgliteVersion();
   await mkdir(target, { recursive: true });
-  const initialised = await PGlite.create();
-  let empty: Uint8Array;
+  // One instance, dumped before and after the migrations (initdb runs once).
+  const database = embeddedDatabase(await createPglite(undefined, undefined));
   try {
-    empty = new Uint8Array(await (await initialised.dumpDataDir("gzip")).arrayBuffer());
-  } finally {
-    await initialised.close();
-  }
-  await writeFile(path.join(target, templateFile(version, false)), empty);
-  const database = embeddedDatabase(await createPglite(undefined, empty));
-  try {
+    await writeFile(path.join(target, templateFile(version, false)), await database.dumpEmbedded());
     const migrations = await migrateToLatest(database.knex, migrationsDir);
-    const dump = await database.dumpEmbedded?.();
-    if (!dump) throw new Error("the embedded database cannot be dumped");
-    await writeFile(path.join(target, templateFile(version, true)), dump);
+    await writeFile(path.join(target, templateFile(version, true)), await database.dumpEmbedded());
     await writeFile(path.join(target, manifestFile(version)), `${JSON.stringify({ migrations }, null, 2)}\n`);
   } finally {
     await database.close();
