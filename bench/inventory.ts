@@ -20,9 +20,11 @@
  * (default postgres://postgres@127.0.0.1:5432/postgres). BENCH_DURATION: seconds per
  * scenario (default 5). BENCH_ITEMS: item count (default 100000). For query-plan work:
  * BENCH_KEEP_DATABASE=1 keeps the scratch database, BENCH_SEED_ONLY=1 stops after seeding.
- * BENCH_APP_NODE_FLAGS: Node flags for the app processes only (e.g. `--max-semi-space-size=1`).
+ * BENCH_APP_NODE_FLAGS: Node flags for the app processes only, instead of the
+ * `--max-semi-space-size=1` that `npm start` passes (empty: V8's own young generation).
  */
 import { type ChildProcess, fork } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -65,6 +67,11 @@ const POOL_SIZE = 10;
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ITEM_COUNT = Number(process.env.BENCH_ITEMS ?? 100_000);
 const WARMUP_SECONDS = 1;
+/** The V8 memory flag the README's `npm start` runs the app with, read from package.json. */
+const NPM_START_NODE_FLAGS =
+  (
+    JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { scripts: { start: string } }
+  ).scripts.start.match(/--max-semi-space-size=\S+/)?.[0] ?? "";
 const BENCH_JWT_SECRET = "bench-secret-0123456789abcdefghijklmnopqrstuvwxyz";
 const SCENARIOS = new Set(
   (process.env.BENCH_SCENARIOS ?? "single,multi,writes,pglite").split(",").map((name) => name.trim()),
@@ -394,8 +401,9 @@ function startServer(
       "--import",
       "tsx",
       ...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []),
-      // The app's V8 flags alone (the load generator keeps its own), to price a memory flag.
-      ...(process.env.BENCH_APP_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? []),
+      // The app's V8 flags alone (the load generator keeps its own): by default the one
+      // `npm start` passes; BENCH_APP_NODE_FLAGS replaces it, to price a memory flag.
+      ...(process.env.BENCH_APP_NODE_FLAGS ?? NPM_START_NODE_FLAGS).split(/\s+/).filter(Boolean),
     ],
     env: {
       ...process.env,
