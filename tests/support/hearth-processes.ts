@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { compiledRuntimeStaleness } from "../../scripts/dist-freshness.mjs";
 import { acquireBroker, acquireDatabase, type TestBroker, type TestDatabase } from "./test-servers.js";
 
 /** What a suite that runs Hearth processes shares: the test servers and a scratch folder. */
@@ -50,13 +50,6 @@ export interface LaunchedProcess {
   output(): string;
 }
 
-/** The newest modification time of the files under `dir`, in ms. */
-function newestChange(dir: string): number {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .reduce((newest, entry) => Math.max(newest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs), 0);
-}
-
 let compiledRuntimeChecked = false;
 
 /**
@@ -66,15 +59,11 @@ let compiledRuntimeChecked = false;
  */
 export function assertCompiledRuntimeFresh(): void {
   if (compiledRuntimeChecked) return;
-  const built = path.resolve("dist/composition/main.js");
-  let builtAt: number;
-  try {
-    builtAt = statSync(built).mtimeMs;
-  } catch {
+  const staleness = compiledRuntimeStaleness(path.resolve("."));
+  if (staleness === "missing") {
     throw new Error("dist/ is not built; bin/hearth.js runs the compiled output. Run `npm run build` first.");
   }
-  const changed = Math.max(newestChange(path.resolve("src")), newestChange(path.resolve("migrations")));
-  if (changed > builtAt) {
+  if (staleness === "stale") {
     throw new Error(
       "src/ or migrations/ changed after dist/ was built; bin/hearth.js runs dist/. Run `npm run build` first.",
     );

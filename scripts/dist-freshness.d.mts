@@ -1,0 +1,2 @@
+export function newestChange(dir: string): number;
+export function compiledRuntimeStaleness(root: string): "missing" | "stale" | null;
