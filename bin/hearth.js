@@ -19,7 +19,7 @@ if (!existsSync(fileURLToPath(main))) {
   );
   process.exit(1);
 }
-// Before Hearth's modules load: a young generation that has grown stays grown.
-const { keepYoungGenerationSmall } = await import(new URL("../dist/composition/young-generation.js", import.meta.url).href);
-keepYoungGenerationSmall();
+// Before Hearth's modules load: a heap that has grown stays grown.
+const { keepHeapSmall } = await import(new URL("../dist/composition/small-heap.js", import.meta.url).href);
+keepHeapSmall();
 await import(main.href);

@@ -22,5 +22,7 @@ if (staleness === null) {
   register("./hearth-source-condition.mjs", import.meta.url);
   const { register: registerTsx } = await import("tsx/esm/api");
   registerTsx();
+  const { keepHeapSmall } = await import("../src/composition/small-heap.ts");
+  keepHeapSmall();
   await import("../src/composition/main.ts");
 }

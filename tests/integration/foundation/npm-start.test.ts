@@ -25,10 +25,7 @@ function scratchCheckout(): { root: string; builtAt(seconds: number): void; remo
   mkdirSync(path.join(root, "dist/composition"), { recursive: true });
   const main = path.join(root, "dist/composition/main.js");
   writeFileSync(main, 'console.log("compiled dist ran:", process.argv.slice(2).join(" "));\n');
-  writeFileSync(
-    path.join(root, "dist/composition/young-generation.js"),
-    "export function keepYoungGenerationSmall() { return false; }\n",
-  );
+  writeFileSync(path.join(root, "dist/composition/small-heap.js"), "export function keepHeapSmall() { return {}; }\n");
   return {
     root,
     builtAt(seconds) {
