@@ -10,7 +10,9 @@
  *   once the start-up check's process has exited, before and after a full GC;
  * - RSS after BENCH_LOAD_SECONDS of mixed inventory API and MQTT/engine load, after a GC,
  *   against the idle figure after a GC;
- * - the same for a bare Node process (the baseline measured in this run).
+ * - the same for a bare Node process (the baseline measured in this run);
+ * - one more first start each the way the README starts Hearth, `npm start` (npm's own
+ *   process included, and Hearth from dist/ when it is current, as on a fresh install).
  *
  * Hearth runs as users start it, with Node's default flags (BENCH_NODE_FLAGS adds some); one
  * more start with the V8 flags docs/configuration.md recommends for small boards
@@ -91,10 +93,15 @@ function childrenOf(pid: number): number[] {
   return children;
 }
 
-/** RSS of the process and its children: what the box pays while Hearth runs. */
+/** The processes below `pid`, at any depth (`npm start` → Hearth → its type check). */
+function descendantsOf(pid: number): number[] {
+  return childrenOf(pid).flatMap((child) => [child, ...descendantsOf(child)]);
+}
+
+/** RSS of the process and everything below it: what the box pays while Hearth runs. */
 function treeRss(pid: number): number {
   let total = rssOf(pid);
-  for (const child of childrenOf(pid)) {
+  for (const child of descendantsOf(pid)) {
     try {
       total += rssOf(child);
     } catch {
@@ -104,10 +111,14 @@ function treeRss(pid: number): number {
   return total;
 }
 
-/** Waits (up to two minutes) until the start-up type check's child process has exited. */
-async function typeCheckDone(pid: number): Promise<number> {
+/**
+ * Waits (up to two minutes) until the start-up type check's child process has exited: until
+ * `pid` has `hearthProcesses` descendants left (0 for `hearth start`, 1 for `npm start`, whose
+ * Hearth is npm's child).
+ */
+async function typeCheckDone(pid: number, hearthProcesses = 0): Promise<number> {
   const started = performance.now();
-  while (childrenOf(pid).length > 0 && performance.now() - started < 120_000) await sleep(250);
+  while (descendantsOf(pid).length > hearthProcesses && performance.now() - started < 120_000) await sleep(250);
   return (performance.now() - started) / 1000;
 }
 
@@ -124,43 +135,50 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-/** Starts `hearth start`; resolves once both surfaces answer, with the time that took. */
+/**
+ * Starts `hearth start` (or, with `npm`, the README's `npm start`, without the probe: its
+ * figures are RSS only); resolves once both surfaces answer, with the time that took.
+ */
 async function startHearth(
   env: Record<string, string>,
   flags = NODE_FLAGS,
+  launcher: "hearth" | "npm" = "hearth",
 ): Promise<{ running: Running; seconds: number; readyAt: number }> {
   const apiPort = await freePort();
   const httpPort = await freePort();
   const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    [
-      ...flags,
-      "--expose-gc",
-      "--import",
-      path.join(ROOT, "bench/footprint-probe.mjs"),
-      path.join(ROOT, "bin/hearth.js"),
-      "start",
-    ],
-    {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: process.env.HOME ?? tmpdir(),
-        API_PORT: String(apiPort),
-        HTTP_PORT: String(httpPort),
-        HTTP_AUTH: "false",
-        LOG_LEVEL: "warn",
-        AUTOMATIONS_DIR: path.join(ROOT, "automations"),
-        MQTT_HOST: MQTT_URL.hostname,
-        MQTT_PORT: MQTT_URL.port || "1883",
-        RATE_LIMIT_PER_MINUTE: "10000000",
-        AUTH_RATE_LIMIT_PER_MINUTE: "10000000",
-        ...env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+  const [command, args] =
+    launcher === "npm"
+      ? ["npm", ["start", "--silent"]]
+      : [
+          process.execPath,
+          [
+            ...flags,
+            "--expose-gc",
+            "--import",
+            path.join(ROOT, "bench/footprint-probe.mjs"),
+            path.join(ROOT, "bin/hearth.js"),
+            "start",
+          ],
+        ];
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? tmpdir(),
+      API_PORT: String(apiPort),
+      HTTP_PORT: String(httpPort),
+      HTTP_AUTH: "false",
+      LOG_LEVEL: "warn",
+      AUTOMATIONS_DIR: path.join(ROOT, "automations"),
+      MQTT_HOST: MQTT_URL.hostname,
+      MQTT_PORT: MQTT_URL.port || "1883",
+      RATE_LIMIT_PER_MINUTE: "10000000",
+      AUTH_RATE_LIMIT_PER_MINUTE: "10000000",
+      ...env,
     },
-  );
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   const reports: ((report: MemoryReport) => void)[] = [];
   child.stdout?.on("data", (chunk: Buffer) => {
@@ -379,6 +397,29 @@ async function measure(env: Record<string, string>): Promise<Figures> {
   }
 }
 
+/**
+ * A first start the way the README starts Hearth, `npm start` (which runs dist/ when it is
+ * current): its time, the peak and idle RSS of npm, Hearth and the type check's process, and
+ * npm's own share of that.
+ */
+async function measureNpmStart(
+  env: Record<string, string>,
+): Promise<{ seconds: number; peak: number; idle: number; npm: number }> {
+  const first = await startHearth(env, [], "npm");
+  try {
+    const pid = first.running.child.pid as number;
+    await typeCheckDone(pid, 1);
+    await sleep(SETTLE_SECONDS * 1000);
+    await idleSince(first.readyAt);
+    const figures = { seconds: first.seconds, peak: first.running.peakRss(), idle: treeRss(pid), npm: rssOf(pid) };
+    await first.running.stop();
+    return figures;
+  } catch (error) {
+    if (first.running.child.exitCode === null) first.running.child.kill("SIGKILL");
+    throw error;
+  }
+}
+
 /** A bare Node process: its start time and idle RSS are the floor every figure stands on. */
 async function baseline(): Promise<{ seconds: number; rss: number }> {
   const started = performance.now();
@@ -429,6 +470,10 @@ async function main(): Promise<void> {
       measure({ DATABASE_URL: url, DATA_DIR: path.join(scratch, "postgres") }),
     );
     const pglite = await measure({ DATA_DIR: path.join(scratch, "pglite") });
+    const npmPostgres = await withPostgres((url) =>
+      measureNpmStart({ DATABASE_URL: url, DATA_DIR: path.join(scratch, "postgres-npm") }),
+    );
+    const npmPglite = await measureNpmStart({ DATA_DIR: path.join(scratch, "pglite-npm") });
     const column = (figures: Figures | string, pick: (f: Figures) => string) =>
       typeof figures === "string" ? "—" : pick(figures);
     const rows: [string, (f: Figures) => string, string][] = [
@@ -479,6 +524,21 @@ async function main(): Promise<void> {
     for (const [label, pick, target] of rows)
       console.log(`| ${label} | ${column(postgres, pick)} | ${column(pglite, pick)} | ${target} |`);
     console.log(`| bare Node process (baseline): start / idle RSS | ${secs(node.seconds)} / ${mb(node.rss)} | | |`);
+    type NpmFigures = Awaited<ReturnType<typeof measureNpmStart>>;
+    const npmColumn = (figures: NpmFigures | string, pick: (f: NpmFigures) => string) =>
+      typeof figures === "string" ? "—" : pick(figures);
+    const npmRows: [string, (f: NpmFigures) => string, string][] = [
+      ["first start (empty database)", (f) => secs(f.seconds), "PGlite < 10 s"],
+      ["peak RSS during the first start (npm, Hearth, type check)", (f) => mb(f.peak), ""],
+      ["idle RSS after the first start", (f) => `${mb(f.idle)} (npm itself ${mb(f.npm)})`, ""],
+    ];
+    console.log("");
+    console.log("The README's `npm start` (a first start each):");
+    console.log("");
+    console.log("| what | PostgreSQL | PGlite | target |");
+    console.log("|---|---|---|---|");
+    for (const [label, pick, target] of npmRows)
+      console.log(`| ${label} | ${npmColumn(npmPostgres, pick)} | ${npmColumn(npmPglite, pick)} | ${target} |`);
     if (typeof postgres === "string") console.log(`\nPostgreSQL ${postgres}`);
   } finally {
     await rm(scratch, { recursive: true, force: true });

@@ -2,7 +2,8 @@
  * Inventory API benchmark (`npm run bench:inventory`).
  *
  * Seeds one household with 100 000 items in a scratch PostgreSQL database, starts the real
- * app (buildInventoryApi) in child processes so the load generator does not share their event
+ * app (buildInventoryApi, from the compiled dist/ as `npm start` runs it: run `npm run build`
+ * first; bench/inventory-app.mjs) in child processes so the load generator does not share their event
  * loop, one as configured by default and one with the item-list cache off, drives them over
  * loopback HTTP with autocannon at 32 connections, then replays the same list/search SQL
  * straight through node-postgres at the same concurrency and pool size, and prints req/s,
@@ -34,7 +35,6 @@ import { createId } from "@paralleldrive/cuid2";
 import autocannon from "autocannon";
 import knexFactory from "knex";
 import pg from "pg";
-import { MemoryLogger } from "../src/adapters/logging/memory-logger.js";
 import { type Database, openDatabase } from "../src/adapters/persistence/database.js";
 import {
   buildItemListSql,
@@ -43,8 +43,6 @@ import {
 } from "../src/adapters/persistence/knex-item-repository.js";
 import { down as dropCounters } from "../migrations/20261125130000_household_item_counters.js";
 import { migrateToLatest } from "../src/adapters/persistence/migrator.js";
-import { loadConfig } from "../src/composition/config.js";
-import { buildInventoryApi } from "../src/composition/inventory-api.js";
 import type { FreezerItem } from "../src/domain/inventory/freezer-item.js";
 import type { ItemListQuery } from "../src/ports/item-repository.js";
 import {
@@ -60,6 +58,7 @@ import {
   seedHouseholds,
   tokensFor,
 } from "./inventory-households.js";
+import { compiledRuntimeStaleness } from "../scripts/dist-freshness.mjs";
 
 const CONNECTIONS = 32;
 /** The app's default pool size (openDatabase); the raw runner gets the same. */
@@ -78,39 +77,6 @@ const SCENARIOS = new Set(
 );
 /** Items of the household the PGlite run seeds (the issue's 10 000). */
 const PGLITE_ITEMS = Number(process.env.BENCH_PGLITE_ITEMS ?? 10_000);
-
-// ---------------------------------------------------------------- child: the app server
-
-async function serve(): Promise<void> {
-  const config = loadConfig(process.env);
-  // Without DATABASE_URL: the PGlite database the parent seeded in BENCH_PGLITE_DIR.
-  const database = await openDatabase({
-    databaseUrl: config.DATABASE_URL,
-    dataDir: process.env.BENCH_PGLITE_DIR ?? ":memory:",
-    poolMax: POOL_SIZE,
-  });
-  const api = await buildInventoryApi({ config, database, logger: new MemoryLogger() });
-  // The parent asks for the resident set size after each scenario.
-  process.on("message", (message) => {
-    if (message === "rss") process.send?.({ rss: process.memoryUsage().rss });
-  });
-  const server = api.app.listen(0, "127.0.0.1", () => {
-    const address = server.address();
-    process.send?.({ port: typeof address === "object" && address ? address.port : 0 });
-  });
-  process.on("disconnect", async () => {
-    server.close();
-    server.closeAllConnections();
-    // Let handlers still waiting on the database finish before the pool goes away.
-    const pool = (database.knex.client as { pool?: { numUsed(): number; numPendingAcquires(): number } }).pool;
-    const deadline = Date.now() + 5000;
-    while (pool && pool.numUsed() + pool.numPendingAcquires() > 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    await api.close();
-    await database.close();
-  });
-}
 
 // ---------------------------------------------------------------- food vocabulary
 
@@ -249,7 +215,15 @@ function rssOf(child: ChildProcess): Promise<number> {
     const listener = (message: unknown) => {
       if (typeof message === "object" && message !== null && "rss" in message) {
         child.off("message", listener);
-        resolve((message as { rss: number }).rss / 1_048_576);
+        const usage = message as NodeJS.MemoryUsage;
+        // Where the RSS is: V8's heap, and external memory (PGlite's WebAssembly heap).
+        if (process.env.BENCH_MEMORY_DETAIL === "1") {
+          const mb = (bytes: number) => (bytes / 1_048_576).toFixed(0);
+          process.stdout.write(
+            `    app memory: RSS ${mb(usage.rss)} MB, heap ${mb(usage.heapUsed)} / ${mb(usage.heapTotal)} MB, external ${mb(usage.external)} MB\n`,
+          );
+        }
+        resolve(usage.rss / 1_048_576);
       }
     };
     child.on("message", listener);
@@ -395,11 +369,8 @@ function startServer(
   databaseUrl: string,
   env: Record<string, string> = {},
 ): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(fileURLToPath(import.meta.url), ["--serve"], {
+  const child = fork(fileURLToPath(new URL("inventory-app.mjs", import.meta.url)), [], {
     execArgv: [
-      "--conditions=hearth-source",
-      "--import",
-      "tsx",
       ...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []),
       // The app's V8 flags alone (the load generator keeps its own): by default the one
       // `npm start` passes; BENCH_APP_NODE_FLAGS replaces it, to price a memory flag.
@@ -409,6 +380,7 @@ function startServer(
       ...process.env,
       NODE_ENV: "production",
       DATABASE_URL: databaseUrl,
+      BENCH_POOL_SIZE: String(POOL_SIZE),
       JWT_SECRET: BENCH_JWT_SECRET,
       JWT_ACCESS_TTL: "1h",
       RATE_LIMIT_PER_MINUTE: "1000000000",
@@ -461,6 +433,12 @@ function toNative(knexSql: {
 // ---------------------------------------------------------------- parent: the benchmark
 
 async function main(): Promise<void> {
+  const staleness = compiledRuntimeStaleness(path.resolve(import.meta.dirname, ".."));
+  if (staleness !== null) {
+    throw new Error(
+      `dist/ is ${staleness === "missing" ? "not built" : "older than src/"}: the app processes run the compiled output, as npm start does. Run \`npm run build\` first.`,
+    );
+  }
   const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
   const startedAt = performance.now();
   if (SCENARIOS.has("single")) await singleHousehold(adminUrl);
@@ -927,8 +905,4 @@ async function embedded(): Promise<void> {
   }
 }
 
-if (process.argv.includes("--serve")) {
-  await serve();
-} else {
-  await main();
-}
+await main();
