@@ -3,7 +3,7 @@
 // install` builds it), this runs Hearth exactly as the `hearth` command does: the compiled
 // output, in this one process, with TypeScript loaded only for automations written in it. That
 // is what most people who run `npm start` want, and it costs a first start on PGlite about
-// 200 MB less at its peak than the sources through tsx (docs/performance.md). Only when src/ or
+// 150 MB less at its peak than the sources through tsx (docs/performance.md). Only when src/ or
 // migrations/ changed after the last build (someone working on Hearth itself) does it run the
 // sources through tsx, and says so.
 import { register } from "node:module";

@@ -4,9 +4,9 @@ import v8 from "node:v8";
  * How far the old generation may grow past what survived the last full collection, in per
  * cent. V8 lets a busy process's heap limit grow up to fourfold past its live data; under 32
  * concurrent API clients Hearth's heap then reserved 110–135 MB for 35–45 MB of live objects.
- * At 30 % it reserved about 50 MB for the same load, RSS stayed under 250 MB on PGlite
- * instead of reaching 320–345 MB, and throughput and p99 latency stayed within the run-to-run
- * noise (docs/performance.md).
+ * At 30 % it reserved about 50 MB for the same load, RSS on PGlite was 224–258 MB instead of
+ * 281–345 MB, and throughput and p99 latency stayed within the run-to-run noise
+ * (docs/performance.md).
  */
 export const OLD_GENERATION_GROWTH_PERCENT = 30;
 
@@ -28,7 +28,10 @@ export function shouldKeepYoungGenerationSmall(execArgv: readonly string[], node
   return !givenByOwner("--max-semi-space-size", execArgv, nodeOptions);
 }
 
-/** True unless Node's command line or NODE_OPTIONS already sets how the old generation grows. */
+/**
+ * True unless Node's command line already sets how the old generation grows (Node refuses this
+ * flag in NODE_OPTIONS, but a NODE_OPTIONS that names it is the owner's too).
+ */
 export function shouldKeepOldGenerationGrowthSmall(
   execArgv: readonly string[],
   nodeOptions: string | undefined,
