@@ -60,9 +60,15 @@ export class TypeScriptChecker {
     if (files.length === 0) return { diagnostics: [], read: [] };
     const ts = await loadTypeScript();
     const { options, configFile } = this.compilerOptions(ts, files[0] as string);
+    const host = ts.createCompilerHost(options);
+    // As tsc does: JSDoc is parsed only where it carries types (JavaScript files). The API's
+    // default parses every comment of every declaration file for editors' quick info, and
+    // Node's declarations are mostly comments: 7 MB more at the check's peak, 20 % slower.
+    host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeErrors;
     const program = ts.createProgram({
       rootNames: [...files],
       options,
+      host,
       ...(this.previous ? { oldProgram: this.previous } : {}),
     });
     this.previous = program;
