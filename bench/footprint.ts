@@ -77,25 +77,38 @@ function rssOf(pid: number): number {
   return kb * 1024;
 }
 
-/** The child processes of `pid` (the background type check runs in one). */
-function childrenOf(pid: number): number[] {
-  const children: number[] = [];
+/** Every process's parent, from one pass over /proc. */
+function parents(): Map<number, number> {
+  const parentOf = new Map<number, number>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       // ppid is the 4th field, after the command name in parentheses (which may hold spaces).
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) children.push(Number(entry));
+      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
     } catch {
       // The process ended while we looked.
     }
   }
-  return children;
+  return parentOf;
 }
 
 /** The processes below `pid`, at any depth (`npm start` → Hearth → its type check). */
 function descendantsOf(pid: number): number[] {
-  return childrenOf(pid).flatMap((child) => [child, ...descendantsOf(child)]);
+  const parentOf = parents();
+  const below = new Set([pid]);
+  // Children have higher pids than their parents as a rule, but not after pid wrap-around: repeat until nothing is added.
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [child, parent] of parentOf) {
+      if (below.has(parent) && !below.has(child)) {
+        below.add(child);
+        grew = true;
+      }
+    }
+  }
+  below.delete(pid);
+  return [...below];
 }
 
 /** RSS of the process and everything below it: what the box pays while Hearth runs. */
