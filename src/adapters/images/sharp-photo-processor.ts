@@ -1,6 +1,33 @@
-import sharp, { type Metadata } from "sharp";
-import { type PhotoImages, PhotoTooLargeError, UnsupportedImageError } from "../../domain/inventory/item-photo.js";
+import type { Metadata, Sharp, SharpOptions } from "sharp";
+import {
+  PhotoProcessingUnavailableError,
+  type PhotoImages,
+  PhotoTooLargeError,
+  UnsupportedImageError,
+} from "../../domain/inventory/item-photo.js";
 import type { PhotoProcessor } from "../../ports/photo-processor.js";
+
+type SharpFactory = (input: Uint8Array, options: SharpOptions) => Sharp;
+
+let loading: Promise<SharpFactory> | undefined;
+
+/**
+ * sharp, loaded on the first photo: libvips adds about 20 MB to the process, which a household
+ * that never adds a photo should not carry (docs/performance.md). A failed load is tried again
+ * on the next photo.
+ */
+function loadSharp(): Promise<SharpFactory> {
+  loading ??= import("sharp").then(
+    (module) => module.default,
+    (error: unknown) => {
+      loading = undefined;
+      throw new PhotoProcessingUnavailableError(
+        `the image library (sharp) cannot be loaded: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    },
+  );
+  return loading;
+}
 
 /** The formats accepted, by the name sharp's decoder reports (read from the bytes, never the header). */
 const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp", "heif"]);
@@ -58,12 +85,10 @@ export class SharpPhotoProcessor implements PhotoProcessor {
     await new Promise<void>((resolve) => this.waiting.push(resolve));
   }
 
-  private input(image: Uint8Array) {
-    // failOn "error": a truncated or corrupt file is refused rather than half-decoded.
-    return sharp(image, { limitInputPixels: this.maxPixels, failOn: "error", animated: false });
-  }
-
   private async render(image: Uint8Array): Promise<PhotoImages> {
+    const sharp = await loadSharp();
+    // failOn "error": a truncated or corrupt file is refused rather than half-decoded.
+    const input = () => sharp(image, { limitInputPixels: this.maxPixels, failOn: "error", animated: false });
     let metadata: Metadata;
     try {
       // Only the header is read here, so the pixel limit is checked below with a clearer answer (413).
@@ -81,13 +106,13 @@ export class SharpPhotoProcessor implements PhotoProcessor {
     }
     try {
       const [display, thumb] = await Promise.all([
-        this.input(image)
+        input()
           .rotate()
           .resize(this.displaySize, this.displaySize, { fit: "inside", withoutEnlargement: true })
           .flatten({ background: "#ffffff" })
           .jpeg({ quality: 82, mozjpeg: true })
           .toBuffer(),
-        this.input(image)
+        input()
           .rotate()
           .resize(this.thumbSize, this.thumbSize, { fit: "cover" })
           .flatten({ background: "#ffffff" })

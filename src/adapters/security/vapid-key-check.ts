@@ -8,6 +8,21 @@ export interface VapidKeys {
 
 const base64url = /^[A-Za-z0-9_-]+$/;
 
+/**
+ * A new VAPID key pair: a P-256 key, the public point uncompressed (65 bytes) and the private
+ * scalar as 32 bytes, both base64url, as the Push API's `applicationServerKey` and web-push take
+ * them. Made with node:crypto, so a start does not load web-push (11 MB) to make a key once.
+ */
+export function generateVapidKeys(): VapidKeys {
+  const ecdh = createECDH("prime256v1");
+  ecdh.generateKeys();
+  // The scalar is returned without its leading zero bytes: RFC 8292 keys are 32 bytes.
+  const privateKey = Buffer.alloc(32);
+  const scalar = ecdh.getPrivateKey();
+  scalar.copy(privateKey, 32 - scalar.length);
+  return { publicKey: ecdh.getPublicKey().toString("base64url"), privateKey: privateKey.toString("base64url") };
+}
+
 /** Why a key pair is unusable, or null: the sizes RFC 8292 needs, and a private key that makes the public one. */
 export function vapidKeyProblem(keys: VapidKeys): string | null {
   if (!base64url.test(keys.publicKey) || !base64url.test(keys.privateKey)) return "the keys must be base64url";

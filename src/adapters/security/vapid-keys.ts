@@ -1,9 +1,8 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import webpush from "web-push";
 import { z } from "zod";
 import { keepsFiles } from "../../ports/data-dir.js";
-import { type VapidKeys, vapidKeyProblem } from "./vapid-key-check.js";
+import { generateVapidKeys, type VapidKeys, vapidKeyProblem } from "./vapid-key-check.js";
 
 export type { VapidKeys };
 
@@ -33,11 +32,11 @@ export async function loadOrCreateVapidKeys(options: {
   if (options.publicKey && options.privateKey)
     return { publicKey: options.publicKey, privateKey: options.privateKey, source: "environment" };
   // A DATA_DIR that keeps nothing on disk gets a pair for this process only.
-  if (!keepsFiles(options.dataDir)) return { ...webpush.generateVAPIDKeys(), source: "generated" };
+  if (!keepsFiles(options.dataDir)) return { ...generateVapidKeys(), source: "generated" };
   const file = path.resolve(options.dataDir, VAPID_KEY_FILE);
   const stored = await readKeyFile(file);
   if (stored) return { ...stored, source: "file", file };
-  const generated = webpush.generateVAPIDKeys();
+  const generated = generateVapidKeys();
   await mkdir(path.dirname(file), { recursive: true });
   try {
     // "wx": a second process starting at the same moment keeps the first one's pair.

@@ -70,6 +70,14 @@ export class PhotoTooLargeError extends DomainError {
   }
 }
 
+/** The image library cannot be loaded here (a missing or foreign native binary): the server's fault, not the photo's. */
+export class PhotoProcessingUnavailableError extends DomainError {
+  readonly code = "PHOTO_PROCESSING_UNAVAILABLE";
+  constructor(reason: string) {
+    super(`Photos cannot be processed on this server: ${reason}`);
+  }
+}
+
 /** The item has no photo. */
 export class PhotoNotFoundError extends DomainError {
   readonly code = "PHOTO_NOT_FOUND";

@@ -76,6 +76,8 @@ export const ERROR_CODES = Object.freeze({
   PHOTO_TOO_LARGE:
     "A photo is larger than PHOTO_MAX_BYTES or has more pixels than the server decodes; nothing changed.",
   PHOTO_NOT_FOUND: "The item has no photo.",
+  PHOTO_PROCESSING_UNAVAILABLE:
+    "The server's image library (sharp) cannot be loaded on this machine, so photos cannot be stored; nothing changed.",
   PUSH_SUBSCRIPTION_LIMIT: "The account has as many push subscriptions (devices) as it may; remove one first.",
   PUSH_SUBSCRIPTION_NOT_FOUND: "The account has no push subscription with this endpoint.",
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { expect } from "chai";
 import { freePort, waitFor } from "../../support/network.js";
 import { startTestHearth, type TestHearth } from "../../support/test-hearth.js";
-import { launch, useProcessServers } from "../../support/hearth-processes.js";
+import { assertCompiledRuntimeFresh, launch, useProcessServers } from "../../support/hearth-processes.js";
 
 const root = path.resolve(".");
 
@@ -38,9 +38,15 @@ describe("Hearth as a service (integration, real processes and signals)", functi
   }
 
   /** Starts a command, protects and persists by default, then stops it with `signal`. */
-  async function runAndStop(name: string, command: string, args: string[], signal: NodeJS.Signals) {
+  async function runAndStop(
+    name: string,
+    command: string,
+    args: string[],
+    signal: NodeJS.Signals,
+    extraEnv: Record<string, string> = {},
+  ) {
     const { env, apiPort, httpPort, dataDir } = await serviceEnv(name);
-    const run = launch(command, args, env);
+    const run = launch(command, args, { ...env, ...extraEnv });
     try {
       await waitFor(
         "both surfaces",
@@ -84,6 +90,20 @@ describe("Hearth as a service (integration, real processes and signals)", functi
 
   it("npm start stops everything on SIGTERM, saves state in DATA_DIR and exits 0", async () => {
     await runAndStop("npm-start", "npm", ["start", "--silent"], "SIGTERM");
+  });
+
+  it("a start loads neither the image library (sharp) nor web-push: a photo or a notification loads them when it comes", async () => {
+    assertCompiledRuntimeFresh();
+    const loaded = path.join(servers.scratch, "loaded-packages.json");
+    const probe = path.join(root, "tests/support/loaded-packages-probe.mjs");
+    await runAndStop("lazy", process.execPath, ["--import", probe, "bin/hearth.js", "start"], "SIGTERM", {
+      LOADED_PACKAGES_FILE: loaded,
+    });
+    const packages = JSON.parse(await readFile(loaded, "utf8")) as string[];
+    // The probe sees what a start loads: the HTTP server and the database client are there.
+    expect(packages).to.include.members(["express", "knex"]);
+    expect(packages).not.to.include.members(["sharp"]);
+    expect(packages).not.to.include.members(["web-push"]);
   });
 
   it("the hearth entry point stops everything on SIGINT and on SIGTERM and exits 0", async () => {

@@ -279,7 +279,7 @@ export function registerHouseholdDataOpenApi(registry: OpenAPIRegistry): void {
     },
     responses: {
       200: { description: "What was imported", content: { "application/json": { schema: importSummaryResponse } } },
-      ...errorResponses([400, 401, 403, 413, 415, 429, 500]),
+      ...errorResponses([400, 401, 403, 413, 415, 429, 500, 503]),
     },
   });
 }

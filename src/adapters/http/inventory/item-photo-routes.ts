@@ -224,7 +224,7 @@ export function registerItemPhotoOpenApi(registry: OpenAPIRegistry, maxBytes: nu
     },
     responses: {
       200: { description: "The item with its new photo", content: { "application/json": { schema: itemResponse } } },
-      ...errorResponses([400, 401, 403, 404, 409, 413, 415, 429, 500]),
+      ...errorResponses([400, 401, 403, 404, 409, 413, 415, 429, 500, 503]),
     },
   });
   registry.registerPath({

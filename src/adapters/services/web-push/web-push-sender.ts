@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
-import webpush from "web-push";
 import type { PushDelivery, PushOutcome, PushSender } from "../../../ports/push-sender.js";
 import { isPrivateAddress } from "../../security/push-endpoint-policy.js";
 import type { VapidKeys } from "../../security/vapid-keys.js";
@@ -17,6 +16,22 @@ export interface WebPushSenderOptions {
   ca?: string;
   /** Per request (milliseconds). */
   timeoutMs?: number;
+}
+
+type WebPush = typeof import("web-push");
+
+let loading: Promise<WebPush> | undefined;
+
+/** web-push (and its ASN.1 and JWT code, 11 MB) is loaded on the first notification, not at start. */
+function loadWebPush(): Promise<WebPush> {
+  loading ??= import("web-push").then(
+    (module) => ((module as { default?: WebPush }).default ?? module) as WebPush,
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
 }
 
 /**
@@ -56,6 +71,7 @@ export class WebPushSender implements PushSender {
   }
 
   async send(delivery: PushDelivery): Promise<PushOutcome> {
+    const webpush = await loadWebPush();
     try {
       await webpush.sendNotification(
         {
