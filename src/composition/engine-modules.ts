@@ -22,6 +22,7 @@ import { FakeClock } from "../adapters/testing/fake-clock.js";
 import { FakeHttpClient } from "../adapters/testing/fake-http-client.js";
 import { LoopbackMqttClient } from "../adapters/testing/loopback-mqtt-client.js";
 import { keepsFiles } from "../ports/data-dir.js";
+import { NativeTypeChecker, nativeCompilerPath } from "../adapters/typecheck/native-type-checker.js";
 import { TYPE_CHECK_FILE, WorkerTypeChecker } from "../adapters/typecheck/worker-type-checker.js";
 import { AUTOMATION_SOURCE } from "../ports/automation-source.js";
 import { CLOCK, type Clock, systemClock } from "../ports/clock.js";
@@ -123,8 +124,17 @@ export const systemEngineModule: EngineModule = (scope) => {
   scope.register(TYPE_CHECKER, {
     useFactory: (resolver) => {
       const settings = config(resolver);
-      const keep = settings.STATE_PERSIST && keepsFiles(settings.DATA_DIR);
-      return new WorkerTypeChecker(keep ? { keptIn: path.join(settings.DATA_DIR, TYPE_CHECK_FILE) } : {});
+      const keptIn =
+        settings.STATE_PERSIST && keepsFiles(settings.DATA_DIR)
+          ? path.join(settings.DATA_DIR, TYPE_CHECK_FILE)
+          : undefined;
+      // The native compiler where npm installed it for this platform: a tenth of the time and
+      // half the memory. The JavaScript compiler's worker checks projects whose tsconfig uses
+      // options TypeScript 7 removed, and everything on platforms without a native build.
+      const compiler = nativeCompilerPath();
+      return compiler
+        ? new NativeTypeChecker({ compiler, ...(keptIn ? { keptIn } : {}), fallback: new WorkerTypeChecker() })
+        : new WorkerTypeChecker(keptIn ? { keptIn } : {});
     },
   });
   scope.register(ENGINE_DOCUMENTS, {

@@ -2,6 +2,7 @@ import "reflect-metadata";
 import { existsSync } from "node:fs";
 import { runCli } from "../adapters/cli/cli.js";
 import { FileAutomationSource } from "../adapters/loading/file-automation-source.js";
+import { NativeTypeChecker, nativeCompilerPath } from "../adapters/typecheck/native-type-checker.js";
 import { formatDiagnostic, TypeScriptChecker } from "../adapters/typecheck/typescript-checker.js";
 import { createLogger } from "../adapters/logging/winston-logger.js";
 import { openDatabase } from "../adapters/persistence/database.js";
@@ -112,7 +113,10 @@ async function check(
       out(`No TypeScript automations in ${dir}; nothing to check.`);
       return 0;
     }
-    const diagnostics = await new TypeScriptChecker().check(files);
+    const compiler = nativeCompilerPath();
+    const diagnostics = compiler
+      ? await new NativeTypeChecker({ compiler, fallback: new TypeScriptChecker() }).check(files)
+      : await new TypeScriptChecker().check(files);
     for (const diagnostic of diagnostics) err(formatDiagnostic(diagnostic));
     const failing = new Set(diagnostics.map((diagnostic) => diagnostic.file)).size;
     out(

@@ -4,11 +4,14 @@
  * not waiting for it).
  */
 import { spawnSync } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { chmod, mkdir, mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "chai";
 import { MemoryLogger } from "../../src/adapters/logging/memory-logger.js";
-import { TypeScriptChecker } from "../../src/adapters/typecheck/typescript-checker.js";
+import { NativeTypeChecker, nativeCompilerPath } from "../../src/adapters/typecheck/native-type-checker.js";
+import { type TypeCheckResult, TypeScriptChecker } from "../../src/adapters/typecheck/typescript-checker.js";
 import { WorkerTypeChecker } from "../../src/adapters/typecheck/worker-type-checker.js";
 import { createEngine, type Engine } from "../../src/index.js";
 import { FakeMqttClient, waitFor } from "../support/engine-fakes.js";
@@ -204,4 +207,156 @@ describe("type checks of automations", function () {
       await afterDamage.close();
     }
   });
+
+  describe("with the native compiler (TypeScript 7)", () => {
+    const compiler = nativeCompilerPath();
+    const codes = (diagnostics: readonly { code: number }[]) => diagnostics.map((diagnostic) => diagnostic.code);
+
+    before(function () {
+      // npm installs it on every platform it has a build for, this one included in CI.
+      if (!compiler) this.skip();
+    });
+
+    /** A stand-in compiler that counts its runs into `count` and then runs the real one (or `body`). */
+    async function wrapper(body?: string): Promise<{ file: string; runs: () => number }> {
+      const file = path.join(dir, "tsc-wrapper.sh");
+      const count = path.join(dir, "runs");
+      await writeFile(count, "");
+      await writeFile(file, `#!/bin/sh\necho run >> '${count}'\n${body ?? `exec '${compiler}' "$@"`}\n`);
+      await chmod(file, 0o755);
+      return { file, runs: () => readFileSync(count, "utf8").split("\n").filter(Boolean).length };
+    }
+
+    it("reports a type error in an automation, and nothing in a correct one", async () => {
+      await writeFile(path.join(dir, "wrong.ts"), WRONG);
+      await writeFile(path.join(dir, "right.ts"), RIGHT);
+      const checker = new NativeTypeChecker({ compiler: compiler as string });
+      const diagnostics = await checker.check([path.join(dir, "wrong.ts"), path.join(dir, "right.ts")]);
+      expect(diagnostics).to.deep.equal([
+        {
+          file: path.join(dir, "wrong.ts"),
+          line: 6,
+          column: 11,
+          code: 2322,
+          message: "Type 'string' is not assignable to type 'number'.",
+        },
+      ]);
+    });
+
+    it("checks a file outside any tsconfig with strict defaults, as the JavaScript compiler does", async () => {
+      const outside = await mkdtemp(path.join(tmpdir(), "hearth-tc-"));
+      try {
+        await writeFile(
+          path.join(outside, "plain.ts"),
+          "export const n: number = 'x';\nexport function f(a) { return a; }\nexport const t = document.title;\n",
+        );
+        const located = (diagnostics: readonly { line: number; column: number; code: number }[]) =>
+          diagnostics.map((diagnostic) => [diagnostic.line, diagnostic.column, diagnostic.code]);
+        const native = await new NativeTypeChecker({ compiler: compiler as string }).check([
+          path.join(outside, "plain.ts"),
+        ]);
+        expect(located(native)).to.deep.equal([
+          [1, 14, 2322],
+          [2, 19, 7006],
+          [3, 18, 2584],
+        ]);
+        expect(located(native)).to.deep.equal(
+          located(await new TypeScriptChecker().check([path.join(outside, "plain.ts")])),
+        );
+      } finally {
+        await rm(outside, { recursive: true, force: true });
+      }
+    });
+
+    it("gives Node's globals to a tsconfig that names no types, as TypeScript 5 did", async () => {
+      await writeFile(
+        path.join(dir, "tsconfig.json"),
+        JSON.stringify({ compilerOptions: { strict: true, module: "nodenext", target: "es2022", skipLibCheck: true } }),
+      );
+      await writeFile(
+        path.join(dir, "globals.ts"),
+        "export const home: string | undefined = process.env.HOME;\nexport const bytes: Buffer = Buffer.from('x');\n",
+      );
+      const checker = new NativeTypeChecker({ compiler: compiler as string });
+      expect(await checker.check([path.join(dir, "globals.ts")])).to.deep.equal([]);
+    });
+
+    it("hands a project whose tsconfig uses an option TypeScript 7 removed to the JavaScript compiler", async () => {
+      await writeFile(
+        path.join(dir, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: { strict: true, moduleResolution: "node", module: "commonjs", baseUrl: "." },
+        }),
+      );
+      await writeFile(path.join(dir, "n.ts"), "export const n: number = 'x';\n");
+      const handedOver: string[][] = [];
+      const fallback = new TypeScriptChecker();
+      const checker = new NativeTypeChecker({
+        compiler: compiler as string,
+        fallback: {
+          checkReading: (files: readonly string[]): Promise<TypeCheckResult> => {
+            handedOver.push([...files]);
+            return fallback.checkReading(files);
+          },
+        },
+      });
+      expect(codes(await checker.check([path.join(dir, "n.ts")]))).to.deep.equal([2322]);
+      expect(handedOver).to.deep.equal([[path.join(dir, "n.ts")]]);
+    });
+
+    it("keeps its last check: unchanged files answer without running the compiler, a changed file runs it", async () => {
+      const file = path.join(dir, "wrong.ts");
+      const keptIn = path.join(dir, "data", "automations-typecheck.json");
+      const aWhileAgo = new Date(Date.now() - 60_000);
+      await writeFile(file, WRONG);
+      await utimes(file, aWhileAgo, aWhileAgo);
+      const stand = await wrapper();
+      await utimes(stand.file, aWhileAgo, aWhileAgo);
+      // One run for the tsconfig's options, one for the check.
+      expect(codes(await new NativeTypeChecker({ compiler: stand.file, keptIn }).check([file]))).to.deep.equal([2322]);
+      expect(stand.runs()).to.equal(2);
+      const kept = JSON.parse(await readFile(keptIn, "utf8")) as { read: { file: string }[] };
+      expect(kept.read.map((entry) => entry.file)).to.include.members([
+        stand.file,
+        file,
+        path.resolve("tsconfig.json"),
+      ]);
+
+      expect(codes(await new NativeTypeChecker({ compiler: stand.file, keptIn }).check([file]))).to.deep.equal([2322]);
+      expect(stand.runs(), "nothing changed: no compiler").to.equal(2);
+
+      await writeFile(file, RIGHT);
+      await utimes(file, aWhileAgo, aWhileAgo);
+      expect(await new NativeTypeChecker({ compiler: stand.file, keptIn }).check([file])).to.deep.equal([]);
+      expect(stand.runs()).to.equal(4);
+    });
+
+    it("fails the check, not the engine, when the compiler is missing, prints without end, or is closed", async () => {
+      await writeFile(path.join(dir, "right.ts"), RIGHT);
+      const files = [path.join(dir, "right.ts")];
+      const missing = new NativeTypeChecker({ compiler: path.join(dir, "no-such-tsc") });
+      await expectRejection(missing.check(files), /ENOENT/);
+
+      const endless = await wrapper("head -c 40000000 /dev/zero | tr '\\0' 'x'");
+      await expectRejection(new NativeTypeChecker({ compiler: endless.file }).check(files), /more than 32 MB/);
+
+      const slow = await wrapper("exec sleep 30");
+      const closing = new NativeTypeChecker({ compiler: slow.file });
+      const check = closing.check(files);
+      await waitFor(() => slow.runs() === 1, 10_000, "the compiler to start");
+      await closing.close();
+      await expectRejection(check, /stopped/);
+      await expectRejection(closing.check(files), /closed/);
+    });
+  });
 });
+
+async function expectRejection(promise: Promise<unknown>, message: RegExp): Promise<void> {
+  try {
+    await promise;
+  } catch (error) {
+    expect((error as Error).message).to.match(message);
+    return;
+  }
+  expect.fail(`expected a rejection matching ${message}`);
+}

@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import type { TypeDiagnostic } from "../../ports/type-checker.js";
+import type { TypeCheckResult } from "./typescript-checker.js";
 
 /**
  * The last background type check, kept in a file so that a start whose automations, tsconfig,
@@ -100,5 +101,32 @@ export async function keepCheck(
     await rename(temporary, file);
   } catch {
     await rm(temporary, { force: true }).catch(() => undefined);
+  }
+}
+
+/**
+ * The kept check in front of a checker: the first check (a start's) answers from the file when
+ * nothing it read changed; every check that runs is kept. Without a file it only runs checks.
+ */
+export class CheckKeeper {
+  private consulted = false;
+
+  constructor(private readonly file: string | undefined) {}
+
+  async check(
+    files: readonly string[],
+    run: (files: readonly string[]) => Promise<TypeCheckResult>,
+  ): Promise<TypeDiagnostic[]> {
+    const roots = files.map((file) => path.resolve(file)).sort();
+    // Only a start's check can match the kept one: every later check follows an edit.
+    if (this.file && !this.consulted) {
+      this.consulted = true;
+      const kept = await readKeptCheck(this.file, roots);
+      if (kept) return kept;
+    }
+    const startedAt = Date.now();
+    const { diagnostics, read } = await run(files);
+    if (this.file) await keepCheck(this.file, { roots, read, diagnostics, startedAt });
+    return diagnostics;
   }
 }

@@ -2,10 +2,9 @@ import { type ChildProcess, fork } from "node:child_process";
 import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
-import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { TypeChecker, TypeDiagnostic } from "../../ports/type-checker.js";
-import { keepCheck, readKeptCheck } from "./kept-type-check.js";
+import { CheckKeeper } from "./kept-type-check.js";
 import type { TypeCheckResult } from "./typescript-checker.js";
 
 interface Pending {
@@ -45,8 +44,7 @@ export class WorkerTypeChecker implements TypeChecker {
   private sequence = 0;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly idleMs: number;
-  private readonly keptIn: string | undefined;
-  private consultedKept = false;
+  private readonly keeper: CheckKeeper;
 
   /**
    * @param options.keptIn a file that keeps the last check: a check of the same files while
@@ -54,7 +52,7 @@ export class WorkerTypeChecker implements TypeChecker {
    */
   constructor(options: { idleMs?: number; keptIn?: string } = {}) {
     this.idleMs = options.idleMs ?? TYPE_CHECK_IDLE_MS;
-    this.keptIn = options.keptIn;
+    this.keeper = new CheckKeeper(options.keptIn);
   }
 
   /** Whether a worker (and its compiler program) is held right now. */
@@ -62,21 +60,12 @@ export class WorkerTypeChecker implements TypeChecker {
     return this.worker !== undefined;
   }
 
-  async check(files: readonly string[]): Promise<TypeDiagnostic[]> {
-    const roots = files.map((file) => path.resolve(file)).sort();
-    // Only a start's check can match the kept one: every later check follows an edit.
-    if (this.keptIn && !this.consultedKept) {
-      this.consultedKept = true;
-      const kept = await readKeptCheck(this.keptIn, roots);
-      if (kept) return kept;
-    }
-    const startedAt = Date.now();
-    const { diagnostics, read } = await this.checkInChild(files);
-    if (this.keptIn) await keepCheck(this.keptIn, { roots, read, diagnostics, startedAt });
-    return diagnostics;
+  check(files: readonly string[]): Promise<TypeDiagnostic[]> {
+    return this.keeper.check(files, (roots) => this.checkReading(roots));
   }
 
-  private checkInChild(files: readonly string[]): Promise<TypeCheckResult> {
+  /** A check in the child process, with the files the compiler read; nothing kept. */
+  checkReading(files: readonly string[]): Promise<TypeCheckResult> {
     this.cancelRelease();
     const worker = this.start();
     const id = ++this.sequence;
