@@ -331,11 +331,18 @@ describe("type checks of automations", function () {
       expect(stand.runs()).to.equal(4);
     });
 
-    it("fails the check, not the engine, when the compiler is missing, prints without end, or is closed", async () => {
+    it("fails the check, not the engine (or hands it to the JavaScript compiler), when the compiler is missing, prints without end, or is closed", async () => {
       await writeFile(path.join(dir, "right.ts"), RIGHT);
       const files = [path.join(dir, "right.ts")];
       const missing = new NativeTypeChecker({ compiler: path.join(dir, "no-such-tsc") });
       await expectRejection(missing.check(files), /ENOENT/);
+      // With the JavaScript compiler behind it, that one checks instead.
+      await writeFile(path.join(dir, "wrong.ts"), WRONG);
+      const backed = new NativeTypeChecker({
+        compiler: path.join(dir, "no-such-tsc"),
+        fallback: new TypeScriptChecker(),
+      });
+      expect(codes(await backed.check([path.join(dir, "wrong.ts")]))).to.deep.equal([2322]);
 
       const endless = await wrapper("head -c 40000000 /dev/zero | tr '\\0' 'x'");
       await expectRejection(new NativeTypeChecker({ compiler: endless.file }).check(files), /more than 32 MB/);

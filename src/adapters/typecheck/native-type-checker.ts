@@ -46,6 +46,9 @@ export interface NativeTypeCheckerOptions {
   fallback?: FallbackChecker;
 }
 
+/** How spawning an executable fails when it cannot run on this machine at all. */
+const SPAWN_FAILURES = new Set(["ENOENT", "EACCES", "ENOEXEC", "EPERM", "EBADARCH"]);
+
 /** Most output a check may print before it is stopped: far above any real project's errors. */
 const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
 
@@ -89,6 +92,19 @@ export class NativeTypeChecker implements TypeChecker {
   /** The check, and every file it depended on: the compiler, the tsconfig and every file the program read. */
   async checkReading(files: readonly string[]): Promise<TypeCheckResult> {
     if (files.length === 0) return { diagnostics: [], read: [] };
+    try {
+      return await this.checkNatively(files);
+    } catch (error) {
+      // A compiler that cannot be started here (gone, not executable, built for another
+      // machine): the JavaScript compiler can still check.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (this.options.fallback && !this.closed && typeof code === "string" && SPAWN_FAILURES.has(code))
+        return this.options.fallback.checkReading(files);
+      throw error;
+    }
+  }
+
+  private async checkNatively(files: readonly string[]): Promise<TypeCheckResult> {
     const roots = files.map((file) => path.resolve(file));
     const configFile = findConfigFile(path.dirname(roots[0] as string));
     const base = path.dirname(configFile ?? (roots[0] as string));
