@@ -8,6 +8,7 @@ import { ERROR_STATUS } from "../../../src/adapters/http/error-status.js";
 import { createErrorHandler } from "../../../src/adapters/http/inventory/http-errors.js";
 import { ServiceNotFoundError } from "../../../src/application/automation/service-registry.js";
 import { ItemNotFoundError } from "../../../src/domain/inventory/item-errors.js";
+import { PhotoProcessingUnavailableError } from "../../../src/domain/inventory/item-photo.js";
 import { ERROR_CODES } from "../../../src/domain/shared/error-codes.js";
 import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
 
@@ -46,5 +47,24 @@ describe("error catalogue", () => {
     expect(fromEngine.status).to.equal(404);
     expect(fromEngine.body.error).to.equal("Not Found");
     expect(fromEngine.body.message).to.match(/"weather" is not registered/);
+  });
+
+  it("logs a domain error that is the server's failing (5xx), not one that is the client's", async () => {
+    const logger = new MemoryLogger();
+    const app = express();
+    app.get("/photo", () => {
+      throw new PhotoProcessingUnavailableError("the image library (sharp) cannot be loaded: no binary");
+    });
+    app.get("/item", () => {
+      throw new ItemNotFoundError();
+    });
+    app.use(createErrorHandler(logger));
+    const photo = await request(app).get("/photo");
+    expect(photo.status).to.equal(503);
+    expect(photo.body.message).to.match(/cannot be loaded: no binary/);
+    expect((await request(app).get("/item")).status).to.equal(404);
+    expect(logger.entries.map((entry) => [entry.level, entry.msg])).to.deep.equal([
+      ["error", "Photos cannot be processed on this server: the image library (sharp) cannot be loaded: no binary"],
+    ]);
   });
 });

@@ -417,6 +417,8 @@ export const de: Catalogue = {
     "Dieses Foto ist zu groß für den Server. Nimm es mit geringerer Auflösung auf oder wähle ein kleineres.",
   "photo.unsupported":
     "Diese Datei ist kein Foto, das der Server lesen kann. Nimm ein JPEG-, PNG- oder WebP-Bild (am iPhone: Einstellungen › Kamera › Formate › Maximale Kompatibilität).",
+  "photo.serverCannot":
+    "Dieser Hearth-Server kann keine Fotos verarbeiten: Ihm fehlt die Bildbibliothek. Wer den Server betreibt, sieht den Grund in seinem Protokoll.",
   "photo.uploading": "Foto wird hochgeladen",
   "photo.progress": "{percent} % gesendet",
   "photo.saved": "Foto gespeichert.",

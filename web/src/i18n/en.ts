@@ -409,6 +409,8 @@ export const en = {
     "This photo is too large for the server. Take it again at a lower resolution, or pick a smaller one.",
   "photo.unsupported":
     "This file is not a photo the server can read. Use a JPEG, PNG or WebP image (on an iPhone: Settings › Camera › Formats › Most Compatible).",
+  "photo.serverCannot":
+    "This Hearth server cannot process photos: its image library is missing. Whoever runs the server can see why in its log.",
   "photo.uploading": "Uploading photo",
   "photo.progress": "{percent} % sent",
   "photo.saved": "Photo saved.",

@@ -143,7 +143,15 @@ export function ItemPhotoSection(props: { item: Item; disabled: boolean; onChang
           {t("photo.progress", { percent: formatNumber(Math.round(progress * 100)) })}
         </p>
       ) : null}
-      <ErrorText error={error} overrides={{ 0: "photo.offline", 413: "photo.tooLarge", 415: "photo.unsupported" }} />
+      <ErrorText
+        error={error}
+        overrides={{
+          0: "photo.offline",
+          413: "photo.tooLarge",
+          415: "photo.unsupported",
+          PHOTO_PROCESSING_UNAVAILABLE: "photo.serverCannot",
+        }}
+      />
     </section>
   );
 }

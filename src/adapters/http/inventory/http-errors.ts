@@ -97,7 +97,10 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (known) {
-      sendError(res, statusOf(known.code), known.message, known.details);
+      const status = statusOf(known.code);
+      // The server's own failing (a library it cannot load): its operator needs to read why.
+      if (status >= 500) logger.error(known.message, { code: known.code, method: req.method, path: req.path });
+      sendError(res, status, known.message, known.details);
       return;
     }
     const clientStatus = (error as BodyParserError | null)?.status;
