@@ -47,6 +47,8 @@ export async function loadHouseholds(): Promise<Household[]> {
       throw error;
     }
     remember("households", households);
+    // A household left for good that is back in the list: the user joined it again.
+    for (const household of households) if (departing.get(household.id) === true) departing.delete(household.id);
     const wanted = linkedHousehold() ?? getState().householdId ?? recall<string>("householdId");
     const householdId = households.find((household) => household.id === wanted)?.id ?? households[0]?.id ?? null;
     setFamilyTimeZone(households.find((household) => household.id === householdId)?.timeZone);
@@ -233,11 +235,34 @@ export { refreshPending };
 let checkingMembership = false;
 
 /**
+ * Households this user is deleting or leaving (false) or has deleted or left (true): the end of
+ * their membership is no news to them.
+ */
+const departing = new Map<string, boolean>();
+
+/**
+ * Runs the user's own delete or leave of a household: while it runs and after it succeeded, the
+ * membership that ends with it (the event stream's `membership.ended`, a 403 on a request still
+ * in flight) does not replace the app's own notice with "you were removed".
+ */
+export async function departFrom<T>(householdId: string, action: () => Promise<T>): Promise<T> {
+  departing.set(householdId, false);
+  try {
+    const done = await action();
+    departing.set(householdId, true);
+    return done;
+  } catch (error) {
+    departing.delete(householdId);
+    throw error;
+  }
+}
+
+/**
  * The API said the user is no longer a member of the open household (the owner removed them,
  * or deleted it): reload the list, say what happened, and show another household if there is one.
  */
 export async function membershipLost(householdId = getState().householdId): Promise<void> {
-  if (checkingMembership || !householdId) return;
+  if (checkingMembership || !householdId || departing.has(householdId)) return;
   checkingMembership = true;
   try {
     const lost = getState().households.find((household) => household.id === householdId);

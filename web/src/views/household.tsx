@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, type HouseholdDetail, type Invite } from "../api.js";
 import { ActionForm, ConfirmButton, ErrorText, Link, NameForm, Select, useAction } from "../components.js";
-import { loadHouseholds, noteFailure, selectHousehold } from "../data.js";
+import { departFrom, loadHouseholds, noteFailure, selectHousehold } from "../data.js";
 import { browserTimeZone, formatDateTime, formatDay } from "../format.js";
 import { t } from "../i18n/index.js";
 import { navigate } from "../router.js";
@@ -209,12 +209,12 @@ export function HouseholdView() {
     setVersion(version + 1);
   });
   const leave = useAction(async () => {
-    if (householdId) await api.leave(householdId);
+    if (householdId) await departFrom(householdId, () => api.leave(householdId));
     await loadHouseholds();
   });
   const deleteHousehold = useAction(async () => {
     if (!householdId || !household) return;
-    await api.deleteHousehold(householdId);
+    await departFrom(householdId, () => api.deleteHousehold(householdId));
     setState({ householdId: null, notice: t("household.deleted", { name: household.name }) });
     await loadHouseholds();
     navigate("/");
