@@ -7,9 +7,10 @@ import type { TypeCheckResult } from "./typescript-checker.js";
 
 /**
  * The last background type check, kept in a file so that a start whose automations, tsconfig,
- * Hearth and libraries are as they were answers from it instead of starting the compiler: the
- * compiler's process holds 200–300 MB, which a small board should pay only when something it
- * reads changed. A file is taken as unchanged while its size and modification time are.
+ * Hearth, libraries and compiler are as they were answers from it instead of starting the
+ * compiler: its process (about 70 MB for the native compiler, 150 MB and more for the
+ * JavaScript one) is memory and CPU a small board should pay only when something it reads
+ * changed. A file is taken as unchanged while its size and modification time are.
  */
 
 const FORMAT = 1;
