@@ -6,28 +6,24 @@ import {
   UnsupportedImageError,
 } from "../../domain/inventory/item-photo.js";
 import type { PhotoProcessor } from "../../ports/photo-processor.js";
+import { loadOnce } from "../../domain/shared/load-once.js";
 
 type SharpFactory = (input: Uint8Array, options: SharpOptions) => Sharp;
 
-let loading: Promise<SharpFactory> | undefined;
-
 /**
  * sharp, loaded on the first photo: libvips adds about 20 MB to the process, which a household
- * that never adds a photo should not carry (docs/performance.md). A failed load is tried again
- * on the next photo.
+ * that never adds a photo should not carry (docs/performance.md).
  */
-function loadSharp(): Promise<SharpFactory> {
-  loading ??= import("sharp").then(
+const loadSharp = loadOnce<SharpFactory>(() =>
+  import("sharp").then(
     (module) => module.default,
     (error: unknown) => {
-      loading = undefined;
       throw new PhotoProcessingUnavailableError(
         `the image library (sharp) cannot be loaded: ${error instanceof Error ? error.message : String(error)}`,
       );
     },
-  );
-  return loading;
-}
+  ),
+);
 
 /** The formats accepted, by the name sharp's decoder reports (read from the bytes, never the header). */
 const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp", "heif"]);

@@ -172,23 +172,26 @@ export class NativeTypeChecker implements TypeChecker {
   }
 }
 
+/** `dir` and every folder above it, nearest first. */
+function* foldersUp(dir: string): Generator<string> {
+  for (let current = dir; ; current = path.dirname(current)) {
+    yield current;
+    if (path.dirname(current) === current) return;
+  }
+}
+
 /** The nearest tsconfig.json at or above `dir`. */
 function findConfigFile(dir: string): string | undefined {
-  for (let current = dir; ; current = path.dirname(current)) {
-    const candidate = path.join(current, "tsconfig.json");
+  for (const folder of foldersUp(dir)) {
+    const candidate = path.join(folder, "tsconfig.json");
     if (existsSync(candidate)) return candidate;
-    if (path.dirname(current) === current) return undefined;
   }
+  return undefined;
 }
 
 /** The `node_modules/@types` folders the compiler would look in from `dir`: it and every folder above. */
 function typeRootsAbove(dir: string): string[] {
-  const roots: string[] = [];
-  for (let current = dir; ; current = path.dirname(current)) {
-    const candidate = path.join(current, "node_modules", "@types");
-    if (isDirectory(candidate)) roots.push(candidate);
-    if (path.dirname(current) === current) return roots;
-  }
+  return [...foldersUp(dir)].map((folder) => path.join(folder, "node_modules", "@types")).filter(isDirectory);
 }
 
 function isDirectory(dir: string): boolean {

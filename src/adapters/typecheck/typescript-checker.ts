@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { TypeDiagnostic } from "../../ports/type-checker.js";
+import { loadOnce } from "../../domain/shared/load-once.js";
 
 type TypeScript = typeof import("typescript");
 
@@ -8,21 +9,17 @@ export class TypeScriptUnavailableError extends Error {
   override readonly name = "TypeScriptUnavailableError";
 }
 
-let typescript: Promise<TypeScript> | undefined;
-
 /** TypeScript is big (its compiler loads in about a second): only `hearth check` and the background check load it. */
-async function loadTypeScript(): Promise<TypeScript> {
-  typescript ??= import("typescript").then(
+const loadTypeScript = loadOnce(() =>
+  import("typescript").then(
     (module) => ((module as { default?: TypeScript }).default ?? module) as TypeScript,
     (error: unknown) => {
-      typescript = undefined;
       throw new TypeScriptUnavailableError(
         `Type checks need the typescript package (npm install typescript): ${error instanceof Error ? error.message : String(error)}`,
       );
     },
-  );
-  return typescript;
-}
+  ),
+);
 
 /** A check's diagnostics and the files the compiler read for it (absolute paths). */
 export interface TypeCheckResult {

@@ -3,6 +3,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "nod
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import type { PushDelivery, PushOutcome, PushSender } from "../../../ports/push-sender.js";
+import { loadOnce } from "../../../domain/shared/load-once.js";
 import { isPrivateAddress } from "../../security/push-endpoint-policy.js";
 import type { VapidKeys } from "../../security/vapid-keys.js";
 
@@ -20,19 +21,10 @@ export interface WebPushSenderOptions {
 
 type WebPush = typeof import("web-push");
 
-let loading: Promise<WebPush> | undefined;
-
 /** web-push (and its ASN.1 and JWT code, 11 MB) is loaded on the first notification, not at start. */
-function loadWebPush(): Promise<WebPush> {
-  loading ??= import("web-push").then(
-    (module) => ((module as { default?: WebPush }).default ?? module) as WebPush,
-    (error: unknown) => {
-      loading = undefined;
-      throw error;
-    },
-  );
-  return loading;
-}
+const loadWebPush = loadOnce(() =>
+  import("web-push").then((module) => ((module as { default?: WebPush }).default ?? module) as WebPush),
+);
 
 /**
  * Refuses, at connect time, names that resolve to private addresses: checking the URL alone would
