@@ -15,6 +15,7 @@ const database = await openDatabase({
   databaseUrl: config.DATABASE_URL,
   dataDir: process.env.BENCH_PGLITE_DIR ?? ":memory:",
   poolMax: Number(process.env.BENCH_POOL_SIZE),
+  preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
 });
 const api = await buildInventoryApi({ config, database, logger: new MemoryLogger() });
 process.on("message", (message) => {

@@ -90,6 +90,8 @@ const envSchema = z.object({
     const problem = value === undefined ? null : databaseUrlProblem(value);
     if (problem) context.addIssue({ code: "custom", message: problem });
   }),
+  /** Named prepared statements for the hot item statements on PostgreSQL; false behind a pooler that drops them. */
+  DATABASE_PREPARED_STATEMENTS: booleanFlag.default(true),
   API_PORT: port.default(3000),
   JWT_SECRET: optionalText.pipe(z.string().min(32, "expected at least 32 characters").optional()),
   JWT_ACCESS_TTL: duration.default(900),

@@ -95,6 +95,7 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
     const database = await openDatabase({
       databaseUrl: config.DATABASE_URL,
       dataDir: config.DATA_DIR,
+      preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
       progress: (message) => log.info(message),
       migratesAfterOpening: true,
     });

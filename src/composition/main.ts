@@ -67,6 +67,7 @@ async function migrate(): Promise<number> {
     const database = await openDatabase({
       databaseUrl: config.DATABASE_URL,
       dataDir: config.DATA_DIR,
+      preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
       progress,
       migratesAfterOpening: true,
     });

@@ -13,6 +13,7 @@ import { z } from "zod";
 import { parseJsonOr } from "../../domain/shared/parse-json.js";
 import { keepsFiles } from "../../ports/data-dir.js";
 import { MIGRATIONS_DIR, migrateToLatest, migrationNames } from "./migrator.js";
+import { prepareMarkedStatements } from "./pg-prepared-statements.js";
 import { PgliteStatementCache } from "./pglite-prepared-statements.js";
 import { unpackCluster } from "./unpack-cluster.js";
 
@@ -27,6 +28,11 @@ export interface DatabaseOptions {
   dataDir: string;
   /** node-postgres pool size for PostgreSQL. */
   poolMax?: number | undefined;
+  /**
+   * PostgreSQL: run the statements the repositories mark as named prepared statements (default).
+   * False for a connection pooler that cannot keep them (PgBouncer in transaction mode before 1.21).
+   */
+  preparedStatements?: boolean | undefined;
   /** Told what takes a while (creating the embedded database on a first start). */
   progress?: ((message: string) => void) | undefined;
   /**
@@ -58,7 +64,21 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const knex = knexFactory({
       client: "pg",
       connection: options.databaseUrl,
-      pool: { min: 0, max: options.poolMax ?? 10 },
+      pool: {
+        min: 0,
+        max: options.poolMax ?? 10,
+        ...(options.preparedStatements === false
+          ? {}
+          : {
+              afterCreate(
+                connection: Parameters<typeof prepareMarkedStatements>[0],
+                done: (error: null, connection: unknown) => void,
+              ) {
+                prepareMarkedStatements(connection);
+                done(null, connection);
+              },
+            }),
+      },
     });
     return { knex, kind: "postgres", close: () => knex.destroy() };
   }

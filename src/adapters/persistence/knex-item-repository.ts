@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import type { ChangeLogEntry, ChangeLogEntryView } from "../../domain/inventory/change-log-entry.js";
+import { PREPARED } from "./pg-prepared-statements.js";
 import { InvalidItemPlacementError } from "../../domain/inventory/item-errors.js";
 import {
   type FreezerItem,
@@ -519,6 +520,7 @@ SELECT EXISTS (SELECT 1 FROM member) AS member, EXISTS (SELECT 1 FROM placement)
           ...outbox.flatMap(outboxBindings),
         ],
       )
+      .options(PREPARED)
       .catch((error: unknown) => {
         throw vanishedPlacement(error) ?? error;
       });
@@ -537,20 +539,21 @@ SELECT EXISTS (SELECT 1 FROM member) AS member, EXISTS (SELECT 1 FROM placement)
   }
 
   async findById(householdId: string, itemId: string, db: Knex | Knex.Transaction = this.knex) {
-    const result = await db.raw<{ rows: ItemViewRow[] }>(`${VIEW_SELECT} WHERE i.id = ? AND i.household_id = ?`, [
-      itemId,
-      householdId,
-    ]);
+    const result = await db
+      .raw<{ rows: ItemViewRow[] }>(`${VIEW_SELECT} WHERE i.id = ? AND i.household_id = ?`, [itemId, householdId])
+      .options(PREPARED);
     return result.rows[0] ? toView(result.rows[0]) : undefined;
   }
 
   async findForMember({ userId, householdId, itemId }: MemberItem): Promise<MemberRead<FreezerItemView> | undefined> {
-    const result = await this.knex.raw<{ rows: (Omit<ItemViewRow, "id"> & { id: string | null })[] }>(
-      `SELECT v.* FROM memberships m
+    const result = await this.knex
+      .raw<{ rows: (Omit<ItemViewRow, "id"> & { id: string | null })[] }>(
+        `SELECT v.* FROM memberships m
          LEFT JOIN LATERAL (${VIEW_SELECT} WHERE i.id = ? AND i.household_id = m.household_id) v ON true
         WHERE m.household_id = ? AND m.user_id = ?`,
-      [itemId, householdId, userId],
-    );
+        [itemId, householdId, userId],
+      )
+      .options(PREPARED);
     const row = result.rows[0];
     if (!row) return undefined;
     return { found: row.id === null ? undefined : toView({ ...row, id: row.id }) };
@@ -558,10 +561,11 @@ SELECT EXISTS (SELECT 1 FROM member) AS member, EXISTS (SELECT 1 FROM placement)
 
   async historyForMember(ref: MemberItem): Promise<MemberRead<ChangeLogEntryView[]> | undefined> {
     const { userId, householdId, itemId } = ref;
-    const result = await this.knex.raw<{
-      rows: (Omit<ChangeRow, "id"> & { id: string | null; found: string | null })[];
-    }>(
-      `SELECT f.id AS found, l.id, l.item_id, l.field_name, l.old_value, l.new_value, l.changed_at, l.changed_by,
+    const result = await this.knex
+      .raw<{
+        rows: (Omit<ChangeRow, "id"> & { id: string | null; found: string | null })[];
+      }>(
+        `SELECT f.id AS found, l.id, l.item_id, l.field_name, l.old_value, l.new_value, l.changed_at, l.changed_by,
          u.email AS changed_by_email, u.name AS changed_by_name
        FROM memberships m
        LEFT JOIN freezer_items f ON f.id = ? AND f.household_id = m.household_id
@@ -569,8 +573,9 @@ SELECT EXISTS (SELECT 1 FROM member) AS member, EXISTS (SELECT 1 FROM placement)
        LEFT JOIN users u ON u.id = l.changed_by
        WHERE m.household_id = ? AND m.user_id = ?
        ${HISTORY_ORDER}`,
-      [itemId, householdId, userId],
-    );
+        [itemId, householdId, userId],
+      )
+      .options(PREPARED);
     const first = result.rows[0];
     if (!first) return undefined;
     if (first.found === null) return { found: undefined };
@@ -592,12 +597,14 @@ SELECT EXISTS (SELECT 1 FROM member) AS member, EXISTS (SELECT 1 FROM placement)
     // one statement; one that may be costs a revision check first (and nothing more on a hit).
     if (!this.listCache?.holds(query)) return this.queryMemberList(userId, query);
     // One statement answers both "is this a member" and "which revision is current".
-    const result = await this.knex.raw<{ rows: { revision: string | number | null }[] }>(
-      `SELECT r.revision FROM memberships m
+    const result = await this.knex
+      .raw<{ rows: { revision: string | number | null }[] }>(
+        `SELECT r.revision FROM memberships m
          LEFT JOIN LATERAL (${HOUSEHOLD_REVISION} = m.household_id) r ON true
         WHERE m.household_id = ? AND m.user_id = ?`,
-      [query.householdId, userId],
-    );
+        [query.householdId, userId],
+      )
+      .options(PREPARED);
     const row = result.rows[0];
     if (!row) return undefined;
     if (row.revision === null) return this.queryList(query);
@@ -702,15 +709,17 @@ ORDER BY page.list_ordinal`,
 
   async updateForMember(ref: MemberItem, updater: ItemUpdater): Promise<MemberRead<FreezerItemView> | undefined> {
     const { userId, householdId, itemId } = ref;
-    const read = await this.knex.raw<{ rows: (Omit<VersionedViewRow, "id"> & { id: string | null })[] }>(
-      `SELECT v.* FROM memberships m
+    const read = await this.knex
+      .raw<{ rows: (Omit<VersionedViewRow, "id"> & { id: string | null })[] }>(
+        `SELECT v.* FROM memberships m
          LEFT JOIN LATERAL (
            ${VERSIONED_VIEW_SELECT}
             WHERE i.id = ? AND i.household_id = m.household_id
          ) v ON true
         WHERE m.household_id = ? AND m.user_id = ?`,
-      [itemId, householdId, userId],
-    );
+        [itemId, householdId, userId],
+      )
+      .options(PREPARED);
     const row = read.rows[0];
     if (!row) return undefined;
     const current = row.id === null ? undefined : { ...row, id: row.id };
@@ -755,43 +764,45 @@ ORDER BY page.list_ordinal`,
     const row = toRow(item);
     const log = changes.map(changeRow);
     const outbox = events.map(outboxRow);
-    const result = await this.knex.raw<{ rows: ItemViewRow[] }>(
-      `WITH upd AS (
+    const result = await this.knex
+      .raw<{ rows: ItemViewRow[] }>(
+        `WITH upd AS (
   UPDATE freezer_items SET ${UPDATE_COLUMNS.map((column) => `${column} = ?${COLUMN_CASTS[column] ?? ""}`).join(", ")}
    WHERE id = ? AND household_id = ? AND xmin = ?::xid
   RETURNING *
 )${
-        log.length > 0
-          ? `, log AS (
+          log.length > 0
+            ? `, log AS (
   INSERT INTO item_change_log (id, item_id, field_name, old_value, new_value, changed_at, changed_by)
   SELECT c.id, c.item_id, c.field_name, c.old_value, c.new_value, c.changed_at::timestamptz, c.changed_by
     FROM (VALUES ${log.map(() => "(?, ?, ?, ?, ?, ?, ?)").join(", ")})
       AS c(id, item_id, field_name, old_value, new_value, changed_at, changed_by)
    WHERE EXISTS (SELECT 1 FROM upd)
 )`
-          : ""
-      }${outboxCte(outbox, "upd")}
+            : ""
+        }${outboxCte(outbox, "upd")}
 SELECT ${ITEM_COLUMNS}, ${USER_COLUMNS}
   FROM upd i
   JOIN users cu ON cu.id = i.created_by
   JOIN users uu ON uu.id = i.updated_by`,
-      [
-        ...UPDATE_COLUMNS.map((column) => row[column]),
-        current.id,
-        current.householdId,
-        version,
-        ...log.flatMap((entry) => [
-          entry.id,
-          entry.item_id,
-          entry.field_name,
-          entry.old_value,
-          entry.new_value,
-          entry.changed_at,
-          entry.changed_by,
-        ]),
-        ...outbox.flatMap(outboxBindings),
-      ],
-    );
+        [
+          ...UPDATE_COLUMNS.map((column) => row[column]),
+          current.id,
+          current.householdId,
+          version,
+          ...log.flatMap((entry) => [
+            entry.id,
+            entry.item_id,
+            entry.field_name,
+            entry.old_value,
+            entry.new_value,
+            entry.changed_at,
+            entry.changed_by,
+          ]),
+          ...outbox.flatMap(outboxBindings),
+        ],
+      )
+      .options(PREPARED);
     return result.rows[0] ? toView(result.rows[0]) : undefined;
   }
 
