@@ -1,3 +1,4 @@
+import { PREPARED } from "./pg-prepared-statements.js";
 import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
 import { writeOutboxEvents } from "./knex-inventory-outbox.js";
 import type { Knex } from "knex";
@@ -79,7 +80,8 @@ export class KnexHouseholdRepository implements HouseholdRepository {
   async findMembership(householdId: string, userId: string): Promise<Membership | null> {
     const row = await this.knex<MembershipRow>("memberships")
       .where({ household_id: householdId, user_id: userId })
-      .first();
+      .first()
+      .options(PREPARED);
     return row ? toMembership(row) : null;
   }
 

@@ -20,6 +20,8 @@ const PLAN_INVALIDATED = "0A000";
 /** The part of a node-postgres client this needs. */
 interface QueryingClient {
   query: (...args: never[]) => unknown;
+  /** The protocol connection: its ReadyForQuery messages say whether a transaction is open. */
+  connection?: { on(event: "readyForQuery", listener: (message: { status?: string }) => void): unknown };
 }
 
 interface QueryConfig {
@@ -61,28 +63,49 @@ function isPreparedRequest(config: unknown): config is QueryConfig {
  *
  * Names come from a digest of the final SQL text, so one text is one statement per connection
  * and a statement whose text grows with its values (a list of rows) gets one name per shape.
- * If a migration changes a table's columns while the connection lives, PostgreSQL refuses the
- * kept statement ("cached plan must not change result type"): that statement fails once, and
- * the connection's next ones are prepared afresh under new names.
+ * If a migration changes a table's columns while the connection lives (another Hearth of a
+ * newer version starting beside this one), PostgreSQL refuses the kept statement ("cached plan
+ * must not change result type") before running it. The connection's statements are then
+ * prepared afresh under new names, and a statement outside a transaction is run again at once;
+ * inside one, the refusal has aborted the transaction, so it reaches the caller.
  */
 export function prepareMarkedStatements(client: QueryingClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   let generation = 0;
+  // "I" between statements outside a transaction, "T" or "E" inside one. A statement's error
+  // reaches its callback before the ReadyForQuery that follows it, so this is still the status
+  // the statement started in.
+  let status = "I";
+  client.connection?.on("readyForQuery", (message) => {
+    status = message.status ?? status;
+  });
+  const invalidated = (error: unknown) => (error as { code?: string } | null)?.code === PLAN_INVALIDATED;
   const noteFailure = (error: unknown) => {
-    if ((error as { code?: string } | null)?.code === PLAN_INVALIDATED) generation++;
+    if (invalidated(error)) generation++;
+  };
+  const named = (config: QueryConfig) => {
+    const { prepared: _prepared, ...plain } = config;
+    return { ...plain, name: `hearth_${generation}_${digestOf(plain.text)}` };
   };
   (client as { query: (...args: unknown[]) => unknown }).query = (config: unknown, ...rest: unknown[]) => {
     if (!isPreparedRequest(config)) return query(config, ...rest);
-    const { prepared: _prepared, ...plain } = config;
-    const named = { ...plain, name: `hearth_${generation}_${digestOf(plain.text)}` };
     const callback = rest[rest.length - 1];
     if (typeof callback === "function") {
-      return query(named, ...rest.slice(0, -1), (error: Error | null, result?: unknown) => {
-        if (error) noteFailure(error);
-        (callback as Callback)(error, result);
-      });
+      const send = (retry: boolean): unknown =>
+        query(named(config), ...rest.slice(0, -1), (error: Error | null, result?: unknown) => {
+          if (error && invalidated(error)) {
+            const outsideTransaction = status === "I";
+            generation++;
+            if (retry && outsideTransaction) {
+              send(false);
+              return;
+            }
+          }
+          (callback as Callback)(error, result);
+        });
+      return send(true);
     }
-    const result = query(named, ...rest);
+    const result = query(named(config), ...rest);
     // The caller handles the rejection; this only looks at it (and must not leave it unhandled).
     if (result instanceof Promise) result.then(undefined, noteFailure);
     return result;
