@@ -67,6 +67,21 @@ interface VersionedViewRow extends ItemViewRow {
 const HOUSEHOLD_REVISION =
   "SELECT sum(c.revision)::text AS revision FROM household_item_counters c WHERE c.household_id";
 
+/**
+ * A household's whole list (or archive), in any order: its best plan is the same for every
+ * household, so PostgreSQL may keep it. Searches and filters are planned for their values: a
+ * common word or a large compartment needs another plan than a rare one.
+ */
+function wholeList(query: ItemListQuery): boolean {
+  return (
+    !query.search &&
+    query.freezerId === undefined &&
+    query.compartmentIds === undefined &&
+    query.categoryId === undefined &&
+    query.expiresBefore === undefined
+  );
+}
+
 /** A row of a member's list: the page's columns are null when the page is empty. */
 interface MemberListRow {
   id: string | null;
@@ -620,7 +635,7 @@ SELECT EXISTS (SELECT 1 FROM member) AS member, EXISTS (SELECT 1 FROM placement)
   private async queryMemberList(userId: string, query: ItemListQuery): Promise<ItemPage | undefined> {
     const sql = buildItemListSql(query);
     const total = sql.countInPage ? undefined : buildItemTotalSql(query);
-    const result = await this.knex.raw<{ rows: MemberListRow[] }>(
+    const result = this.knex.raw<{ rows: MemberListRow[] }>(
       `WITH member AS (
   SELECT r.revision FROM memberships m
     LEFT JOIN LATERAL (${HOUSEHOLD_REVISION} = m.household_id) r ON true
@@ -633,9 +648,10 @@ FROM member LEFT JOIN page ON true
 ORDER BY page.list_ordinal`,
       [query.householdId, userId, ...sql.page.bindings, ...(total?.bindings ?? [])],
     );
-    const first = result.rows[0];
+    const answer = await (wholeList(query) ? result.options(PREPARED) : result);
+    const first = answer.rows[0];
     if (!first) return undefined;
-    const rows = first.id === null ? [] : (result.rows as (MemberListRow & ItemViewRow)[]);
+    const rows = first.id === null ? [] : (answer.rows as (MemberListRow & ItemViewRow)[]);
     const items = rows.map(toView);
     let page: ItemPage;
     if (total) {
@@ -826,10 +842,12 @@ SELECT ${ITEM_COLUMNS}, ${USER_COLUMNS}
     updater: ItemUpdater,
   ): Promise<FreezerItemView | undefined> {
     // FOR UPDATE makes concurrent updates of one item queue here, so each sees the previous one's result.
-    const locked = await trx.raw<{ rows: ItemRow[] }>(
-      `SELECT ${ITEM_COLUMNS} FROM freezer_items i WHERE i.id = ? AND i.household_id = ? FOR UPDATE`,
-      [itemId, householdId],
-    );
+    const locked = await trx
+      .raw<{ rows: ItemRow[] }>(
+        `SELECT ${ITEM_COLUMNS} FROM freezer_items i WHERE i.id = ? AND i.household_id = ? FOR UPDATE`,
+        [itemId, householdId],
+      )
+      .options(PREPARED);
     if (!locked.rows[0]) return undefined;
     const current = toItem(locked.rows[0]);
     const { item, changes, events } = updater(current);

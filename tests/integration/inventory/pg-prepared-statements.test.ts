@@ -81,13 +81,19 @@ describe("named prepared statements on PostgreSQL", function () {
     ]);
   });
 
-  it("runs the item repository's reads as prepared statements", async () => {
+  it("runs the item repository's reads and whole lists as prepared statements, not searches", async () => {
     const database = await open();
     await migrateToLatest(database.knex);
     const items = new KnexItemRepository(database.knex);
     expect(await items.findForMember({ userId: "nobody", householdId: "none", itemId: "none" })).to.equal(undefined);
     expect(await items.historyForMember({ userId: "nobody", householdId: "none", itemId: "none" })).to.equal(undefined);
+    const list = { householdId: "none", page: 1, limit: 20 };
+    expect(await items.listForMember("nobody", list)).to.equal(undefined);
+    expect(await items.listForMember("nobody", { ...list, search: "soup" })).to.equal(undefined);
     const statements = (await prepared(database)).map((row) => row.statement);
+    // The whole list's plan suits every household; a search is planned for its words.
+    expect(statements.filter((text) => text.startsWith("WITH member AS"))).to.have.length(1);
+    expect(statements.some((text) => text.includes("name_search"))).to.equal(false);
     expect(statements.some((text) => text.startsWith("SELECT v.* FROM memberships m"))).to.equal(true);
     expect(statements.some((text) => text.startsWith("SELECT f.id AS found"))).to.equal(true);
   });
