@@ -1,6 +1,6 @@
-import { PREPARED } from "./pg-prepared-statements.js";
 import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
 import { writeOutboxEvents } from "./knex-inventory-outbox.js";
+import { PREPARED } from "./pg-prepared-statements.js";
 import type { Knex } from "knex";
 import type { Household, MemberProfile, Membership } from "../../domain/inventory/household.js";
 import type { ItemCategory } from "../../domain/inventory/item-category.js";

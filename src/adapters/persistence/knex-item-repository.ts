@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import type { ChangeLogEntry, ChangeLogEntryView } from "../../domain/inventory/change-log-entry.js";
-import { PREPARED } from "./pg-prepared-statements.js";
 import { InvalidItemPlacementError } from "../../domain/inventory/item-errors.js";
+import { PREPARED } from "./pg-prepared-statements.js";
 import {
   type FreezerItem,
   type FreezerItemView,

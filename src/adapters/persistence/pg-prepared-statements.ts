@@ -95,7 +95,7 @@ export function prepareMarkedStatements(client: QueryingClient): void {
         query(named(config), ...rest.slice(0, -1), (error: Error | null, result?: unknown) => {
           if (error && invalidated(error)) {
             const outsideTransaction = status === "I";
-            generation++;
+            noteFailure(error);
             if (retry && outsideTransaction) {
               send(false);
               return;
