@@ -196,6 +196,8 @@ interface Measured {
   rps: number;
   p50: number;
   p99: number;
+  /** The app process's CPU time (user + system) per request of the measured run, in µs. */
+  appCpuUs?: number;
 }
 
 interface Scenario {
@@ -209,21 +211,13 @@ interface Scenario {
   rssMb?: number;
 }
 
-/** Asks an app process for its resident set size. */
-function rssOf(child: ChildProcess): Promise<number> {
+/** An app process's memory and the CPU time it has used so far. */
+function usageOf(child: ChildProcess): Promise<NodeJS.MemoryUsage & { cpu: NodeJS.CpuUsage }> {
   return new Promise((resolve) => {
     const listener = (message: unknown) => {
       if (typeof message === "object" && message !== null && "rss" in message) {
         child.off("message", listener);
-        const usage = message as NodeJS.MemoryUsage;
-        // Where the RSS is: V8's heap, and external memory (PGlite's WebAssembly heap).
-        if (process.env.BENCH_MEMORY_DETAIL === "1") {
-          const mb = (bytes: number) => (bytes / 1_048_576).toFixed(0);
-          process.stdout.write(
-            `    app memory: RSS ${mb(usage.rss)} MB, heap ${mb(usage.heapUsed)} / ${mb(usage.heapTotal)} MB, external ${mb(usage.external)} MB\n`,
-          );
-        }
-        resolve(usage.rss / 1_048_576);
+        resolve(message as NodeJS.MemoryUsage & { cpu: NodeJS.CpuUsage });
       }
     };
     child.on("message", listener);
@@ -231,8 +225,26 @@ function rssOf(child: ChildProcess): Promise<number> {
   });
 }
 
+/** Asks an app process for its resident set size. */
+async function rssOf(child: ChildProcess): Promise<number> {
+  const usage = await usageOf(child);
+  // Where the RSS is: V8's heap, and external memory (PGlite's WebAssembly heap).
+  if (process.env.BENCH_MEMORY_DETAIL === "1") {
+    const mb = (bytes: number) => (bytes / 1_048_576).toFixed(0);
+    process.stdout.write(
+      `    app memory: RSS ${mb(usage.rss)} MB, heap ${mb(usage.heapUsed)} / ${mb(usage.heapTotal)} MB, external ${mb(usage.external)} MB\n`,
+    );
+  }
+  return usage.rss / 1_048_576;
+}
+
 /** autocannon where every request picks its own path, user (token) and body. */
-async function runVaried(base: string, scenario: HouseholdScenario, tokenFor: (user: string) => string) {
+async function runVaried(
+  base: string,
+  scenario: HouseholdScenario,
+  tokenFor: (user: string) => string,
+  app?: ChildProcess,
+): Promise<Measured & { errors: number }> {
   // One request first, so a scenario that only produces errors stops the run with the reason.
   const probe = scenario.request();
   const answer = await fetch(`${base}/api/v1${probe.path}`, {
@@ -263,12 +275,18 @@ async function runVaried(base: string, scenario: HouseholdScenario, tokenFor: (u
       ],
     });
   await run(WARMUP_SECONDS);
+  const before = app ? (await usageOf(app)).cpu : undefined;
   const result = await run(DURATION);
+  const after = app ? (await usageOf(app)).cpu : undefined;
+  const answered = result.requests.total;
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
+    ...(before && after && answered > 0
+      ? { appCpuUs: (after.user + after.system - before.user - before.system) / answered }
+      : {}),
   };
 }
 
@@ -738,12 +756,12 @@ async function addEmptyHousehold(
 /** Rows of a table of API figures beside the raw baseline of the same run. */
 function reportRows(report: (line: string) => void, results: (Scenario & { connections: number })[]): void {
   report(
-    "| scenario | connections | API req/s | p50 ms | p99 ms | raw req/s | p50 ms | p99 ms | API/raw | errors | app RSS MB |",
+    "| scenario | connections | API req/s | p50 ms | p99 ms | raw req/s | p50 ms | p99 ms | API/raw | app CPU µs/req | errors | app RSS MB |",
   );
-  report("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  report("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const r of results) {
     report(
-      `| ${r.name} | ${r.connections} | ${figures(r.api)} | ${figures(r.raw)} | ${ratio(r.api, r.raw)} | ${r.errors} | ${r.rssMb?.toFixed(0) ?? "–"} |`,
+      `| ${r.name} | ${r.connections} | ${figures(r.api)} | ${figures(r.raw)} | ${ratio(r.api, r.raw)} | ${r.api.appCpuUs?.toFixed(0) ?? "–"} | ${r.errors} | ${r.rssMb?.toFixed(0) ?? "–"} |`,
     );
   }
 }
@@ -776,9 +794,12 @@ async function writesIntoOneHousehold(adminUrl: string): Promise<void> {
       }),
     ];
     const results: (Scenario & { connections: number })[] = [];
+    // BENCH_ONLY (a regular expression on scenario names, "before" rows included) narrows a profiling run.
+    const only = new RegExp(process.env.BENCH_ONLY ?? "");
     try {
       for (const scenario of scenarios) {
-        const api = await runVaried(`http://127.0.0.1:${port}`, scenario, tokenFor);
+        if (!only.test(scenario.name)) continue;
+        const api = await runVaried(`http://127.0.0.1:${port}`, scenario, tokenFor, child);
         const raw = await runRawLoop(scenario.connections, () => scenario.raw?.(pgRaw(pool)) ?? Promise.resolve());
         results.push({
           name: scenario.name,
@@ -795,7 +816,8 @@ async function writesIntoOneHousehold(adminUrl: string): Promise<void> {
       await dropCounters(database.knex);
       for (const scenario of scenarios) {
         const name = `${scenario.name}, before: one revision row per household`;
-        const api = await runVaried(`http://127.0.0.1:${port}`, scenario, tokenFor);
+        if (!only.test(name)) continue;
+        const api = await runVaried(`http://127.0.0.1:${port}`, scenario, tokenFor, child);
         const raw = await runRawLoop(scenario.connections, () => scenario.raw?.(pgRaw(pool)) ?? Promise.resolve());
         results.push({
           name,
@@ -867,7 +889,7 @@ async function embedded(): Promise<void> {
     try {
       for (const connections of levels) {
         for (const scenario of scenarios) {
-          const api = await runVaried(`http://127.0.0.1:${port}`, { ...scenario, connections }, tokenFor);
+          const api = await runVaried(`http://127.0.0.1:${port}`, { ...scenario, connections }, tokenFor, child);
           results.push({
             name: scenario.name.replace(/ \(16 connections\)$/, ""),
             connections,
