@@ -292,12 +292,12 @@ const COLUMN_CASTS: Partial<Record<keyof ItemRow, string>> = {
  * A CTE that writes the outbox rows of a change when the CTE `written` wrote a row (nothing
  * otherwise), for statements that change an item and emit its events together.
  */
-function outboxCte(outbox: readonly OutboxInsert[], written: string): string {
-  if (outbox.length === 0) return "";
+function outboxCte(events: number, written: string): string {
+  if (events === 0) return "";
   return `, outbox AS (
   INSERT INTO inventory_outbox (id, household_id, type, occurred_at, event)
   SELECT e.id, e.household_id, e.type, e.occurred_at::timestamptz, e.event
-    FROM (VALUES ${outbox.map(() => "(?, ?, ?, ?, ?)").join(", ")}) AS e(id, household_id, type, occurred_at, event)
+    FROM (VALUES ${Array.from({ length: events }, () => "(?, ?, ?, ?, ?)").join(", ")}) AS e(id, household_id, type, occurred_at, event)
    WHERE EXISTS (SELECT 1 FROM ${written})
 )`;
 }
@@ -463,6 +463,76 @@ ORDER BY ${outerOrder}`,
   };
 }
 
+/** Statement shapes kept per builder; shapes come from field and event counts, so few ever exist. */
+const STATEMENT_SHAPES_KEPT = 64;
+
+/** `build` for counts it has seen before answers from memory; past the cap it builds each time. */
+function memoizedBy<Counts extends number[]>(build: (...counts: Counts) => string): (...counts: Counts) => string {
+  const built = new Map<string, string>();
+  return (...counts) => {
+    const key = counts.join(",");
+    let text = built.get(key);
+    if (text === undefined) {
+      text = build(...counts);
+      if (built.size < STATEMENT_SHAPES_KEPT) built.set(key, text);
+    }
+    return text;
+  };
+}
+
+/**
+ * The statement that adds an item for a member, with its outbox rows. Its text depends only on
+ * how many events it writes, so each shape is built once: a write then spends its time on its
+ * values, not on assembling (and collecting) a 3 kB string.
+ */
+const createStatement = memoizedBy(
+  (events: number) =>
+    `WITH member AS (
+  SELECT 1 FROM memberships WHERE household_id = ? AND user_id = ?
+), placement AS (
+  SELECT 1 FROM freezers f JOIN compartments c ON c.freezer_id = f.id
+   WHERE f.id = ? AND f.household_id = ? AND c.id = ?
+), category AS (
+  SELECT 1 WHERE ?::text IS NULL OR EXISTS (SELECT 1 FROM item_categories k WHERE k.id = ? AND k.household_id = ?)
+), ins AS (
+  INSERT INTO freezer_items (${INSERT_COLUMNS.join(", ")})
+  SELECT ${INSERT_COLUMNS.map((column) => `?${COLUMN_CASTS[column] ?? ""}`).join(", ")}
+   WHERE EXISTS (SELECT 1 FROM member) AND EXISTS (SELECT 1 FROM placement) AND EXISTS (SELECT 1 FROM category)
+  RETURNING *
+)${outboxCte(events, "ins")}
+SELECT EXISTS (SELECT 1 FROM member) AS member, EXISTS (SELECT 1 FROM placement) AS placed,
+       EXISTS (SELECT 1 FROM category) AS categorised,
+       ${ITEM_COLUMNS}, ${USER_COLUMNS}
+  FROM (SELECT 1) AS one
+  LEFT JOIN ins i ON true
+  LEFT JOIN users cu ON cu.id = i.created_by
+  LEFT JOIN users uu ON uu.id = i.updated_by`,
+);
+
+/** The optimistic update of one item (see `updateFrom`) with `changes` change-log rows and `events` outbox rows. */
+const updateStatement = memoizedBy(
+  (changes: number, events: number) =>
+    `WITH upd AS (
+  UPDATE freezer_items SET ${UPDATE_COLUMNS.map((column) => `${column} = ?${COLUMN_CASTS[column] ?? ""}`).join(", ")}
+   WHERE id = ? AND household_id = ? AND xmin = ?::xid
+  RETURNING *
+)${
+      changes > 0
+        ? `, log AS (
+  INSERT INTO item_change_log (id, item_id, field_name, old_value, new_value, changed_at, changed_by)
+  SELECT c.id, c.item_id, c.field_name, c.old_value, c.new_value, c.changed_at::timestamptz, c.changed_by
+    FROM (VALUES ${Array.from({ length: changes }, () => "(?, ?, ?, ?, ?, ?, ?)").join(", ")})
+      AS c(id, item_id, field_name, old_value, new_value, changed_at, changed_by)
+   WHERE EXISTS (SELECT 1 FROM upd)
+)`
+        : ""
+    }${outboxCte(events, "upd")}
+SELECT ${ITEM_COLUMNS}, ${USER_COLUMNS}
+  FROM upd i
+  JOIN users cu ON cu.id = i.created_by
+  JOIN users uu ON uu.id = i.updated_by`,
+);
+
 export interface KnexItemRepositoryOptions {
   /** Reuses list pages while the household's item revision stands; absent: every list queries. */
   listCache?: ItemListCache;
@@ -501,40 +571,18 @@ export class KnexItemRepository implements ItemRepository {
           placed: boolean;
           categorised: boolean;
         })[];
-      }>(
-        `WITH member AS (
-  SELECT 1 FROM memberships WHERE household_id = ? AND user_id = ?
-), placement AS (
-  SELECT 1 FROM freezers f JOIN compartments c ON c.freezer_id = f.id
-   WHERE f.id = ? AND f.household_id = ? AND c.id = ?
-), category AS (
-  SELECT 1 WHERE ?::text IS NULL OR EXISTS (SELECT 1 FROM item_categories k WHERE k.id = ? AND k.household_id = ?)
-), ins AS (
-  INSERT INTO freezer_items (${INSERT_COLUMNS.join(", ")})
-  SELECT ${INSERT_COLUMNS.map((column) => `?${COLUMN_CASTS[column] ?? ""}`).join(", ")}
-   WHERE EXISTS (SELECT 1 FROM member) AND EXISTS (SELECT 1 FROM placement) AND EXISTS (SELECT 1 FROM category)
-  RETURNING *
-)${outboxCte(outbox, "ins")}
-SELECT EXISTS (SELECT 1 FROM member) AS member, EXISTS (SELECT 1 FROM placement) AS placed,
-       EXISTS (SELECT 1 FROM category) AS categorised,
-       ${ITEM_COLUMNS}, ${USER_COLUMNS}
-  FROM (SELECT 1) AS one
-  LEFT JOIN ins i ON true
-  LEFT JOIN users cu ON cu.id = i.created_by
-  LEFT JOIN users uu ON uu.id = i.updated_by`,
-        [
-          item.householdId,
-          userId,
-          item.freezerId,
-          item.householdId,
-          item.compartmentId,
-          item.categoryId,
-          item.categoryId,
-          item.householdId,
-          ...INSERT_COLUMNS.map((column) => row[column]),
-          ...outbox.flatMap(outboxBindings),
-        ],
-      )
+      }>(createStatement(outbox.length), [
+        item.householdId,
+        userId,
+        item.freezerId,
+        item.householdId,
+        item.compartmentId,
+        item.categoryId,
+        item.categoryId,
+        item.householdId,
+        ...INSERT_COLUMNS.map((column) => row[column]),
+        ...outbox.flatMap(outboxBindings),
+      ])
       .options(PREPARED)
       .catch((error: unknown) => {
         throw vanishedPlacement(error) ?? error;
@@ -781,43 +829,22 @@ ORDER BY page.list_ordinal`,
     const log = changes.map(changeRow);
     const outbox = events.map(outboxRow);
     const result = await this.knex
-      .raw<{ rows: ItemViewRow[] }>(
-        `WITH upd AS (
-  UPDATE freezer_items SET ${UPDATE_COLUMNS.map((column) => `${column} = ?${COLUMN_CASTS[column] ?? ""}`).join(", ")}
-   WHERE id = ? AND household_id = ? AND xmin = ?::xid
-  RETURNING *
-)${
-          log.length > 0
-            ? `, log AS (
-  INSERT INTO item_change_log (id, item_id, field_name, old_value, new_value, changed_at, changed_by)
-  SELECT c.id, c.item_id, c.field_name, c.old_value, c.new_value, c.changed_at::timestamptz, c.changed_by
-    FROM (VALUES ${log.map(() => "(?, ?, ?, ?, ?, ?, ?)").join(", ")})
-      AS c(id, item_id, field_name, old_value, new_value, changed_at, changed_by)
-   WHERE EXISTS (SELECT 1 FROM upd)
-)`
-            : ""
-        }${outboxCte(outbox, "upd")}
-SELECT ${ITEM_COLUMNS}, ${USER_COLUMNS}
-  FROM upd i
-  JOIN users cu ON cu.id = i.created_by
-  JOIN users uu ON uu.id = i.updated_by`,
-        [
-          ...UPDATE_COLUMNS.map((column) => row[column]),
-          current.id,
-          current.householdId,
-          version,
-          ...log.flatMap((entry) => [
-            entry.id,
-            entry.item_id,
-            entry.field_name,
-            entry.old_value,
-            entry.new_value,
-            entry.changed_at,
-            entry.changed_by,
-          ]),
-          ...outbox.flatMap(outboxBindings),
-        ],
-      )
+      .raw<{ rows: ItemViewRow[] }>(updateStatement(log.length, outbox.length), [
+        ...UPDATE_COLUMNS.map((column) => row[column]),
+        current.id,
+        current.householdId,
+        version,
+        ...log.flatMap((entry) => [
+          entry.id,
+          entry.item_id,
+          entry.field_name,
+          entry.old_value,
+          entry.new_value,
+          entry.changed_at,
+          entry.changed_by,
+        ]),
+        ...outbox.flatMap(outboxBindings),
+      ])
       .options(PREPARED);
     return result.rows[0] ? toView(result.rows[0]) : undefined;
   }
