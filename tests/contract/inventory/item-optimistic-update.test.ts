@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { KnexItemRepository } from "../../../src/adapters/persistence/knex-item-repository.js";
 import type { FreezerItem } from "../../../src/domain/inventory/freezer-item.js";
 import type { ItemUpdate } from "../../../src/domain/inventory/freezer-item.js";
+import type { InventoryEvent } from "../../../src/domain/inventory/inventory-event.js";
 import { itemIn, makeWorld, seedWorld } from "../../support/item-fixtures.js";
 import { useMigratedDatabase } from "../../support/migrated-database.js";
 
@@ -85,6 +86,47 @@ describe("item update: optimistic write, locked retry (knex on PGlite)", () => {
     // One entry, and its old value is what the other writer left, not what was read first.
     const history = await items.history(item.id);
     expect(history.map((entry) => [entry.oldValue, entry.newValue])).to.deep.equal([["Frozen peas", "Garden peas"]]);
+  });
+
+  it("retries under the lock with one read and one write, and logs and announces the change once", async () => {
+    const { world, items, item } = await seeded();
+    const calls: FreezerItem[] = [];
+    const inner = rename("Garden peas", calls);
+    const statements: string[] = [];
+    const record = (query: { sql: string }) => statements.push(query.sql.trim().split(/\s+/)[0]!.toUpperCase());
+    database().knex.on("query", record);
+    try {
+      const read = await items.updateForMember(
+        { userId: world.users.bob.id, householdId: world.home.householdId, itemId: item.id },
+        (current) => {
+          if (calls.length === 0) {
+            void database()
+              .knex.raw("UPDATE freezer_items SET name = 'Frozen peas' WHERE id = ?", [item.id])
+              .then(() => undefined);
+          }
+          // Any event type serves: the outbox stores what the updater announces.
+          const event: InventoryEvent = {
+            id: `event-${calls.length + 1}`,
+            type: "item.deleted",
+            householdId: world.home.householdId,
+            occurredAt: new Date(),
+            actor: null,
+            data: { itemId: item.id, name: current.name },
+          };
+          return { ...inner(current), events: [event] };
+        },
+      );
+      expect(read?.found?.name).to.equal("Garden peas");
+      expect(read?.found?.updatedBy.email).to.equal(world.users.alice.email);
+    } finally {
+      database().knex.off("query", record);
+    }
+    // The optimistic read, the other writer, the refused write; then the locked retry.
+    expect(statements).to.deep.equal(["SELECT", "UPDATE", "WITH", "BEGIN;", "WITH", "WITH", "COMMIT;"]);
+    const history = await items.history(item.id);
+    expect(history.map((entry) => [entry.oldValue, entry.newValue])).to.deep.equal([["Frozen peas", "Garden peas"]]);
+    const outbox = await database().knex("inventory_outbox").where({ household_id: world.home.householdId });
+    expect(outbox.map((row: { id: string }) => row.id)).to.deep.equal(["event-2"]);
   });
 
   it("writes nothing for a non-member or a missing item, and never calls the updater", async () => {
