@@ -2,7 +2,9 @@
 // `npm start` and `hearth start` run it (no tsx in the process, V8's heap kept small as
 // bin/hearth.js keeps it), on the database the parent seeded. Forked by bench/inventory.ts,
 // which sends "rss" after each scenario and disconnects to stop it.
-const { keepHeapSmall } = await import("../dist/composition/small-heap.js");
+import v8 from "node:v8";
+
+const { keepHeapSmall, letYoungGenerationGrow } = await import("../dist/composition/small-heap.js");
 keepHeapSmall();
 const { MemoryLogger } = await import("../dist/adapters/logging/memory-logger.js");
 const { openDatabase } = await import("../dist/adapters/persistence/database.js");
@@ -20,10 +22,16 @@ const database = await openDatabase({
 const api = await buildInventoryApi({ config, database, logger: new MemoryLogger() });
 process.on("message", (message) => {
   // With the process's CPU time so far (µs), from which the parent takes a scenario's CPU per request.
-  if (message === "rss") process.send?.({ ...process.memoryUsage(), cpu: process.cpuUsage() });
+  // And V8's young generation (both semi-spaces), which grows with the load (small-heap.ts).
+  if (message === "rss") {
+    const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === "new_space")?.space_size ?? 0;
+    process.send?.({ ...process.memoryUsage(), cpu: process.cpuUsage(), young });
+  }
 });
 const server = api.app.listen(0, "127.0.0.1", () => {
   const address = server.address();
+  // As `hearth start` does once it has started.
+  letYoungGenerationGrow();
   process.send?.({ port: typeof address === "object" && address ? address.port : 0 });
 });
 process.on("disconnect", async () => {

@@ -21,8 +21,9 @@
  * (default postgres://postgres@127.0.0.1:5432/postgres). BENCH_DURATION: seconds per
  * scenario (default 5). BENCH_ITEMS: item count (default 100000). For query-plan work:
  * BENCH_KEEP_DATABASE=1 keeps the scratch database, BENCH_SEED_ONLY=1 stops after seeding.
- * BENCH_APP_NODE_FLAGS: Node flags for the app processes only, instead of the
- * `--max-semi-space-size=1` that `npm start` passes (empty: V8's own young generation).
+ * BENCH_APP_NODE_FLAGS: Node flags for the app processes only, instead of those `npm start`
+ * passes (none: the app sizes V8's heap itself, as `hearth start` does; a
+ * `--max-semi-space-size` here leaves the young generation to V8, as it would for an owner).
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -66,11 +67,13 @@ const POOL_SIZE = 10;
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ITEM_COUNT = Number(process.env.BENCH_ITEMS ?? 100_000);
 const WARMUP_SECONDS = 1;
-/** The V8 memory flag the README's `npm start` runs the app with, read from package.json. */
+/** The Node flags the README's `npm start` runs the app with (those before its script), read from package.json. */
 const NPM_START_NODE_FLAGS =
   (
     JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { scripts: { start: string } }
-  ).scripts.start.match(/--max-semi-space-size=\S+/)?.[0] ?? "";
+  ).scripts.start
+    .match(/\bnode((?:\s+--\S+)*)\s/)?.[1]
+    ?.trim() ?? "";
 const BENCH_JWT_SECRET = "bench-secret-0123456789abcdefghijklmnopqrstuvwxyz";
 const SCENARIOS = new Set(
   (process.env.BENCH_SCENARIOS ?? "single,multi,writes,pglite").split(",").map((name) => name.trim()),
@@ -212,12 +215,12 @@ interface Scenario {
 }
 
 /** An app process's memory and the CPU time it has used so far. */
-function usageOf(child: ChildProcess): Promise<NodeJS.MemoryUsage & { cpu: NodeJS.CpuUsage }> {
+function usageOf(child: ChildProcess): Promise<NodeJS.MemoryUsage & { cpu: NodeJS.CpuUsage; young: number }> {
   return new Promise((resolve) => {
     const listener = (message: unknown) => {
       if (typeof message === "object" && message !== null && "rss" in message) {
         child.off("message", listener);
-        resolve(message as NodeJS.MemoryUsage & { cpu: NodeJS.CpuUsage });
+        resolve(message as NodeJS.MemoryUsage & { cpu: NodeJS.CpuUsage; young: number });
       }
     };
     child.on("message", listener);
@@ -232,7 +235,7 @@ async function rssOf(child: ChildProcess): Promise<number> {
   if (process.env.BENCH_MEMORY_DETAIL === "1") {
     const mb = (bytes: number) => (bytes / 1_048_576).toFixed(0);
     process.stdout.write(
-      `    app memory: RSS ${mb(usage.rss)} MB, heap ${mb(usage.heapUsed)} / ${mb(usage.heapTotal)} MB, external ${mb(usage.external)} MB\n`,
+      `    app memory: RSS ${mb(usage.rss)} MB, heap ${mb(usage.heapUsed)} / ${mb(usage.heapTotal)} MB (young generation ${mb(usage.young)} MB), external ${mb(usage.external)} MB\n`,
     );
   }
   return usage.rss / 1_048_576;

@@ -9,6 +9,7 @@ import { openDatabase } from "../adapters/persistence/database.js";
 import { migrateToLatest } from "../adapters/persistence/migrator.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { startHearth } from "./hearth.js";
+import { letYoungGenerationGrow } from "./small-heap.js";
 import { stopOnSignals } from "./lifecycle.js";
 import { HEARTH_VERSION } from "./version.js";
 import { backupCommand, restoreCommand } from "./backup-commands.js";
@@ -51,6 +52,7 @@ async function start(): Promise<number | "running"> {
   try {
     const hearth = await starting;
     logger ??= hearth.logger.child({ module: "hearth" });
+    letYoungGenerationGrow();
     return "running";
   } catch (error) {
     reportStartFailure(error);

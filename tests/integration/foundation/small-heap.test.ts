@@ -25,6 +25,28 @@ console.log(JSON.stringify({ applied, before, after: size() }));
 `;
 
 /**
+ * A started server under load: after \`letYoungGenerationGrow\`, requests' worth of objects that
+ * live across a few turns of the event loop (as a request waiting for its database does), then
+ * the young generation's size.
+ */
+const STARTED_LOAD = `
+import v8 from "node:v8";
+import { setImmediate as turn } from "node:timers/promises";
+const size = () => v8.getHeapSpaceStatistics().find((space) => space.space_name === "new_space").space_size / 1048576;
+const { keepHeapSmall, letYoungGenerationGrow, STARTED_SEMI_SPACE_MB } = await import(${JSON.stringify(MODULE)});
+keepHeapSmall();
+const before = size();
+const applied = letYoungGenerationGrow();
+let inFlight = [];
+for (let request = 0; request < 200_000; request++) {
+  inFlight.push({ request, body: "item " + request, rows: [request, request + 1, request + 2] });
+  if (inFlight.length > 20_000) inFlight = inFlight.slice(10_000);
+  if (request % 500 === 0) await turn();
+}
+console.log(JSON.stringify({ applied, before, after: size(), cap: 2 * STARTED_SEMI_SPACE_MB }));
+`;
+
+/**
  * Holds about 40 MB for good and allocates garbage that lives through a few collections (a
  * busy server's requests), then reports the largest heap V8 reserved meanwhile.
  */
@@ -82,6 +104,21 @@ describe("the heap of a Hearth process", function () {
     const { applied, before, after } = run<YoungSizes>(YOUNG_CHURN, ["--max-semi-space-size=8"]);
     expect(applied).to.equal(false);
     expect(after).to.be.greaterThan(before);
+  });
+
+  it("lets the young generation grow under load once started, to its size and not far past it", () => {
+    const { applied, before, after, cap } = run<YoungSizes & { cap: number }>(STARTED_LOAD, []);
+    expect(applied).to.equal(true);
+    expect(before).to.be.below(cap);
+    // One growth step may land before Node reports the collection that reached the size.
+    expect(after)
+      .to.be.at.least(cap)
+      .and.at.most(2 * cap);
+  });
+
+  it("leaves a young generation the owner sized alone once started too", () => {
+    const { applied } = run<YoungSizes & { cap: number }>(STARTED_LOAD, ["--max-semi-space-size=16"]);
+    expect(applied).to.equal(false);
   });
 
   it("reserves far less old generation under churn than V8's own growth, which the owner can ask for", () => {
