@@ -1,7 +1,7 @@
 // The app process of `npm run bench:inventory`: the inventory API from the compiled dist/, as
-// `npm start` and `hearth start` run it (no tsx in the process, V8's heap kept small as
-// bin/hearth.js keeps it), on the database the parent seeded. Forked by bench/inventory.ts,
-// which sends "rss" after each scenario and disconnects to stop it.
+// `npm start` and `hearth start` run it (no tsx in the process, V8's heap sized as they size
+// it), on the database the parent seeded. Forked by bench/inventory.ts, which sends "rss" after
+// each scenario and disconnects to stop it.
 import v8 from "node:v8";
 
 const { keepHeapSmall, letYoungGenerationGrow } = await import("../dist/composition/small-heap.js");
@@ -21,8 +21,8 @@ const database = await openDatabase({
 });
 const api = await buildInventoryApi({ config, database, logger: new MemoryLogger() });
 process.on("message", (message) => {
-  // With the process's CPU time so far (µs), from which the parent takes a scenario's CPU per request.
-  // And V8's young generation (both semi-spaces), which grows with the load (small-heap.ts).
+  // Beside the memory: the CPU time so far (µs), from which the parent takes a scenario's CPU per
+  // request, and the young generation's size (both semi-spaces), which grows with the load.
   if (message === "rss") {
     const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === "new_space")?.space_size ?? 0;
     process.send?.({ ...process.memoryUsage(), cpu: process.cpuUsage(), young });
