@@ -1,0 +1,300 @@
+/**
+ * Instructions per request of the inventory API's process (`npm run bench:instructions`).
+ *
+ * On a shared two-core machine the app's CPU time per request moves by ±25 % between identical
+ * runs, which hides any change smaller than that. Instructions do not move with the machine's
+ * load: this bench runs the app (bench/inventory-app.mjs, from dist/ as `npm start` runs it)
+ * under valgrind's callgrind with instrumentation off, warms it up with BENCH_WARMUP requests
+ * per scenario, then counts the instructions of BENCH_REQUESTS requests (autocannon, 16
+ * connections, keep-alive) and divides. Repeated runs agree within about 2 % on the main thread.
+ *
+ * Two figures per scenario: the main thread (the event loop: express, the use cases, knex,
+ * node-postgres, and the scavenges V8 runs there) and all threads (adding V8's background
+ * compilers and its concurrent marking and sweeping). The baseline in the same run is a plain
+ * node:http server (bench/http-floor-app.mjs) answering a small JSON body under the same load.
+ *
+ * Needs valgrind (Debian's package) and a PostgreSQL server URL whose user may create databases
+ * (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres); the scratch
+ * database is dropped at the end. BENCH_SCENARIOS picks scenarios (default all of
+ * post,patch,get,list,notfound). Under valgrind the app runs about 50 times slower: a run of
+ * all scenarios takes about five minutes.
+ */
+import { type ChildProcess, execFileSync, fork } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import knexFactory from "knex";
+import { openDatabase } from "../src/adapters/persistence/database.js";
+import { migrateToLatest } from "../src/adapters/persistence/migrator.js";
+import { compiledRuntimeStaleness } from "../scripts/dist-freshness.mjs";
+
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 600);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 1000);
+const CONNECTIONS = 16;
+const BENCH_JWT_SECRET = "bench-secret-0123456789abcdefghijklmnopqrstuvwxyz";
+
+interface Counted {
+  requests: number;
+  mainKIr: number;
+  allKIr: number;
+  threads: number;
+}
+
+interface Request {
+  method: "GET" | "POST" | "PATCH";
+  path: string;
+  body?: string;
+}
+
+/** A child under callgrind, instrumentation off until `count` asks for it. */
+class CountedProcess {
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly outDir: string,
+    readonly port: number,
+  ) {}
+
+  static async start(script: string, env: Record<string, string>): Promise<CountedProcess> {
+    const outDir = await mkdtemp(path.join(tmpdir(), "hearth-callgrind-"));
+    const child = fork(fileURLToPath(new URL(script, import.meta.url)), [], {
+      // fork runs `execPath ...execArgv script`: valgrind with node as its program.
+      execPath: "valgrind",
+      execArgv: [
+        "-q",
+        "--tool=callgrind",
+        "--instr-atstart=no",
+        "--separate-threads=yes",
+        `--callgrind-out-file=${path.join(outDir, "out.%p")}`,
+        process.execPath,
+      ],
+      env: { ...process.env, ...env },
+    });
+    const port = await new Promise<number>((resolve, reject) => {
+      child.once("error", reject);
+      child.once("exit", (code) => reject(new Error(`${script} under valgrind exited with ${code}`)));
+      child.on("message", (message: { port?: number }) => {
+        if (message.port !== undefined) resolve(message.port);
+      });
+    });
+    return new CountedProcess(child, outDir, port);
+  }
+
+  /** Runs `load` with instrumentation on and returns the instructions it took, per thread. */
+  async count(name: string, load: () => Promise<void>): Promise<{ main: number; all: number; threads: number }> {
+    const pid = String(this.child.pid);
+    const control = (...args: string[]) => execFileSync("callgrind_control", [...args, pid], { stdio: "ignore" });
+    control("--zero");
+    control("--instr=on");
+    await load();
+    control("--instr=off");
+    control(`--dump=${name}`);
+    let main = 0;
+    let all = 0;
+    let threads = 0;
+    for (const file of await readdir(this.outDir)) {
+      const text = await readFile(path.join(this.outDir, file), "utf8");
+      if (!text.includes(`Trigger: dump ${name}\n`)) continue;
+      const total = Number(/^totals: (\d+)/m.exec(text)?.[1] ?? 0);
+      all += total;
+      threads++;
+      // Thread 1 is the one that runs the event loop.
+      if (file.endsWith("-01")) main = total;
+    }
+    return { main, all, threads };
+  }
+
+  async stop(): Promise<void> {
+    const exited = new Promise((resolve) => this.child.once("exit", resolve));
+    this.child.disconnect();
+    await exited;
+    await rm(this.outDir, { recursive: true, force: true });
+  }
+}
+
+async function call(base: string, method: string, url: string, body?: unknown, token?: string): Promise<unknown> {
+  const response = await fetch(`${base}/api/v1${url}`, {
+    method,
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${text}`);
+  return JSON.parse(text);
+}
+
+async function load(port: number, next: () => Request, token: string, amount: number) {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: CONNECTIONS,
+    amount,
+    // Under valgrind a request takes milliseconds, and a background compile can stall a few.
+    timeout: 120,
+    requests: [
+      {
+        setupRequest: (request) => ({
+          ...request,
+          ...next(),
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        }),
+      },
+    ],
+  });
+  return { requests: result.requests.total, failed: result.errors + result.timeouts, non2xx: result.non2xx };
+}
+
+async function measure(
+  target: CountedProcess,
+  name: string,
+  next: () => Request,
+  token: string,
+  expectOk: boolean,
+): Promise<Counted> {
+  await load(target.port, next, token, WARMUP);
+  let outcome = { requests: 0, failed: 0, non2xx: 0 };
+  const counted = await target.count(name, async () => {
+    outcome = await load(target.port, next, token, REQUESTS);
+  });
+  // The 404 scenario answers nothing but 404: what must not happen there is a lost request.
+  const failed = outcome.failed + (expectOk ? outcome.non2xx : 0);
+  if (failed > 0) throw new Error(`${name}: ${failed} of ${outcome.requests} requests failed`);
+  return {
+    requests: outcome.requests,
+    mainKIr: counted.main / outcome.requests / 1000,
+    allKIr: counted.all / outcome.requests / 1000,
+    threads: counted.threads,
+  };
+}
+
+async function main(): Promise<void> {
+  const root = path.resolve(import.meta.dirname, "..");
+  const staleness = compiledRuntimeStaleness(root);
+  if (staleness !== null) {
+    throw new Error(
+      `dist/ is ${staleness === "missing" ? "not built" : "older than src/"}: run \`npm run build\` first.`,
+    );
+  }
+  try {
+    execFileSync("valgrind", ["--version"], { stdio: "ignore" });
+  } catch {
+    throw new Error("valgrind is not installed (Debian: apt-get install -y valgrind)");
+  }
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const scenarios = new Set(
+    (process.env.BENCH_SCENARIOS ?? "post,patch,get,list,notfound").split(",").map((name) => name.trim()),
+  );
+  const databaseName = `hearth_bench_instructions_${process.pid}`;
+  const admin = knexFactory({ client: "pg", connection: adminUrl });
+  await admin.raw(`CREATE DATABASE ${databaseName}`);
+  const databaseUrl = new URL(adminUrl);
+  databaseUrl.pathname = `/${databaseName}`;
+  const rows: [string, Counted][] = [];
+  try {
+    const database = await openDatabase({ databaseUrl: databaseUrl.href, dataDir: ":memory:", poolMax: 2 });
+    await migrateToLatest(database.knex);
+    await database.close();
+
+    const floor = await CountedProcess.start("http-floor-app.mjs", {});
+    try {
+      const ok = (): Request => ({ method: "GET", path: "/" });
+      rows.push(["baseline: node:http, small JSON", await measure(floor, "floor", ok, "", true)]);
+    } finally {
+      await floor.stop();
+    }
+
+    const app = await CountedProcess.start("inventory-app.mjs", {
+      NODE_ENV: "production",
+      DATABASE_URL: databaseUrl.href,
+      BENCH_POOL_SIZE: "10",
+      JWT_SECRET: BENCH_JWT_SECRET,
+      JWT_ACCESS_TTL: "1h",
+      RATE_LIMIT_PER_MINUTE: "1000000000",
+      AUTH_RATE_LIMIT_PER_MINUTE: "1000000000",
+      REDIS_URL: "",
+      LOG_LEVEL: "error",
+    });
+    try {
+      const base = `http://127.0.0.1:${app.port}`;
+      const account = (await call(base, "POST", "/auth/register", {
+        email: "bench@example.com",
+        password: "correct horse battery staple",
+        name: "Bench",
+      })) as { accessToken: string };
+      const token = account.accessToken;
+      const household = (await call(base, "POST", "/households", { name: "Bench" }, token)) as { id: string };
+      const items = `/households/${household.id}/items`;
+      const freezer = (await call(base, "POST", `/households/${household.id}/freezers`, { name: "F" }, token)) as {
+        id: string;
+      };
+      const compartment = (await call(
+        base,
+        "POST",
+        `/households/${household.id}/freezers/${freezer.id}/compartments`,
+        { name: "C" },
+        token,
+      )) as { id: string };
+      const placement = { freezerId: freezer.id, compartmentId: compartment.id };
+      const itemIds: string[] = [];
+      for (let i = 0; i < 100; i++) {
+        const item = (await call(base, "POST", items, { name: `Item ${i}`, quantity: 1, ...placement }, token)) as {
+          id: string;
+        };
+        itemIds.push(item.id);
+      }
+      let n = 0;
+      const requests: Record<string, { next: () => Request; ok: boolean; label: string }> = {
+        post: {
+          label: "POST an item",
+          ok: true,
+          next: () => ({
+            method: "POST",
+            path: `/api/v1${items}`,
+            body: JSON.stringify({ name: `Peas ${n++}`, quantity: 2, ...placement }),
+          }),
+        },
+        patch: {
+          label: "PATCH an item's quantity",
+          ok: true,
+          next: () => ({
+            method: "PATCH",
+            path: `/api/v1${items}/${itemIds[n++ % itemIds.length]}`,
+            body: JSON.stringify({ quantity: (n % 9) + 1 }),
+          }),
+        },
+        get: {
+          label: "GET one item",
+          ok: true,
+          next: () => ({ method: "GET", path: `/api/v1${items}/${itemIds[n++ % itemIds.length]}` }),
+        },
+        list: { label: "GET the item list", ok: true, next: () => ({ method: "GET", path: `/api/v1${items}` }) },
+        notfound: { label: "404: unknown path", ok: false, next: () => ({ method: "GET", path: "/api/v1/nothing" }) },
+      };
+      for (const [name, scenario] of Object.entries(requests)) {
+        if (!scenarios.has(name)) continue;
+        rows.push([scenario.label, await measure(app, name, scenario.next, token, scenario.ok)]);
+        process.stderr.write(`  ${scenario.label}: done\n`);
+      }
+    } finally {
+      await app.stop();
+    }
+  } finally {
+    await admin.raw(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+    await admin.destroy();
+  }
+
+  const floor = rows[0]?.[1];
+  console.log(
+    `Instructions per request (callgrind), ${REQUESTS} requests after ${WARMUP} of warm-up, ${CONNECTIONS} connections, Node ${process.version}`,
+  );
+  console.log("| scenario | main thread kIr/req | all threads kIr/req | main thread / baseline | requests |");
+  console.log("|---|---:|---:|---:|---:|");
+  for (const [label, counted] of rows) {
+    const ratio = floor ? (counted.mainKIr / floor.mainKIr).toFixed(1) : "";
+    console.log(
+      `| ${label} | ${counted.mainKIr.toFixed(0)} | ${counted.allKIr.toFixed(0)} | ${ratio}× | ${counted.requests} |`,
+    );
+  }
+}
+
+await main();
