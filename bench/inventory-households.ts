@@ -155,6 +155,28 @@ export async function seedHouseholds(db: RawDb, layout: Layout = MANY_HOUSEHOLDS
   return (performance.now() - started) / 1000;
 }
 
+/** The JWT secret the bench app processes run with; tokensFor(BENCH_JWT_SECRET) signs their tokens. */
+export const BENCH_JWT_SECRET = "bench-secret-0123456789abcdefghijklmnopqrstuvwxyz";
+
+/**
+ * The environment of a bench app process (bench/inventory-app.mjs) on `databaseUrl`: production
+ * mode, rate limits out of the way (the load comes from one address and a few users), counters
+ * in memory, only errors logged.
+ */
+export function benchAppEnvironment(databaseUrl: string, poolSize: number): Record<string, string> {
+  return {
+    NODE_ENV: "production",
+    DATABASE_URL: databaseUrl,
+    BENCH_POOL_SIZE: String(poolSize),
+    JWT_SECRET: BENCH_JWT_SECRET,
+    JWT_ACCESS_TTL: "1h",
+    RATE_LIMIT_PER_MINUTE: "1000000000",
+    AUTH_RATE_LIMIT_PER_MINUTE: "1000000000",
+    REDIS_URL: "",
+    LOG_LEVEL: "error",
+  };
+}
+
 /** Access tokens for every user, signed as the app signs them (same secret). */
 export function tokensFor(secret: string): (user: string) => string {
   const service = new JwtTokenService(secret, 3600);

@@ -29,11 +29,11 @@ import knexFactory from "knex";
 import { openDatabase } from "../src/adapters/persistence/database.js";
 import { migrateToLatest } from "../src/adapters/persistence/migrator.js";
 import { compiledRuntimeStaleness } from "../scripts/dist-freshness.mjs";
+import { benchAppEnvironment } from "./inventory-households.js";
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 600);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1000);
 const CONNECTIONS = 16;
-const BENCH_JWT_SECRET = "bench-secret-0123456789abcdefghijklmnopqrstuvwxyz";
 
 interface Counted {
   requests: number;
@@ -203,17 +203,8 @@ async function main(): Promise<void> {
       await floor.stop();
     }
 
-    const app = await CountedProcess.start("inventory-app.mjs", {
-      NODE_ENV: "production",
-      DATABASE_URL: databaseUrl.href,
-      BENCH_POOL_SIZE: "10",
-      JWT_SECRET: BENCH_JWT_SECRET,
-      JWT_ACCESS_TTL: "1h",
-      RATE_LIMIT_PER_MINUTE: "1000000000",
-      AUTH_RATE_LIMIT_PER_MINUTE: "1000000000",
-      REDIS_URL: "",
-      LOG_LEVEL: "error",
-    });
+    // The app's default pool size (openDatabase), as bench:inventory runs it.
+    const app = await CountedProcess.start("inventory-app.mjs", benchAppEnvironment(databaseUrl.href, 10));
     try {
       const base = `http://127.0.0.1:${app.port}`;
       const account = (await call(base, "POST", "/auth/register", {

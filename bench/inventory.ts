@@ -47,6 +47,8 @@ import { migrateToLatest } from "../src/adapters/persistence/migrator.js";
 import type { FreezerItem } from "../src/domain/inventory/freezer-item.js";
 import type { ItemListQuery } from "../src/ports/item-repository.js";
 import {
+  BENCH_JWT_SECRET,
+  benchAppEnvironment,
   createScenario,
   HOUSEHOLDS,
   type HouseholdScenario,
@@ -74,7 +76,6 @@ const NPM_START_NODE_FLAGS =
   ).scripts.start
     .match(/\bnode((?:\s+--\S+)*)\s/)?.[1]
     ?.trim() ?? "";
-const BENCH_JWT_SECRET = "bench-secret-0123456789abcdefghijklmnopqrstuvwxyz";
 const SCENARIOS = new Set(
   (process.env.BENCH_SCENARIOS ?? "single,multi,writes,pglite").split(",").map((name) => name.trim()),
 );
@@ -399,15 +400,7 @@ function startServer(
     ],
     env: {
       ...process.env,
-      NODE_ENV: "production",
-      DATABASE_URL: databaseUrl,
-      BENCH_POOL_SIZE: String(POOL_SIZE),
-      JWT_SECRET: BENCH_JWT_SECRET,
-      JWT_ACCESS_TTL: "1h",
-      RATE_LIMIT_PER_MINUTE: "1000000000",
-      AUTH_RATE_LIMIT_PER_MINUTE: "1000000000",
-      REDIS_URL: "",
-      LOG_LEVEL: "error",
+      ...benchAppEnvironment(databaseUrl, POOL_SIZE),
       ...env,
     },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
