@@ -6,18 +6,20 @@
  * load: this bench runs the app (bench/inventory-app.mjs, from dist/ as `npm start` runs it)
  * under valgrind's callgrind with instrumentation off, warms it up with BENCH_WARMUP requests
  * per scenario, then counts the instructions of BENCH_REQUESTS requests (autocannon, 16
- * connections, keep-alive) and divides. Repeated runs agree within about 2 % on the main thread.
+ * connections, keep-alive) and divides. Repeated runs agreed within 1–4 % on the main thread.
  *
  * Two figures per scenario: the main thread (the event loop: express, the use cases, knex,
  * node-postgres, and the scavenges V8 runs there) and all threads (adding V8's background
  * compilers and its concurrent marking and sweeping). The baseline in the same run is a plain
  * node:http server (bench/http-floor-app.mjs) answering a small JSON body under the same load.
  *
- * Needs valgrind (Debian's package) and a PostgreSQL server URL whose user may create databases
- * (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres); the scratch
- * database is dropped at the end. BENCH_SCENARIOS picks scenarios (default all of
- * post,patch,get,list,notfound). Under valgrind the app runs about 50 times slower: a run of
- * all scenarios takes about five minutes.
+ * BENCH_DATABASES (default `pglite,postgres`): the embedded database, Hearth's default, whose
+ * WebAssembly runs inside the app process and so is counted with it, and PostgreSQL through a
+ * server URL whose user may create databases (BENCH_DATABASE_URL, default
+ * postgres://postgres@127.0.0.1:5432/postgres). Scratch databases are removed at the end.
+ * BENCH_SCENARIOS picks scenarios (default all of post,patch,get,list,notfound). Needs valgrind
+ * (Debian's package). Under valgrind the app runs about 50 times slower: a run of all scenarios
+ * takes about four minutes per database.
  */
 import { type ChildProcess, execFileSync, fork } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
@@ -39,7 +41,6 @@ interface Counted {
   requests: number;
   mainKIr: number;
   allKIr: number;
-  threads: number;
 }
 
 interface Request {
@@ -82,7 +83,7 @@ class CountedProcess {
   }
 
   /** Runs `load` with instrumentation on and returns the instructions it took, per thread. */
-  async count(name: string, load: () => Promise<void>): Promise<{ main: number; all: number; threads: number }> {
+  async count(name: string, load: () => Promise<void>): Promise<{ main: number; all: number }> {
     const pid = String(this.child.pid);
     const control = (...args: string[]) => execFileSync("callgrind_control", [...args, pid], { stdio: "ignore" });
     control("--zero");
@@ -92,17 +93,15 @@ class CountedProcess {
     control(`--dump=${name}`);
     let main = 0;
     let all = 0;
-    let threads = 0;
     for (const file of await readdir(this.outDir)) {
       const text = await readFile(path.join(this.outDir, file), "utf8");
       if (!text.includes(`Trigger: dump ${name}\n`)) continue;
       const total = Number(/^totals: (\d+)/m.exec(text)?.[1] ?? 0);
       all += total;
-      threads++;
       // Thread 1 is the one that runs the event loop.
       if (file.endsWith("-01")) main = total;
     }
-    return { main, all, threads };
+    return { main, all };
   }
 
   async stop(): Promise<void> {
@@ -163,8 +162,122 @@ async function measure(
     requests: outcome.requests,
     mainKIr: counted.main / outcome.requests / 1000,
     allKIr: counted.all / outcome.requests / 1000,
-    threads: counted.threads,
   };
+}
+
+/** The scenarios against one started app, each as a table row. */
+async function measureApp(app: CountedProcess, scenarios: Set<string>, database: string): Promise<[string, Counted][]> {
+  const rows: [string, Counted][] = [];
+  const base = `http://127.0.0.1:${app.port}`;
+  const account = (await call(base, "POST", "/auth/register", {
+    email: "bench@example.com",
+    password: "correct horse battery staple",
+    name: "Bench",
+  })) as { accessToken: string };
+  const token = account.accessToken;
+  const household = (await call(base, "POST", "/households", { name: "Bench" }, token)) as { id: string };
+  const items = `/households/${household.id}/items`;
+  const freezer = (await call(base, "POST", `/households/${household.id}/freezers`, { name: "F" }, token)) as {
+    id: string;
+  };
+  const compartment = (await call(
+    base,
+    "POST",
+    `/households/${household.id}/freezers/${freezer.id}/compartments`,
+    { name: "C" },
+    token,
+  )) as { id: string };
+  const placement = { freezerId: freezer.id, compartmentId: compartment.id };
+  const itemIds: string[] = [];
+  for (let i = 0; i < 100; i++) {
+    const item = (await call(base, "POST", items, { name: `Item ${i}`, quantity: 1, ...placement }, token)) as {
+      id: string;
+    };
+    itemIds.push(item.id);
+  }
+  let n = 0;
+  const requests: Record<string, { next: () => Request; ok: boolean; label: string }> = {
+    post: {
+      label: "POST an item",
+      ok: true,
+      next: () => ({
+        method: "POST",
+        path: `/api/v1${items}`,
+        body: JSON.stringify({ name: `Peas ${n++}`, quantity: 2, ...placement }),
+      }),
+    },
+    patch: {
+      label: "PATCH an item's quantity",
+      ok: true,
+      next: () => ({
+        method: "PATCH",
+        path: `/api/v1${items}/${itemIds[n++ % itemIds.length]}`,
+        body: JSON.stringify({ quantity: (n % 9) + 1 }),
+      }),
+    },
+    get: {
+      label: "GET one item",
+      ok: true,
+      next: () => ({ method: "GET", path: `/api/v1${items}/${itemIds[n++ % itemIds.length]}` }),
+    },
+    list: { label: "GET the item list", ok: true, next: () => ({ method: "GET", path: `/api/v1${items}` }) },
+    notfound: { label: "404: unknown path", ok: false, next: () => ({ method: "GET", path: "/api/v1/nothing" }) },
+  };
+  for (const [name, scenario] of Object.entries(requests)) {
+    if (!scenarios.has(name)) continue;
+    rows.push([
+      `${database}: ${scenario.label}`,
+      await measure(app, `${database}-${name}`, scenario.next, token, scenario.ok),
+    ]);
+    process.stderr.write(`  ${database}: ${scenario.label}: done\n`);
+  }
+  return rows;
+}
+
+/** Hearth's default database: a migrated PGlite data directory the app opens itself. */
+async function measurePglite(scenarios: Set<string>): Promise<[string, Counted][]> {
+  const directory = await mkdtemp(path.join(tmpdir(), "hearth-bench-instructions-"));
+  try {
+    const database = await openDatabase({ dataDir: directory });
+    await migrateToLatest(database.knex);
+    await database.close();
+    const app = await CountedProcess.start("inventory-app.mjs", {
+      ...benchAppEnvironment("", 10),
+      BENCH_PGLITE_DIR: directory,
+    });
+    try {
+      return await measureApp(app, scenarios, "PGlite");
+    } finally {
+      await app.stop();
+    }
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+/** PostgreSQL: a scratch database on BENCH_DATABASE_URL's server, dropped at the end. */
+async function measurePostgres(scenarios: Set<string>): Promise<[string, Counted][]> {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const databaseName = `hearth_bench_instructions_${process.pid}`;
+  const admin = knexFactory({ client: "pg", connection: adminUrl });
+  await admin.raw(`CREATE DATABASE ${databaseName}`);
+  const databaseUrl = new URL(adminUrl);
+  databaseUrl.pathname = `/${databaseName}`;
+  try {
+    const database = await openDatabase({ databaseUrl: databaseUrl.href, dataDir: ":memory:", poolMax: 2 });
+    await migrateToLatest(database.knex);
+    await database.close();
+    // The app's default pool size (openDatabase), as bench:inventory runs it.
+    const app = await CountedProcess.start("inventory-app.mjs", benchAppEnvironment(databaseUrl.href, 10));
+    try {
+      return await measureApp(app, scenarios, "PostgreSQL");
+    } finally {
+      await app.stop();
+    }
+  } finally {
+    await admin.raw(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+    await admin.destroy();
+  }
 }
 
 async function main(): Promise<void> {
@@ -180,108 +293,29 @@ async function main(): Promise<void> {
   } catch {
     throw new Error("valgrind is not installed (Debian: apt-get install -y valgrind)");
   }
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-  const scenarios = new Set(
-    (process.env.BENCH_SCENARIOS ?? "post,patch,get,list,notfound").split(",").map((name) => name.trim()),
-  );
-  const databaseName = `hearth_bench_instructions_${process.pid}`;
-  const admin = knexFactory({ client: "pg", connection: adminUrl });
-  await admin.raw(`CREATE DATABASE ${databaseName}`);
-  const databaseUrl = new URL(adminUrl);
-  databaseUrl.pathname = `/${databaseName}`;
+  const list = (value: string) => new Set(value.split(",").map((name) => name.trim()));
+  const scenarios = list(process.env.BENCH_SCENARIOS ?? "post,patch,get,list,notfound");
+  const databases = list(process.env.BENCH_DATABASES ?? "pglite,postgres");
+
   const rows: [string, Counted][] = [];
+  const floor = await CountedProcess.start("http-floor-app.mjs", {});
   try {
-    const database = await openDatabase({ databaseUrl: databaseUrl.href, dataDir: ":memory:", poolMax: 2 });
-    await migrateToLatest(database.knex);
-    await database.close();
-
-    const floor = await CountedProcess.start("http-floor-app.mjs", {});
-    try {
-      const ok = (): Request => ({ method: "GET", path: "/" });
-      rows.push(["baseline: node:http, small JSON", await measure(floor, "floor", ok, "", true)]);
-    } finally {
-      await floor.stop();
-    }
-
-    // The app's default pool size (openDatabase), as bench:inventory runs it.
-    const app = await CountedProcess.start("inventory-app.mjs", benchAppEnvironment(databaseUrl.href, 10));
-    try {
-      const base = `http://127.0.0.1:${app.port}`;
-      const account = (await call(base, "POST", "/auth/register", {
-        email: "bench@example.com",
-        password: "correct horse battery staple",
-        name: "Bench",
-      })) as { accessToken: string };
-      const token = account.accessToken;
-      const household = (await call(base, "POST", "/households", { name: "Bench" }, token)) as { id: string };
-      const items = `/households/${household.id}/items`;
-      const freezer = (await call(base, "POST", `/households/${household.id}/freezers`, { name: "F" }, token)) as {
-        id: string;
-      };
-      const compartment = (await call(
-        base,
-        "POST",
-        `/households/${household.id}/freezers/${freezer.id}/compartments`,
-        { name: "C" },
-        token,
-      )) as { id: string };
-      const placement = { freezerId: freezer.id, compartmentId: compartment.id };
-      const itemIds: string[] = [];
-      for (let i = 0; i < 100; i++) {
-        const item = (await call(base, "POST", items, { name: `Item ${i}`, quantity: 1, ...placement }, token)) as {
-          id: string;
-        };
-        itemIds.push(item.id);
-      }
-      let n = 0;
-      const requests: Record<string, { next: () => Request; ok: boolean; label: string }> = {
-        post: {
-          label: "POST an item",
-          ok: true,
-          next: () => ({
-            method: "POST",
-            path: `/api/v1${items}`,
-            body: JSON.stringify({ name: `Peas ${n++}`, quantity: 2, ...placement }),
-          }),
-        },
-        patch: {
-          label: "PATCH an item's quantity",
-          ok: true,
-          next: () => ({
-            method: "PATCH",
-            path: `/api/v1${items}/${itemIds[n++ % itemIds.length]}`,
-            body: JSON.stringify({ quantity: (n % 9) + 1 }),
-          }),
-        },
-        get: {
-          label: "GET one item",
-          ok: true,
-          next: () => ({ method: "GET", path: `/api/v1${items}/${itemIds[n++ % itemIds.length]}` }),
-        },
-        list: { label: "GET the item list", ok: true, next: () => ({ method: "GET", path: `/api/v1${items}` }) },
-        notfound: { label: "404: unknown path", ok: false, next: () => ({ method: "GET", path: "/api/v1/nothing" }) },
-      };
-      for (const [name, scenario] of Object.entries(requests)) {
-        if (!scenarios.has(name)) continue;
-        rows.push([scenario.label, await measure(app, name, scenario.next, token, scenario.ok)]);
-        process.stderr.write(`  ${scenario.label}: done\n`);
-      }
-    } finally {
-      await app.stop();
-    }
+    const ok = (): Request => ({ method: "GET", path: "/" });
+    rows.push(["baseline: node:http, small JSON", await measure(floor, "floor", ok, "", true)]);
   } finally {
-    await admin.raw(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-    await admin.destroy();
+    await floor.stop();
   }
+  if (databases.has("pglite")) rows.push(...(await measurePglite(scenarios)));
+  if (databases.has("postgres")) rows.push(...(await measurePostgres(scenarios)));
 
-  const floor = rows[0]?.[1];
+  const baseline = rows[0]?.[1];
   console.log(
     `Instructions per request (callgrind), ${REQUESTS} requests after ${WARMUP} of warm-up, ${CONNECTIONS} connections, Node ${process.version}`,
   );
   console.log("| scenario | main thread kIr/req | all threads kIr/req | main thread / baseline | requests |");
   console.log("|---|---:|---:|---:|---:|");
   for (const [label, counted] of rows) {
-    const ratio = floor ? (counted.mainKIr / floor.mainKIr).toFixed(1) : "";
+    const ratio = baseline ? (counted.mainKIr / baseline.mainKIr).toFixed(1) : "";
     console.log(
       `| ${label} | ${counted.mainKIr.toFixed(0)} | ${counted.allKIr.toFixed(0)} | ${ratio}× | ${counted.requests} |`,
     );
