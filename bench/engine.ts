@@ -17,7 +17,7 @@
  * The cost is this process's CPU time (user + system, process.cpuUsage) per matched message:
  * the broker delivers only matching messages, and the publisher runs elsewhere.
  */
-import { type ChildProcess, fork, spawnSync } from "node:child_process";
+import { type ChildProcess, fork } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -25,6 +25,7 @@ import mqtt from "mqtt";
 import { MemoryLogger } from "../src/adapters/logging/memory-logger.js";
 import { topicMatches } from "../src/domain/automation/topic-filter.js";
 import { Automation, createEngine, type Trigger } from "../src/index.js";
+import { runOnRequestedNodes } from "./other-nodes.js";
 
 const BROKER_URL = process.env.BENCH_MQTT_URL ?? "mqtt://127.0.0.1:1883";
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100_000);
@@ -34,29 +35,7 @@ const CHUNK = 10_000;
 const IDLE_TIMEOUT_MS = 5_000;
 const PREFIX = `hearth-bench-${process.pid}/z2m`;
 
-/** `--node 22` (or `--node 20,22,24`): run this bench on those Node versions instead. */
-function otherNodes(argv: string[]): string[] | null {
-  const at = argv.indexOf("--node");
-  const value = at >= 0 ? argv[at + 1] : argv.find((arg) => arg.startsWith("--node="))?.slice("--node=".length);
-  if (value === undefined) return null;
-  return value.split(",").map((version) => version.trim());
-}
-
-const requested = otherNodes(process.argv.slice(2));
-if (requested) {
-  let failed = 0;
-  for (const version of requested) {
-    // The npm registry's `node` package is the way to get another Node here; the project's
-    // tsx loader and the hearth-source condition run the bench from source on each.
-    const result = spawnSync(
-      "npx",
-      ["-y", "-p", `node@${version}`, "node", "--conditions=hearth-source", "--import", "tsx", "bench/engine.ts"],
-      { stdio: "inherit", env: process.env },
-    );
-    if (result.status !== 0) failed++;
-  }
-  process.exit(failed === 0 ? 0 : 1);
-}
+runOnRequestedNodes("bench/engine.ts");
 
 /**
  * Executes so far, and the wait for a target count: automations call `hearthBenchExecuted()`

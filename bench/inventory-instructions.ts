@@ -19,7 +19,8 @@
  * postgres://postgres@127.0.0.1:5432/postgres). Scratch databases are removed at the end.
  * BENCH_SCENARIOS picks scenarios (default all of post,patch,get,list,notfound). Needs valgrind
  * (Debian's package). Under valgrind the app runs about 50 times slower: a run of all scenarios
- * takes about four minutes per database.
+ * takes about four minutes per database. `npm run bench:instructions -- --node 22,24` runs it on
+ * those Node versions (fetched with npx), the app included.
  */
 import { type ChildProcess, execFileSync, fork } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
@@ -32,6 +33,7 @@ import { openDatabase } from "../src/adapters/persistence/database.js";
 import { migrateToLatest } from "../src/adapters/persistence/migrator.js";
 import { compiledRuntimeStaleness } from "../scripts/dist-freshness.mjs";
 import { benchAppEnvironment } from "./inventory-households.js";
+import { runOnRequestedNodes } from "./other-nodes.js";
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 600);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1000);
@@ -322,4 +324,5 @@ async function main(): Promise<void> {
   }
 }
 
+runOnRequestedNodes("bench/inventory-instructions.ts");
 await main();
