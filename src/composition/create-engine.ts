@@ -338,6 +338,8 @@ export function assembleEngine(scope: DependencyContainer, options: EngineOption
   const typeCheckOption = options.typeCheck ?? config.AUTOMATIONS_TYPECHECK;
   let typeChecker: TypeChecker | null = null;
   let lastTypeCheck: Promise<TypeDiagnostic[]> | null = null;
+  /** Checks not yet settled: one the checker answered may still be writing its kept result to DATA_DIR. */
+  const typeChecksInFlight = new Set<Promise<TypeDiagnostic[]>>();
   const typeLogger = logger.child({ module: "type-check" });
   /** Never awaited by start() or a reload: warnings arrive when the check is done. */
   const checkTypes = () => {
@@ -364,6 +366,8 @@ export function assembleEngine(scope: DependencyContainer, options: EngineOption
       },
     );
     lastTypeCheck = check;
+    typeChecksInFlight.add(check);
+    void check.then(() => typeChecksInFlight.delete(check));
   };
   let watcher: AutomationWatcher | null = null;
 
@@ -603,7 +607,12 @@ export function assembleEngine(scope: DependencyContainer, options: EngineOption
       // Aborted runs may still be finishing (a webhook whose caller waits for its answer): what
       // they write to the state must be in the save below, or an acknowledged change is lost.
       await step("running automations", () => settleRuns(manager, engineLogger));
-      await step("type checker", () => typeChecker?.close?.());
+      await step("type checker", async () => {
+        await typeChecker?.close?.();
+        // Closing fails the checks still waiting on the compiler; one already answered finishes
+        // keeping its result, which must not land in DATA_DIR after stop() has returned.
+        await Promise.all(typeChecksInFlight);
+      });
       typeChecker = null;
       scheduler.stopAll();
       stopRelayMirror();

@@ -14,6 +14,7 @@ import { NativeTypeChecker, nativeCompilerPath } from "../../src/adapters/typech
 import { type TypeCheckResult, TypeScriptChecker } from "../../src/adapters/typecheck/typescript-checker.js";
 import { WorkerTypeChecker } from "../../src/adapters/typecheck/worker-type-checker.js";
 import { createEngine, type Engine } from "../../src/index.js";
+import type { TypeChecker, TypeDiagnostic } from "../../src/ports/type-checker.js";
 import { FakeMqttClient, waitFor } from "../support/engine-fakes.js";
 
 const WRONG = `import { Automation, type Trigger } from "hearth";
@@ -134,6 +135,44 @@ describe("type checks of automations", function () {
     expect(
       logger.entries.some((entry) => entry.level === "warn" && entry.msg.startsWith("Type error: Type 'string'")),
     ).to.equal(true);
+  });
+
+  it("stop() waits for a check that is still keeping its result, so nothing is written after it returns", async () => {
+    await writeFile(path.join(dir, "right.ts"), RIGHT);
+    // A checker whose answer came before the stop and is still being kept (written to DATA_DIR):
+    // closing it cannot fail that check any more.
+    let finishKeeping: (diagnostics: TypeDiagnostic[]) => void = () => undefined;
+    let closed = false;
+    const checker: TypeChecker = {
+      check: () =>
+        new Promise<TypeDiagnostic[]>((resolve) => {
+          finishKeeping = resolve;
+        }),
+      close: async () => {
+        closed = true;
+      },
+    };
+    engine = createEngine({
+      automationsDir: dir,
+      logger: new MemoryLogger(),
+      httpPort: 0,
+      httpHost: "127.0.0.1",
+      typeCheck: checker,
+      mqttClient: new FakeMqttClient(),
+      config: { DEVICE_REGISTRY_ENABLED: false },
+    });
+    await engine.start();
+    let stopped = false;
+    const stopping = engine.stop().then(() => {
+      stopped = true;
+    });
+    await waitFor(() => closed, 5000, "the checker to be closed");
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(stopped).to.equal(false);
+    finishKeeping([]);
+    await stopping;
+    expect(stopped).to.equal(true);
+    engine = undefined;
   });
 
   it("the background checker lets its worker go once idle, and starts a new one for the next check", async () => {
