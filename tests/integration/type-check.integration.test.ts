@@ -220,19 +220,28 @@ describe("type checks of automations", function () {
       await writeFile(path.join(dir, "right.ts"), RIGHT);
       expect(codes(await restarted.check([file, path.join(dir, "right.ts")]))).to.deep.equal([2322]);
       expect(restarted.running).to.equal(true);
-      await restarted.close();
-
-      await writeFile(file, RIGHT);
-      expect(await restarted.check([file])).to.deep.equal([]);
-      expect(restarted.running, "a changed file is checked again").to.equal(true);
-      await restarted.close();
-
-      // Saved a moment ago, it is not kept: the next check runs again, and sees the same.
-      expect(await restarted.check([file])).to.deep.equal([]);
-      expect(restarted.running).to.equal(true);
-      await restarted.close();
     } finally {
       await restarted.close();
+    }
+    // A closed checker starts no process: the engine's stop may come while a check reads the kept one.
+    await expectRejection(restarted.check([file]), /closed/);
+
+    await writeFile(file, RIGHT);
+    const afterEdit = new WorkerTypeChecker({ keptIn });
+    try {
+      expect(await afterEdit.check([file])).to.deep.equal([]);
+      expect(afterEdit.running, "a changed file is checked again").to.equal(true);
+    } finally {
+      await afterEdit.close();
+    }
+
+    // Saved a moment ago, it is not kept: the next check runs again, and sees the same.
+    const again = new WorkerTypeChecker({ keptIn });
+    try {
+      expect(await again.check([file])).to.deep.equal([]);
+      expect(again.running).to.equal(true);
+    } finally {
+      await again.close();
     }
 
     await writeFile(keptIn, "{ not json");

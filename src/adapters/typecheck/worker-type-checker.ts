@@ -45,6 +45,8 @@ export class WorkerTypeChecker implements TypeChecker {
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly idleMs: number;
   private readonly keeper: CheckKeeper;
+  /** Set by close(): a check asked for afterwards (its kept file read while the engine stopped) starts no process. */
+  private closed = false;
 
   /**
    * @param options.keptIn a file that keeps the last check: a check of the same files while
@@ -66,6 +68,7 @@ export class WorkerTypeChecker implements TypeChecker {
 
   /** A check in the child process, with the files the compiler read; nothing kept. */
   checkReading(files: readonly string[]): Promise<TypeCheckResult> {
+    if (this.closed) return Promise.reject(new Error("The type checker was closed"));
     this.cancelRelease();
     const worker = this.start();
     const id = ++this.sequence;
@@ -82,6 +85,7 @@ export class WorkerTypeChecker implements TypeChecker {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.cancelRelease();
     const worker = this.worker;
     this.worker = undefined;
