@@ -38,8 +38,8 @@ export interface FreezerCount {
 
 /** Read-only figures across the inventory, for publishers and the automations' service. */
 export interface InventorySummaries {
-  /** Every household, oldest first. */
-  listHouseholds(): Promise<HouseholdName[]>;
+  /** Every household, oldest first; with `ids`, only those of them that exist (in any order). */
+  listHouseholds(ids?: readonly string[]): Promise<HouseholdName[]>;
   summarize(householdId: string, now: Date, soonDays: number): Promise<HouseholdSummary>;
   countsByFreezer(householdId: string): Promise<FreezerCount[]>;
 }

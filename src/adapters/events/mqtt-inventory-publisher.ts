@@ -68,6 +68,9 @@ export class MqttInventoryPublisher implements InventoryEventSink {
   private readonly announced = new Set<string>();
   private refreshHandle: TimerHandle | null = null;
   private pending: Promise<void> = Promise.resolve();
+  /** Households with events since their summary was last read, and whether a round for them is queued. */
+  private readonly stale = new Set<string>();
+  private staleRoundQueued = false;
 
   constructor(private readonly options: MqttInventoryPublisherOptions) {
     this.clock = options.clock ?? systemClock;
@@ -99,12 +102,21 @@ export class MqttInventoryPublisher implements InventoryEventSink {
    * PGlite the only connection) refreshes the touched households' summaries.
    */
   deliver(events: readonly InventoryEvent[]): void {
-    const households = new Set<string>();
     for (const event of events) {
       this.options.mqtt.publish(this.eventsTopic(event.householdId), eventPayload(event), { qos: 1 });
-      households.add(event.householdId);
+      this.stale.add(event.householdId);
     }
-    this.pending = this.pending.then(() => this.refresh([...households]));
+    // One round at a time, each for every household gathered until it starts: a round per batch
+    // fell behind a steady stream of writes (a summary reads all of a household's items), and
+    // the queue of rounds, and the database time they took from requests, grew without bound.
+    if (this.staleRoundQueued) return;
+    this.staleRoundQueued = true;
+    this.pending = this.pending.then(() => {
+      this.staleRoundQueued = false;
+      const households = [...this.stale];
+      this.stale.clear();
+      return this.refresh(households);
+    });
   }
 
   /** Resolves once the summaries queued so far are published (tests, shutdown). */
@@ -134,7 +146,7 @@ export class MqttInventoryPublisher implements InventoryEventSink {
   private async refresh(householdIds: string[]): Promise<void> {
     try {
       const names = new Map(
-        (await this.options.summaries.listHouseholds()).map((household) => [household.id, household]),
+        (await this.options.summaries.listHouseholds(householdIds)).map((household) => [household.id, household]),
       );
       for (const id of householdIds) {
         const household = names.get(id);

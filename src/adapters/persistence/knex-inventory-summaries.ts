@@ -13,11 +13,22 @@ import type {
 export class KnexInventorySummaries implements InventorySummaries {
   constructor(private readonly knex: Knex) {}
 
-  async listHouseholds(): Promise<HouseholdName[]> {
-    const result = await this.knex.raw<{ rows: HouseholdName[] }>(
-      "SELECT id, name FROM households ORDER BY created_at, id",
-    );
-    return result.rows.map((row) => ({ id: row.id, name: row.name }));
+  async listHouseholds(ids?: readonly string[]): Promise<HouseholdName[]> {
+    if (ids === undefined) {
+      const result = await this.knex.raw<{ rows: HouseholdName[] }>(
+        "SELECT id, name FROM households ORDER BY created_at, id",
+      );
+      return result.rows.map((row) => ({ id: row.id, name: row.name }));
+    }
+    const names: HouseholdName[] = [];
+    // Chunks keep a long list under PostgreSQL's limit of bind parameters.
+    for (let start = 0; start < ids.length; start += 1000) {
+      const rows = await this.knex<HouseholdName>("households")
+        .select("id", "name")
+        .whereIn("id", ids.slice(start, start + 1000));
+      names.push(...rows.map((row) => ({ id: row.id, name: row.name })));
+    }
+    return names;
   }
 
   async summarize(householdId: string, now: Date, soonDays: number): Promise<HouseholdSummary> {

@@ -19,8 +19,10 @@ export class MemoryInventorySummaries implements InventorySummaries {
     private readonly items: ItemRepository,
   ) {}
 
-  async listHouseholds(): Promise<HouseholdName[]> {
+  async listHouseholds(ids?: readonly string[]): Promise<HouseholdName[]> {
+    const wanted = ids && new Set(ids);
     return [...this.store.households.values()]
+      .filter((household) => !wanted || wanted.has(household.id))
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
       .map((household) => ({ id: household.id, name: household.name }));
   }

@@ -259,6 +259,55 @@ describe("MqttInventoryPublisher", () => {
   });
 });
 
+describe("MqttInventoryPublisher under a stream of writes", () => {
+  it("reads each touched household's summary once per round, however many batches touched it meanwhile", async () => {
+    const summarized: string[] = [];
+    const asked: (readonly string[] | undefined)[] = [];
+    let release: () => void = () => {};
+    const firstHeld = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const mqtt = new FakeMqttService();
+    const time = new FakeTime("2026-06-01T10:00:00Z");
+    const publisher = new MqttInventoryPublisher({
+      mqtt,
+      summaries: {
+        listHouseholds: async (ids) => {
+          asked.push(ids);
+          return (ids ?? []).map((id) => ({ id, name: id }));
+        },
+        summarize: async (householdId) => {
+          summarized.push(householdId);
+          // The first summary takes long (a large household on a busy database).
+          if (summarized.length === 1) await firstHeld;
+          return { householdId, itemCount: summarized.length, expiringSoon: 0, expired: 0, byCategory: [] };
+        },
+        countsByFreezer: async () => [],
+      },
+      logger: new MemoryLogger(),
+      prefix: "p",
+      discoveryPrefix: null,
+      clock: time,
+      timer: time,
+    });
+    publisher.deliver([itemCreated("h1")]);
+    for (let tries = 0; tries < 50 && summarized.length === 0; tries++)
+      await new Promise((resolve) => setImmediate(resolve));
+    expect(summarized).to.deep.equal(["h1"]);
+    // Batches that arrive while that summary is read wait for one more round, not one each.
+    for (let batch = 0; batch < 20; batch++) publisher.deliver([itemCreated("h1"), itemCreated("h2")]);
+    release();
+    await publisher.settled();
+    expect(summarized).to.deep.equal(["h1", "h1", "h2"]);
+    // Only the touched households' names are read, never the list of every household.
+    expect(asked).to.deep.equal([["h1"], ["h1", "h2"]]);
+    expect(mqtt.published.filter((message) => message.topic.endsWith("/events"))).to.have.length(41);
+    const last = mqtt.published.filter((message) => message.topic === "p/h1/summary").at(-1);
+    expect(last?.payload).to.deep.include({ itemCount: 2 });
+    await publisher.stop();
+  });
+});
+
 describe("MqttInventoryPublisher refresh", () => {
   it("publishes every household's summary at start and hourly, clearing households deleted meanwhile", async () => {
     let households = [
