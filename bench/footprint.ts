@@ -27,13 +27,14 @@
  * Linux only (reads /proc). Run `npm run build` first: it measures dist/.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import mqtt from "mqtt";
 import pg from "pg";
 import { freePort } from "../tests/support/network.js";
+import { descendantsOf, typeCheckDone } from "./process-tree.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -77,40 +78,6 @@ function rssOf(pid: number): number {
   return kb * 1024;
 }
 
-/** Every process's parent, from one pass over /proc. */
-function parents(): Map<number, number> {
-  const parentOf = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // ppid is the 4th field, after the command name in parentheses (which may hold spaces).
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return parentOf;
-}
-
-/** The processes below `pid`, at any depth (`npm start` → Hearth → its type check). */
-function descendantsOf(pid: number): number[] {
-  const parentOf = parents();
-  const below = new Set([pid]);
-  // Children have higher pids than their parents as a rule, but not after pid wrap-around: repeat until nothing is added.
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [child, parent] of parentOf) {
-      if (below.has(parent) && !below.has(child)) {
-        below.add(child);
-        grew = true;
-      }
-    }
-  }
-  below.delete(pid);
-  return [...below];
-}
-
 /** RSS of the process and everything below it: what the box pays while Hearth runs. */
 function treeRss(pid: number): number {
   let total = rssOf(pid);
@@ -122,17 +89,6 @@ function treeRss(pid: number): number {
     }
   }
   return total;
-}
-
-/**
- * Waits (up to two minutes) until the start-up type check's child process has exited: until
- * `pid` has `hearthProcesses` descendants left (0 for `hearth start`, 1 for `npm start`, whose
- * Hearth is npm's child).
- */
-async function typeCheckDone(pid: number, hearthProcesses = 0): Promise<number> {
-  const started = performance.now();
-  while (descendantsOf(pid).length > hearthProcesses && performance.now() - started < 120_000) await sleep(250);
-  return (performance.now() - started) / 1000;
 }
 
 async function idleSince(readyAt: number): Promise<void> {

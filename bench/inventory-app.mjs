@@ -2,14 +2,13 @@
 // `npm start` and `hearth start` run it (no tsx in the process, V8's heap sized as they size
 // it), on the database the parent seeded. Forked by bench/inventory.ts, which sends "rss" after
 // each scenario and disconnects to stop it.
-import v8 from "node:v8";
-
 const { keepHeapSmall, letYoungGenerationGrow } = await import("../dist/composition/small-heap.js");
 keepHeapSmall();
 const { MemoryLogger } = await import("../dist/adapters/logging/memory-logger.js");
 const { openDatabase } = await import("../dist/adapters/persistence/database.js");
 const { loadConfig } = await import("../dist/composition/config.js");
 const { buildInventoryApi } = await import("../dist/composition/inventory-api.js");
+const { answerUsageRequests } = await import("./app-usage.mjs");
 
 const config = loadConfig(process.env);
 // Without DATABASE_URL: the PGlite database the parent seeded in BENCH_PGLITE_DIR.
@@ -20,14 +19,7 @@ const database = await openDatabase({
   preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
 });
 const api = await buildInventoryApi({ config, database, logger: new MemoryLogger() });
-process.on("message", (message) => {
-  // Beside the memory: the CPU time so far (µs), from which the parent takes a scenario's CPU per
-  // request, and the young generation's size (both semi-spaces), which grows with the load.
-  if (message === "rss") {
-    const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === "new_space")?.space_size ?? 0;
-    process.send?.({ ...process.memoryUsage(), cpu: process.cpuUsage(), young });
-  }
-});
+answerUsageRequests();
 const server = api.app.listen(0, "127.0.0.1", () => {
   const address = server.address();
   // As `hearth start` does once it has started.

@@ -75,7 +75,7 @@ export function keepHeapSmall(
 }
 
 /** The young generation's size (both semi-spaces), in bytes. */
-function youngGenerationBytes(): number {
+export function youngGenerationBytes(): number {
   return v8.getHeapSpaceStatistics().find((space) => space.space_name === "new_space")?.space_size ?? 0;
 }
 
