@@ -14,8 +14,9 @@
  * The multi-household scenario (bench/inventory-households.ts) seeds BENCH_HOUSEHOLDS (10 000)
  * households of BENCH_ITEMS_PER_HOUSEHOLD (100) items and two members each, and spreads
  * requests at random over households and members at 32 connections, beside the same SQL.
- * BENCH_SCENARIOS=single,multi (default both) picks which run; smaller BENCH_HOUSEHOLDS and
- * BENCH_ITEMS make a quick run.
+ * BENCH_SCENARIOS picks which groups run (default all of single,multi,writes,pglite,hearth:
+ * singleHousehold, multiHousehold, writesIntoOneHousehold, embedded and wholeHearth below);
+ * smaller BENCH_HOUSEHOLDS and BENCH_ITEMS make a quick run.
  *
  * BENCH_DATABASE_URL: a PostgreSQL server URL whose user may create databases
  * (default postgres://postgres@127.0.0.1:5432/postgres). BENCH_DURATION: seconds per
@@ -27,7 +28,7 @@
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -62,6 +63,7 @@ import {
   tokensFor,
 } from "./inventory-households.js";
 import { compiledRuntimeStaleness } from "../scripts/dist-freshness.mjs";
+import { typeCheckDone } from "./process-tree.js";
 
 const CONNECTIONS = 32;
 /** The app's default pool size (openDatabase); the raw runner gets the same. */
@@ -77,7 +79,7 @@ const NPM_START_NODE_FLAGS =
     .match(/\bnode((?:\s+--\S+)*)\s/)?.[1]
     ?.trim() ?? "";
 const SCENARIOS = new Set(
-  (process.env.BENCH_SCENARIOS ?? "single,multi,writes,pglite").split(",").map((name) => name.trim()),
+  (process.env.BENCH_SCENARIOS ?? "single,multi,writes,pglite,hearth").split(",").map((name) => name.trim()),
 );
 /** Items of the household the PGlite run seeds (the issue's 10 000). */
 const PGLITE_ITEMS = Number(process.env.BENCH_PGLITE_ITEMS ?? 10_000);
@@ -390,8 +392,9 @@ async function runRaw(pool: pg.Pool, sql: { page: [string, unknown[]]; count?: [
 function startServer(
   databaseUrl: string,
   env: Record<string, string> = {},
+  script: "inventory-app.mjs" | "hearth-app.mjs" = "inventory-app.mjs",
 ): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(fileURLToPath(new URL("inventory-app.mjs", import.meta.url)), [], {
+  const child = fork(fileURLToPath(new URL(script, import.meta.url)), [], {
     execArgv: [
       ...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []),
       // The app's V8 flags alone (the load generator keeps its own): by default the one
@@ -459,6 +462,7 @@ async function main(): Promise<void> {
   if (SCENARIOS.has("multi")) await multiHousehold(adminUrl);
   if (SCENARIOS.has("writes")) await writesIntoOneHousehold(adminUrl);
   if (SCENARIOS.has("pglite")) await embedded();
+  if (SCENARIOS.has("hearth")) await wholeHearth();
   process.stdout.write(`\nTotal run time ${((performance.now() - startedAt) / 1000).toFixed(0)} s\n`);
 }
 
@@ -920,6 +924,79 @@ async function embedded(): Promise<void> {
     reportRows(report, results);
   } finally {
     await rm(directory, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The inventory API alone (bench/inventory-app.mjs, what the other scenarios measure) against
+ * the same requests to `hearth start` (bench/hearth-app.mjs): the whole process a self-hoster
+ * runs, with default settings, the example automations, the inventory events delivered to the
+ * engine and MQTT (MQTT_HOST unset: the broker on localhost when one answers, else the embedded
+ * one), on PGlite, the default database. Each app gets its own copy of one seeded household of
+ * BENCH_PGLITE_ITEMS items; each scenario runs on one app, then on the other, at
+ * BENCH_HEARTH_CONNECTIONS (default 8: a family's phones and a few automations, not a crowd).
+ */
+async function wholeHearth(): Promise<void> {
+  const seeded = await mkdtemp(path.join(tmpdir(), "hearth-bench-whole-"));
+  const report = (line: string) => process.stdout.write(`${line}\n`);
+  try {
+    const layout = new Layout(1, PGLITE_ITEMS);
+    const database = await openDatabase({ dataDir: path.join(seeded, "seed") });
+    await migrateToLatest(database.knex);
+    await seedHouseholds(pgliteRaw(database), layout);
+    await database.close();
+    await cp(path.join(seeded, "seed"), path.join(seeded, "api"), { recursive: true });
+    await cp(path.join(seeded, "seed"), path.join(seeded, "hearth"), { recursive: true });
+    const connections = Number(process.env.BENCH_HEARTH_CONNECTIONS ?? 8);
+    const only = new RegExp(process.env.BENCH_ONLY ?? "");
+    const scenarios = householdScenarios(sqlToNative, layout).filter((scenario) => only.test(scenario.name));
+    const api = await startServer("", { BENCH_PGLITE_DIR: path.join(seeded, "api") });
+    const hearth = await startServer("", { DATA_DIR: path.join(seeded, "hearth") }, "hearth-app.mjs");
+    const tokenFor = tokensFor(BENCH_JWT_SECRET);
+    const rows: {
+      name: string;
+      alone: Measured;
+      whole: Measured;
+      aloneRss: number;
+      wholeRss: number;
+      errors: number;
+    }[] = [];
+    try {
+      // The start-up type check of the automations runs in a child process until 30 s after it
+      // answered; a running Hearth has none.
+      const waited = await typeCheckDone(hearth.child.pid!);
+      report(
+        `\nThe API alone against hearth start (PGlite, one household of ${PGLITE_ITEMS} items, ${connections} connections; waited ${waited.toFixed(0)} s for the start-up type check)`,
+      );
+      for (const scenario of scenarios) {
+        const run = (app: { child: ChildProcess; port: number }) =>
+          runVaried(`http://127.0.0.1:${app.port}`, { ...scenario, connections }, tokenFor, app.child);
+        const alone = await run(api);
+        const aloneRss = await rssOf(api.child);
+        const whole = await run(hearth);
+        const wholeRss = await rssOf(hearth.child);
+        const name = scenario.name.replace(/ \(16 connections\)$/, "");
+        rows.push({ name, alone, whole, aloneRss, wholeRss, errors: alone.errors + whole.errors });
+        report(`  ${name}: ${alone.rps.toFixed(0)} req/s alone, ${whole.rps.toFixed(0)} in hearth start`);
+      }
+    } finally {
+      for (const app of [api, hearth]) {
+        app.child.disconnect();
+        await new Promise((resolve) => app.child.once("exit", resolve));
+      }
+    }
+    report("");
+    report(
+      "| scenario | alone req/s | p50 ms | p99 ms | hearth start req/s | p50 ms | p99 ms | req/s whole/alone | app CPU µs/req alone | whole | errors | RSS MB alone | whole |",
+    );
+    report("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (const row of rows) {
+      report(
+        `| ${row.name} | ${figures(row.alone)} | ${figures(row.whole)} | ${ratio(row.whole, row.alone)} | ${row.alone.appCpuUs?.toFixed(0) ?? "–"} | ${row.whole.appCpuUs?.toFixed(0) ?? "–"} | ${row.errors} | ${row.aloneRss.toFixed(0)} | ${row.wholeRss.toFixed(0)} |`,
+      );
+    }
+  } finally {
+    await rm(seeded, { recursive: true, force: true });
   }
 }
 
