@@ -16,6 +16,10 @@ server.listen(0, "127.0.0.1", () => {
   const address = server.address();
   process.send?.({ port: typeof address === "object" && address ? address.port : 0 });
 });
+// It leaves no work behind its requests: settled at once (bench/app-usage.mjs says what the apps do).
+process.on("message", (message) => {
+  if (message === "settle") process.send?.({ settled: true });
+});
 process.on("disconnect", () => {
   server.close();
   server.closeAllConnections();
