@@ -58,10 +58,9 @@ interface Counted {
   mainLessIdleKIr: number;
 }
 
-/** Instructions per second of wall time that an app spends with no requests (main thread, all threads). */
+/** Instructions per second of wall time that an app's main thread spends with no requests. */
 interface IdleRate {
   main: number;
-  all: number;
 }
 
 interface Request {
@@ -121,7 +120,7 @@ class CountedProcess {
     const counted = await this.count("idle", async () => {
       await sleep(seconds * 1000);
     });
-    return { main: counted.main / counted.seconds, all: counted.all / counted.seconds };
+    return { main: counted.main / counted.seconds };
   }
 
   /**

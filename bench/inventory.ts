@@ -861,6 +861,17 @@ function pgliteRaw(database: Database): RawDb {
   };
 }
 
+/** Migrates a new PGlite data directory and seeds `layout` into it; returns the seconds the seeding took. */
+async function seedPglite(directory: string, layout: Layout): Promise<number> {
+  const database = await openDatabase({ dataDir: directory });
+  try {
+    await migrateToLatest(database.knex);
+    return await seedHouseholds(pgliteRaw(database), layout);
+  } finally {
+    await database.close();
+  }
+}
+
 /**
  * The embedded database (PGlite), Hearth's default: one household of BENCH_PGLITE_ITEMS
  * (10 000) items, every scenario at 8 and at 32 connections against the app on a PGlite data
@@ -872,10 +883,7 @@ async function embedded(): Promise<void> {
   const report = (line: string) => process.stdout.write(`${line}\n`);
   try {
     const layout = new Layout(1, PGLITE_ITEMS);
-    let database = await openDatabase({ dataDir: directory });
-    await migrateToLatest(database.knex);
-    const seedSeconds = await seedHouseholds(pgliteRaw(database), layout);
-    await database.close();
+    const seedSeconds = await seedPglite(directory, layout);
     report(
       `\nPGlite: seeded one household of ${PGLITE_ITEMS} items in ${seedSeconds.toFixed(1)} s; ${DURATION} s per scenario`,
     );
@@ -906,7 +914,7 @@ async function embedded(): Promise<void> {
       child.disconnect();
       await new Promise((resolve) => child.once("exit", resolve));
     }
-    database = await openDatabase({ dataDir: directory });
+    const database = await openDatabase({ dataDir: directory });
     try {
       const raw = pgliteRaw(database);
       let index = 0;
@@ -941,10 +949,7 @@ async function wholeHearth(): Promise<void> {
   const report = (line: string) => process.stdout.write(`${line}\n`);
   try {
     const layout = new Layout(1, PGLITE_ITEMS);
-    const database = await openDatabase({ dataDir: path.join(seeded, "seed") });
-    await migrateToLatest(database.knex);
-    await seedHouseholds(pgliteRaw(database), layout);
-    await database.close();
+    await seedPglite(path.join(seeded, "seed"), layout);
     await cp(path.join(seeded, "seed"), path.join(seeded, "api"), { recursive: true });
     await cp(path.join(seeded, "seed"), path.join(seeded, "hearth"), { recursive: true });
     const connections = Number(process.env.BENCH_HEARTH_CONNECTIONS ?? 8);
