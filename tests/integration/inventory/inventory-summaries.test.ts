@@ -31,11 +31,17 @@ for (const source of ["pglite", { acquired: "inventory summaries" }] as const) {
         }
         const summaries = new KnexInventorySummaries(database().knex);
         const all = await summaries.listHouseholds();
-        expect(all.filter((household) => ids.includes(household.id)).map((household) => household.name)).to.deep.equal([
-          "Home",
-          "Cabin",
-          "Office",
-        ]);
+        // Two of them may share a millisecond: then the id decides, so the expected order is read
+        // off the stored rows rather than assumed from the order of the requests.
+        const oldestFirst = await database()
+          .knex("households")
+          .whereIn("id", ids)
+          .orderBy([{ column: "created_at" }, { column: "id" }])
+          .select<{ name: string }[]>("name");
+        expect(oldestFirst.map((row) => row.name).sort()).to.deep.equal(["Cabin", "Home", "Office"]);
+        expect(all.filter((household) => ids.includes(household.id)).map((household) => household.name)).to.deep.equal(
+          oldestFirst.map((row) => row.name),
+        );
         const asked = await summaries.listHouseholds([ids[2]!, "no-such-household", ids[0]!]);
         expect(asked.map((household) => household.name).sort()).to.deep.equal(["Home", "Office"]);
         expect(await summaries.listHouseholds([])).to.deep.equal([]);
