@@ -45,8 +45,8 @@ for (const source of ["pglite", { acquired: "inventory summaries" }] as const) {
         const asked = await summaries.listHouseholds([ids[2]!, "no-such-household", ids[0]!]);
         expect(asked.map((household) => household.name).sort()).to.deep.equal(["Home", "Office"]);
         expect(await summaries.listHouseholds([])).to.deep.equal([]);
-        // More ids than one statement takes binds: the chunks together find the one that exists.
-        const many = [...Array.from({ length: 2500 }, (_, index) => `missing-${index}`), ids[1]!];
+        // More ids than one statement takes binds (65 535): the chunks together find the one that exists.
+        const many = [...Array.from({ length: 70_000 }, (_, index) => `missing-${index}`), ids[1]!];
         expect(await summaries.listHouseholds(many)).to.deep.equal([{ id: ids[1], name: "Cabin" }]);
       } finally {
         await api.close();
