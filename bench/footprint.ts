@@ -377,7 +377,7 @@ async function measureNpmStart(
   const first = await startHearth(env, [], "npm");
   try {
     const pid = first.running.child.pid as number;
-    await typeCheckDone(pid, 1);
+    await typeCheckDone(pid);
     await sleep(SETTLE_SECONDS * 1000);
     await idleSince(first.readyAt);
     const figures = { seconds: first.seconds, peak: first.running.peakRss(), idle: treeRss(pid), npm: rssOf(pid) };

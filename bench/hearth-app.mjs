@@ -17,6 +17,9 @@ answerUsageRequests(async () => {
   await hearth.inventoryLink.dispatcher.drain();
   await hearth.inventoryLink.publisher?.settled();
 });
+// The start-up type check begins once Hearth has started. Answering after it has answered keeps a
+// bench's wait for its process (bench/process-tree.ts) from looking before the process began.
+await hearth.engine.lastTypeCheck;
 process.send?.({ port: hearth.apiPort });
 process.on("disconnect", async () => {
   await hearth.stop();

@@ -462,7 +462,7 @@ async function main(): Promise<void> {
   if (SCENARIOS.has("multi")) await multiHousehold(adminUrl);
   if (SCENARIOS.has("writes")) await writesIntoOneHousehold(adminUrl);
   if (SCENARIOS.has("pglite")) await embedded();
-  if (SCENARIOS.has("hearth")) await wholeHearth();
+  if (SCENARIOS.has("hearth")) await wholeHearth(adminUrl);
   process.stdout.write(`\nTotal run time ${((performance.now() - startedAt) / 1000).toFixed(0)} s\n`);
 }
 
@@ -935,73 +935,129 @@ async function embedded(): Promise<void> {
   }
 }
 
+/** Where an app of the `hearth` group finds its database: DATABASE_URL ("" for PGlite) and the rest of its environment. */
+interface AppDatabase {
+  databaseUrl: string;
+  env: Record<string, string>;
+}
+
 /**
  * The inventory API alone (bench/inventory-app.mjs, what the other scenarios measure) against
  * the same requests to `hearth start` (bench/hearth-app.mjs): the whole process a self-hoster
  * runs, with default settings, the example automations, the inventory events delivered to the
  * engine and MQTT (MQTT_HOST unset: the broker on localhost when one answers, else the embedded
- * one), on PGlite, the default database. Each app gets its own copy of one seeded household of
- * BENCH_PGLITE_ITEMS items; each scenario runs on one app, then on the other, at
- * BENCH_HEARTH_CONNECTIONS (default 8: a family's phones and a few automations, not a crowd).
+ * one). On each of BENCH_HEARTH_DATABASES (default both): PGlite, the default database, and
+ * PostgreSQL (a scratch database per app under BENCH_DATABASE_URL). Each app gets its own copy of
+ * one seeded household of BENCH_PGLITE_ITEMS items; each scenario runs on one app, then on the
+ * other, at BENCH_HEARTH_CONNECTIONS (default 8: a family's phones and a few automations, not a
+ * crowd).
  */
-async function wholeHearth(): Promise<void> {
-  const seeded = await mkdtemp(path.join(tmpdir(), "hearth-bench-whole-"));
-  const report = (line: string) => process.stdout.write(`${line}\n`);
-  try {
-    const layout = new Layout(1, PGLITE_ITEMS);
-    await seedPglite(path.join(seeded, "seed"), layout);
-    await cp(path.join(seeded, "seed"), path.join(seeded, "api"), { recursive: true });
-    await cp(path.join(seeded, "seed"), path.join(seeded, "hearth"), { recursive: true });
-    const connections = Number(process.env.BENCH_HEARTH_CONNECTIONS ?? 8);
-    const only = new RegExp(process.env.BENCH_ONLY ?? "");
-    const scenarios = householdScenarios(sqlToNative, layout).filter((scenario) => only.test(scenario.name));
-    const api = await startServer("", { BENCH_PGLITE_DIR: path.join(seeded, "api") });
-    const hearth = await startServer("", { DATA_DIR: path.join(seeded, "hearth") }, "hearth-app.mjs");
-    const tokenFor = tokensFor(BENCH_JWT_SECRET);
-    const rows: {
-      name: string;
-      alone: Measured;
-      whole: Measured;
-      aloneRss: number;
-      wholeRss: number;
-      errors: number;
-    }[] = [];
+async function wholeHearth(adminUrl: string): Promise<void> {
+  const layout = new Layout(1, PGLITE_ITEMS);
+  for (const name of (process.env.BENCH_HEARTH_DATABASES ?? "pglite,postgres").split(",").map((part) => part.trim())) {
+    const scratch = await mkdtemp(path.join(tmpdir(), "hearth-bench-whole-"));
     try {
-      // The start-up type check of the automations runs in a child process until 30 s after it
-      // answered; a running Hearth has none.
-      const waited = await typeCheckDone(hearth.child.pid!);
-      report(
-        `\nThe API alone against hearth start (PGlite, one household of ${PGLITE_ITEMS} items, ${connections} connections; waited ${waited.toFixed(0)} s for the start-up type check)`,
-      );
-      for (const scenario of scenarios) {
-        const run = (app: { child: ChildProcess; port: number }) =>
-          runVaried(`http://127.0.0.1:${app.port}`, { ...scenario, connections }, tokenFor, app.child);
-        const alone = await run(api);
-        const aloneRss = await rssOf(api.child);
-        const whole = await run(hearth);
-        const wholeRss = await rssOf(hearth.child);
-        const name = scenario.name.replace(/ \(16 connections\)$/, "");
-        rows.push({ name, alone, whole, aloneRss, wholeRss, errors: alone.errors + whole.errors });
-        report(`  ${name}: ${alone.rps.toFixed(0)} req/s alone, ${whole.rps.toFixed(0)} in hearth start`);
+      if (name === "pglite") {
+        await seedPglite(path.join(scratch, "seed"), layout);
+        await cp(path.join(scratch, "seed"), path.join(scratch, "api"), { recursive: true });
+        await cp(path.join(scratch, "seed"), path.join(scratch, "hearth"), { recursive: true });
+        await compareWithHearth(
+          "PGlite",
+          layout,
+          { databaseUrl: "", env: { BENCH_PGLITE_DIR: path.join(scratch, "api") } },
+          { databaseUrl: "", env: { DATA_DIR: path.join(scratch, "hearth") } },
+        );
+      } else if (name === "postgres") {
+        await withScratchDatabase(adminUrl, (apiUrl) =>
+          withScratchDatabase(adminUrl, async (hearthUrl) => {
+            for (const url of [apiUrl, hearthUrl]) await seedPostgres(url, layout);
+            await compareWithHearth(
+              "PostgreSQL",
+              layout,
+              { databaseUrl: apiUrl, env: {} },
+              // Hearth keeps its engine state and the type check's result in DATA_DIR either way.
+              { databaseUrl: hearthUrl, env: { DATA_DIR: path.join(scratch, "hearth") } },
+            );
+          }),
+        );
+      } else {
+        throw new Error(`BENCH_HEARTH_DATABASES: ${JSON.stringify(name)} is neither pglite nor postgres`);
       }
     } finally {
-      for (const app of [api, hearth]) {
-        app.child.disconnect();
-        await new Promise((resolve) => app.child.once("exit", resolve));
-      }
+      await rm(scratch, { recursive: true, force: true });
     }
-    report("");
+  }
+}
+
+/** Migrates a new PostgreSQL database and seeds `layout` into it. */
+async function seedPostgres(databaseUrl: string, layout: Layout): Promise<void> {
+  const database = await openDatabase({ databaseUrl, dataDir: ":memory:", poolMax: POOL_SIZE });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_SIZE });
+  try {
+    await migrateToLatest(database.knex);
+    await seedHouseholds(pgRaw(pool), layout);
+  } finally {
+    await pool.end();
+    await database.close();
+  }
+}
+
+/** The `hearth` group's scenarios on the API alone and on `hearth start`, each on its own copy of the seeded household. */
+async function compareWithHearth(
+  label: string,
+  layout: Layout,
+  aloneDatabase: AppDatabase,
+  hearthDatabase: AppDatabase,
+): Promise<void> {
+  const report = (line: string) => process.stdout.write(`${line}\n`);
+  const connections = Number(process.env.BENCH_HEARTH_CONNECTIONS ?? 8);
+  const only = new RegExp(process.env.BENCH_ONLY ?? "");
+  const scenarios = householdScenarios(sqlToNative, layout).filter((scenario) => only.test(scenario.name));
+  const api = await startServer(aloneDatabase.databaseUrl, aloneDatabase.env);
+  const hearth = await startServer(hearthDatabase.databaseUrl, hearthDatabase.env, "hearth-app.mjs");
+  const tokenFor = tokensFor(BENCH_JWT_SECRET);
+  const rows: {
+    name: string;
+    alone: Measured;
+    whole: Measured;
+    aloneRss: number;
+    wholeRss: number;
+    errors: number;
+  }[] = [];
+  try {
+    // The start-up type check of the automations runs in a child process until 30 s after it
+    // answered; a running Hearth has none.
+    const waited = await typeCheckDone(hearth.child.pid!);
     report(
-      "| scenario | alone req/s | p50 ms | p99 ms | hearth start req/s | p50 ms | p99 ms | req/s whole/alone | app CPU µs/req alone | whole | errors | RSS MB alone | whole |",
+      `\nThe API alone against hearth start (${label}, one household of ${layout.itemsPerHousehold} items, ${connections} connections; waited ${waited.toFixed(0)} s for the start-up type check)`,
     );
-    report("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    for (const row of rows) {
-      report(
-        `| ${row.name} | ${figures(row.alone)} | ${figures(row.whole)} | ${ratio(row.whole, row.alone)} | ${row.alone.appCpuUs?.toFixed(0) ?? "–"} | ${row.whole.appCpuUs?.toFixed(0) ?? "–"} | ${row.errors} | ${row.aloneRss.toFixed(0)} | ${row.wholeRss.toFixed(0)} |`,
-      );
+    for (const scenario of scenarios) {
+      const run = (app: { child: ChildProcess; port: number }) =>
+        runVaried(`http://127.0.0.1:${app.port}`, { ...scenario, connections }, tokenFor, app.child);
+      const alone = await run(api);
+      const aloneRss = await rssOf(api.child);
+      const whole = await run(hearth);
+      const wholeRss = await rssOf(hearth.child);
+      const name = scenario.name.replace(/ \(16 connections\)$/, "");
+      rows.push({ name, alone, whole, aloneRss, wholeRss, errors: alone.errors + whole.errors });
+      report(`  ${name}: ${alone.rps.toFixed(0)} req/s alone, ${whole.rps.toFixed(0)} in hearth start`);
     }
   } finally {
-    await rm(seeded, { recursive: true, force: true });
+    for (const app of [api, hearth]) {
+      app.child.disconnect();
+      await new Promise((resolve) => app.child.once("exit", resolve));
+    }
+  }
+  report("");
+  report(`${label}:`);
+  report(
+    "| scenario | alone req/s | p50 ms | p99 ms | hearth start req/s | p50 ms | p99 ms | req/s whole/alone | app CPU µs/req alone | whole | errors | RSS MB alone | whole |",
+  );
+  report("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  for (const row of rows) {
+    report(
+      `| ${row.name} | ${figures(row.alone)} | ${figures(row.whole)} | ${ratio(row.whole, row.alone)} | ${row.alone.appCpuUs?.toFixed(0) ?? "–"} | ${row.whole.appCpuUs?.toFixed(0) ?? "–"} | ${row.errors} | ${row.aloneRss.toFixed(0)} | ${row.wholeRss.toFixed(0)} |`,
+    );
   }
 }
 

@@ -1,5 +1,6 @@
 // The process tree of a Hearth under a bench (Linux: reads /proc): its start-up type check runs
-// in a child process, which exits 30 s after its last check.
+// in a child process (the JavaScript compiler's exits 30 s after its last check, the native one
+// when it is done), beside tsx's esbuild service.
 import { readdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 
@@ -38,12 +39,24 @@ export function descendantsOf(pid: number): number[] {
 }
 
 /**
- * Waits (up to two minutes) until the start-up type check's child process has exited: until
- * `pid` has `hearthProcesses` descendants left (0 for `hearth start`, 1 for `npm start`, whose
- * Hearth is npm's child).
+ * A type check's process: the JavaScript compiler's worker, or TypeScript's native compiler. Not
+ * every child is one: tsx's esbuild service, which compiles the automation files, lives as long
+ * as Hearth does, and a count of children waited two minutes for it every time.
  */
-export async function typeCheckDone(pid: number, hearthProcesses = 0): Promise<number> {
+const TYPE_CHECK_COMMAND = /type-check-worker|@typescript[\\/]typescript-[^\\/]+[\\/]lib[\\/]tsc/;
+
+function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+  } catch {
+    return ""; // Ended while we looked.
+  }
+}
+
+/** Waits (up to two minutes) until no type check runs below `pid`; returns the seconds it waited. */
+export async function typeCheckDone(pid: number): Promise<number> {
   const started = performance.now();
-  while (descendantsOf(pid).length > hearthProcesses && performance.now() - started < 120_000) await sleep(250);
+  const checking = () => descendantsOf(pid).some((child) => TYPE_CHECK_COMMAND.test(commandLine(child)));
+  while (checking() && performance.now() - started < 120_000) await sleep(250);
   return (performance.now() - started) / 1000;
 }
