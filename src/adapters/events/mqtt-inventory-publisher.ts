@@ -15,6 +15,14 @@ import type { InventoryEventSink } from "./outbox-dispatcher.js";
 export const SUMMARY_SOON_DAYS = 7;
 /** Summaries are refreshed this often even without events: items expire as time passes. */
 const REFRESH_EVERY_MS = 3_600_000;
+/**
+ * Rounds of summaries after events start at most this often. A summary counts every item of
+ * its household: under a stream of writes, rounds back to back kept the database counting all
+ * the time (on PostgreSQL they took a third off `hearth start`'s write throughput,
+ * docs/performance.md). A sensor a second behind loses nothing; a write after a quiet second
+ * still gets its summary at once.
+ */
+export const SUMMARY_ROUND_GAP_MS = 1_000;
 
 export interface MqttInventoryPublisherOptions {
   mqtt: MqttServiceApi;
@@ -71,6 +79,10 @@ export class MqttInventoryPublisher implements InventoryEventSink {
   /** Households with events since their summary was last read, and whether a round for them is queued. */
   private readonly stale = new Set<string>();
   private staleRoundQueued = false;
+  /** When the last round of summaries after events started (clock ms). */
+  private lastRoundAt = Number.NEGATIVE_INFINITY;
+  /** A round waiting out {@link SUMMARY_ROUND_GAP_MS}: its timer, and what settles once it has joined `pending`. */
+  private deferred: { handle: TimerHandle; due: Promise<void>; start: () => void } | null = null;
 
   constructor(private readonly options: MqttInventoryPublisherOptions) {
     this.clock = options.clock ?? systemClock;
@@ -91,9 +103,14 @@ export class MqttInventoryPublisher implements InventoryEventSink {
     this.scheduleRefresh();
   }
 
+  /** Publishes a round still waiting out its gap at once, then waits for everything queued. */
   stop(): Promise<void> {
     if (this.refreshHandle) this.timer.clearTimeout(this.refreshHandle);
     this.refreshHandle = null;
+    if (this.deferred) {
+      this.timer.clearTimeout(this.deferred.handle);
+      this.deferred.start();
+    }
     return this.pending;
   }
 
@@ -111,17 +128,37 @@ export class MqttInventoryPublisher implements InventoryEventSink {
     // the queue of rounds, and the database time they took from requests, grew without bound.
     if (this.staleRoundQueued) return;
     this.staleRoundQueued = true;
+    const wait = this.lastRoundAt + SUMMARY_ROUND_GAP_MS - this.clock.now().getTime();
+    if (wait <= 0) {
+      this.startRound();
+      return;
+    }
+    let joined: () => void = () => {};
+    const due = new Promise<void>((resolve) => {
+      joined = resolve;
+    });
+    const start = () => {
+      this.deferred = null;
+      this.startRound();
+      joined();
+    };
+    this.deferred = { handle: this.timer.setTimeout(start, wait), due, start };
+  }
+
+  /** Resolves once the summaries queued so far are published, a round waiting out its gap included (tests, shutdown). */
+  async settled(): Promise<void> {
+    if (this.deferred) await this.deferred.due;
+    await this.pending;
+  }
+
+  private startRound(): void {
     this.pending = this.pending.then(() => {
       this.staleRoundQueued = false;
+      this.lastRoundAt = this.clock.now().getTime();
       const households = [...this.stale];
       this.stale.clear();
       return this.refresh(households);
     });
-  }
-
-  /** Resolves once the summaries queued so far are published (tests, shutdown). */
-  settled(): Promise<void> {
-    return this.pending;
   }
 
   private scheduleRefresh(): void {

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { MqttInventoryPublisher } from "../../../src/adapters/events/mqtt-inventory-publisher.js";
+import { MqttInventoryPublisher, SUMMARY_ROUND_GAP_MS } from "../../../src/adapters/events/mqtt-inventory-publisher.js";
 import { OutboxDispatcher } from "../../../src/adapters/events/outbox-dispatcher.js";
 import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
 import { MemoryInventoryOutbox } from "../../../src/adapters/persistence/memory-inventory-outbox.js";
@@ -297,6 +297,7 @@ describe("MqttInventoryPublisher under a stream of writes", () => {
     // Batches that arrive while that summary is read wait for one more round, not one each.
     for (let batch = 0; batch < 20; batch++) publisher.deliver([itemCreated("h1"), itemCreated("h2")]);
     release();
+    time.advance(SUMMARY_ROUND_GAP_MS);
     await publisher.settled();
     expect(summarized).to.deep.equal(["h1", "h1", "h2"]);
     // Only the touched households' names are read, never the list of every household.
@@ -305,6 +306,74 @@ describe("MqttInventoryPublisher under a stream of writes", () => {
     const last = mqtt.published.filter((message) => message.topic === "p/h1/summary").at(-1);
     expect(last?.payload).to.deep.include({ itemCount: 2 });
     await publisher.stop();
+  });
+});
+
+describe("MqttInventoryPublisher between rounds", () => {
+  const flush = async () => {
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  function counting() {
+    const summarized: string[] = [];
+    const mqtt = new FakeMqttService();
+    const time = new FakeTime("2026-06-01T10:00:00Z");
+    const publisher = new MqttInventoryPublisher({
+      mqtt,
+      summaries: {
+        listHouseholds: async (ids) => (ids ?? []).map((id) => ({ id, name: id })),
+        summarize: async (householdId) => {
+          summarized.push(householdId);
+          return { householdId, itemCount: summarized.length, expiringSoon: 0, expired: 0, byCategory: [] };
+        },
+        countsByFreezer: async () => [],
+      },
+      logger: new MemoryLogger(),
+      prefix: "p",
+      discoveryPrefix: null,
+      clock: time,
+      timer: time,
+    });
+    return { summarized, mqtt, time, publisher };
+  }
+
+  it("starts the next round no sooner than the gap after the last one began, events going out meanwhile", async () => {
+    const { summarized, mqtt, time, publisher } = counting();
+    publisher.deliver([itemCreated("h1")]);
+    await publisher.settled();
+    expect(summarized).to.deep.equal(["h1"]);
+    time.advance(300);
+    publisher.deliver([itemCreated("h1")]);
+    publisher.deliver([itemCreated("h2")]);
+    await flush();
+    // The events are out at once; the summaries wait for one round at the end of the gap.
+    expect(mqtt.published.filter((message) => message.topic.endsWith("/events"))).to.have.length(3);
+    expect(summarized).to.deep.equal(["h1"]);
+    expect(time.pendingCount).to.equal(1);
+    time.advance(SUMMARY_ROUND_GAP_MS - 301);
+    await flush();
+    expect(summarized).to.deep.equal(["h1"]);
+    time.advance(1);
+    await publisher.settled();
+    expect(summarized).to.deep.equal(["h1", "h1", "h2"]);
+    // After a quiet gap, a write's summary goes out without waiting.
+    time.advance(SUMMARY_ROUND_GAP_MS);
+    publisher.deliver([itemCreated("h2")]);
+    await flush();
+    expect(summarized).to.deep.equal(["h1", "h1", "h2", "h2"]);
+    expect(time.pendingCount).to.equal(0);
+    await publisher.stop();
+  });
+
+  it("publishes a round still waiting out its gap when it stops, leaving no timer", async () => {
+    const { summarized, mqtt, time, publisher } = counting();
+    publisher.deliver([itemCreated("h1")]);
+    await publisher.settled();
+    publisher.deliver([itemCreated("h2")]);
+    await publisher.stop();
+    expect(summarized).to.deep.equal(["h1", "h2"]);
+    expect(mqtt.published.filter((message) => message.topic === "p/h2/summary")).to.have.length(1);
+    expect(time.pendingCount).to.equal(0);
   });
 });
 
