@@ -25,6 +25,8 @@
  * BENCH_APP_NODE_FLAGS: Node flags for the app processes only, instead of those `npm start`
  * passes (none: the app sizes V8's heap itself, as `hearth start` does; a
  * `--max-semi-space-size` here leaves the young generation to V8, as it would for an owner).
+ * `npm run bench:inventory -- --node 22,24` runs the whole bench, apps included, on those Node
+ * versions one after the other (bench/other-nodes.ts).
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -63,6 +65,7 @@ import {
   tokensFor,
 } from "./inventory-households.js";
 import { compiledRuntimeStaleness } from "../scripts/dist-freshness.mjs";
+import { runOnRequestedNodes } from "./other-nodes.js";
 import { typeCheckDone } from "./process-tree.js";
 
 const CONNECTIONS = 32;
@@ -458,6 +461,7 @@ async function main(): Promise<void> {
   }
   const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
   const startedAt = performance.now();
+  process.stdout.write(`Node ${process.version}\n`);
   if (SCENARIOS.has("single")) await singleHousehold(adminUrl);
   if (SCENARIOS.has("multi")) await multiHousehold(adminUrl);
   if (SCENARIOS.has("writes")) await writesIntoOneHousehold(adminUrl);
@@ -1061,4 +1065,5 @@ async function compareWithHearth(
   }
 }
 
+runOnRequestedNodes("bench/inventory.ts");
 await main();
