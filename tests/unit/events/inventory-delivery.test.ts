@@ -259,37 +259,45 @@ describe("MqttInventoryPublisher", () => {
   });
 });
 
+/**
+ * A publisher on fake time whose summaries record the households they read (and the names asked
+ * for); with `firstHeld`, the first summary waits for it (a large household on a busy database).
+ */
+function countingPublisher(firstHeld?: Promise<void>) {
+  const summarized: string[] = [];
+  const asked: (readonly string[] | undefined)[] = [];
+  const mqtt = new FakeMqttService();
+  const time = new FakeTime("2026-06-01T10:00:00Z");
+  const publisher = new MqttInventoryPublisher({
+    mqtt,
+    summaries: {
+      listHouseholds: async (ids) => {
+        asked.push(ids);
+        return (ids ?? []).map((id) => ({ id, name: id }));
+      },
+      summarize: async (householdId) => {
+        summarized.push(householdId);
+        if (summarized.length === 1 && firstHeld) await firstHeld;
+        return { householdId, itemCount: summarized.length, expiringSoon: 0, expired: 0, byCategory: [] };
+      },
+      countsByFreezer: async () => [],
+    },
+    logger: new MemoryLogger(),
+    prefix: "p",
+    discoveryPrefix: null,
+    clock: time,
+    timer: time,
+  });
+  return { summarized, asked, mqtt, time, publisher };
+}
+
 describe("MqttInventoryPublisher under a stream of writes", () => {
   it("reads each touched household's summary once per round, however many batches touched it meanwhile", async () => {
-    const summarized: string[] = [];
-    const asked: (readonly string[] | undefined)[] = [];
     let release: () => void = () => {};
     const firstHeld = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const mqtt = new FakeMqttService();
-    const time = new FakeTime("2026-06-01T10:00:00Z");
-    const publisher = new MqttInventoryPublisher({
-      mqtt,
-      summaries: {
-        listHouseholds: async (ids) => {
-          asked.push(ids);
-          return (ids ?? []).map((id) => ({ id, name: id }));
-        },
-        summarize: async (householdId) => {
-          summarized.push(householdId);
-          // The first summary takes long (a large household on a busy database).
-          if (summarized.length === 1) await firstHeld;
-          return { householdId, itemCount: summarized.length, expiringSoon: 0, expired: 0, byCategory: [] };
-        },
-        countsByFreezer: async () => [],
-      },
-      logger: new MemoryLogger(),
-      prefix: "p",
-      discoveryPrefix: null,
-      clock: time,
-      timer: time,
-    });
+    const { summarized, asked, mqtt, time, publisher } = countingPublisher(firstHeld);
     publisher.deliver([itemCreated("h1")]);
     for (let tries = 0; tries < 50 && summarized.length === 0; tries++)
       await new Promise((resolve) => setImmediate(resolve));
@@ -314,31 +322,8 @@ describe("MqttInventoryPublisher between rounds", () => {
     for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
   };
 
-  function counting() {
-    const summarized: string[] = [];
-    const mqtt = new FakeMqttService();
-    const time = new FakeTime("2026-06-01T10:00:00Z");
-    const publisher = new MqttInventoryPublisher({
-      mqtt,
-      summaries: {
-        listHouseholds: async (ids) => (ids ?? []).map((id) => ({ id, name: id })),
-        summarize: async (householdId) => {
-          summarized.push(householdId);
-          return { householdId, itemCount: summarized.length, expiringSoon: 0, expired: 0, byCategory: [] };
-        },
-        countsByFreezer: async () => [],
-      },
-      logger: new MemoryLogger(),
-      prefix: "p",
-      discoveryPrefix: null,
-      clock: time,
-      timer: time,
-    });
-    return { summarized, mqtt, time, publisher };
-  }
-
   it("starts the next round no sooner than the gap after the last one began, events going out meanwhile", async () => {
-    const { summarized, mqtt, time, publisher } = counting();
+    const { summarized, mqtt, time, publisher } = countingPublisher();
     publisher.deliver([itemCreated("h1")]);
     await publisher.settled();
     expect(summarized).to.deep.equal(["h1"]);
@@ -366,7 +351,7 @@ describe("MqttInventoryPublisher between rounds", () => {
   });
 
   it("publishes a round still waiting out its gap when it stops, leaving no timer", async () => {
-    const { summarized, mqtt, time, publisher } = counting();
+    const { summarized, mqtt, time, publisher } = countingPublisher();
     publisher.deliver([itemCreated("h1")]);
     await publisher.settled();
     publisher.deliver([itemCreated("h2")]);
