@@ -128,7 +128,9 @@ export class MqttInventoryPublisher implements InventoryEventSink {
     // the queue of rounds, and the database time they took from requests, grew without bound.
     if (this.staleRoundQueued) return;
     this.staleRoundQueued = true;
-    const wait = this.lastRoundAt + SUMMARY_ROUND_GAP_MS - this.clock.now().getTime();
+    // At most the gap, should the wall clock step back (a board without a real-time clock
+    // setting its time from NTP).
+    const wait = Math.min(this.lastRoundAt + SUMMARY_ROUND_GAP_MS - this.clock.now().getTime(), SUMMARY_ROUND_GAP_MS);
     if (wait <= 0) {
       this.startRound();
       return;

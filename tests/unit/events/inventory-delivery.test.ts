@@ -7,6 +7,7 @@ import { InventoryEventBus } from "../../../src/application/automation/inventory
 import { handlerFor, type WiringContext } from "../../../src/application/automation/trigger-handlers.js";
 import type { InventoryTrigger, TriggerContext } from "../../../src/domain/automation/trigger.js";
 import { eventFactory, type InventoryEvent } from "../../../src/domain/inventory/inventory-event.js";
+import type { Clock } from "../../../src/ports/clock.js";
 import type { InventorySummaries } from "../../../src/ports/inventory-summaries.js";
 import { FakeTime } from "../../support/engine-fakes.js";
 import { FakeMqttService } from "../../support/fake-mqtt-service.js";
@@ -263,7 +264,7 @@ describe("MqttInventoryPublisher", () => {
  * A publisher on fake time whose summaries record the households they read (and the names asked
  * for); with `firstHeld`, the first summary waits for it (a large household on a busy database).
  */
-function countingPublisher(firstHeld?: Promise<void>) {
+function countingPublisher(firstHeld?: Promise<void>, clock?: Clock) {
   const summarized: string[] = [];
   const asked: (readonly string[] | undefined)[] = [];
   const mqtt = new FakeMqttService();
@@ -285,7 +286,7 @@ function countingPublisher(firstHeld?: Promise<void>) {
     logger: new MemoryLogger(),
     prefix: "p",
     discoveryPrefix: null,
-    clock: time,
+    clock: clock ?? time,
     timer: time,
   });
   return { summarized, asked, mqtt, time, publisher };
@@ -347,6 +348,19 @@ describe("MqttInventoryPublisher between rounds", () => {
     await flush();
     expect(summarized).to.deep.equal(["h1", "h1", "h2", "h2"]);
     expect(time.pendingCount).to.equal(0);
+    await publisher.stop();
+  });
+
+  it("waits no longer than the gap when the wall clock steps back", async () => {
+    let now = Date.parse("2026-06-01T10:00:00Z");
+    const { summarized, time, publisher } = countingPublisher(undefined, { now: () => new Date(now) });
+    publisher.deliver([itemCreated("h1")]);
+    await publisher.settled();
+    now -= 3_600_000;
+    publisher.deliver([itemCreated("h1")]);
+    time.advance(SUMMARY_ROUND_GAP_MS);
+    await publisher.settled();
+    expect(summarized).to.deep.equal(["h1", "h1"]);
     await publisher.stop();
   });
 
