@@ -4,6 +4,7 @@ import path from "node:path";
 import { expect } from "chai";
 import type { Page } from "playwright-core";
 import { FakeOpenFoodFacts } from "../support/fake-open-food-facts.js";
+import { expectFocus } from "./support/accessibility.js";
 import { fakeCamera, writeBarcodeVideo } from "./support/barcode-video.js";
 import {
   type AppServer,
@@ -71,7 +72,7 @@ function scanTests(getServer: () => AppServer, profile: Profile): void {
       // The camera sees the code; the household has not seen it, and neither has Open Food Facts.
       await page.locator("#barcode-note", { hasText: say("barcode.unknown", { code: CAMERA_CODE }) }).waitFor();
       expect(await page.locator("#add-barcode").inputValue()).to.equal(CAMERA_CODE);
-      expect(await page.evaluate(() => document.activeElement?.id)).to.equal("add-name");
+      await expectFocus(page, "id", "add-name");
       expect(await page.locator("video").count(), "the camera is off once a code is read").to.equal(0);
       // Without a BarcodeDetector (Chromium on Linux) the WebAssembly reader did the reading, and
       // came from Hearth itself: nothing on the page was fetched from another origin.

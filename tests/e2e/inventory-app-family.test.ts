@@ -12,7 +12,7 @@ import {
   useAppServer,
   text,
 } from "./support/family-app.js";
-import { expectAccessible } from "./support/accessibility.js";
+import { expectAccessible, expectFocus } from "./support/accessibility.js";
 
 /** The calendar day `offset` days from now in UTC, as the API stores a date ("2026-11-25"). */
 function utcDay(offset = 0, from = Date.now()): string {
@@ -209,7 +209,7 @@ function profileTests(getServer: () => AppServer, profile: Profile): void {
       await remove.click();
       const confirm = page.getByRole("button", { name: say("household.deleteConfirm") });
       await confirm.waitFor();
-      expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal(say("household.deleteConfirm"));
+      await expectFocus(page, "textContent", say("household.deleteConfirm"));
       await page.keyboard.press("Escape");
       await confirm.waitFor({ state: "detached" });
       // Cancelled: the focus is back on the button that asked, not on <body>.
@@ -264,8 +264,7 @@ function profileTests(getServer: () => AppServer, profile: Profile): void {
       expect(box.y + box.height).to.be.at.most(screen.height);
       expect(box.y).to.be.at.least(0);
       await add.click();
-      await page.locator("#add-name").waitFor();
-      expect(await focused(page)).to.equal("add-name");
+      await expectFocus(page, "id", "add-name");
       await expectAccessible(page, `home with quick add (${profile.name})`);
     } finally {
       await anna.context.close();
@@ -398,7 +397,7 @@ function profileTests(getServer: () => AppServer, profile: Profile): void {
         .filter({ hasText: say("unlikely.past") })
         .waitFor();
       await page.getByRole("button", { name: say("unlikely.change") }).click();
-      expect(await focused(page)).to.equal("add-name");
+      await expectFocus(page, "id", "add-name");
       await page.getByRole("button", { name: say("add.submit"), exact: true }).click();
       await confirmUnlikely(page, profile);
       await page.locator("#list-title ~ ul.items .item-name", { hasText: "Old bread" }).waitFor();

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import type { Page } from "playwright-core";
 import { addItem, household, join, member, PROFILES, useAppServer, text } from "./support/family-app.js";
-import { expectAccessible } from "./support/accessibility.js";
+import { expectAccessible, expectFocus } from "./support/accessibility.js";
 
 /** The entries' names as the page shows them, top to bottom. */
 function entryNames(page: Page): Promise<string[]> {
@@ -54,7 +54,7 @@ describe("inventory web app: the shopping list (PGlite)", function () {
             say("shopping.unit.bag.other", { n: 2 }),
           );
           // The focus goes back to the name field for the next entry.
-          expect(await anna.page.evaluate(() => document.activeElement?.id)).to.equal("shopping-name");
+          await expectFocus(anna.page, "id", "shopping-name");
           await anna.page.getByLabel(say("shopping.field.name")).fill("Bread");
           await anna.page.getByLabel(say("shopping.field.name")).press("Enter");
           await waitForNames(ben.page, ["Peas", "Bread"]);
@@ -64,7 +64,7 @@ describe("inventory web app: the shopping list (PGlite)", function () {
           await waitForNames(ben.page, ["Bread", "Peas"]);
           await waitForNames(anna.page, ["Bread", "Peas"]);
           // The keyboard stays on the moved entry (its "up" is disabled at the top, so "down").
-          expect(await ben.page.evaluate(() => document.activeElement?.getAttribute("data-move"))).to.equal("down");
+          await expectFocus(ben.page, "data-move", "down");
 
           // Anna checks the peas off; Ben's box is ticked.
           await anna.page.getByRole("checkbox", { name: /Peas/ }).check();

@@ -10,7 +10,7 @@ import { expect } from "chai";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { HOUSE_MESSAGES, type HouseKey } from "../../web/src/house/messages.js";
 import { launchChromium } from "../support/browser.js";
-import { expectAccessible } from "./support/accessibility.js";
+import { expectAccessible, expectFocus } from "./support/accessibility.js";
 import { startEngineForUi } from "./support/engine-for-ui.js";
 import type { EngineHarness } from "./support/harness.js";
 import { startRealEngine } from "./support/real-engine.js";
@@ -477,7 +477,7 @@ describe("web UI in Chromium", function () {
       await page.keyboard.press("Enter");
       await page.waitForURL(/#automations$/);
       await page.getByRole("heading", { level: 1, name: "Automations" }).waitFor();
-      expect(await page.evaluate(() => document.activeElement?.tagName)).to.equal("H1");
+      await expectFocus(page, "tagName", "H1");
       expect(await nav.getByRole("link", { name: "Automations" }).getAttribute("aria-current")).to.equal("page");
       // Back to where it came from, as with any page.
       await page.goBack();

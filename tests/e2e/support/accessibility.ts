@@ -25,3 +25,29 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
   expect(await seriousViolations(page), `axe on ${screen}`).to.deep.equal([]);
 }
+
+/** What a focus check reads off the focused element: a property, or a `data-` attribute. */
+type FocusProperty = "id" | "tagName" | "textContent" | `data-${string}`;
+
+/**
+ * Waits (up to 5 s) until the focused element's `property` reads `expected`. Apps move focus
+ * once the element is rendered, a frame or so after it appears: reading the focus as soon as
+ * the element appeared failed on a busy CI machine. Fails with what the focused element reads.
+ */
+export async function expectFocus(page: Page, property: FocusProperty, expected: string): Promise<void> {
+  const read = (wanted: string) => {
+    const active = document.activeElement;
+    if (!active) return null;
+    return wanted.startsWith("data-")
+      ? active.getAttribute(wanted)
+      : String((active as unknown as Record<string, unknown>)[wanted] ?? "");
+  };
+  const deadline = Date.now() + 5_000;
+  let value = await page.evaluate(read, property);
+  while (value !== expected && Date.now() < deadline) {
+    // One rendered frame at a time: what the app's focus move waits for.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+    value = await page.evaluate(read, property);
+  }
+  expect(value, `focus (${property})`).to.equal(expected);
+}
