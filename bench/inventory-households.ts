@@ -9,6 +9,7 @@ import { performance } from "node:perf_hooks";
 import type pg from "pg";
 import { buildItemListSql, buildItemTotalSql } from "../src/adapters/persistence/knex-item-repository.js";
 import { JwtTokenService } from "../src/adapters/security/jwt-token-service.js";
+import { runsOnGlibc, smallMallocPoolsRestart } from "../src/composition/malloc-pools.js";
 import type { ItemListQuery } from "../src/ports/item-repository.js";
 
 export const HOUSEHOLDS = Number(process.env.BENCH_HOUSEHOLDS ?? 10_000);
@@ -159,12 +160,32 @@ export async function seedHouseholds(db: RawDb, layout: Layout = MANY_HOUSEHOLDS
 export const BENCH_JWT_SECRET = "bench-secret-0123456789abcdefghijklmnopqrstuvwxyz";
 
 /**
+ * What `hearth start` on this Node would add to its own environment: the malloc pools' cap
+ * (src/composition/malloc-pools.ts), unless this environment sets MALLOC_ARENA_MAX. The bench
+ * apps are forked with an IPC channel, which rules out the restart `hearth start` does, so they
+ * get the variable from the start instead.
+ */
+export function hearthStartMallocEnvironment(): Record<string, string> {
+  const decision = smallMallocPoolsRestart({
+    platform: process.platform,
+    env: process.env,
+    args: ["start"],
+    execArgv: [],
+    hasIpcChannel: false,
+    canExecve: typeof (process as { execve?: unknown }).execve === "function",
+    isGlibc: runsOnGlibc,
+  });
+  return decision.restart && decision.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: decision.env.MALLOC_ARENA_MAX } : {};
+}
+
+/**
  * The environment of a bench app process (bench/inventory-app.mjs) on `databaseUrl`: production
  * mode, rate limits out of the way (the load comes from one address and a few users), counters
- * in memory, only errors logged.
+ * in memory, only errors logged, and the malloc pools as `hearth start` sets them.
  */
 export function benchAppEnvironment(databaseUrl: string, poolSize: number): Record<string, string> {
   return {
+    ...hearthStartMallocEnvironment(),
     NODE_ENV: "production",
     DATABASE_URL: databaseUrl,
     BENCH_POOL_SIZE: String(poolSize),

@@ -54,6 +54,7 @@ import {
   benchAppEnvironment,
   createScenario,
   HOUSEHOLDS,
+  hearthStartMallocEnvironment,
   type HouseholdScenario,
   householdScenarios,
   ids,
@@ -461,7 +462,10 @@ async function main(): Promise<void> {
   }
   const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
   const startedAt = performance.now();
-  process.stdout.write(`Node ${process.version}\n`);
+  const mallocArenaMax = process.env.MALLOC_ARENA_MAX ?? hearthStartMallocEnvironment().MALLOC_ARENA_MAX;
+  process.stdout.write(
+    `Node ${process.version}; the apps' malloc pools: ${mallocArenaMax === undefined ? "glibc's default" : `MALLOC_ARENA_MAX=${mallocArenaMax}`}${process.env.MALLOC_ARENA_MAX === undefined ? " (as hearth start sets it)" : " (from this environment)"}\n`,
+  );
   if (SCENARIOS.has("single")) await singleHousehold(adminUrl);
   if (SCENARIOS.has("multi")) await multiHousehold(adminUrl);
   if (SCENARIOS.has("writes")) await writesIntoOneHousehold(adminUrl);

@@ -19,6 +19,12 @@ if (!existsSync(fileURLToPath(main))) {
   );
   process.exit(1);
 }
+// First of all: on Node 22.15+ and 24 under glibc, `hearth start` runs itself again (same pid)
+// with the C library's malloc pools capped, unless MALLOC_ARENA_MAX is set (malloc-pools.ts).
+const { restartWithSmallMallocPools } = await import(
+  new URL("../dist/composition/malloc-pools.js", import.meta.url).href
+);
+restartWithSmallMallocPools();
 // Before Hearth's modules load: a heap that has grown stays grown.
 const { keepHeapSmall } = await import(new URL("../dist/composition/small-heap.js", import.meta.url).href);
 keepHeapSmall();
