@@ -1033,8 +1033,9 @@ async function compareWithHearth(
     errors: number;
   }[] = [];
   try {
-    // The start-up type check of the automations runs in a child process until 30 s after it
-    // answered; a running Hearth has none.
+    // The start-up type check of the automations runs in a process of its own (the native
+    // compiler until it answers, the JavaScript compiler's worker until 30 s after); the figures
+    // are of a Hearth that has none.
     const waited = await typeCheckDone(hearth.child.pid!);
     report(
       `\nThe API alone against hearth start (${label}, one household of ${layout.itemsPerHousehold} items, ${connections} connections; waited ${waited.toFixed(0)} s for the start-up type check)`,

@@ -1,7 +1,7 @@
 // The process tree of a Hearth under a bench (Linux: reads /proc): its start-up type check runs
 // in a child process (the JavaScript compiler's exits 30 s after its last check, the native one
 // when it is done), beside tsx's esbuild service.
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 
 /** Every process's parent, from one pass over /proc. */
@@ -53,10 +53,17 @@ function commandLine(pid: number): string {
   }
 }
 
-/** Waits (up to two minutes) until no type check runs below `pid`; returns the seconds it waited. */
-export async function typeCheckDone(pid: number): Promise<number> {
+/**
+ * Waits (up to two minutes) until no type check runs below `pid`; returns the seconds it waited.
+ * With `keptFile` (DATA_DIR's automations-typecheck.json, for a start in an empty DATA_DIR) it
+ * first waits for the check to have written its result there: a look before the check's process
+ * has started would see none and answer at once.
+ */
+export async function typeCheckDone(pid: number, keptFile?: string): Promise<number> {
   const started = performance.now();
+  const inTime = () => performance.now() - started < 120_000;
   const checking = () => descendantsOf(pid).some((child) => TYPE_CHECK_COMMAND.test(commandLine(child)));
-  while (checking() && performance.now() - started < 120_000) await sleep(250);
+  while (keptFile && !existsSync(keptFile) && inTime()) await sleep(250);
+  while (checking() && inTime()) await sleep(250);
   return (performance.now() - started) / 1000;
 }
