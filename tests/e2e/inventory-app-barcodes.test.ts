@@ -2,7 +2,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "chai";
-import type { Page } from "playwright-core";
 import { FakeOpenFoodFacts } from "../support/fake-open-food-facts.js";
 import { expectFocus } from "./support/accessibility.js";
 import { fakeCamera, writeBarcodeVideo } from "./support/barcode-video.js";
@@ -11,6 +10,7 @@ import {
   expectNoSeriousAxeViolations,
   household,
   member,
+  openQuickAdd,
   PROFILES,
   type Profile,
   useAppServer,
@@ -48,12 +48,6 @@ function barcodes(variant: "PGlite" | "PostgreSQL"): void {
       });
     }
   });
-}
-
-async function openQuickAdd(page: Page, profile: Profile): Promise<void> {
-  if (await page.locator("#add-name").isVisible()) return;
-  await page.getByRole("button", { name: text(profile, "add.open") }).click();
-  await page.locator("#add-name").waitFor();
 }
 
 function scanTests(getServer: () => AppServer, profile: Profile): void {

@@ -7,6 +7,7 @@ import {
   join,
   keptForOffline,
   member,
+  openQuickAdd,
   PROFILES,
   type Profile,
   useAppServer,
@@ -604,13 +605,6 @@ function profileTests(getServer: () => AppServer, profile: Profile): void {
       await anna.context.close();
     }
   });
-}
-
-/** Opens the quick-add form where it is folded behind a button (the phone-first layout). */
-async function openQuickAdd(page: Page, profile: Profile): Promise<void> {
-  if (await page.locator("#add-name").isVisible()) return;
-  await page.getByRole("button", { name: text(profile, "add.open") }).click();
-  await page.locator("#add-name").waitFor();
 }
 
 /** Says "yes, that is right" to a soft confirmation of an unlikely value, where the app asks one. */

@@ -20,6 +20,7 @@ import {
   expectNoSeriousAxeViolations,
   household,
   member,
+  openQuickAdd,
   PROFILES,
   type Profile,
   useAppServer,
@@ -63,12 +64,6 @@ describe("inventory web app: the family story with the freezer's features (PGlit
     });
   }
 });
-
-async function openQuickAdd(page: Page, profile: Profile): Promise<void> {
-  if (await page.locator("#add-name").isVisible()) return;
-  await page.getByRole("button", { name: text(profile, "add.open") }).click();
-  await page.locator("#add-name").waitFor();
-}
 
 function photographedRowThumb(page: Page, alt: string) {
   return page.locator("#list-title ~ ul.items .item-row").getByRole("img", { name: alt });

@@ -239,6 +239,13 @@ export async function addItem(
   });
 }
 
+/** Opens the quick-add form, as a person does, unless it is open already (a wide screen shows it). */
+export async function openQuickAdd(page: Page, profile: Profile): Promise<void> {
+  if (await page.locator("#add-name").isVisible()) return;
+  await page.getByRole("button", { name: text(profile, "add.open") }).click();
+  await page.locator("#add-name").waitFor();
+}
+
 /**
  * Waits until the app has kept `place`'s freezers on this device (its offline copy): they load
  * after the household, so a test that goes offline as soon as the list shows could otherwise
