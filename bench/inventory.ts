@@ -221,18 +221,26 @@ interface Scenario {
   rssMb?: number;
 }
 
-/** An app process's memory and the CPU time it has used so far. */
-function usageOf(child: ChildProcess): Promise<NodeJS.MemoryUsage & { cpu: NodeJS.CpuUsage; young: number }> {
+type AppUsage = NodeJS.MemoryUsage & { cpu: NodeJS.CpuUsage; young: number; peak: number };
+
+/** An app process's memory (with its peak RSS since it started) and the CPU time it has used so far. */
+function usageOf(child: ChildProcess): Promise<AppUsage> {
   return new Promise((resolve) => {
     const listener = (message: unknown) => {
       if (typeof message === "object" && message !== null && "rss" in message) {
         child.off("message", listener);
-        resolve(message as NodeJS.MemoryUsage & { cpu: NodeJS.CpuUsage; young: number });
+        resolve(message as AppUsage);
       }
     };
     child.on("message", listener);
     child.send("rss");
   });
+}
+
+/** An app process's peak RSS since it started (its start-up included), in MB, as a line of the report. */
+async function peakLine(label: string, child: ChildProcess): Promise<string> {
+  const { peak } = await usageOf(child);
+  return `${label} peak RSS since its start (VmHWM): ${peak > 0 ? `${(peak / 1_048_576).toFixed(0)} MB` : "not on this system"}`;
 }
 
 /** Asks an app process for its resident set size. */
@@ -918,6 +926,7 @@ async function embedded(): Promise<void> {
           );
         }
       }
+      report(await peakLine("The app's", child));
     } finally {
       child.disconnect();
       await new Promise((resolve) => child.once("exit", resolve));
@@ -1051,6 +1060,8 @@ async function compareWithHearth(
       rows.push({ name, alone, whole, aloneRss, wholeRss, errors: alone.errors + whole.errors });
       report(`  ${name}: ${alone.rps.toFixed(0)} req/s alone, ${whole.rps.toFixed(0)} in hearth start`);
     }
+    report(await peakLine("  The API alone's", api.child));
+    report(await peakLine("  hearth start's", hearth.child));
   } finally {
     for (const app of [api, hearth]) {
       app.child.disconnect();

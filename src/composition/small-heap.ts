@@ -21,6 +21,20 @@ export const OLD_GENERATION_GROWTH_PERCENT = 30;
  */
 export const STARTED_SEMI_SPACE_MB = 4;
 
+/**
+ * The `--wasm-tier-up-filter` that keeps WebAssembly on V8's baseline compiler (Liftoff): the
+ * filter names the one function index that may move up to the optimizing compiler (TurboFan),
+ * and no module has this one. PGlite is a WebAssembly build of PostgreSQL. On Node 24, opening it
+ * peaked at 680–770 MB RSS once its hot functions moved up (Node 20 and 22: 240–290 MB), and the
+ * API on PGlite under 32 clients peaked at 715–750 MB; kept on Liftoff it peaked at 161 and
+ * 214–218 MB (Node 20: 181 against 242 MB). Reads are as fast; writes on Node 24 are 15–30 %
+ * slower under 32 clients, still hundreds a second, which a home never asks for, where a 750 MB
+ * peak is what gets a process killed on a 1 GB board (docs/performance.md). V8 reads the filter
+ * each time a function would move up, so setting it at run time works, where `--liftoff-only`
+ * only takes effect on the command line.
+ */
+export const WASM_TIER_UP_FILTER = 2_147_483_647;
+
 /** Whether {@link keepHeapSmall} holds the young generation (so Hearth, not the owner, sizes it). */
 let youngGenerationHeld = false;
 
@@ -54,24 +68,48 @@ export function shouldKeepOldGenerationGrowthSmall(
 }
 
 /**
+ * True unless Node's command line or NODE_OPTIONS already says how V8 compiles WebAssembly (its
+ * tiers, or Liftoff alone): then the owner chose.
+ */
+export function shouldKeepWasmOnBaselineCompiler(
+  execArgv: readonly string[],
+  nodeOptions: string | undefined,
+): boolean {
+  return [
+    "--wasm-tier-up-filter",
+    "--liftoff-only",
+    "--liftoff",
+    "--no-liftoff",
+    "--wasm-tier-up",
+    "--no-wasm-tier-up",
+    "--wasm-dynamic-tiering",
+    "--no-wasm-dynamic-tiering",
+    "--wasm-tiering-budget",
+  ].every((flag) => !givenByOwner(flag, execArgv, nodeOptions));
+}
+
+/**
  * Keeps V8's heap near what Hearth holds, for a process that runs for months on a small board:
  * the young generation at the size V8 starts it with (1 MB semi-spaces, as
  * `--max-semi-space-size=1` on the command line would), and the old generation's limit at
  * {@link OLD_GENERATION_GROWTH_PERCENT} past its live data. V8 reads both flags each time it
- * would grow a space, so setting them at run time works where size flags no longer do. Called
+ * would grow a space, so setting them at run time works where size flags no longer do. It also
+ * keeps WebAssembly (PGlite) on the baseline compiler ({@link WASM_TIER_UP_FILTER}). Called
  * before Hearth's modules load, since growth that already happened stays. Each is left alone
  * when Node's command line or NODE_OPTIONS sets it. Returns which it set.
  */
 export function keepHeapSmall(
   execArgv: readonly string[] = process.execArgv,
   nodeOptions: string | undefined = process.env.NODE_OPTIONS,
-): { youngGeneration: boolean; oldGenerationGrowth: boolean } {
+): { youngGeneration: boolean; oldGenerationGrowth: boolean; wasmBaselineOnly: boolean } {
   const youngGeneration = shouldKeepYoungGenerationSmall(execArgv, nodeOptions);
   if (youngGeneration) v8.setFlagsFromString("--semi-space-growth-factor=1");
   youngGenerationHeld = youngGeneration;
   const oldGenerationGrowth = shouldKeepOldGenerationGrowthSmall(execArgv, nodeOptions);
   if (oldGenerationGrowth) v8.setFlagsFromString(`--heap-growing-percent=${OLD_GENERATION_GROWTH_PERCENT}`);
-  return { youngGeneration, oldGenerationGrowth };
+  const wasmBaselineOnly = shouldKeepWasmOnBaselineCompiler(execArgv, nodeOptions);
+  if (wasmBaselineOnly) v8.setFlagsFromString(`--wasm-tier-up-filter=${WASM_TIER_UP_FILTER}`);
+  return { youngGeneration, oldGenerationGrowth, wasmBaselineOnly };
 }
 
 /** The young generation's size (both semi-spaces), in bytes. */

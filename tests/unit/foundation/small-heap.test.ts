@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import {
   shouldKeepOldGenerationGrowthSmall,
+  shouldKeepWasmOnBaselineCompiler,
   shouldKeepYoungGenerationSmall,
 } from "../../../src/composition/small-heap.js";
 
@@ -25,5 +26,20 @@ describe("keeping V8's heap small", () => {
     expect(shouldKeepOldGenerationGrowthSmall(["--max-semi-space-size=1"], "--max-old-space-size=512")).to.equal(true);
     expect(shouldKeepOldGenerationGrowthSmall(["--heap-growing-percent=100"], undefined)).to.equal(false);
     expect(shouldKeepOldGenerationGrowthSmall([], "--heap-growing-percent 50")).to.equal(false);
+  });
+
+  it("keeps WebAssembly on the baseline compiler unless the owner says how V8 compiles it", () => {
+    expect(shouldKeepWasmOnBaselineCompiler([], undefined)).to.equal(true);
+    expect(shouldKeepWasmOnBaselineCompiler(["--max-semi-space-size=1"], "--max-old-space-size=512")).to.equal(true);
+    for (const flag of [
+      "--liftoff-only",
+      "--wasm-tier-up-filter=-1",
+      "--no-liftoff",
+      "--no-wasm-dynamic-tiering",
+      "--wasm-tiering-budget=1000",
+    ]) {
+      expect(shouldKeepWasmOnBaselineCompiler([flag], undefined), flag).to.equal(false);
+    }
+    expect(shouldKeepWasmOnBaselineCompiler([], "--stack-trace-limit=50 --liftoff-only")).to.equal(false);
   });
 });
