@@ -24,7 +24,8 @@
  * scratch database is created and dropped), BENCH_MQTT_URL (default mqtt://127.0.0.1:1883),
  * BENCH_LOAD_SECONDS (default 60), BENCH_SETTLE_SECONDS (idle time before sampling, default 5),
  * BENCH_IDLE_SECONDS (idle figures no sooner than this after a start, default 45).
- * Linux only (reads /proc). Run `npm run build` first: it measures dist/.
+ * `-- --node 22,24` runs it on those Node lines in turn (Hearth and `npm start` then run on
+ * that Node too). Linux only (reads /proc). Run `npm run build` first: it measures dist/.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -35,6 +36,7 @@ import mqtt from "mqtt";
 import pg from "pg";
 import { TYPE_CHECK_FILE } from "../src/adapters/typecheck/worker-type-checker.js";
 import { freePort } from "../tests/support/network.js";
+import { runOnRequestedNodes } from "./other-nodes.js";
 import { descendantsOf, typeCheckDone } from "./process-tree.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -520,4 +522,5 @@ async function main(): Promise<void> {
   }
 }
 
+runOnRequestedNodes("bench/footprint.ts");
 await main();

@@ -1,9 +1,10 @@
 /**
  * The cap on the C library's malloc pools (arenas) `hearth start` runs under unless its
  * environment sets one. glibc gives each thread that allocates at once a pool of its own, up to
- * eight per core, and keeps what each pool once held. Node 24 runs more of V8's helper threads
- * than Node 20, and on PGlite under 32 API clients Hearth held 305–308 MB instead of 243–248;
- * with two pools it held 267–270 MB at the same throughput and p99 (docs/performance.md).
+ * eight per core, and keeps what each pool once held. On PGlite under 32 API clients, Node 24
+ * held 305–308 MB where Node 20 held 243–248, with V8's heap and PGlite's memory alike on both;
+ * with two pools Node 24 held 267–270 MB, and throughput and p99 moved within the machine's
+ * spread (docs/performance.md).
  */
 export const SMALL_MALLOC_ARENA_MAX = "2";
 

@@ -26,7 +26,10 @@ function scratchCheckout(): { root: string; builtAt(seconds: number): void; remo
   const main = path.join(root, "dist/composition/main.js");
   writeFileSync(main, 'console.log("compiled dist ran:", process.argv.slice(2).join(" "));\n');
   writeFileSync(path.join(root, "dist/composition/small-heap.js"), "export function keepHeapSmall() { return {}; }\n");
-  writeFileSync(path.join(root, "dist/composition/malloc-pools.js"), "export function restartWithSmallMallocPools() {}\n");
+  writeFileSync(
+    path.join(root, "dist/composition/malloc-pools.js"),
+    "export function restartWithSmallMallocPools() {}\n",
+  );
   return {
     root,
     builtAt(seconds) {
