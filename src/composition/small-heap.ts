@@ -25,9 +25,10 @@ export const STARTED_SEMI_SPACE_MB = 4;
  * The `--wasm-tier-up-filter` that keeps WebAssembly on V8's baseline compiler (Liftoff): the
  * filter names the one function index that may move up to the optimizing compiler (TurboFan),
  * and no module has this one. PGlite is a WebAssembly build of PostgreSQL. On Node 24, opening it
- * peaked at 680–770 MB RSS once its hot functions moved up (Node 20 and 22: 240–290 MB), and the
- * API on PGlite under 32 clients peaked at 715–750 MB; kept on Liftoff it peaked at 161 and
- * 214–218 MB (Node 20: 181 against 242 MB). Reads are as fast; writes on Node 24 are 15–30 %
+ * peaked at 420–770 MB RSS once its hot functions moved up (Node 20 and 22: 240–290 MB), a start
+ * of Hearth (`bench:footprint`) at 750–773 MB, and the API on PGlite under 32 clients at 715–750
+ * MB; kept on Liftoff they peaked at 161, 200–242 and 214–218 MB (the API on Node 20: 181
+ * against 242 MB). Reads are as fast; writes on Node 24 are 15–30 %
  * slower under 32 clients, still hundreds a second, which a home never asks for, where a 750 MB
  * peak is what gets a process killed on a 1 GB board (docs/performance.md). V8 reads the filter
  * each time a function would move up, so setting it at run time works, where `--liftoff-only`
