@@ -9,7 +9,7 @@ import { performance } from "node:perf_hooks";
 import type pg from "pg";
 import { buildItemListSql, buildItemTotalSql } from "../src/adapters/persistence/knex-item-repository.js";
 import { JwtTokenService } from "../src/adapters/security/jwt-token-service.js";
-import { runsOnGlibc, smallMallocPoolsRestart } from "../src/composition/malloc-pools.js";
+import { processFacts, smallMallocPoolsRestart } from "../src/composition/malloc-pools.js";
 import type { ItemListQuery } from "../src/ports/item-repository.js";
 
 export const HOUSEHOLDS = Number(process.env.BENCH_HOUSEHOLDS ?? 10_000);
@@ -166,15 +166,8 @@ export const BENCH_JWT_SECRET = "bench-secret-0123456789abcdefghijklmnopqrstuvwx
  * get the variable from the start instead.
  */
 export function hearthStartMallocEnvironment(): Record<string, string> {
-  const decision = smallMallocPoolsRestart({
-    platform: process.platform,
-    env: process.env,
-    args: ["start"],
-    execArgv: [],
-    hasIpcChannel: false,
-    canExecve: typeof (process as { execve?: unknown }).execve === "function",
-    isGlibc: runsOnGlibc,
-  });
+  // This process's facts, as `hearth start` with no Node flags and no parent would have them.
+  const decision = smallMallocPoolsRestart({ ...processFacts(), args: ["start"], execArgv: [], hasIpcChannel: false });
   return decision.restart && decision.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: decision.env.MALLOC_ARENA_MAX } : {};
 }
 

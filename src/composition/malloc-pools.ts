@@ -57,6 +57,24 @@ export function runsOnGlibc(): boolean {
   return typeof report?.header?.glibcVersionRuntime === "string";
 }
 
+/** `process.execve` where this Node has it (22.15+, 23.11+); Node 20's types do not know it. */
+function processExecve(): ((file: string, args: string[], env: NodeJS.ProcessEnv) => never) | undefined {
+  return (process as { execve?: (file: string, args: string[], env: NodeJS.ProcessEnv) => never }).execve;
+}
+
+/** The facts of this very process, for {@link smallMallocPoolsRestart}. */
+export function processFacts(): ProcessFacts {
+  return {
+    platform: process.platform,
+    env: process.env,
+    args: process.argv.slice(2),
+    execArgv: process.execArgv,
+    hasIpcChannel: process.channel !== undefined,
+    canExecve: typeof processExecve() === "function",
+    isGlibc: runsOnGlibc,
+  };
+}
+
 /**
  * Runs this `hearth start` again with the malloc pools capped, as {@link smallMallocPoolsRestart}
  * decides; returns only when it stays as it is. Called before Hearth's modules load, so the
@@ -64,16 +82,8 @@ export function runsOnGlibc(): boolean {
  * it, say), Hearth runs on with glibc's default pools.
  */
 export function restartWithSmallMallocPools(): void {
-  const execve = (process as { execve?: (file: string, args: string[], env: NodeJS.ProcessEnv) => never }).execve;
-  const decision = smallMallocPoolsRestart({
-    platform: process.platform,
-    env: process.env,
-    args: process.argv.slice(2),
-    execArgv: process.execArgv,
-    hasIpcChannel: process.channel !== undefined,
-    canExecve: typeof execve === "function",
-    isGlibc: runsOnGlibc,
-  });
+  const execve = processExecve();
+  const decision = smallMallocPoolsRestart(processFacts());
   if (!decision.restart || !execve) return;
   try {
     execve.call(
