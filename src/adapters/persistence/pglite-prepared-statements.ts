@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { parse, type PGlite, protocol, type QueryOptions, type Results } from "@electric-sql/pglite";
 
 /** What the PostgreSQL server remembers of one named statement, and what is needed to run it again. */
@@ -40,6 +41,12 @@ export class PgliteStatementCache {
 
   /** Same contract as `PGlite.query` (object rows), which it falls back to for what it does not cache. */
   async query<T>(sql: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
+    // PGlite runs a statement synchronously on this thread, and the code awaiting it goes on in
+    // the same microtask queue: without a turn of the event loop here, every request already read
+    // runs to its end while newer ones wait unread in their sockets until the whole batch is
+    // done. Under load a request then waited up to two batches, the p99 twice the median (the
+    // embedded database's fairness, docs/performance.md).
+    await nextTurn();
     if (!CACHEABLE.test(sql) || options?.rowMode === "array" || options?.blob) {
       return this.pglite.query<T>(sql, params, options);
     }

@@ -56,6 +56,21 @@ describe("PGlite prepared statement cache", function () {
     expect((await cache.query("SELECT id FROM things ORDER BY id", [])).rows).to.deep.equal([{ id: "a" }]);
   });
 
+  it("lets the event loop take a turn before each statement, so work that arrived meanwhile is not left behind", async () => {
+    const order: string[] = [];
+    await cache.query("SELECT 1", []);
+    // Scheduled before the second statement is asked for: without the turn, the statement
+    // would run in the same microtask queue, ahead of it.
+    setImmediate(() => order.push("turn"));
+    await cache.query("SELECT 2", []);
+    order.push("statement");
+    setImmediate(() => order.push("turn"));
+    await cache.query("BEGIN", []);
+    order.push("transaction control");
+    await cache.query("ROLLBACK", []);
+    expect(order).to.deep.equal(["turn", "statement", "turn", "transaction control"]);
+  });
+
   const prepared = async () =>
     (await pglite.query<{ statement: string }>("SELECT statement FROM pg_prepared_statements")).rows.map(
       (statement) => statement.statement,
