@@ -8,7 +8,7 @@ import { createLogger } from "../adapters/logging/winston-logger.js";
 import { openDatabase } from "../adapters/persistence/database.js";
 import { migrateToLatest } from "../adapters/persistence/migrator.js";
 import { ConfigError, loadConfig } from "./config.js";
-import { startHearth } from "./hearth.js";
+import { type RunningHearth, startHearth } from "./hearth.js";
 import { letYoungGenerationGrow } from "./small-heap.js";
 import { stopOnSignals } from "./lifecycle.js";
 import { HEARTH_VERSION } from "./version.js";
@@ -31,15 +31,17 @@ function reportStartFailure(error: unknown): void {
 
 /** `hearth start`: boots everything and stops it cleanly on SIGINT/SIGTERM (exit 0). */
 async function start(): Promise<number | "running"> {
-  const starting = startHearth();
   // Held from the first moment, not once the start is done: the API answers health checks before
   // the start has finished, and a service manager's SIGTERM in that window would otherwise kill
   // the process by default, mid-start, with the database open. A signal now lets the start
-  // finish (or fail and unwind itself), then stops everything in order.
+  // finish (or fail and unwind itself), then stops everything in order. The handler goes in
+  // before the start begins: the start's first log line can reach a supervisor before the
+  // start returns its promise, and a SIGTERM that answers it must already find the handler.
   let logger: Logger | undefined;
+  let starting: Promise<RunningHearth> | undefined;
   stopOnSignals(
     async () => {
-      const hearth = await starting.catch(() => undefined);
+      const hearth = await starting?.catch(() => undefined);
       await hearth?.stop();
     },
     {
@@ -49,6 +51,7 @@ async function start(): Promise<number | "running"> {
         })),
     },
   );
+  starting = startHearth();
   try {
     const hearth = await starting;
     logger ??= hearth.logger.child({ module: "hearth" });

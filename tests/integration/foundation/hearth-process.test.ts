@@ -202,9 +202,19 @@ describe("Hearth process (integration)", function () {
           LOG_LEVEL: "info",
         }),
       );
-      // The first line is logged before the database opens: the signal lands mid-start.
-      await waitFor("the start's first log line", () => child.output().includes("Starting Hearth"), 30_000);
-      child.child.kill("SIGTERM");
+      // The first line is logged before the database opens: the signal lands mid-start. It is sent
+      // the moment the line arrives, as a supervisor watching the output would, because the
+      // window between that line and the rest of the start is where a late handler loses it.
+      const signalled = new Promise<void>((resolve) => {
+        const onData = () => {
+          if (!child.output().includes("Starting Hearth")) return;
+          child.child.stdout?.off("data", onData);
+          child.child.kill("SIGTERM");
+          resolve();
+        };
+        child.child.stdout?.on("data", onData);
+      });
+      await signalled;
       const code = await child.exited;
       expect(code, child.output()).to.equal(0);
       expect(child.output()).to.contain("Received SIGTERM; stopping").and.to.contain("Stopped");
