@@ -17,6 +17,9 @@ const database = await openDatabase({
   dataDir: process.env.BENCH_PGLITE_DIR ?? ":memory:",
   poolMax: Number(process.env.BENCH_POOL_SIZE),
   preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
+  // BENCH_PGLITE_TURN=off: PGlite statements without the event loop's turn first, for the
+  // `pglite` group's comparison only; every start of Hearth has the turn.
+  turnBeforeStatements: process.env.BENCH_PGLITE_TURN !== "off",
 });
 const api = await buildInventoryApi({ config, database, logger: new MemoryLogger() });
 answerUsageRequests();

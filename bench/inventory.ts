@@ -25,6 +25,10 @@
  * BENCH_APP_NODE_FLAGS: Node flags for the app processes only, instead of those `npm start`
  * passes (none: the app sizes V8's heap itself, as `hearth start` does; a
  * `--max-semi-space-size` here leaves the young generation to V8, as it would for an owner).
+ * BENCH_PGLITE_TURN=both: the `pglite` group runs an app without the event loop's turn before
+ * each PGlite statement beside the usual one ("off" runs only that one). Every row also gives the
+ * latency inside the app (bench/app-usage.mjs): the client's figure minus it is time a request
+ * waited unread in its socket.
  * `npm run bench:inventory -- --node 22,24` runs the whole bench, apps included, on those Node
  * versions one after the other (bench/other-nodes.ts).
  */
@@ -208,6 +212,11 @@ interface Measured {
   p99: number;
   /** The app process's CPU time (user + system) per request of the measured run, in µs. */
   appCpuUs?: number;
+  /**
+   * The same requests timed inside the app (bench/app-usage.mjs), from the moment it had read one
+   * to its answer's end, in ms. The client's figure minus this is time a request waited unread.
+   */
+  served?: { p50: number; p99: number };
 }
 
 interface Scenario {
@@ -221,7 +230,13 @@ interface Scenario {
   rssMb?: number;
 }
 
-type AppUsage = NodeJS.MemoryUsage & { cpu: NodeJS.CpuUsage; young: number; peak: number };
+type AppUsage = NodeJS.MemoryUsage & {
+  cpu: NodeJS.CpuUsage;
+  young: number;
+  peak: number;
+  /** The requests served since the previous usage request (bench/app-usage.mjs). */
+  served: { count: number; p50: number; p99: number };
+};
 
 /** An app process's memory (with its peak RSS since it started) and the CPU time it has used so far. */
 function usageOf(child: ChildProcess): Promise<AppUsage> {
@@ -295,7 +310,8 @@ async function runVaried(
   await run(WARMUP_SECONDS);
   const before = app ? (await usageOf(app)).cpu : undefined;
   const result = await run(DURATION);
-  const after = app ? (await usageOf(app)).cpu : undefined;
+  const usage = app ? await usageOf(app) : undefined;
+  const after = usage?.cpu;
   const answered = result.requests.total;
   return {
     rps: result.requests.average,
@@ -305,6 +321,7 @@ async function runVaried(
     ...(before && after && answered > 0
       ? { appCpuUs: (after.user + after.system - before.user - before.system) / answered }
       : {}),
+    ...(usage && usage.served.count > 0 ? { served: { p50: usage.served.p50, p99: usage.served.p99 } } : {}),
   };
 }
 
@@ -332,6 +349,8 @@ async function runRawLoop(connections: number, operation: () => Promise<unknown>
 const figures = (m: Measured | undefined) =>
   m ? `${m.rps.toFixed(0)} | ${m.p50.toFixed(1)} | ${m.p99.toFixed(1)}` : "– | – | –";
 const ratio = (m: Measured | undefined, raw: Measured | undefined) => (m && raw ? (m.rps / raw.rps).toFixed(2) : "–");
+const served = (m: Measured | undefined) =>
+  m?.served ? `${m.served.p50.toFixed(1)} / ${m.served.p99.toFixed(1)}` : "–";
 
 /** The fields the bench reads from API answers. */
 type Answer = { id: string; accessToken: string } & Record<string, string>;
@@ -772,12 +791,12 @@ async function addEmptyHousehold(
 /** Rows of a table of API figures beside the raw baseline of the same run. */
 function reportRows(report: (line: string) => void, results: (Scenario & { connections: number })[]): void {
   report(
-    "| scenario | connections | API req/s | p50 ms | p99 ms | raw req/s | p50 ms | p99 ms | API/raw | app CPU µs/req | errors | app RSS MB |",
+    "| scenario | connections | API req/s | p50 ms | p99 ms | in the app p50 / p99 ms | raw req/s | p50 ms | p99 ms | API/raw | app CPU µs/req | errors | app RSS MB |",
   );
-  report("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  report("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const r of results) {
     report(
-      `| ${r.name} | ${r.connections} | ${figures(r.api)} | ${figures(r.raw)} | ${ratio(r.api, r.raw)} | ${r.api.appCpuUs?.toFixed(0) ?? "–"} | ${r.errors} | ${r.rssMb?.toFixed(0) ?? "–"} |`,
+      `| ${r.name} | ${r.connections} | ${figures(r.api)} | ${served(r.api)} | ${figures(r.raw)} | ${ratio(r.api, r.raw)} | ${r.api.appCpuUs?.toFixed(0) ?? "–"} | ${r.errors} | ${r.rssMb?.toFixed(0) ?? "–"} |`,
     );
   }
 }
@@ -899,7 +918,7 @@ async function embedded(): Promise<void> {
   const report = (line: string) => process.stdout.write(`${line}\n`);
   try {
     const layout = new Layout(1, PGLITE_ITEMS);
-    const seedSeconds = await seedPglite(directory, layout);
+    const seedSeconds = await seedPglite(path.join(directory, "seed"), layout);
     report(
       `\nPGlite: seeded one household of ${PGLITE_ITEMS} items in ${seedSeconds.toFixed(1)} s; ${DURATION} s per scenario`,
     );
@@ -907,49 +926,95 @@ async function embedded(): Promise<void> {
     const only = new RegExp(process.env.BENCH_ONLY ?? "");
     const scenarios = householdScenarios(sqlToNative, layout).filter((scenario) => only.test(scenario.name));
     const levels = (process.env.BENCH_PGLITE_CONNECTIONS ?? "8,32").split(",").map(Number);
-    const results: (Scenario & { connections: number })[] = [];
-    const { child, port } = await startServer("", { BENCH_PGLITE_DIR: directory });
+    const modes = pgliteTurnModes();
+    // One app per mode, each on its own copy of the seeded database, all started before the
+    // first scenario: every scenario runs on each in turn (the order alternating), so both modes
+    // see the same machine within seconds of each other.
+    const apps: {
+      mode: TurnMode;
+      child: ChildProcess;
+      port: number;
+      results: (Scenario & { connections: number })[];
+    }[] = [];
+    for (const mode of modes) {
+      const copy = path.join(directory, `app-${mode}`);
+      await cp(path.join(directory, "seed"), copy, { recursive: true });
+      const started = await startServer("", { BENCH_PGLITE_DIR: copy, BENCH_PGLITE_TURN: mode });
+      apps.push({ mode, ...started, results: [] });
+    }
     const tokenFor = tokensFor(BENCH_JWT_SECRET);
+    const label = (mode: TurnMode) => (modes.length > 1 ? ` (turn ${mode})` : "");
     try {
+      let round = 0;
       for (const connections of levels) {
         for (const scenario of scenarios) {
-          const api = await runVaried(`http://127.0.0.1:${port}`, { ...scenario, connections }, tokenFor, child);
-          results.push({
-            name: scenario.name.replace(/ \(16 connections\)$/, ""),
-            connections,
-            api,
-            errors: api.errors,
-            rssMb: await rssOf(child),
-          });
-          report(
-            `  ${scenario.name} at ${connections}: ${api.rps.toFixed(0)} req/s, p99 ${api.p99} ms, ${api.errors} errors`,
-          );
+          const order = round++ % 2 === 0 ? apps : [...apps].reverse();
+          for (const app of order) {
+            const api = await runVaried(
+              `http://127.0.0.1:${app.port}`,
+              { ...scenario, connections },
+              tokenFor,
+              app.child,
+            );
+            app.results.push({
+              name: scenario.name.replace(/ \(16 connections\)$/, ""),
+              connections,
+              api,
+              errors: api.errors,
+              rssMb: await rssOf(app.child),
+            });
+            report(
+              `  ${scenario.name} at ${connections}${label(app.mode)}: ${api.rps.toFixed(0)} req/s, p99 ${api.p99} ms (in the app ${api.served?.p99.toFixed(1) ?? "–"} ms), ${api.errors} errors`,
+            );
+          }
         }
       }
-      report(await peakLine("The app's", child));
+      for (const app of apps) report(await peakLine(`The app's${label(app.mode)}`, app.child));
     } finally {
-      child.disconnect();
-      await new Promise((resolve) => child.once("exit", resolve));
+      for (const app of apps) {
+        app.child.disconnect();
+        await new Promise((resolve) => app.child.once("exit", resolve));
+      }
     }
-    const database = await openDatabase({ dataDir: directory });
+    const database = await openDatabase({ dataDir: path.join(directory, "seed") });
     try {
       const raw = pgliteRaw(database);
       let index = 0;
       for (const connections of levels) {
         for (const scenario of scenarios) {
-          const result = results[index++]!;
-          if (scenario.raw) result.raw = await runRawLoop(connections, () => scenario.raw?.(raw) ?? Promise.resolve());
+          const measured = scenario.raw
+            ? await runRawLoop(connections, () => scenario.raw?.(raw) ?? Promise.resolve())
+            : undefined;
+          for (const app of apps) if (measured) app.results[index]!.raw = measured;
+          index++;
         }
       }
     } finally {
       await database.close();
     }
-    report("");
-    report(`PGlite, one household of ${PGLITE_ITEMS} items; raw: the same SQL straight on PGlite in one process.`);
-    reportRows(report, results);
+    for (const app of apps) {
+      report("");
+      report(
+        `PGlite${label(app.mode)}, one household of ${PGLITE_ITEMS} items; raw: the same SQL straight on PGlite in one process.`,
+      );
+      reportRows(report, app.results);
+    }
   } finally {
     await rm(directory, { recursive: true, force: true });
   }
+}
+
+type TurnMode = "on" | "off";
+
+/**
+ * BENCH_PGLITE_TURN: "on" (default, what Hearth runs), "off" (PGlite statements without the
+ * event loop's turn first, PgliteStatementCache) or "both" (an app of each, side by side).
+ */
+function pgliteTurnModes(): TurnMode[] {
+  const value = process.env.BENCH_PGLITE_TURN ?? "on";
+  if (value === "on" || value === "off") return [value];
+  if (value === "both") return ["on", "off"];
+  throw new Error(`BENCH_PGLITE_TURN: ${JSON.stringify(value)} is none of on, off, both`);
 }
 
 /** Where an app of the `hearth` group finds its database: DATABASE_URL ("" for PGlite) and the rest of its environment. */
@@ -1071,12 +1136,12 @@ async function compareWithHearth(
   report("");
   report(`${label}:`);
   report(
-    "| scenario | alone req/s | p50 ms | p99 ms | hearth start req/s | p50 ms | p99 ms | req/s whole/alone | app CPU µs/req alone | whole | errors | RSS MB alone | whole |",
+    "| scenario | alone req/s | p50 ms | p99 ms | in the app p50 / p99 ms | hearth start req/s | p50 ms | p99 ms | in the app p50 / p99 ms | req/s whole/alone | app CPU µs/req alone | whole | errors | RSS MB alone | whole |",
   );
-  report("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  report("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const row of rows) {
     report(
-      `| ${row.name} | ${figures(row.alone)} | ${figures(row.whole)} | ${ratio(row.whole, row.alone)} | ${row.alone.appCpuUs?.toFixed(0) ?? "–"} | ${row.whole.appCpuUs?.toFixed(0) ?? "–"} | ${row.errors} | ${row.aloneRss.toFixed(0)} | ${row.wholeRss.toFixed(0)} |`,
+      `| ${row.name} | ${figures(row.alone)} | ${served(row.alone)} | ${figures(row.whole)} | ${served(row.whole)} | ${ratio(row.whole, row.alone)} | ${row.alone.appCpuUs?.toFixed(0) ?? "–"} | ${row.whole.appCpuUs?.toFixed(0) ?? "–"} | ${row.errors} | ${row.aloneRss.toFixed(0)} | ${row.wholeRss.toFixed(0)} |`,
     );
   }
 }

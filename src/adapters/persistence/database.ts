@@ -42,6 +42,11 @@ export interface DatabaseOptions {
    * builds. Without it a new database is empty, for callers that migrate step by step.
    */
   migratesAfterOpening?: boolean | undefined;
+  /**
+   * PGlite: let the event loop take a turn before each statement (default true; see
+   * PgliteStatementCache). False only for `npm run bench:inventory`'s same-run comparison.
+   */
+  turnBeforeStatements?: boolean | undefined;
 }
 
 export interface Database {
@@ -98,7 +103,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     template = undefined;
   }
   if (dataPath) await mkdir(dataPath, { recursive: true });
-  return embeddedDatabase(await createPglite(dataPath, template));
+  return embeddedDatabase(await createPglite(dataPath, template), {
+    turnBeforeStatements: options.turnBeforeStatements !== false,
+  });
 }
 
 function createPglite(dataPath: string | undefined, dump: Uint8Array | undefined): Promise<PGlite> {
@@ -110,10 +117,13 @@ function createPglite(dataPath: string | undefined, dump: Uint8Array | undefined
   });
 }
 
-function embeddedDatabase(pglite: PGlite): Database & Required<Pick<Database, "dumpEmbedded">> {
+function embeddedDatabase(
+  pglite: PGlite,
+  { turnBeforeStatements = true }: { turnBeforeStatements?: boolean } = {},
+): Database & Required<Pick<Database, "dumpEmbedded">> {
   // knex-pglite uses its connection's waitReady, query() and close() only: the statement cache
   // stands in for query(), so every statement knex repeats is parsed and planned once.
-  const statements = new PgliteStatementCache(pglite);
+  const statements = new PgliteStatementCache(pglite, { turnBeforeStatements });
   const connection = {
     waitReady: pglite.waitReady,
     query: statements.query.bind(statements),

@@ -33,11 +33,21 @@ const PLAN_INVALIDATED = "0A000";
  */
 export class PgliteStatementCache {
   private readonly statements = new Map<string, PreparedStatement>();
+  private readonly capacity: number;
+  private readonly turnBeforeStatements: boolean;
 
+  /**
+   * `capacity`: how many statements stay prepared (default 300). `turnBeforeStatements`: false
+   * runs each statement at once, without the event loop's turn first (default true; off only to
+   * measure what the turn costs and wins, in `npm run bench:inventory`).
+   */
   constructor(
     private readonly pglite: PGlite,
-    private readonly capacity = 300,
-  ) {}
+    options: { capacity?: number; turnBeforeStatements?: boolean } = {},
+  ) {
+    this.capacity = options.capacity ?? 300;
+    this.turnBeforeStatements = options.turnBeforeStatements ?? true;
+  }
 
   /** Same contract as `PGlite.query` (object rows), which it falls back to for what it does not cache. */
   async query<T>(sql: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
@@ -46,7 +56,7 @@ export class PgliteStatementCache {
     // runs to its end while newer ones wait unread in their sockets until the whole batch is
     // done. Under load a request then waited up to two batches, the p99 twice the median (the
     // embedded database's fairness, docs/performance.md).
-    await nextTurn();
+    if (this.turnBeforeStatements) await nextTurn();
     if (!CACHEABLE.test(sql) || options?.rowMode === "array" || options?.blob) {
       return this.pglite.query<T>(sql, params, options);
     }

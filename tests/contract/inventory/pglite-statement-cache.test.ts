@@ -17,7 +17,7 @@ describe("PGlite prepared statement cache", function () {
   after(async () => pglite?.close());
   beforeEach(async () => {
     await pglite.exec("TRUNCATE things");
-    cache = new PgliteStatementCache(pglite, 3);
+    cache = new PgliteStatementCache(pglite, { capacity: 3 });
   });
 
   const row = (id: string) => [id, 1.5, new Date("2026-11-26T10:00:00.000Z"), { a: [1, "x"] }, 7, [true, false], null];
@@ -69,6 +69,16 @@ describe("PGlite prepared statement cache", function () {
     order.push("transaction control");
     await cache.query("ROLLBACK", []);
     expect(order).to.deep.equal(["turn", "statement", "turn", "transaction control"]);
+  });
+
+  it("runs a statement at once when built without the turn (the benchmark's comparison)", async () => {
+    const direct = new PgliteStatementCache(pglite, { turnBeforeStatements: false });
+    const order: string[] = [];
+    setImmediate(() => order.push("turn"));
+    await direct.query("SELECT 3", []);
+    order.push("statement");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(order).to.deep.equal(["statement", "turn"]);
   });
 
   const prepared = async () =>
