@@ -16,6 +16,12 @@ const CACHEABLE = /^\s*(select|insert|update|delete|with)\b/i;
 /** Numbers statement names across every cache in the process, so two caches on one PGlite never clash. */
 let sequence = 0;
 
+/**
+ * Inside a transaction a statement goes on without a turn, unless the loop has not turned for
+ * this long: a long transaction (an import) must not keep timers, MQTT and health checks waiting.
+ */
+const TRANSACTION_TURN_MS = 5;
+
 /** SQLSTATE of "cached plan must not change result type": the schema changed under a statement. */
 const PLAN_INVALIDATED = "0A000";
 
@@ -35,18 +41,35 @@ export class PgliteStatementCache {
   private readonly statements = new Map<string, PreparedStatement>();
   private readonly capacity: number;
   private readonly turnBeforeStatements: boolean;
+  private readonly now: () => number;
+  /** When the last turn this cache waited for ended (`now()`). */
+  private lastTurn = Number.NEGATIVE_INFINITY;
 
   /**
    * `capacity`: how many statements stay prepared (default 300). `turnBeforeStatements`: false
    * runs each statement at once, without the event loop's turn first (default true; off only to
-   * measure what the turn costs and wins, in `npm run bench:inventory`).
+   * measure what the turn costs and wins, in `npm run bench:inventory`). `now`: the clock of the
+   * turns inside a transaction, in ms (tests).
    */
   constructor(
     private readonly pglite: PGlite,
-    options: { capacity?: number; turnBeforeStatements?: boolean } = {},
+    options: { capacity?: number; turnBeforeStatements?: boolean; now?: () => number } = {},
   ) {
     this.capacity = options.capacity ?? 300;
     this.turnBeforeStatements = options.turnBeforeStatements ?? true;
+    this.now = options.now ?? (() => performance.now());
+  }
+
+  /**
+   * Lets the event loop poll before a statement that starts a unit of work: one outside a
+   * transaction, or the `BEGIN` of one. Inside a transaction only past TRANSACTION_TURN_MS: the
+   * transaction holds the one connection, and work the loop took up in between (reading and
+   * checking other requests) would only hold it longer while every other request waits for it.
+   */
+  private async turn(): Promise<void> {
+    if (this.pglite.isInTransaction() && this.now() - this.lastTurn < TRANSACTION_TURN_MS) return;
+    await nextTurn();
+    this.lastTurn = this.now();
   }
 
   /** Same contract as `PGlite.query` (object rows), which it falls back to for what it does not cache. */
@@ -55,8 +78,8 @@ export class PgliteStatementCache {
     // the same microtask queue: without a turn of the event loop here, every request already read
     // runs to its end while newer ones wait unread in their sockets until the whole batch is
     // done. Under load a request then waited up to two batches, the p99 twice the median (the
-    // embedded database's fairness, docs/performance.md).
-    if (this.turnBeforeStatements) await nextTurn();
+    // embedded database's fairness, docs/performance.md). Turns inside a transaction: see turn().
+    if (this.turnBeforeStatements) await this.turn();
     if (!CACHEABLE.test(sql) || options?.rowMode === "array" || options?.blob) {
       return this.pglite.query<T>(sql, params, options);
     }

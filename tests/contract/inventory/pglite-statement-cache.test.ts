@@ -56,7 +56,7 @@ describe("PGlite prepared statement cache", function () {
     expect((await cache.query("SELECT id FROM things ORDER BY id", [])).rows).to.deep.equal([{ id: "a" }]);
   });
 
-  it("lets the event loop take a turn before each statement, so work that arrived meanwhile is not left behind", async () => {
+  it("lets the event loop take a turn before each unit of work, so work that arrived meanwhile is not left behind", async () => {
     const order: string[] = [];
     await cache.query("SELECT 1", []);
     // Scheduled before the second statement is asked for: without the turn, the statement
@@ -69,6 +69,30 @@ describe("PGlite prepared statement cache", function () {
     order.push("transaction control");
     await cache.query("ROLLBACK", []);
     expect(order).to.deep.equal(["turn", "statement", "turn", "transaction control"]);
+  });
+
+  it("inside a transaction goes on without a turn, until the loop has not turned for 5 ms", async () => {
+    let clock = 1_000;
+    const timed = new PgliteStatementCache(pglite, { now: () => clock });
+    const order: string[] = [];
+    await timed.query("BEGIN", []);
+    try {
+      // The transaction holds the one connection: a turn here would let other requests' work
+      // in while every one of them waits for it.
+      setImmediate(() => order.push("turn"));
+      clock += 4;
+      await timed.query("SELECT 1", []);
+      order.push("within 5 ms");
+      await new Promise((resolve) => setImmediate(resolve));
+      // A long transaction (an import) still lets timers, MQTT and health checks in.
+      setImmediate(() => order.push("turn"));
+      clock += 6;
+      await timed.query("SELECT 2", []);
+      order.push("after 5 ms");
+    } finally {
+      await timed.query("ROLLBACK", []);
+    }
+    expect(order).to.deep.equal(["within 5 ms", "turn", "turn", "after 5 ms"]);
   });
 
   it("runs a statement at once when built without the turn (the benchmark's comparison)", async () => {
