@@ -43,7 +43,7 @@ export interface DatabaseOptions {
    */
   migratesAfterOpening?: boolean | undefined;
   /**
-   * PGlite: let the event loop take a turn before each statement (default true; see
+   * PGlite: let the event loop take a turn before each unit of work (default true; see
    * PgliteStatementCache). False only for `npm run bench:inventory`'s same-run comparison.
    */
   turnBeforeStatements?: boolean | undefined;
