@@ -67,7 +67,9 @@ export class PgliteStatementCache {
    * checking other requests) would only hold it longer while every other request waits for it.
    */
   private async turn(): Promise<void> {
-    if (this.pglite.isInTransaction() && this.now() - this.lastTurn < TRANSACTION_TURN_MS) return;
+    // A closed PGlite has no module to ask; its query() then says it is closed.
+    const inTransaction = !this.pglite.closed && this.pglite.isInTransaction();
+    if (inTransaction && this.now() - this.lastTurn < TRANSACTION_TURN_MS) return;
     await nextTurn();
     this.lastTurn = this.now();
   }
@@ -80,7 +82,9 @@ export class PgliteStatementCache {
     // done. Under load a request then waited up to two batches, the p99 twice the median (the
     // embedded database's fairness, docs/performance.md). Turns inside a transaction: see turn().
     if (this.turnBeforeStatements) await this.turn();
-    if (!CACHEABLE.test(sql) || options?.rowMode === "array" || options?.blob) {
+    // A closed PGlite goes to query() too, which says so (the protocol calls would fail on its
+    // missing module with a TypeError).
+    if (!CACHEABLE.test(sql) || options?.rowMode === "array" || options?.blob || this.pglite.closed) {
       return this.pglite.query<T>(sql, params, options);
     }
     try {

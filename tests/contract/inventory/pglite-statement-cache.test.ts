@@ -95,6 +95,18 @@ describe("PGlite prepared statement cache", function () {
     expect(order).to.deep.equal(["within 5 ms", "turn", "turn", "after 5 ms"]);
   });
 
+  it("rejects a statement on a closed PGlite with PGlite's own error", async () => {
+    const closing = await PGlite.create();
+    const onClosed = new PgliteStatementCache(closing);
+    await closing.close();
+    let failure: unknown;
+    await onClosed.query("SELECT 1", []).catch((error: unknown) => {
+      failure = error;
+    });
+    expect(failure).to.be.instanceOf(Error);
+    expect((failure as Error).message).to.match(/closed/i);
+  });
+
   it("runs a statement at once when built without the turn (the benchmark's comparison)", async () => {
     const direct = new PgliteStatementCache(pglite, { turnBeforeStatements: false });
     const order: string[] = [];
