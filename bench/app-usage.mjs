@@ -22,9 +22,10 @@ function peakRss() {
 }
 
 // Bounded whatever the load: past this many requests between two "rss", later ones are counted
-// but not kept (5 s at the bench's rates is a few thousand).
+// but not kept (5 s at the bench's rates is a few thousand). Grown as requests come, so an idle
+// app's RSS, which the benches report, holds none of it.
 const SERVED_CAPACITY = 1 << 20;
-const servedMs = new Float64Array(SERVED_CAPACITY);
+const servedMs = [];
 let servedCount = 0;
 const readAt = new WeakMap();
 // Node's HTTP server publishes both moments for every server in the process: `hearth start`'s
@@ -33,14 +34,15 @@ diagnostics.subscribe("http.server.request.start", ({ response }) => readAt.set(
 diagnostics.subscribe("http.server.response.finish", ({ response }) => {
   const start = readAt.get(response);
   if (start === undefined) return;
-  if (servedCount < SERVED_CAPACITY) servedMs[servedCount] = performance.now() - start;
+  if (servedMs.length < SERVED_CAPACITY) servedMs.push(performance.now() - start);
   servedCount++;
 });
 
 /** p50 and p99 (ms) of the requests served since the last call, which starts a new window. */
 function takeServed() {
-  const kept = servedMs.slice(0, Math.min(servedCount, SERVED_CAPACITY)).sort();
+  const kept = Float64Array.from(servedMs).sort();
   const count = servedCount;
+  servedMs.length = 0;
   servedCount = 0;
   const at = (share) => (kept.length ? kept[Math.min(kept.length - 1, Math.floor(share * kept.length))] : 0);
   return { count, p50: at(0.5), p99: at(0.99) };

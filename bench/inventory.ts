@@ -308,6 +308,7 @@ async function runVaried(
       ],
     });
   await run(WARMUP_SECONDS);
+  // Also starts the app's window of served requests, so the warm-up's are not in it.
   const before = app ? (await usageOf(app)).cpu : undefined;
   const result = await run(DURATION);
   const usage = app ? await usageOf(app) : undefined;

@@ -104,7 +104,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   if (dataPath) await mkdir(dataPath, { recursive: true });
   return embeddedDatabase(await createPglite(dataPath, template), {
-    turnBeforeStatements: options.turnBeforeStatements !== false,
+    turnBeforeStatements: options.turnBeforeStatements,
   });
 }
 
@@ -119,7 +119,7 @@ function createPglite(dataPath: string | undefined, dump: Uint8Array | undefined
 
 function embeddedDatabase(
   pglite: PGlite,
-  { turnBeforeStatements = true }: { turnBeforeStatements?: boolean } = {},
+  { turnBeforeStatements }: { turnBeforeStatements?: boolean | undefined } = {},
 ): Database & Required<Pick<Database, "dumpEmbedded">> {
   // knex-pglite uses its connection's waitReady, query() and close() only: the statement cache
   // stands in for query(), so every statement knex repeats is parsed and planned once.

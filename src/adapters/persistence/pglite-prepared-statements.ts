@@ -53,7 +53,7 @@ export class PgliteStatementCache {
    */
   constructor(
     private readonly pglite: PGlite,
-    options: { capacity?: number; turnBeforeStatements?: boolean; now?: () => number } = {},
+    options: { capacity?: number; turnBeforeStatements?: boolean | undefined; now?: () => number } = {},
   ) {
     this.capacity = options.capacity ?? 300;
     this.turnBeforeStatements = options.turnBeforeStatements ?? true;

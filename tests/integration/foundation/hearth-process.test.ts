@@ -214,7 +214,9 @@ describe("Hearth process (integration)", function () {
         };
         child.child.stdout?.on("data", onData);
       });
-      await signalled;
+      // A child that exits before the line would leave the wait open until mocha's timeout.
+      const first = await Promise.race([signalled.then(() => "signalled" as const), child.exited]);
+      if (first !== "signalled") throw new Error(`exited with ${first} before its first log line\n${child.output()}`);
       const code = await child.exited;
       expect(code, child.output()).to.equal(0);
       expect(child.output()).to.contain("Received SIGTERM; stopping").and.to.contain("Stopped");
