@@ -1,4 +1,4 @@
-import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { ArchiveFormatError, type ArchiveEntry, packArchive, unpackArchive } from "./tar-archive.js";
@@ -177,7 +177,10 @@ export async function readBackup(file: string): Promise<Backup> {
 export interface RestoreOptions extends DataLocations {
   /** Replace what is there instead of refusing. */
   force: boolean;
-  /** Creates `<dataDir>/pglite` from the dump (persistence's restoreEmbeddedDatabase). */
+  /**
+   * Creates `<dataDir>/pglite` from the dump, or replaces what is there only once the dump has
+   * proved good (persistence's restoreEmbeddedDatabase).
+   */
   restoreDatabase(dataDir: string, dump: Uint8Array): Promise<void>;
 }
 
@@ -207,10 +210,7 @@ export async function restoreBackup(backup: Backup, options: RestoreOptions): Pr
   if (occupied.length > 0 && !options.force) throw new RestoreTargetNotEmptyError(occupied);
   const dataDir = path.resolve(options.dataDir);
   await mkdir(dataDir, { recursive: true });
-  if (backup.databaseDump) {
-    await rm(path.join(dataDir, "pglite"), { recursive: true, force: true });
-    await options.restoreDatabase(dataDir, backup.databaseDump);
-  }
+  if (backup.databaseDump) await options.restoreDatabase(dataDir, backup.databaseDump);
   for (const entry of backup.dataFiles) {
     const target = path.join(dataDir, ...entry.path.split("/"));
     await mkdir(path.dirname(target), { recursive: true });

@@ -1,5 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -163,16 +164,38 @@ function embeddedDatabase(
 }
 
 /**
- * Creates `<dataDir>/pglite` from a dump taken by `dumpEmbedded` (a backup). The directory
- * must not hold a database yet.
+ * Creates `<dataDir>/pglite` from a dump taken by `dumpEmbedded` (a backup), or replaces the
+ * database there (`hearth restore --force`) once the dump has been unpacked and has started:
+ * a damaged backup leaves the database it would have replaced as it was.
+ *
+ * Unpacked onto disk as a first start unpacks the template: loaded through PGlite's
+ * `loadDataDir`, a backup of a 51 MB database took `hearth restore` to a 550 MB peak (178 MB now), since the
+ * archive and its copies sit in the WebAssembly heap.
  */
 export async function restoreEmbeddedDatabase(dataDir: string, dump: Uint8Array): Promise<void> {
   const dataPath = path.resolve(dataDir, "pglite");
-  await mkdir(dataPath, { recursive: true });
-  const pglite = await createPglite(dataPath, dump);
-  // A query proves the restored cluster starts; close() then writes it out.
-  await pglite.query("SELECT 1");
-  await pglite.close();
+  const incoming = `${dataPath}.restoring-${randomUUID()}`;
+  await mkdir(path.dirname(dataPath), { recursive: true });
+  await unpackCluster(dump, incoming, "The backup's database");
+  const refuse = async (problem: string) => {
+    await rm(incoming, { recursive: true, force: true });
+    return new Error(`The backup's database ${problem}`);
+  };
+  // Without one, PGlite would run initdb there, and the restore would "succeed" with an empty database.
+  if (!existsSync(path.join(incoming, "PG_VERSION"))) throw await refuse("is not a database cluster (no PG_VERSION)");
+  try {
+    const pglite = await createPglite(incoming, undefined);
+    // A query proves the restored cluster starts; close() then writes it out.
+    try {
+      await pglite.query("SELECT 1");
+    } finally {
+      await pglite.close();
+    }
+  } catch (error) {
+    throw await refuse(`does not start: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  await rm(dataPath, { recursive: true, force: true });
+  await rename(incoming, dataPath);
 }
 
 /**

@@ -27,11 +27,17 @@ function octal(header: Buffer, start: number, length: number): number {
  * start, and after it); unpacked here, a first start opens the cluster like any later one. The
  * archive is inflated as a stream, a chunk at a time: inflated whole, its 40 MB and the pieces
  * zlib assembles it from stayed in the process's RSS (about 55 MB) after they were freed.
+ *
+ * `source` names the archive in error messages: the packaged template, or a backup's database.
  */
-export async function unpackCluster(archive: Uint8Array, target: string): Promise<void> {
+export async function unpackCluster(
+  archive: Uint8Array,
+  target: string,
+  source = "The database template",
+): Promise<void> {
   const staging = `${target}.unpacking-${randomUUID()}`;
   await mkdir(staging, { recursive: true, mode: 0o700 });
-  const writer = new ClusterWriter(staging);
+  const writer = new ClusterWriter(staging, source);
   try {
     const inflate = createGunzip({ chunkSize: 64 * 1024 });
     inflate.end(archive);
@@ -41,7 +47,7 @@ export async function unpackCluster(archive: Uint8Array, target: string): Promis
       const code = (error as NodeJS.ErrnoException).code;
       // zlib's own errors (a damaged or cut-short gzip stream) carry Z_* codes.
       if (typeof code === "string" && code.startsWith("Z_")) {
-        throw new Error(`The database template is damaged: ${(error as Error).message}`);
+        throw new Error(`${source} is damaged: ${(error as Error).message}`);
       }
       throw error;
     }
@@ -64,7 +70,10 @@ class ClusterWriter {
   private padding = 0;
   private ended = false;
 
-  constructor(private readonly root: string) {}
+  constructor(
+    private readonly root: string,
+    private readonly source: string,
+  ) {}
 
   async write(chunk: Buffer): Promise<void> {
     let at = 0;
@@ -95,7 +104,7 @@ class ClusterWriter {
   /** After the last chunk: an archive that stops inside an entry is cut short. */
   finish(): void {
     if (this.header.length > 0 || this.remaining > 0 || this.padding > 0) {
-      throw new Error(`The database template is cut short at ${this.name || "its first entry"}`);
+      throw new Error(`${this.source} is cut short at ${this.name || "its first entry"}`);
     }
   }
 
@@ -115,7 +124,7 @@ class ClusterWriter {
     const type = text(header, 156, 1) || "0";
     const relative = path.posix.normalize(`${prefix ? `${prefix}/` : ""}${name}`).replace(/^\/+/, "");
     if (relative === "" || relative === "." || relative.startsWith("../") || !Number.isSafeInteger(size)) {
-      throw new Error(`The database template has an entry outside the cluster: ${name}`);
+      throw new Error(`${this.source} has an entry outside the cluster: ${name}`);
     }
     const destination = path.join(this.root, ...relative.split("/"));
     if (type === "5") {
@@ -127,7 +136,7 @@ class ClusterWriter {
       this.padding = (BLOCK - (size % BLOCK)) % BLOCK;
       if (size === 0) await this.closeFile();
     } else {
-      throw new Error(`The database template has an entry of type ${type}: ${name}`);
+      throw new Error(`${this.source} has an entry of type ${type}: ${name}`);
     }
   }
 

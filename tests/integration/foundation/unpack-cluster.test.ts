@@ -1,6 +1,7 @@
 /**
  * A first start on PGlite unpacks the packaged cluster onto disk itself and opens it like any
- * later start (PGlite's own loadDataDir keeps the archive in its WebAssembly heap for good).
+ * later start (PGlite's own loadDataDir keeps the archive in its WebAssembly heap for good);
+ * `hearth restore` unpacks a backup's database the same way.
  */
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
@@ -9,7 +10,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
 import { expect } from "chai";
-import { openDatabase } from "../../../src/adapters/persistence/database.js";
+import { openDatabase, restoreEmbeddedDatabase } from "../../../src/adapters/persistence/database.js";
 import { unpackCluster } from "../../../src/adapters/persistence/unpack-cluster.js";
 
 /** One ustar header and its data, padded to 512-byte blocks. */
@@ -101,6 +102,83 @@ describe("unpacking a PGlite cluster on a first start", function () {
       expect((await second.knex.raw("SELECT count(*) AS n FROM marker")).rows).to.deep.equal([{ n: 0 }]);
     } finally {
       await second.close();
+    }
+  });
+
+  describe("restoring a backup's embedded database", () => {
+    it("writes the dumped cluster into DATA_DIR/pglite, which opens with its data", async () => {
+      const source = await PGlite.create();
+      await source.exec("CREATE TABLE kept (name text); INSERT INTO kept VALUES ('peas');");
+      const dump = new Uint8Array(await (await source.dumpDataDir("gzip")).arrayBuffer());
+      await source.close();
+
+      const dataDir = path.join(scratch, "data");
+      await restoreEmbeddedDatabase(dataDir, dump);
+      expect(await readdir(dataDir)).to.deep.equal(["pglite"]);
+      const reopened = await PGlite.create({ dataDir: path.join(dataDir, "pglite") });
+      try {
+        expect((await reopened.query<{ name: string }>("SELECT name FROM kept")).rows).to.deep.equal([
+          { name: "peas" },
+        ]);
+      } finally {
+        await reopened.close();
+      }
+    });
+
+    it("replaces a database only with one that started: a damaged backup leaves the old one as it was", async () => {
+      const dumpOf = async (name: string) => {
+        const source = await PGlite.create();
+        await source.exec(`CREATE TABLE kept (name text); INSERT INTO kept VALUES ('${name}');`);
+        const dump = new Uint8Array(await (await source.dumpDataDir("gzip")).arrayBuffer());
+        await source.close();
+        return dump;
+      };
+      const kept = async (dataDir: string) => {
+        const reopened = await PGlite.create({ dataDir: path.join(dataDir, "pglite") });
+        try {
+          return (await reopened.query<{ name: string }>("SELECT name FROM kept")).rows.map((row) => row.name);
+        } finally {
+          await reopened.close();
+        }
+      };
+      const dataDir = path.join(scratch, "data");
+      await restoreEmbeddedDatabase(dataDir, await dumpOf("peas"));
+
+      const damaged = await restoreEmbeddedDatabase(dataDir, archive()).catch((error: unknown) => error);
+      expect((damaged as Error).message).to.match(/not a database cluster/);
+      expect(await readdir(dataDir)).to.deep.equal(["pglite"]);
+      expect(await kept(dataDir)).to.deep.equal(["peas"]);
+
+      await restoreEmbeddedDatabase(dataDir, await dumpOf("beans"));
+      expect(await readdir(dataDir)).to.deep.equal(["pglite"]);
+      expect(await kept(dataDir)).to.deep.equal(["beans"]);
+    });
+
+    for (const [what, dump, message] of [
+      ["bytes that are not gzip", new Uint8Array(Buffer.from("not a database")), /backup's database is damaged/],
+      [
+        "an archive with no cluster in it (PGlite would make an empty database there)",
+        archive(),
+        /backup's database is not a database cluster/,
+      ],
+      [
+        "a cluster PostgreSQL cannot start",
+        archive(entry("/PG_VERSION", "0", Buffer.from("99\n")), entry("/base", "5")),
+        /backup's database does not start/,
+      ],
+    ] as const) {
+      it(`refuses ${what}, leaving no database behind`, async () => {
+        const dataDir = path.join(scratch, "data");
+        let failure: unknown;
+        try {
+          await restoreEmbeddedDatabase(dataDir, dump);
+        } catch (error) {
+          failure = error;
+        }
+        expect(failure).to.be.instanceOf(Error);
+        expect((failure as Error).message).to.match(message);
+        expect(await readdir(dataDir)).to.deep.equal([]);
+      });
     }
   });
 });
