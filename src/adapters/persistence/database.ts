@@ -168,9 +168,9 @@ function embeddedDatabase(
  * database there (`hearth restore --force`) once the dump has been unpacked and has started:
  * a damaged backup leaves the database it would have replaced as it was.
  *
- * Unpacked onto disk as a first start unpacks the template: loaded through PGlite's
- * `loadDataDir`, a backup of a 51 MB database took `hearth restore` to a 550 MB peak (178 MB now), since the
- * archive and its copies sit in the WebAssembly heap.
+ * Unpacked onto disk as a first start unpacks the template. Loaded through PGlite's
+ * `loadDataDir`, the archive and its copies sat in the WebAssembly heap: a backup of a 51 MB
+ * database took `hearth restore` to a 550 MB peak (178 MB unpacked onto disk).
  */
 export async function restoreEmbeddedDatabase(dataDir: string, dump: Uint8Array): Promise<void> {
   const dataPath = path.resolve(dataDir, "pglite");
