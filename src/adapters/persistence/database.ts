@@ -16,7 +16,7 @@ import { keepsFiles } from "../../ports/data-dir.js";
 import { MIGRATIONS_DIR, migrateToLatest, migrationNames } from "./migrator.js";
 import { prepareMarkedStatements } from "./pg-prepared-statements.js";
 import { PgliteStatementCache } from "./pglite-prepared-statements.js";
-import { unpackCluster } from "./unpack-cluster.js";
+import { packCluster, unpackCluster } from "./unpack-cluster.js";
 
 // node-postgres returns timestamptz as Date already; bigint counts (COUNT(*)) come back as
 // strings by default, which would leak into JSON as "12". Counts here never exceed 2^53.
@@ -105,6 +105,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   if (dataPath) await mkdir(dataPath, { recursive: true });
   return embeddedDatabase(await createPglite(dataPath, template), {
+    dataPath,
     turnBeforeStatements: options.turnBeforeStatements,
   });
 }
@@ -120,7 +121,14 @@ function createPglite(dataPath: string | undefined, dump: Uint8Array | undefined
 
 function embeddedDatabase(
   pglite: PGlite,
-  { turnBeforeStatements }: { turnBeforeStatements?: boolean | undefined } = {},
+  {
+    dataPath,
+    turnBeforeStatements,
+  }: {
+    /** The cluster's directory on disk; undefined for a database in memory. */
+    dataPath?: string | undefined;
+    turnBeforeStatements?: boolean | undefined;
+  } = {},
 ): Database & Required<Pick<Database, "dumpEmbedded">> {
   // knex-pglite uses its connection's waitReady, query() and close() only: the statement cache
   // stands in for query(), so every statement knex repeats is parsed and planned once.
@@ -150,6 +158,9 @@ function embeddedDatabase(
       const connection = await client.acquireConnection();
       try {
         await pglite.exec("CHECKPOINT");
+        // From disk when the cluster is there: dumpDataDir copies it through the WebAssembly
+        // heap, which more than doubled a running Hearth's memory for a moment (see packCluster).
+        if (dataPath) return await packCluster(dataPath);
         const dump = await pglite.dumpDataDir("gzip");
         return new Uint8Array(await dump.arrayBuffer());
       } finally {

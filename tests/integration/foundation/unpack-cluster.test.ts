@@ -4,14 +4,14 @@
  * `hearth restore` unpacks a backup's database the same way.
  */
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
 import { expect } from "chai";
 import { openDatabase, restoreEmbeddedDatabase } from "../../../src/adapters/persistence/database.js";
-import { unpackCluster } from "../../../src/adapters/persistence/unpack-cluster.js";
+import { packCluster, unpackCluster } from "../../../src/adapters/persistence/unpack-cluster.js";
 
 /** One ustar header and its data, padded to 512-byte blocks. */
 function entry(name: string, type: "0" | "5" | "2", data = Buffer.alloc(0)): Buffer {
@@ -103,6 +103,69 @@ describe("unpacking a PGlite cluster on a first start", function () {
     } finally {
       await second.close();
     }
+  });
+
+  describe("dumping an embedded database on disk (a live backup)", () => {
+    /** Each entry's name, type and size, in the archive's order. */
+    const listing = (archive: Uint8Array) => {
+      const tar = gunzipSync(archive);
+      const entries: string[] = [];
+      for (let at = 0; at + 512 <= tar.length; ) {
+        const header = tar.subarray(at, at + 512);
+        const name = header.subarray(0, 100).toString("utf8").replace(/\0.*$/s, "");
+        if (name === "") break;
+        const prefix = header.subarray(345, 500).toString("utf8").replace(/\0.*$/s, "");
+        const size = Number.parseInt(header.subarray(124, 136).toString("utf8").replace(/\0.*$/s, ""), 8);
+        entries.push(`${String.fromCharCode(header[156] as number)} ${prefix ? `${prefix}/` : ""}${name} ${size}`);
+        at += 512 + Math.ceil(size / 512) * 512;
+      }
+      return entries;
+    };
+
+    it("packs the files PGlite's own dump holds, in its layout, and the dump opens with its data", async () => {
+      const dataDir = path.join(scratch, "data");
+      const database = await openDatabase({ dataDir });
+      let dump: Uint8Array;
+      let own: Uint8Array;
+      try {
+        await database.knex.raw("CREATE TABLE kept (name text)");
+        await database.knex.raw("INSERT INTO kept VALUES ('peas')");
+        dump = await database.dumpEmbedded!();
+        // PGlite's own archive of the same, untouched cluster (after the dump's checkpoint).
+        own = new Uint8Array(await (await database.embedded!.dumpDataDir("gzip")).arrayBuffer());
+      } finally {
+        await database.close();
+      }
+      expect(listing(dump)).to.deep.equal(listing(own));
+      expect(listing(dump)[0]).to.equal("0 /PG_VERSION 3");
+
+      const target = path.join(scratch, "unpacked");
+      await unpackCluster(dump, target);
+      const reopened = await PGlite.create({ dataDir: target });
+      try {
+        expect((await reopened.query<{ name: string }>("SELECT name FROM kept")).rows).to.deep.equal([
+          { name: "peas" },
+        ]);
+      } finally {
+        await reopened.close();
+      }
+    });
+
+    it("stores a path longer than a tar name in the header's prefix", async () => {
+      const cluster = path.join(scratch, "cluster");
+      const deep = path.join(cluster, "a".repeat(60), "b".repeat(60));
+      await mkdir(deep, { recursive: true });
+      await writeFile(path.join(deep, "PG_VERSION"), "17\n");
+      const dump = await packCluster(cluster);
+      expect(listing(dump)).to.deep.equal([
+        `5 /${"a".repeat(60)} 0`,
+        `5 /${"a".repeat(60)}/${"b".repeat(60)} 0`,
+        `0 /${"a".repeat(60)}/${"b".repeat(60)}/PG_VERSION 3`,
+      ]);
+      const target = path.join(scratch, "unpacked");
+      await unpackCluster(dump, target);
+      expect(existsSync(path.join(target, "a".repeat(60), "b".repeat(60), "PG_VERSION"))).to.equal(true);
+    });
   });
 
   describe("restoring a backup's embedded database", () => {
