@@ -29,6 +29,25 @@ function archive(...entries: Buffer[]): Uint8Array {
   return gzipSync(Buffer.concat([...entries, Buffer.alloc(1024)]));
 }
 
+/** PGlite's own dump of a new database whose table `kept` holds one row, `name`. */
+async function dumpHolding(name: string): Promise<Uint8Array> {
+  const source = await PGlite.create();
+  await source.exec(`CREATE TABLE kept (name text); INSERT INTO kept VALUES ('${name}');`);
+  const dump = new Uint8Array(await (await source.dumpDataDir("gzip")).arrayBuffer());
+  await source.close();
+  return dump;
+}
+
+/** The names in table `kept` of the cluster in `clusterDir`. */
+async function keptIn(clusterDir: string): Promise<string[]> {
+  const reopened = await PGlite.create({ dataDir: clusterDir });
+  try {
+    return (await reopened.query<{ name: string }>("SELECT name FROM kept")).rows.map((row) => row.name);
+  } finally {
+    await reopened.close();
+  }
+}
+
 describe("unpacking a PGlite cluster on a first start", function () {
   this.timeout(120_000);
   let scratch: string;
@@ -41,22 +60,11 @@ describe("unpacking a PGlite cluster on a first start", function () {
   });
 
   it("writes a cluster PGlite dumped, which then opens with its data", async () => {
-    const source = await PGlite.create();
-    await source.exec("CREATE TABLE kept (name text); INSERT INTO kept VALUES ('peas');");
-    const dump = new Uint8Array(await (await source.dumpDataDir("gzip")).arrayBuffer());
-    await source.close();
-
     const target = path.join(scratch, "pglite");
-    await unpackCluster(dump, target);
+    await unpackCluster(await dumpHolding("peas"), target);
     expect(existsSync(path.join(target, "PG_VERSION"))).to.equal(true);
     expect(await readdir(scratch), "no staging folder is left").to.deep.equal(["pglite"]);
-
-    const reopened = await PGlite.create({ dataDir: target });
-    try {
-      expect((await reopened.query<{ name: string }>("SELECT name FROM kept")).rows).to.deep.equal([{ name: "peas" }]);
-    } finally {
-      await reopened.close();
-    }
+    expect(await keptIn(target)).to.deep.equal(["peas"]);
   });
 
   for (const [what, bad] of [
@@ -141,14 +149,7 @@ describe("unpacking a PGlite cluster on a first start", function () {
 
       const target = path.join(scratch, "unpacked");
       await unpackCluster(dump, target);
-      const reopened = await PGlite.create({ dataDir: target });
-      try {
-        expect((await reopened.query<{ name: string }>("SELECT name FROM kept")).rows).to.deep.equal([
-          { name: "peas" },
-        ]);
-      } finally {
-        await reopened.close();
-      }
+      expect(await keptIn(target)).to.deep.equal(["peas"]);
     });
 
     it("stores a path longer than a tar name in the header's prefix", async () => {
@@ -170,51 +171,24 @@ describe("unpacking a PGlite cluster on a first start", function () {
 
   describe("restoring a backup's embedded database", () => {
     it("writes the dumped cluster into DATA_DIR/pglite, which opens with its data", async () => {
-      const source = await PGlite.create();
-      await source.exec("CREATE TABLE kept (name text); INSERT INTO kept VALUES ('peas');");
-      const dump = new Uint8Array(await (await source.dumpDataDir("gzip")).arrayBuffer());
-      await source.close();
-
       const dataDir = path.join(scratch, "data");
-      await restoreEmbeddedDatabase(dataDir, dump);
+      await restoreEmbeddedDatabase(dataDir, await dumpHolding("peas"));
       expect(await readdir(dataDir)).to.deep.equal(["pglite"]);
-      const reopened = await PGlite.create({ dataDir: path.join(dataDir, "pglite") });
-      try {
-        expect((await reopened.query<{ name: string }>("SELECT name FROM kept")).rows).to.deep.equal([
-          { name: "peas" },
-        ]);
-      } finally {
-        await reopened.close();
-      }
+      expect(await keptIn(path.join(dataDir, "pglite"))).to.deep.equal(["peas"]);
     });
 
     it("replaces a database only with one that started: a damaged backup leaves the old one as it was", async () => {
-      const dumpOf = async (name: string) => {
-        const source = await PGlite.create();
-        await source.exec(`CREATE TABLE kept (name text); INSERT INTO kept VALUES ('${name}');`);
-        const dump = new Uint8Array(await (await source.dumpDataDir("gzip")).arrayBuffer());
-        await source.close();
-        return dump;
-      };
-      const kept = async (dataDir: string) => {
-        const reopened = await PGlite.create({ dataDir: path.join(dataDir, "pglite") });
-        try {
-          return (await reopened.query<{ name: string }>("SELECT name FROM kept")).rows.map((row) => row.name);
-        } finally {
-          await reopened.close();
-        }
-      };
       const dataDir = path.join(scratch, "data");
-      await restoreEmbeddedDatabase(dataDir, await dumpOf("peas"));
+      await restoreEmbeddedDatabase(dataDir, await dumpHolding("peas"));
 
       const damaged = await restoreEmbeddedDatabase(dataDir, archive()).catch((error: unknown) => error);
       expect((damaged as Error).message).to.match(/not a database cluster/);
       expect(await readdir(dataDir)).to.deep.equal(["pglite"]);
-      expect(await kept(dataDir)).to.deep.equal(["peas"]);
+      expect(await keptIn(path.join(dataDir, "pglite"))).to.deep.equal(["peas"]);
 
-      await restoreEmbeddedDatabase(dataDir, await dumpOf("beans"));
+      await restoreEmbeddedDatabase(dataDir, await dumpHolding("beans"));
       expect(await readdir(dataDir)).to.deep.equal(["pglite"]);
-      expect(await kept(dataDir)).to.deep.equal(["beans"]);
+      expect(await keptIn(path.join(dataDir, "pglite"))).to.deep.equal(["beans"]);
     });
 
     for (const [what, dump, message] of [
@@ -232,12 +206,10 @@ describe("unpacking a PGlite cluster on a first start", function () {
     ] as const) {
       it(`refuses ${what}, leaving no database behind`, async () => {
         const dataDir = path.join(scratch, "data");
-        let failure: unknown;
-        try {
-          await restoreEmbeddedDatabase(dataDir, dump);
-        } catch (error) {
-          failure = error;
-        }
+        const failure = await restoreEmbeddedDatabase(dataDir, dump).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
         expect(failure).to.be.instanceOf(Error);
         expect((failure as Error).message).to.match(message);
         expect(await readdir(dataDir)).to.deep.equal([]);
