@@ -1,5 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { stat } from "node:fs/promises";
+import { mkdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import {
   backupSocketUsable,
@@ -9,6 +10,7 @@ import {
 } from "../adapters/backup/backup-socket.js";
 import {
   BackupFormatError,
+  type BackupManifest,
   readBackup,
   RestoreTargetNotEmptyError,
   restoreBackup,
@@ -62,8 +64,8 @@ function parseArguments(command: string, args: string[], allowed: string[], outp
   return { file: files[0] as string, flags: new Set(flags) };
 }
 
-/** The embedded database's dump: from the running Hearth when one answers, else read directly. */
-async function dumpEmbeddedDatabase(dataDir: string, output: CommandOutput): Promise<Uint8Array> {
+/** Writes the embedded database's dump to `file`: from the running Hearth when one answers, else read directly. */
+async function dumpEmbeddedDatabase(dataDir: string, file: string, output: CommandOutput): Promise<void> {
   // Without the socket a running Hearth cannot be told from a stopped one, and opening PGlite
   // beside a running one would damage it.
   if (!backupSocketUsable(dataDir)) {
@@ -71,10 +73,9 @@ async function dumpEmbeddedDatabase(dataDir: string, output: CommandOutput): Pro
       `DATA_DIR's path (${path.resolve(dataDir)}) is too long for Hearth's backup socket, so hearth backup cannot tell whether Hearth runs on it; use a shorter path (a symbolic link will do)`,
     );
   }
-  const live = await requestLiveDump(dataDir);
-  if (live) {
+  if (await requestLiveDump(dataDir, file)) {
     output.out("Dumped the embedded database from the running Hearth");
-    return live;
+    return;
   }
   if (!existsSync(path.join(path.resolve(dataDir), "pglite", "PG_VERSION"))) {
     throw new BackupRefusedError(`There is no embedded database in DATA_DIR ${path.resolve(dataDir)} to back up`);
@@ -82,7 +83,7 @@ async function dumpEmbeddedDatabase(dataDir: string, output: CommandOutput): Pro
   const database = await openDatabase({ dataDir });
   try {
     if (!database.dumpEmbedded) throw new Error("the embedded database cannot be dumped");
-    return await database.dumpEmbedded();
+    await database.dumpEmbedded(file);
   } finally {
     await database.close();
   }
@@ -97,14 +98,26 @@ export async function backupCommand(args: string[], output: CommandOutput = cons
   if (!parsed) return USAGE_ERROR;
   try {
     const config = loadConfig(process.env, { inventory: false });
-    const databaseDump = config.DATABASE_URL ? null : await dumpEmbeddedDatabase(config.DATA_DIR, output);
-    const manifest = await writeBackup(parsed.file, {
-      dataDir: config.DATA_DIR,
-      stateFile: config.STATE_FILE_PATH,
-      deviceRegistryFile: config.DEVICE_REGISTRY_FILE_PATH,
-      hearthVersion: HEARTH_VERSION,
-      databaseDump,
-    });
+    // The dump waits on disk beside the archive, which takes it a piece at a time: neither is
+    // held in memory, however large the household's photos make the database.
+    const target = path.resolve(parsed.file);
+    const databaseDump = config.DATABASE_URL ? null : `${target}.database-${randomUUID()}.partial`;
+    let manifest: BackupManifest;
+    try {
+      if (databaseDump) {
+        await mkdir(path.dirname(target), { recursive: true });
+        await dumpEmbeddedDatabase(config.DATA_DIR, databaseDump, output);
+      }
+      manifest = await writeBackup(parsed.file, {
+        dataDir: config.DATA_DIR,
+        stateFile: config.STATE_FILE_PATH,
+        deviceRegistryFile: config.DEVICE_REGISTRY_FILE_PATH,
+        hearthVersion: HEARTH_VERSION,
+        databaseDump,
+      });
+    } finally {
+      if (databaseDump) await rm(databaseDump, { force: true });
+    }
     const size = (await stat(parsed.file)).size;
     output.out(
       `Backed up ${manifest.files.length} files${databaseDump ? " with the embedded database" : ""} to ${path.resolve(parsed.file)} (${Math.ceil(size / 1024)} KiB)`,

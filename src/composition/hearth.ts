@@ -82,12 +82,12 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
     const config = await protectEngine(loaded, httpEnabled, log);
     warnAboutTrustProxy(config, log);
     // Listening first makes a second Hearth on the same DATA_DIR stop here, before it opens PGlite.
-    let dumpDatabase: (() => Promise<Uint8Array>) | undefined;
+    let dumpDatabase: ((file: string) => Promise<void>) | undefined;
     const backups = await serveBackups(
       config.DATA_DIR,
-      async () => {
+      async (file) => {
         if (!dumpDatabase) throw new Error("the database is not open yet, or is PostgreSQL (back it up with pg_dump)");
-        return dumpDatabase();
+        await dumpDatabase(file);
       },
       logger.child({ module: "backup" }),
     );

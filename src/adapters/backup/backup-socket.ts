@@ -1,6 +1,10 @@
-import { chmod, mkdir, unlink } from "node:fs/promises";
-import { connect, createServer, type Server } from "node:net";
+import { randomUUID } from "node:crypto";
+import { once } from "node:events";
+import { createReadStream, createWriteStream } from "node:fs";
+import { chmod, mkdir, rm, stat, unlink } from "node:fs/promises";
+import { connect, createServer, type Server, type Socket } from "node:net";
 import path from "node:path";
+import { pipeline } from "node:stream/promises";
 import { z } from "zod";
 import type { Logger } from "../../ports/logger.js";
 import { keepsFiles } from "../../ports/data-dir.js";
@@ -12,6 +16,18 @@ import { keepsFiles } from "../../ports/data-dir.js";
  * is the file's: 0600, like the secrets beside it.
  */
 export const BACKUP_SOCKET_NAME = "hearth.sock";
+
+/**
+ * A running Hearth's dump waits in DATA_DIR under this prefix while it is sent (a backup leaves
+ * such files out): on disk, not in memory, however large the database.
+ */
+export const LIVE_DUMP_PREFIX = ".hearth-dump-";
+
+/** What `hearth backup` sends to ask for a dump. */
+const DUMP_REQUEST = "dump\n";
+
+/** Longest header line a dump's answer starts with; anything longer is not Hearth's. */
+const MAX_HEADER_BYTES = 64 * 1024;
 
 /** Unix socket paths are limited to about 107 bytes (sockaddr_un). */
 const MAX_SOCKET_PATH = 100;
@@ -52,13 +68,14 @@ function answers(socketPath: string): Promise<boolean> {
 }
 
 /**
- * Listens on DATA_DIR's socket and answers each connection with one dump (a header line of
- * JSON, then the bytes). Fails with DataDirInUseError when another Hearth already answers
- * there; a socket file left behind by a crash is replaced.
+ * Listens on DATA_DIR's socket and answers each connection that asks for a dump ("dump\n")
+ * with one (a header line of JSON, then the bytes). `dump` writes it to the file it is given,
+ * which is sent from disk and removed. Fails with DataDirInUseError when another Hearth already
+ * answers there; a socket file left behind by a crash is replaced.
  */
 export async function serveBackups(
   dataDir: string,
-  dump: () => Promise<Uint8Array>,
+  dump: (file: string) => Promise<void>,
   logger: Logger,
 ): Promise<BackupSocket> {
   if (!keepsFiles(dataDir) || process.platform === "win32") return { path: null, close: async () => {} };
@@ -77,20 +94,45 @@ export async function serveBackups(
   await unlink(socketPath).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== "ENOENT") throw error;
   });
-  const server: Server = createServer((socket) => {
-    socket.on("error", (error) => logger.warn("Backup request failed", { error: error.message }));
-    dump().then(
-      (bytes) => {
-        socket.write(`${JSON.stringify({ ok: true, bytes: bytes.byteLength })}\n`);
-        socket.end(bytes);
-        logger.info("Database dumped for a backup", { bytes: bytes.byteLength });
-      },
-      (error: unknown) => {
+  const answer = async (socket: Socket) => {
+    const file = path.join(path.dirname(socketPath), `${LIVE_DUMP_PREFIX}${randomUUID()}`);
+    try {
+      let bytes: number;
+      try {
+        await dump(file);
+        bytes = (await stat(file)).size;
+      } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         socket.end(`${JSON.stringify({ ok: false, message })}\n`);
         logger.error("Database dump for a backup failed", { error: message });
-      },
-    );
+        return;
+      }
+      socket.write(`${JSON.stringify({ ok: true, bytes })}\n`);
+      await pipeline(createReadStream(file), socket);
+      logger.info("Database dumped for a backup", { bytes });
+    } catch (error) {
+      logger.warn("Backup request failed", { error: error instanceof Error ? error.message : String(error) });
+    } finally {
+      await rm(file, { force: true });
+    }
+  };
+  const server: Server = createServer((socket) => {
+    socket.on("error", () => {
+      // Reported by answer(), which the failed write or pipeline rejects; a probe's is nothing.
+    });
+    // A dump is taken only when asked for: the connections that only check whether a Hearth
+    // runs here (a second start, restore, backup's own check) close without asking.
+    let request = "";
+    const onData = (chunk: Buffer) => {
+      request += chunk.toString("latin1");
+      if (request.startsWith(DUMP_REQUEST)) {
+        socket.off("data", onData);
+        void answer(socket);
+      } else if (request.length >= DUMP_REQUEST.length) {
+        socket.destroy();
+      }
+    };
+    socket.on("data", onData);
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -122,32 +164,57 @@ const dumpHeader = z.object({
 });
 
 /**
- * Asks the Hearth running on `dataDir` for a dump of its embedded database. Resolves to null
- * when no Hearth answers there (the database may then be opened directly).
+ * Asks the Hearth running on `dataDir` for a dump of its embedded database and writes it to
+ * `file` as it arrives (mode 0600). Resolves to false when no Hearth answers there (the
+ * database may then be opened directly); on any failure no file is left.
  */
-export async function requestLiveDump(dataDir: string): Promise<Uint8Array | null> {
+export async function requestLiveDump(dataDir: string, file: string): Promise<boolean> {
   const socketPath = backupSocketPath(dataDir);
-  if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH || !(await answers(socketPath))) return null;
-  const received = await new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    const socket = connect(socketPath);
-    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
-    socket.once("end", () => resolve(Buffer.concat(chunks)));
-    socket.once("error", reject);
-  });
-  const newline = received.indexOf(0x0a);
-  if (newline === -1) throw new LiveDumpError("it closed the connection without an answer");
-  let header: z.infer<typeof dumpHeader>;
+  if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH || !(await answers(socketPath))) return false;
+  const socket = connect(socketPath);
+  const out = createWriteStream(file, { mode: 0o600 });
   try {
-    header = dumpHeader.parse(JSON.parse(received.subarray(0, newline).toString("utf8")));
+    await once(socket, "connect");
+    socket.write(DUMP_REQUEST);
+    let head = Buffer.alloc(0);
+    let header: z.infer<typeof dumpHeader> | undefined;
+    let received = 0;
+    for await (const chunk of socket as AsyncIterable<Buffer>) {
+      let data = chunk;
+      if (!header) {
+        head = Buffer.concat([head, chunk]);
+        const newline = head.indexOf(0x0a);
+        if (newline === -1) {
+          if (head.length > MAX_HEADER_BYTES)
+            throw new LiveDumpError(`it answered something else than a dump on ${socketPath}`);
+          continue;
+        }
+        header = parseHeader(head.subarray(0, newline), socketPath);
+        if (!header.ok) throw new LiveDumpError(header.message ?? "no reason given");
+        data = head.subarray(newline + 1);
+      }
+      received += data.length;
+      if (!out.write(data)) await once(out, "drain");
+    }
+    if (!header) throw new LiveDumpError("it closed the connection without an answer");
+    out.end();
+    await once(out, "close");
+    if (received !== header.bytes) throw new LiveDumpError(`received ${received} of ${header.bytes} bytes`);
+    return true;
+  } catch (error) {
+    socket.destroy();
+    out.destroy();
+    await rm(file, { force: true });
+    throw error;
+  }
+}
+
+function parseHeader(line: Buffer, socketPath: string): z.infer<typeof dumpHeader> {
+  try {
+    return dumpHeader.parse(JSON.parse(line.toString("utf8")));
   } catch {
     throw new LiveDumpError(`it answered something else than a dump on ${socketPath}`);
   }
-  if (!header.ok) throw new LiveDumpError(header.message ?? "no reason given");
-  const bytes = received.subarray(newline + 1);
-  if (bytes.byteLength !== header.bytes)
-    throw new LiveDumpError(`received ${bytes.byteLength} of ${header.bytes} bytes`);
-  return bytes;
 }
 
 /** Whether a Hearth answers on `dataDir`'s socket (restore refuses to write under a running one). */

@@ -1,8 +1,14 @@
-import { chmod, mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { ArchiveFormatError, type ArchiveEntry, packArchive, unpackArchive } from "./tar-archive.js";
-import { BACKUP_SOCKET_NAME } from "./backup-socket.js";
+import {
+  ArchiveFormatError,
+  type ArchiveEntry,
+  type ArchiveFileEntry,
+  unpackArchive,
+  writeArchive,
+} from "./tar-archive.js";
+import { BACKUP_SOCKET_NAME, LIVE_DUMP_PREFIX } from "./backup-socket.js";
 
 /**
  * A Hearth backup is one gzip'd tar:
@@ -80,7 +86,7 @@ async function dataDirEntries(dataDir: string): Promise<ArchiveEntry[]> {
   for (const entry of listing) {
     if (!entry.isFile()) continue;
     const relative = path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep);
-    if (NOT_BACKED_UP.has(relative[0] as string)) continue;
+    if (NOT_BACKED_UP.has(relative[0] as string) || (relative[0] as string).startsWith(LIVE_DUMP_PREFIX)) continue;
     const data = await readIfPresent(path.join(entry.parentPath, entry.name));
     // A file removed while we listed (a state file being replaced) is simply not there.
     if (data) entries.push({ path: ["data", ...relative].join("/"), data, mode: 0o600 });
@@ -90,15 +96,15 @@ async function dataDirEntries(dataDir: string): Promise<ArchiveEntry[]> {
 
 export interface WriteBackupOptions extends DataLocations {
   hearthVersion: string;
-  /** The PGlite dump, or null when the database is PostgreSQL (backed up with pg_dump). */
-  databaseDump: Uint8Array | null;
+  /** The file holding the PGlite dump, or null when the database is PostgreSQL (backed up with pg_dump). */
+  databaseDump: string | null;
   now?: Date;
 }
 
 /** Writes the archive to `file` (through a temporary file, so a failed backup leaves no half archive). */
 export async function writeBackup(file: string, options: WriteBackupOptions): Promise<BackupManifest> {
-  const entries = await dataDirEntries(options.dataDir);
-  if (options.databaseDump) entries.push({ path: DATABASE_ENTRY, data: options.databaseDump, mode: 0o600 });
+  const entries: (ArchiveEntry | ArchiveFileEntry)[] = await dataDirEntries(options.dataDir);
+  if (options.databaseDump) entries.push({ path: DATABASE_ENTRY, file: options.databaseDump, mode: 0o600 });
   for (const [key, entryPath] of Object.entries(EXTERNAL_FILES) as [keyof typeof EXTERNAL_FILES, string][]) {
     const location = options[key];
     if (!location || isInside(options.dataDir, location)) continue;
@@ -113,14 +119,19 @@ export async function writeBackup(file: string, options: WriteBackupOptions): Pr
     database: options.databaseDump ? "pglite" : "postgres",
     files: entries.map((entry) => entry.path),
   };
-  const archive = packArchive(
-    [{ path: MANIFEST, data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) }, ...entries],
-    now,
-  );
   const target = path.resolve(file);
   const partial = `${target}.partial`;
   await mkdir(path.dirname(target), { recursive: true });
-  await writeFile(partial, archive, { mode: 0o600 });
+  try {
+    await writeArchive(
+      partial,
+      [{ path: MANIFEST, data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) }, ...entries],
+      now,
+    );
+  } catch (error) {
+    await rm(partial, { force: true });
+    throw error;
+  }
   await rename(partial, target);
   return manifest;
 }

@@ -1,4 +1,8 @@
-import { gunzipSync, gzipSync } from "node:zlib";
+import { once } from "node:events";
+import { createWriteStream } from "node:fs";
+import { open } from "node:fs/promises";
+import { pipeline } from "node:stream/promises";
+import { createGzip, type Gzip, gunzipSync } from "node:zlib";
 
 /** One file in an archive: a path with forward slashes, relative, and its bytes. */
 export interface ArchiveEntry {
@@ -37,14 +41,14 @@ function splitPath(entryPath: string): { prefix: string; name: string } {
   return { prefix: entryPath.slice(0, slash), name };
 }
 
-function header(entry: ArchiveEntry, mtime: number): Buffer {
+function header(entry: { path: string; mode?: number | undefined }, size: number, mtime: number): Buffer {
   const block = Buffer.alloc(BLOCK);
   const { prefix, name } = splitPath(entry.path);
   writeField(block, 0, 100, name);
   writeField(block, 100, 8, octal(entry.mode ?? 0o644, 8));
   writeField(block, 108, 8, octal(0, 8));
   writeField(block, 116, 8, octal(0, 8));
-  writeField(block, 124, 12, octal(entry.data.byteLength, 12));
+  writeField(block, 124, 12, octal(size, 12));
   writeField(block, 136, 12, octal(mtime, 12));
   block.fill(" ", 148, 156);
   writeField(block, 156, 1, "0");
@@ -57,17 +61,71 @@ function header(entry: ArchiveEntry, mtime: number): Buffer {
   return block;
 }
 
-/** A gzip'd ustar archive of `entries` (regular files only), readable by `tar -xzf`. */
-export function packArchive(entries: ArchiveEntry[], now: Date = new Date()): Buffer {
-  const mtime = Math.floor(now.getTime() / 1000);
-  const parts: Buffer[] = [];
-  for (const entry of entries) {
-    parts.push(header(entry, mtime), Buffer.from(entry.data));
-    const padding = (BLOCK - (entry.data.byteLength % BLOCK)) % BLOCK;
-    if (padding) parts.push(Buffer.alloc(padding));
+/** An archive entry whose bytes are a file on disk, read a piece at a time as the archive is written. */
+export interface ArchiveFileEntry {
+  path: string;
+  /** The file whose bytes the entry holds. */
+  file: string;
+  mode?: number;
+}
+
+/** Writes to the gzip stream, waiting when it asks the writer to (`once` rejects if the file's write fails meanwhile). */
+async function put(gzip: Gzip, data: Buffer): Promise<void> {
+  if (gzip.destroyed) throw gzip.errored ?? new Error("the archive's stream was closed");
+  if (!gzip.write(data)) await once(gzip, "drain");
+}
+
+async function putFile(gzip: Gzip, entry: ArchiveFileEntry, mtime: number): Promise<number> {
+  const handle = await open(entry.file, "r");
+  try {
+    const size = (await handle.stat()).size;
+    await put(gzip, header(entry, size, mtime));
+    for (let at = 0; at < size; ) {
+      // A fresh buffer per piece: gzip may still hold the last one when the next is read.
+      const piece = Buffer.allocUnsafe(Math.min(1024 * 1024, size - at));
+      const { bytesRead } = await handle.read(piece, 0, piece.length, at);
+      if (bytesRead === 0) throw new Error(`${entry.file} shrank while it was archived`);
+      await put(gzip, piece.subarray(0, bytesRead));
+      at += bytesRead;
+    }
+    return size;
+  } finally {
+    await handle.close();
   }
-  parts.push(Buffer.alloc(BLOCK * 2));
-  return gzipSync(Buffer.concat(parts));
+}
+
+/**
+ * Writes a gzip'd ustar archive of `entries` (regular files only, readable by `tar -xzf`) to
+ * `file` (mode 0600) as a stream: an entry given as a file is read from disk a piece at a time,
+ * so the memory a backup takes does not grow with the database it holds.
+ */
+export async function writeArchive(
+  file: string,
+  entries: readonly (ArchiveEntry | ArchiveFileEntry)[],
+  now: Date = new Date(),
+): Promise<void> {
+  const mtime = Math.floor(now.getTime() / 1000);
+  const gzip = createGzip();
+  const written = pipeline(gzip, createWriteStream(file, { mode: 0o600 }));
+  try {
+    for (const entry of entries) {
+      let size: number;
+      if ("file" in entry) {
+        size = await putFile(gzip, entry, mtime);
+      } else {
+        size = entry.data.byteLength;
+        await put(gzip, header(entry, size, mtime));
+        await put(gzip, Buffer.from(entry.data));
+      }
+      const padding = (BLOCK - (size % BLOCK)) % BLOCK;
+      if (padding) await put(gzip, Buffer.alloc(padding));
+    }
+    await put(gzip, Buffer.alloc(BLOCK * 2));
+    gzip.end();
+  } catch (error) {
+    gzip.destroy(error as Error);
+  }
+  await written;
 }
 
 function readString(block: Buffer, offset: number, length: number): string {

@@ -55,10 +55,10 @@ export interface Database {
   /** "postgres" or "pglite", for logs and health output. */
   kind: "postgres" | "pglite";
   /**
-   * PGlite only: a consistent copy of the whole database (a gzip'd tar of its data directory,
-   * which restoreEmbeddedDatabase loads), taken between transactions.
+   * PGlite only: writes a consistent copy of the whole database to `file` (mode 0600; a gzip'd
+   * tar of its data directory, which restoreEmbeddedDatabase loads), taken between transactions.
    */
-  dumpEmbedded?(): Promise<Uint8Array>;
+  dumpEmbedded?(file: string): Promise<void>;
   /** PGlite only: the instance itself, past knex and its statement cache (benchmark baselines). */
   embedded?: PGlite;
   close(): Promise<void>;
@@ -148,7 +148,7 @@ function embeddedDatabase(
     knex,
     kind: "pglite",
     embedded: pglite,
-    dumpEmbedded: async () => {
+    dumpEmbedded: async (file: string) => {
       // Holding knex's only PGlite connection keeps every transaction out while the files are
       // copied; the checkpoint writes what is in shared buffers, so the copy needs no WAL replay.
       const client = knex.client as {
@@ -160,9 +160,12 @@ function embeddedDatabase(
         await pglite.exec("CHECKPOINT");
         // From disk when the cluster is there: dumpDataDir copies it through the WebAssembly
         // heap, which more than doubled a running Hearth's memory for a moment (see packCluster).
-        if (dataPath) return await packCluster(dataPath);
+        if (dataPath) {
+          await packCluster(dataPath, file);
+          return;
+        }
         const dump = await pglite.dumpDataDir("gzip");
-        return new Uint8Array(await dump.arrayBuffer());
+        await writeFile(file, new Uint8Array(await dump.arrayBuffer()), { mode: 0o600 });
       } finally {
         await client.releaseConnection(connection);
       }
@@ -264,9 +267,9 @@ export async function writePgliteTemplates(target: string, migrationsDir: string
   // One instance, dumped before and after the migrations (initdb runs once).
   const database = embeddedDatabase(await createPglite(undefined, undefined));
   try {
-    await writeFile(path.join(target, templateFile(version, false)), await database.dumpEmbedded());
+    await database.dumpEmbedded(path.join(target, templateFile(version, false)));
     const migrations = await migrateToLatest(database.knex, migrationsDir);
-    await writeFile(path.join(target, templateFile(version, true)), await database.dumpEmbedded());
+    await database.dumpEmbedded(path.join(target, templateFile(version, true)));
     await writeFile(path.join(target, manifestFile(version)), `${JSON.stringify({ migrations }, null, 2)}\n`);
   } finally {
     await database.close();

@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { once } from "node:events";
+import { createWriteStream } from "node:fs";
 import { type FileHandle, mkdir, open, readdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
+import { pipeline } from "node:stream/promises";
 import { createGunzip, createGzip, type Gzip } from "node:zlib";
 
 const BLOCK = 512;
@@ -154,24 +157,19 @@ async function writeAll(file: FileHandle, data: Buffer): Promise<void> {
 }
 
 /**
- * A gzip'd tar of the cluster in `dataPath`, in the layout PGlite's `dumpDataDir("gzip")`
- * writes (entries named from the cluster's root, "/PG_VERSION", directories before what they
- * hold), which {@link unpackCluster} and PGlite's `loadDataDir` read. The caller keeps the
- * database still while it runs (no statement, after a CHECKPOINT).
+ * Writes a gzip'd tar of the cluster in `dataPath` to `file` (mode 0600), in the layout PGlite's
+ * `dumpDataDir("gzip")` writes (entries named from the cluster's root, "/PG_VERSION",
+ * directories before what they hold), which {@link unpackCluster} and PGlite's `loadDataDir`
+ * read. The caller keeps the database still while it runs (no statement, after a CHECKPOINT).
  *
- * Read from disk a file at a time, where `dumpDataDir` copies the cluster into the WebAssembly
- * heap and out again: a live backup of a 51 MB database took a running Hearth from 166 MB to a
- * 481 MB peak that way, and to 229 MB this way (docs/performance.md). What is held is the
- * compressed archive, until the caller lets it go.
+ * Read from disk and written to disk a piece at a time, where `dumpDataDir` copies the cluster
+ * into the WebAssembly heap and builds the archive in memory: a live backup of a 51 MB database
+ * took a running Hearth from 166 MB to a 481 MB peak that way, and to 229 MB this way
+ * (docs/performance.md).
  */
-export async function packCluster(dataPath: string): Promise<Uint8Array> {
+export async function packCluster(dataPath: string, file: string): Promise<void> {
   const gzip = createGzip();
-  const chunks: Buffer[] = [];
-  gzip.on("data", (chunk: Buffer) => chunks.push(chunk));
-  const ended = new Promise<void>((resolve, reject) => {
-    gzip.once("end", resolve);
-    gzip.once("error", reject);
-  });
+  const written = pipeline(gzip, createWriteStream(file, { mode: 0o600 }));
   const mtime = Math.floor(Date.now() / 1000);
   const visit = async (relative: string): Promise<void> => {
     const listing = await readdir(path.join(dataPath, relative), { withFileTypes: true });
@@ -190,12 +188,15 @@ export async function packCluster(dataPath: string): Promise<Uint8Array> {
     await visit("");
     await put(gzip, Buffer.alloc(BLOCK * 2));
     gzip.end();
-    await ended;
   } catch (error) {
-    gzip.destroy();
+    gzip.destroy(error as Error);
+  }
+  try {
+    await written;
+  } catch (error) {
+    await rm(file, { force: true });
     throw error;
   }
-  return Buffer.concat(chunks);
 }
 
 /** One regular file's header, bytes and padding; the size is the header's, read as the file is. */
@@ -204,11 +205,12 @@ async function packFile(gzip: Gzip, file: string, name: string, mtime: number): 
   try {
     const size = (await handle.stat()).size;
     await put(gzip, tarHeader(name, "0", size, mtime));
-    const buffer = Buffer.alloc(Math.min(Math.max(size, 1), 1024 * 1024));
     for (let at = 0; at < size; ) {
-      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, size - at), at);
+      // A fresh buffer per piece: gzip may still hold the last one when the next is read.
+      const piece = Buffer.allocUnsafe(Math.min(1024 * 1024, size - at));
+      const { bytesRead } = await handle.read(piece, 0, piece.length, at);
       if (bytesRead === 0) throw new Error(`${name} shrank while it was archived`);
-      await put(gzip, Buffer.from(buffer.subarray(0, bytesRead)));
+      await put(gzip, piece.subarray(0, bytesRead));
       at += bytesRead;
     }
     const padding = (BLOCK - (size % BLOCK)) % BLOCK;
@@ -218,9 +220,10 @@ async function packFile(gzip: Gzip, file: string, name: string, mtime: number): 
   }
 }
 
-/** Writes to the gzip stream, waiting when it asks the writer to. */
-function put(gzip: Gzip, data: Buffer): Promise<void> {
-  return gzip.write(data) ? Promise.resolve() : new Promise((resolve) => gzip.once("drain", resolve));
+/** Writes to the gzip stream, waiting when it asks the writer to (`once` rejects if the file's write fails meanwhile). */
+async function put(gzip: Gzip, data: Buffer): Promise<void> {
+  if (gzip.destroyed) throw gzip.errored ?? new Error("the archive's stream was closed");
+  if (!gzip.write(data)) await once(gzip, "drain");
 }
 
 /** A ustar header: `name` from the cluster's root ("/base/1/112"), split into prefix and name when long. */

@@ -4,7 +4,7 @@
  * `hearth restore` unpacks a backup's database the same way.
  */
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
@@ -138,7 +138,8 @@ describe("unpacking a PGlite cluster on a first start", function () {
       try {
         await database.knex.raw("CREATE TABLE kept (name text)");
         await database.knex.raw("INSERT INTO kept VALUES ('peas')");
-        dump = await database.dumpEmbedded!();
+        await database.dumpEmbedded!(path.join(scratch, "dump.tar.gz"));
+        dump = await readFile(path.join(scratch, "dump.tar.gz"));
         // PGlite's own archive of the same, untouched cluster (after the dump's checkpoint).
         own = new Uint8Array(await (await database.embedded!.dumpDataDir("gzip")).arrayBuffer());
       } finally {
@@ -157,7 +158,8 @@ describe("unpacking a PGlite cluster on a first start", function () {
       const deep = path.join(cluster, "a".repeat(60), "b".repeat(60));
       await mkdir(deep, { recursive: true });
       await writeFile(path.join(deep, "PG_VERSION"), "17\n");
-      const dump = await packCluster(cluster);
+      await packCluster(cluster, path.join(scratch, "dump.tar.gz"));
+      const dump = await readFile(path.join(scratch, "dump.tar.gz"));
       expect(listing(dump)).to.deep.equal([
         `5 /${"a".repeat(60)} 0`,
         `5 /${"a".repeat(60)}/${"b".repeat(60)} 0`,

@@ -9,7 +9,7 @@ import {
   restoreBackup,
   writeBackup,
 } from "../../../src/adapters/backup/data-dir-backup.js";
-import { packArchive } from "../../../src/adapters/backup/tar-archive.js";
+import { writeArchive } from "../../../src/adapters/backup/tar-archive.js";
 
 describe("DATA_DIR backups", () => {
   let scratch: string;
@@ -41,18 +41,22 @@ describe("DATA_DIR backups", () => {
 
   async function backup(): Promise<string> {
     const file = path.join(scratch, "backup.tar.gz");
+    const dump = path.join(scratch, "dump.partial");
+    await writeFile(dump, "dump");
     await writeBackup(file, {
       dataDir: source,
       stateFile: path.join(source, "state.json"),
       deviceRegistryFile: path.join(scratch, "device-registry.json"),
       hearthVersion: "1.2.3",
-      databaseDump: Buffer.from("dump"),
+      databaseDump: dump,
       now: new Date("2026-11-24T12:00:00Z"),
     });
     return file;
   }
 
   it("holds DATA_DIR's files (not the live database), the dump, and files kept outside DATA_DIR", async () => {
+    // A running Hearth's dump for another backup, waiting in DATA_DIR while it is sent.
+    await writeFile(path.join(source, ".hearth-dump-0b1e"), "being sent");
     const read = await readBackup(await backup());
     expect(read.manifest).to.include({
       format: 1,
@@ -109,7 +113,7 @@ describe("DATA_DIR backups", () => {
     await expectFormatError(path.join(scratch, "nope.tar.gz"), "No backup at");
     const write = async (name: string, entries: { path: string; data: Uint8Array }[]) => {
       const file = path.join(scratch, name);
-      await writeFile(file, packArchive(entries));
+      await writeArchive(file, entries);
       return file;
     };
     await expectFormatError(

@@ -4,12 +4,32 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { expect } from "chai";
-import { ArchiveFormatError, packArchive, unpackArchive } from "../../../src/adapters/backup/tar-archive.js";
+import {
+  type ArchiveEntry,
+  ArchiveFormatError,
+  unpackArchive,
+  writeArchive,
+} from "../../../src/adapters/backup/tar-archive.js";
 
 describe("tar archive (backups)", () => {
   const longPath = `data/homekit/${"pairing-".repeat(12)}/${"accessory".repeat(8)}.json`;
+  let dir: string;
 
-  it("round-trips files, empty files, exact block sizes and long paths, with their modes", () => {
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "hearth-tar-"));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** The archive writeArchive makes of `entries`, read back. */
+  async function packed(entries: ArchiveEntry[]): Promise<Buffer> {
+    const file = path.join(dir, `packed-${Math.random().toString(36).slice(2)}.tar.gz`);
+    await writeArchive(file, entries);
+    return readFile(file);
+  }
+
+  it("round-trips files, empty files, exact block sizes and long paths, with their modes", async () => {
     const entries = [
       { path: "hearth-backup.json", data: Buffer.from('{"format":1}') },
       { path: "data/jwt-secret", data: Buffer.from("s3cret\n"), mode: 0o600 },
@@ -17,7 +37,7 @@ describe("tar archive (backups)", () => {
       { path: "data/block", data: Buffer.alloc(512, 7) },
       { path: longPath, data: Buffer.from("{}") },
     ];
-    const unpacked = unpackArchive(packArchive(entries));
+    const unpacked = unpackArchive(await packed(entries));
     expect(unpacked.map((entry) => entry.path)).to.deep.equal(entries.map((entry) => entry.path));
     for (const [index, entry] of unpacked.entries()) {
       expect(Buffer.from(entry.data).equals(Buffer.from(entries[index]?.data as Uint8Array))).to.equal(true);
@@ -31,35 +51,57 @@ describe("tar archive (backups)", () => {
       console.log("      SKIPPED: no tar command on this machine");
       this.skip();
     }
-    const dir = await mkdtemp(path.join(tmpdir(), "hearth-tar-"));
-    try {
-      await writeFile(
-        path.join(dir, "a.tar.gz"),
-        packArchive([
-          { path: "data/state.json", data: Buffer.from("{}") },
-          { path: longPath, data: Buffer.from("x") },
-        ]),
-      );
-      const listed = spawnSync("tar", ["-tzf", path.join(dir, "a.tar.gz")], { encoding: "utf8" });
-      expect(listed.stdout.trim().split("\n")).to.deep.equal(["data/state.json", longPath]);
-      spawnSync("tar", ["-xzf", path.join(dir, "a.tar.gz"), "-C", dir]);
-      expect(await readFile(path.join(dir, "data/state.json"), "utf8")).to.equal("{}");
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    await writeArchive(path.join(dir, "a.tar.gz"), [
+      { path: "data/state.json", data: Buffer.from("{}") },
+      { path: longPath, data: Buffer.from("x") },
+    ]);
+    const listed = spawnSync("tar", ["-tzf", path.join(dir, "a.tar.gz")], { encoding: "utf8" });
+    expect(listed.stdout.trim().split("\n")).to.deep.equal(["data/state.json", longPath]);
+    spawnSync("tar", ["-xzf", path.join(dir, "a.tar.gz"), "-C", dir]);
+    expect(await readFile(path.join(dir, "data/state.json"), "utf8")).to.equal("{}");
   });
 
-  it("rejects what is not a gzip'd tar, a truncated one, and paths that leave the target", () => {
+  it("takes an entry's bytes from a file on disk, a piece at a time", async () => {
+    // Three pieces and a bit: the reader's pieces are 1 MB.
+    const big = Buffer.alloc(3 * 1024 * 1024 + 100);
+    for (let at = 0; at < big.length; at++) big[at] = (at * 7919) % 251;
+    await writeFile(path.join(dir, "dump"), big);
+    const file = path.join(dir, "b.tar.gz");
+    await writeArchive(file, [
+      { path: "hearth-backup.json", data: Buffer.from("{}") },
+      { path: "database/pglite.tar.gz", file: path.join(dir, "dump"), mode: 0o600 },
+      { path: "data/after", data: Buffer.from("after") },
+    ]);
+    const unpacked = unpackArchive(await readFile(file));
+    expect(unpacked.map((entry) => [entry.path, entry.data.byteLength])).to.deep.equal([
+      ["hearth-backup.json", 2],
+      ["database/pglite.tar.gz", big.length],
+      ["data/after", 5],
+    ]);
+    expect(Buffer.from(unpacked[1]?.data as Uint8Array).equals(big)).to.equal(true);
+    expect(unpacked[1]?.mode).to.equal(0o600);
+  });
+
+  it("fails, without hanging, when the archive cannot be written or an entry's file is missing", async () => {
+    const intoMissingFolder = await writeArchive(path.join(dir, "no-such-folder", "c.tar.gz"), [
+      { path: "x", data: Buffer.alloc(4 * 1024 * 1024, 1) },
+    ]).catch((error: unknown) => error);
+    expect((intoMissingFolder as NodeJS.ErrnoException).code).to.equal("ENOENT");
+    const missingEntry = await writeArchive(path.join(dir, "d.tar.gz"), [
+      { path: "database/pglite.tar.gz", file: path.join(dir, "not-there") },
+    ]).catch((error: unknown) => error);
+    expect((missingEntry as NodeJS.ErrnoException).code).to.equal("ENOENT");
+  });
+
+  it("rejects what is not a gzip'd tar, a truncated one, and paths that leave the target", async () => {
     expect(() => unpackArchive(Buffer.from("hello"))).to.throw(ArchiveFormatError, "not a gzip");
     expect(() => unpackArchive(gzipSync(Buffer.alloc(512, 1)))).to.throw(ArchiveFormatError, "not a tar");
-    const whole = packArchive([{ path: "data/x", data: Buffer.alloc(2000, 1) }]);
+    const whole = await packed([{ path: "data/x", data: Buffer.alloc(2000, 1) }]);
     const truncated = gzipSync(gunzipSync(whole).subarray(0, 1024));
     expect(() => unpackArchive(truncated)).to.throw(ArchiveFormatError, "truncated");
     for (const bad of ["../escape", "/etc/passwd", "data/../../escape"]) {
-      expect(() => unpackArchive(packArchive([{ path: bad, data: Buffer.from("x") }]))).to.throw(
-        ArchiveFormatError,
-        "outside",
-      );
+      const archive = await packed([{ path: bad, data: Buffer.from("x") }]);
+      expect(() => unpackArchive(archive)).to.throw(ArchiveFormatError, "outside");
     }
   });
 });
