@@ -3,7 +3,7 @@ import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
 import type { DefaultCategoryKey, ItemCategory } from "../../domain/inventory/item-category.js";
 import type { CategoryRepository, CategoryWrite } from "../../ports/category-repository.js";
 import { writeOutboxEvents } from "./knex-inventory-outbox.js";
-import { affectedRows, isUniqueViolation, toDate } from "./knex-rows.js";
+import { affectedRows, isUniqueViolation, toDate, writeIntoHousehold } from "./knex-rows.js";
 
 export interface CategoryRow {
   id: string;
@@ -64,10 +64,12 @@ export class KnexCategoryRepository implements CategoryRepository {
 
   async insert(category: ItemCategory, events?: InventoryEvent[]): Promise<CategoryWrite> {
     try {
-      await this.knex.transaction(async (trx) => {
-        await trx("item_categories").insert(categoryRow(category));
-        await writeOutboxEvents(trx, events);
-      });
+      await writeIntoHousehold(() =>
+        this.knex.transaction(async (trx) => {
+          await trx("item_categories").insert(categoryRow(category));
+          await writeOutboxEvents(trx, events);
+        }),
+      );
       return "written";
     } catch (error) {
       if (isUniqueViolation(error)) return "name-taken";

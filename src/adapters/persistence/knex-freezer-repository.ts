@@ -1,9 +1,10 @@
 import type { InventoryEvent } from "../../domain/inventory/inventory-event.js";
 import { writeOutboxEvents } from "./knex-inventory-outbox.js";
 import type { Knex } from "knex";
+import { FreezerNotFoundError } from "../../domain/inventory/errors.js";
 import type { Compartment, Freezer } from "../../domain/inventory/freezer.js";
 import type { DeleteOutcome, FreezerRepository } from "../../ports/freezer-repository.js";
-import { type Columns, fromColumns, isForeignKeyViolation, toColumns } from "./knex-rows.js";
+import { type Columns, fromColumns, isForeignKeyViolation, toColumns, writeIntoHousehold } from "./knex-rows.js";
 
 export type FreezerRow = Columns<Freezer>;
 
@@ -24,10 +25,12 @@ export class KnexFreezerRepository implements FreezerRepository {
   constructor(private readonly knex: Knex) {}
 
   async insertFreezer(freezer: Freezer, events?: InventoryEvent[]): Promise<void> {
-    await this.knex.transaction(async (trx) => {
-      await trx("freezers").insert(freezerRow(freezer));
-      await writeOutboxEvents(trx, events);
-    });
+    await writeIntoHousehold(() =>
+      this.knex.transaction(async (trx) => {
+        await trx("freezers").insert(freezerRow(freezer));
+        await writeOutboxEvents(trx, events);
+      }),
+    );
   }
 
   async findFreezer(householdId: string, freezerId: string): Promise<Freezer | null> {
@@ -77,10 +80,16 @@ export class KnexFreezerRepository implements FreezerRepository {
   }
 
   async insertCompartment(compartment: Compartment, events?: InventoryEvent[]): Promise<void> {
-    await this.knex.transaction(async (trx) => {
-      await trx("compartments").insert(compartmentRow(compartment));
-      await writeOutboxEvents(trx, events);
-    });
+    try {
+      await this.knex.transaction(async (trx) => {
+        await trx("compartments").insert(compartmentRow(compartment));
+        await writeOutboxEvents(trx, events);
+      });
+    } catch (error) {
+      // The freezer (or its household) was deleted after the use case found it.
+      if (isForeignKeyViolation(error)) throw new FreezerNotFoundError();
+      throw error;
+    }
   }
 
   async findCompartment(freezerId: string, compartmentId: string): Promise<Compartment | null> {

@@ -6,7 +6,15 @@ import type { Household, MemberProfile, Membership } from "../../domain/inventor
 import type { ItemCategory } from "../../domain/inventory/item-category.js";
 import { categoryRow } from "./knex-category-repository.js";
 import type { HouseholdRepository, MemberRemoval, OwnershipTransfer } from "../../ports/household-repository.js";
-import { affectedRows, type Columns, fromColumns, isUniqueViolation, toColumns } from "./knex-rows.js";
+import {
+  affectedRows,
+  type Columns,
+  fromColumns,
+  isDeadlock,
+  isForeignKeyViolation,
+  isUniqueViolation,
+  toColumns,
+} from "./knex-rows.js";
 
 type HouseholdRow = Columns<Household>;
 
@@ -15,6 +23,9 @@ type MembershipRow = Columns<Membership>;
 const toHousehold = (row: HouseholdRow): Household => fromColumns(row, ["createdAt", "updatedAt"]);
 
 const toMembership = (row: MembershipRow): Membership => fromColumns(row, ["joinedAt"]);
+
+/** Deletes of a household that members keep writing into meanwhile are tried this often. */
+const DELETE_ATTEMPTS = 5;
 
 export class KnexHouseholdRepository implements HouseholdRepository {
   constructor(private readonly knex: Knex) {}
@@ -57,6 +68,21 @@ export class KnexHouseholdRepository implements HouseholdRepository {
   }
 
   async delete(id: string, events?: InventoryEvent[]): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.deleteOnce(id, events);
+      } catch (error) {
+        // A member stored an item, freezer or compartment while the household was being
+        // deleted (their membership was checked just before): its row is committed by now,
+        // and the next attempt deletes it with the rest. The two may also have waited for each
+        // other's rows (the item's counters, the compartment it went into), and PostgreSQL
+        // aborted this side.
+        if (!(isForeignKeyViolation(error) || isDeadlock(error)) || attempt >= DELETE_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  private deleteOnce(id: string, events?: InventoryEvent[]): Promise<boolean> {
     // Explicit deletes, children first, in one transaction: correct whatever the foreign
     // keys' ON DELETE rules are, and nothing is left half-deleted on failure.
     return this.knex.transaction(async (trx) => {

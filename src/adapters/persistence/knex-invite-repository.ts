@@ -4,11 +4,12 @@ import type { Invite } from "../../domain/inventory/invite.js";
 import type { InviteAcceptance, InviteAcceptOutcome, InviteRepository } from "../../ports/invite-repository.js";
 import {
   affectedRows,
-  type Columns,
   fromColumns,
   isForeignKeyViolation,
   isUniqueViolation,
   toColumns,
+  type Columns,
+  writeIntoHousehold,
 } from "./knex-rows.js";
 
 /** Rolls the accept transaction back with the reason it could not complete. */
@@ -26,7 +27,7 @@ export class KnexInviteRepository implements InviteRepository {
   constructor(private readonly knex: Knex) {}
 
   async insert(invite: Invite): Promise<void> {
-    await this.knex("invites").insert(toColumns(invite));
+    await writeIntoHousehold(() => this.knex("invites").insert(toColumns(invite)));
   }
 
   async findByCode(code: string): Promise<Invite | null> {

@@ -24,7 +24,7 @@ import type {
 } from "../../ports/item-repository.js";
 import type { ItemListCache } from "./item-list-cache.js";
 import { type OutboxInsert, outboxRow, writeOutboxEvents } from "./knex-inventory-outbox.js";
-import { isForeignKeyViolation, toDate, toDateOrNull } from "./knex-rows.js";
+import { isDeadlock, isForeignKeyViolation, toDate, toDateOrNull } from "./knex-rows.js";
 
 export interface ItemRow {
   id: string;
@@ -233,6 +233,9 @@ const WORD_RANK = `(i.name_search @@ ${WHOLE_WORD_QUERY})::int + (i.name_search 
 // The foreign keys of freezer_items that point at where an item is kept, by the request
 // field a caller would correct. PostgreSQL names inline REFERENCES <table>_<column>_fkey; the
 // freezer and compartment keys are composite (migration 20261125100000) and named there.
+/** Creates that PostgreSQL aborts in a deadlock are tried this often. */
+const CREATE_ATTEMPTS = 3;
+
 const PLACEMENT_KEYS: Record<string, { path: string; message: string }> = {
   freezer_items_compartment_of_freezer_fkey: {
     path: "compartmentId",
@@ -573,6 +576,18 @@ export class KnexItemRepository implements ItemRepository {
   }
 
   async createForMember(userId: string, item: FreezerItem, events: InventoryEvent[] = []): Promise<MemberCreate> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.createOnce(userId, item, events);
+      } catch (error) {
+        // Aborted by PostgreSQL against a household delete it waited for (see
+        // KnexHouseholdRepository.delete): run again, it then finds the household gone.
+        if (!isDeadlock(error) || attempt >= CREATE_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  private async createOnce(userId: string, item: FreezerItem, events: InventoryEvent[]): Promise<MemberCreate> {
     const row = toRow(item);
     const outbox = events.map(outboxRow);
     const result = await this.knex

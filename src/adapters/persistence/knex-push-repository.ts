@@ -5,7 +5,7 @@ import type {
   PushSubscriptionRecord,
 } from "../../domain/inventory/push-reminder.js";
 import type { PushRepository } from "../../ports/push-repository.js";
-import { affectedRows } from "./knex-rows.js";
+import { affectedRows, writeIntoHousehold } from "./knex-rows.js";
 
 interface SubscriptionRow {
   endpoint: string;
@@ -115,20 +115,22 @@ export class KnexPushRepository implements PushRepository {
   }
 
   async saveReminder(settings: Omit<MemberReminderSettings, "lastSentOn">): Promise<MemberReminderSettings> {
-    const result = await this.knex.raw<{ rows: ReminderRow[] }>(
-      `INSERT INTO member_reminders (user_id, household_id, enabled, days_ahead, time_of_day, updated_at)
+    const result = await writeIntoHousehold(() =>
+      this.knex.raw<{ rows: ReminderRow[] }>(
+        `INSERT INTO member_reminders (user_id, household_id, enabled, days_ahead, time_of_day, updated_at)
        VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (user_id, household_id) DO UPDATE SET enabled = EXCLUDED.enabled,
          days_ahead = EXCLUDED.days_ahead, time_of_day = EXCLUDED.time_of_day, updated_at = EXCLUDED.updated_at
        RETURNING ${REMINDER_COLUMNS}`,
-      [
-        settings.userId,
-        settings.householdId,
-        settings.enabled,
-        settings.daysAhead,
-        settings.timeOfDay,
-        settings.updatedAt,
-      ],
+        [
+          settings.userId,
+          settings.householdId,
+          settings.enabled,
+          settings.daysAhead,
+          settings.timeOfDay,
+          settings.updatedAt,
+        ],
+      ),
     );
     return toReminder(result.rows[0]!);
   }

@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { writeIntoHousehold } from "./knex-rows.js";
 import type { ReminderSettings } from "../../domain/inventory/reminder.js";
 import type { ReminderRepository } from "../../ports/reminder-repository.js";
 
@@ -41,20 +42,22 @@ export class KnexReminderRepository implements ReminderRepository {
   }
 
   async save(settings: Omit<ReminderSettings, "lastSentOn">): Promise<ReminderSettings> {
-    const result = await this.knex.raw<{ rows: ReminderRow[] }>(
-      `INSERT INTO household_reminders (household_id, enabled, days_ahead, time_of_day, channel, updated_at)
+    const result = await writeIntoHousehold(() =>
+      this.knex.raw<{ rows: ReminderRow[] }>(
+        `INSERT INTO household_reminders (household_id, enabled, days_ahead, time_of_day, channel, updated_at)
        VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (household_id) DO UPDATE SET enabled = EXCLUDED.enabled, days_ahead = EXCLUDED.days_ahead,
          time_of_day = EXCLUDED.time_of_day, channel = EXCLUDED.channel, updated_at = EXCLUDED.updated_at
        RETURNING ${COLUMNS}`,
-      [
-        settings.householdId,
-        settings.enabled,
-        settings.daysAhead,
-        settings.timeOfDay,
-        settings.channel,
-        settings.updatedAt,
-      ],
+        [
+          settings.householdId,
+          settings.enabled,
+          settings.daysAhead,
+          settings.timeOfDay,
+          settings.channel,
+          settings.updatedAt,
+        ],
+      ),
     );
     return toSettings(result.rows[0]!);
   }

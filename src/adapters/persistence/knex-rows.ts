@@ -1,3 +1,5 @@
+import { NotHouseholdMemberError } from "../../domain/inventory/errors.js";
+
 /** Helpers shared by the knex repositories. */
 
 /** PostgreSQL's unique_violation, also raised by PGlite. */
@@ -5,9 +7,31 @@ export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === "23505";
 }
 
+/**
+ * PostgreSQL's deadlock_detected: of two transactions that wait for each other's rows, it
+ * aborts one, which may simply run again (a household delete against an item stored into it).
+ */
+export function isDeadlock(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === "40P01";
+}
+
 /** PostgreSQL's foreign_key_violation. */
 export function isForeignKeyViolation(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === "23503";
+}
+
+/**
+ * A write into a household the use case has just checked the caller's membership of. A
+ * household deleted in between makes the write fail on its foreign key; the caller then is no
+ * member of it, which is the 403 the same request gets after the delete, not a server error.
+ */
+export async function writeIntoHousehold<T>(write: () => PromiseLike<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw new NotHouseholdMemberError();
+    throw error;
+  }
 }
 
 /** node-postgres returns Date for timestamptz; PGlite may too, but be tolerant of strings. */
