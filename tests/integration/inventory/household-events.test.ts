@@ -199,6 +199,20 @@ function describeHouseholdEvents(label: string, open: () => Promise<{ databases:
       await bens.ended;
     });
 
+    it("answers HEAD with the stream's headers at once, holding no stream slot", async () => {
+      const { ben, hid } = await family(first!.base);
+      for (let i = 0; i < 12; i++) {
+        const head = await fetch(`${first!.base}/households/${hid}/events`, {
+          method: "HEAD",
+          headers: { Authorization: `Bearer ${ben.token}` },
+        });
+        expect(head.status).to.equal(200);
+        expect(head.headers.get("content-type")).to.match(/^text\/event-stream/);
+      }
+      const opened = await stream(first!.base, hid, { Authorization: `Bearer ${ben.token}` });
+      expect(opened.status, "the HEADs left every slot free").to.equal(200);
+    });
+
     it("refuses the 11th concurrent stream of one user with 429 and Retry-After", async () => {
       const { ben, hid } = await family(first!.base);
       const auth = { Authorization: `Bearer ${ben.token}` };

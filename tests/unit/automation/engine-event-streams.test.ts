@@ -171,6 +171,15 @@ describe("the engine's event stream (GET /api/events)", () => {
     stream.close();
   });
 
+  it("answers HEAD with the stream's headers at once and opens no stream", async () => {
+    await start({ maxStreams: 1 });
+    const head = await fetch(base, { method: "HEAD", headers: { Authorization: `Bearer ${token}` } });
+    expect(head.status).to.equal(200);
+    expect(head.headers.get("content-type")).to.match(/^text\/event-stream/);
+    expect(streams.size).to.equal(0);
+    expect((await open()).status, "the one slot is still free").to.equal(200);
+  });
+
   it("refuses streams beyond the bound with 429, and ends every stream on close()", async () => {
     await start({ maxStreams: 1 });
     const first = await open();

@@ -111,6 +111,11 @@ export class EngineEventStreams {
         Connection: "keep-alive",
         "X-Accel-Buffering": "no",
       });
+      // HEAD gets the headers and no stream (a HEAD response has no body to stream into).
+      if (req.method === "HEAD") {
+        res.end();
+        return;
+      }
       const client: Client = { res };
       this.clients.add(client);
       req.on("close", () => this.remove(client));

@@ -57,6 +57,13 @@ export function householdEventsHandler(streams: HouseholdEventStreams, access: H
       Connection: "keep-alive",
       "X-Accel-Buffering": "no",
     });
+    // HEAD gets the stream's headers and no stream: one opened for it would never write a
+    // byte (a HEAD response has no body), keep the answer from being sent, and hold one of
+    // the user's stream slots until the client gave up.
+    if (req.method === "HEAD") {
+      res.end();
+      return;
+    }
     let stream: { close(): void } | null = null;
     let gone = false;
     res.on("close", () => {
