@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { createReadStream, createWriteStream } from "node:fs";
-import { chmod, mkdir, rm, stat, unlink } from "node:fs/promises";
+import { chmod, mkdir, readdir, rm, stat, unlink } from "node:fs/promises";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
@@ -94,6 +94,10 @@ export async function serveBackups(
   await unlink(socketPath).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== "ENOENT") throw error;
   });
+  // Dumps a crash left behind while they were being sent: no other Hearth runs here now.
+  for (const name of await readdir(path.dirname(socketPath))) {
+    if (name.startsWith(LIVE_DUMP_PREFIX)) await rm(path.join(path.dirname(socketPath), name), { force: true });
+  }
   const answer = async (socket: Socket) => {
     const file = path.join(path.dirname(socketPath), `${LIVE_DUMP_PREFIX}${randomUUID()}`);
     try {
@@ -109,6 +113,7 @@ export async function serveBackups(
       }
       socket.write(`${JSON.stringify({ ok: true, bytes })}\n`);
       await pipeline(createReadStream(file), socket);
+      await rm(file, { force: true });
       logger.info("Database dumped for a backup", { bytes });
     } catch (error) {
       logger.warn("Backup request failed", { error: error instanceof Error ? error.message : String(error) });
@@ -173,6 +178,8 @@ export async function requestLiveDump(dataDir: string, file: string): Promise<bo
   if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH || !(await answers(socketPath))) return false;
   const socket = connect(socketPath);
   const out = createWriteStream(file, { mode: 0o600 });
+  // A failed write (a full disk) ends the reading below with its error.
+  out.on("error", (error) => socket.destroy(error));
   try {
     await once(socket, "connect");
     socket.write(DUMP_REQUEST);

@@ -20,6 +20,7 @@ describe("the backup socket", () => {
   let scratch: string;
   let dataDir: string;
   let dumps: number;
+  let logger: MemoryLogger;
   const closers: (() => Promise<void>)[] = [];
 
   beforeEach(async () => {
@@ -27,6 +28,7 @@ describe("the backup socket", () => {
     scratch = await mkdtemp(path.join(tmpdir(), "hb-"));
     dataDir = path.join(scratch, "data");
     dumps = 0;
+    logger = new MemoryLogger();
   });
   afterEach(async () => {
     for (const close of closers.splice(0)) await close();
@@ -40,7 +42,7 @@ describe("the backup socket", () => {
         dumps++;
         await dump(file);
       },
-      new MemoryLogger(),
+      logger,
     );
     closers.push(() => socket.close());
   }
@@ -54,7 +56,28 @@ describe("the backup socket", () => {
     expect(await requestLiveDump(dataDir, target)).to.equal(true);
     expect((await readFile(target)).equals(bytes)).to.equal(true);
     expect(dumps, "the probes asked for no dump").to.equal(1);
+    // The server removes the file once it has sent it, then says so.
+    while (!logger.entries.some((entry) => entry.msg === "Database dumped for a backup")) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     expect(await readdir(dataDir), "the sent dump is gone").to.deep.equal(["hearth.sock"]);
+  });
+
+  it("removes the dumps a crash left in DATA_DIR when it starts listening", async () => {
+    await mkdir(dataDir, { recursive: true });
+    await writeFile(path.join(dataDir, ".hearth-dump-left-by-a-crash"), "x");
+    await writeFile(path.join(dataDir, "jwt-secret"), "kept");
+    await serve(async () => {});
+    expect((await readdir(dataDir)).sort()).to.deep.equal(["hearth.sock", "jwt-secret"]);
+  });
+
+  it("fails, leaving no file, when the dump cannot be written where it was asked to go", async () => {
+    await serve((file) => writeFile(file, "dump"));
+    const failure = await requestLiveDump(dataDir, path.join(scratch, "no-such-folder", "dump.tar.gz")).catch(
+      (error: unknown) => error,
+    );
+    expect((failure as NodeJS.ErrnoException).code).to.equal("ENOENT");
+    expect(await readdir(scratch)).to.deep.equal(["data"]);
   });
 
   it("answers false when no Hearth listens", async () => {
