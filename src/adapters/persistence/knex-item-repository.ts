@@ -230,12 +230,12 @@ const INFIX_SEARCH_CONDITION = "i.name_folded LIKE '%' || hearth_search_text(?) 
 /** Per search word: 2 when it is a whole word of the name, 1 when it begins one, 0 inside one. */
 const WORD_RANK = `(i.name_search @@ ${WHOLE_WORD_QUERY})::int + (i.name_search @@ ${PREFIX_SEARCH_QUERY})::int`;
 
-// The foreign keys of freezer_items that point at where an item is kept, by the request
-// field a caller would correct. PostgreSQL names inline REFERENCES <table>_<column>_fkey; the
-// freezer and compartment keys are composite (migration 20261125100000) and named there.
 /** Creates that PostgreSQL aborts in a deadlock are tried this often. */
 const CREATE_ATTEMPTS = 3;
 
+// The foreign keys of freezer_items that point at where an item is kept, by the request
+// field a caller would correct. PostgreSQL names inline REFERENCES <table>_<column>_fkey; the
+// freezer and compartment keys are composite (migration 20261125100000) and named there.
 const PLACEMENT_KEYS: Record<string, { path: string; message: string }> = {
   freezer_items_compartment_of_freezer_fkey: {
     path: "compartmentId",
