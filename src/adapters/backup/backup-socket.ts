@@ -176,11 +176,14 @@ const dumpHeader = z.object({
 export async function requestLiveDump(dataDir: string, file: string): Promise<boolean> {
   const socketPath = backupSocketPath(dataDir);
   if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH || !(await answers(socketPath))) return false;
-  const socket = connect(socketPath);
   const out = createWriteStream(file, { mode: 0o600 });
+  let socket: Socket | undefined;
   // A failed write (a full disk) ends the reading below with its error.
-  out.on("error", (error) => socket.destroy(error));
+  out.on("error", (error) => socket?.destroy(error));
   try {
+    // Opened before anything can fail, so the removal below cannot come before the file exists.
+    await once(out, "open");
+    socket = connect(socketPath);
     await once(socket, "connect");
     socket.write(DUMP_REQUEST);
     let head = Buffer.alloc(0);
@@ -209,7 +212,7 @@ export async function requestLiveDump(dataDir: string, file: string): Promise<bo
     if (received !== header.bytes) throw new LiveDumpError(`received ${received} of ${header.bytes} bytes`);
     return true;
   } catch (error) {
-    socket.destroy();
+    socket?.destroy();
     out.destroy();
     await rm(file, { force: true });
     throw error;
