@@ -1,11 +1,13 @@
 import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { once } from "node:events";
 import path from "node:path";
+import { PassThrough, type Readable } from "node:stream";
 import { z } from "zod";
 import {
   ArchiveFormatError,
   type ArchiveEntry,
   type ArchiveFileEntry,
-  unpackArchive,
+  readArchive,
   writeArchive,
 } from "./tar-archive.js";
 import { BACKUP_SOCKET_NAME, LIVE_DUMP_PREFIX } from "./backup-socket.js";
@@ -138,23 +140,48 @@ export async function writeBackup(file: string, options: WriteBackupOptions): Pr
 
 export interface Backup {
   manifest: BackupManifest;
-  databaseDump: Uint8Array | null;
+  /** The archive, which {@link backupDatabase} reads the embedded database's dump from. */
+  file: string;
+  /** Whether it holds the embedded database's dump (taken on PGlite). */
+  hasDatabase: boolean;
   /** DATA_DIR files, paths relative to DATA_DIR. */
   dataFiles: ArchiveEntry[];
   stateFile: Uint8Array | null;
   deviceRegistryFile: Uint8Array | null;
 }
 
-/** Reads and checks an archive written by writeBackup. */
+/** Largest file other than the database a backup's reading keeps in memory (DATA_DIR's state, secrets, pairings). */
+const MAX_KEPT_ENTRY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads and checks an archive written by writeBackup. Only the small files are kept; the
+ * database's dump is passed over here and read by {@link backupDatabase} as it is restored,
+ * so a large household's photos are never in memory.
+ */
 export async function readBackup(file: string): Promise<Backup> {
-  const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") throw new BackupFormatError(`No backup at ${path.resolve(file)}`);
-    throw error;
-  });
-  let entries: ArchiveEntry[];
+  const entries: ArchiveEntry[] = [];
+  let hasDatabase = false;
   try {
-    entries = unpackArchive(bytes);
+    await readArchive(file, (entry) => {
+      if (entry.path === DATABASE_ENTRY) {
+        hasDatabase = true;
+        return null;
+      }
+      if (entry.size > MAX_KEPT_ENTRY_BYTES) {
+        throw new ArchiveFormatError(`${entry.path} is larger than a Hearth backup's files are (${entry.size} bytes)`);
+      }
+      const data = Buffer.alloc(entry.size);
+      let filled = 0;
+      entries.push({ path: entry.path, data, mode: entry.mode });
+      return (piece) => {
+        piece.copy(data, filled);
+        filled += piece.length;
+      };
+    });
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+      throw new BackupFormatError(`No backup at ${path.resolve(file)}`);
+    }
     if (error instanceof ArchiveFormatError)
       throw new BackupFormatError(`${path.resolve(file)} is not a Hearth backup: ${error.message}`);
     throw error;
@@ -169,20 +196,41 @@ export async function readBackup(file: string): Promise<Backup> {
   } catch {
     throw new BackupFormatError(`${path.resolve(file)} has a ${MANIFEST} this Hearth cannot read`);
   }
-  const missing = manifest.files.filter((name) => !byPath.has(name));
+  const missing = manifest.files.filter((name) => !byPath.has(name) && !(name === DATABASE_ENTRY && hasDatabase));
   if (missing.length > 0) throw new BackupFormatError(`The backup is incomplete: ${missing.join(", ")} missing`);
-  if (manifest.database === "pglite" && !byPath.has(DATABASE_ENTRY)) {
+  if (manifest.database === "pglite" && !hasDatabase) {
     throw new BackupFormatError(`The backup is incomplete: ${DATABASE_ENTRY} missing`);
   }
   return {
     manifest,
-    databaseDump: byPath.get(DATABASE_ENTRY)?.data ?? null,
+    file: path.resolve(file),
+    hasDatabase,
     dataFiles: entries
       .filter((entry) => entry.path.startsWith("data/"))
       .map((entry) => ({ ...entry, path: entry.path.slice("data/".length) })),
     stateFile: byPath.get(EXTERNAL_FILES.stateFile)?.data ?? null,
     deviceRegistryFile: byPath.get(EXTERNAL_FILES.deviceRegistryFile)?.data ?? null,
   };
+}
+
+/**
+ * The embedded database's dump in `backup`, read from its archive as it is consumed (with the
+ * archive's backpressure). A consumer that stops early destroys it, which stops the reading.
+ */
+export function backupDatabase(backup: Backup): Readable {
+  const out = new PassThrough();
+  readArchive(backup.file, (entry) =>
+    entry.path === DATABASE_ENTRY
+      ? async (piece) => {
+          if (out.destroyed) throw new Error("the restore stopped reading the backup's database");
+          if (!out.write(piece)) await once(out, "drain");
+        }
+      : null,
+  ).then(
+    () => out.end(),
+    (error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error))),
+  );
+  return out;
 }
 
 export interface RestoreOptions extends DataLocations {
@@ -192,7 +240,7 @@ export interface RestoreOptions extends DataLocations {
    * Creates `<dataDir>/pglite` from the dump, or replaces what is there only once the dump has
    * proved good (persistence's restoreEmbeddedDatabase).
    */
-  restoreDatabase(dataDir: string, dump: Uint8Array): Promise<void>;
+  restoreDatabase(dataDir: string, dump: Readable): Promise<void>;
 }
 
 /** What restoreBackup would overwrite: a non-empty DATA_DIR, and existing external files it restores. */
@@ -221,7 +269,7 @@ export async function restoreBackup(backup: Backup, options: RestoreOptions): Pr
   if (occupied.length > 0 && !options.force) throw new RestoreTargetNotEmptyError(occupied);
   const dataDir = path.resolve(options.dataDir);
   await mkdir(dataDir, { recursive: true });
-  if (backup.databaseDump) await options.restoreDatabase(dataDir, backup.databaseDump);
+  if (backup.hasDatabase) await options.restoreDatabase(dataDir, backupDatabase(backup));
   for (const entry of backup.dataFiles) {
     const target = path.join(dataDir, ...entry.path.split("/"));
     await mkdir(path.dirname(target), { recursive: true });

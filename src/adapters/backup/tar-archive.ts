@@ -1,8 +1,8 @@
 import { once } from "node:events";
-import { createWriteStream } from "node:fs";
+import { createReadStream, createWriteStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
-import { createGzip, type Gzip, gunzipSync } from "node:zlib";
+import { createGunzip, createGzip, type Gzip } from "node:zlib";
 
 /** One file in an archive: a path with forward slashes, relative, and its bytes. */
 export interface ArchiveEntry {
@@ -143,35 +143,88 @@ function safePath(entryPath: string): string {
   return parts.join("/");
 }
 
-/** The regular files of a gzip'd tar (directories and other entry types are skipped). */
-export function unpackArchive(archive: Uint8Array): ArchiveEntry[] {
-  let tar: Buffer;
+/** A regular file of an archive, as its header describes it. */
+export interface ArchiveEntryInfo {
+  path: string;
+  size: number;
+  mode: number;
+}
+
+/** Takes an entry's bytes a piece at a time (awaited: the archive is read no faster). */
+export type ArchivePieceSink = (piece: Buffer) => Promise<void> | void;
+
+/**
+ * Reads the gzip'd tar in `file` as a stream. For each regular file, `sinkFor` says where its
+ * bytes go, or null to pass over them; directories and other entry types are passed over. The
+ * memory it takes does not grow with the archive.
+ */
+export async function readArchive(
+  file: string,
+  sinkFor: (entry: ArchiveEntryInfo) => ArchivePieceSink | null,
+): Promise<void> {
+  const source = createReadStream(file);
+  const gunzip = createGunzip();
+  source.on("error", (error) => gunzip.destroy(error));
+  source.pipe(gunzip);
+  let header = Buffer.alloc(0);
+  let sink: ArchivePieceSink | null = null;
+  let remaining = 0;
+  let padding = 0;
+  let ended = false;
   try {
-    tar = gunzipSync(archive);
-  } catch {
-    throw new ArchiveFormatError("not a gzip-compressed archive");
-  }
-  const entries: ArchiveEntry[] = [];
-  let offset = 0;
-  while (offset + BLOCK <= tar.length) {
-    const block = tar.subarray(offset, offset + BLOCK);
-    if (block.every((byte) => byte === 0)) break;
-    if (readString(block, 257, 5) !== "ustar") throw new ArchiveFormatError("not a tar archive (no ustar header)");
-    const size = Number.parseInt(readString(block, 124, 12).trim() || "0", 8);
-    const mode = Number.parseInt(readString(block, 100, 8).trim() || "644", 8);
-    const type = readString(block, 156, 1) || "0";
-    const prefix = readString(block, 345, 155);
-    const name = readString(block, 0, 100);
-    const start = offset + BLOCK;
-    if (!Number.isFinite(size) || start + size > tar.length) throw new ArchiveFormatError("truncated archive");
-    if (type === "0") {
-      entries.push({
-        path: safePath(prefix ? `${prefix}/${name}` : name),
-        data: tar.subarray(start, start + size),
-        mode,
-      });
+    for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+      for (let at = 0; at < chunk.length && !ended; ) {
+        if (remaining > 0) {
+          const take = Math.min(remaining, chunk.length - at);
+          if (sink) await sink(chunk.subarray(at, at + take));
+          at += take;
+          remaining -= take;
+        } else if (padding > 0) {
+          const take = Math.min(padding, chunk.length - at);
+          at += take;
+          padding -= take;
+        } else {
+          const take = Math.min(BLOCK - header.length, chunk.length - at);
+          header = Buffer.concat([header, chunk.subarray(at, at + take)]);
+          at += take;
+          if (header.length < BLOCK) continue;
+          const block = header;
+          header = Buffer.alloc(0);
+          if (block.every((byte) => byte === 0)) {
+            ended = true; // the zero blocks that end the archive
+            break;
+          }
+          if (readString(block, 257, 5) !== "ustar")
+            throw new ArchiveFormatError("not a tar archive (no ustar header)");
+          const size = Number.parseInt(readString(block, 124, 12).trim() || "0", 8);
+          if (!Number.isSafeInteger(size) || size < 0) throw new ArchiveFormatError("an entry's size is unreadable");
+          const type = readString(block, 156, 1) || "0";
+          const prefix = readString(block, 345, 155);
+          const name = readString(block, 0, 100);
+          sink =
+            type === "0"
+              ? sinkFor({
+                  path: safePath(prefix ? `${prefix}/${name}` : name),
+                  size,
+                  mode: Number.parseInt(readString(block, 100, 8).trim() || "644", 8),
+                })
+              : null;
+          remaining = size;
+          padding = (BLOCK - (size % BLOCK)) % BLOCK;
+        }
+      }
+      if (ended) break;
     }
-    offset = start + Math.ceil(size / BLOCK) * BLOCK;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // zlib's own errors (not gzip, or a gzip stream cut short) carry Z_* codes.
+    if (code === "Z_BUF_ERROR") throw new ArchiveFormatError("truncated archive (its compressed data ends early)");
+    if (typeof code === "string" && code.startsWith("Z_"))
+      throw new ArchiveFormatError("not a gzip-compressed archive");
+    throw error;
+  } finally {
+    source.destroy();
+    gunzip.destroy();
   }
-  return entries;
+  if (remaining > 0 || header.length > 0) throw new ArchiveFormatError("truncated archive");
 }

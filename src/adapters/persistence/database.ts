@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -186,7 +187,7 @@ function embeddedDatabase(
  * `loadDataDir`, the archive and its copies sat in the WebAssembly heap: a backup of a 51 MB
  * database took `hearth restore` to a 550 MB peak (178 MB unpacked onto disk).
  */
-export async function restoreEmbeddedDatabase(dataDir: string, dump: Uint8Array): Promise<void> {
+export async function restoreEmbeddedDatabase(dataDir: string, dump: Uint8Array | Readable): Promise<void> {
   const dataPath = path.resolve(dataDir, "pglite");
   const incoming = `${dataPath}.restoring-${randomUUID()}`;
   await mkdir(path.dirname(dataPath), { recursive: true });

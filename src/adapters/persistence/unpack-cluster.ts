@@ -3,8 +3,9 @@ import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { type FileHandle, mkdir, open, readdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { createGunzip, createGzip, type Gzip } from "node:zlib";
+import { createGunzip, createGzip, type Gunzip, type Gzip } from "node:zlib";
 
 const BLOCK = 512;
 
@@ -34,16 +35,17 @@ function octal(header: Buffer, start: number, length: number): number {
  * `source` names the archive in error messages: the packaged template, or a backup's database.
  */
 export async function unpackCluster(
-  archive: Uint8Array,
+  archive: Uint8Array | Readable,
   target: string,
   source = "The database template",
 ): Promise<void> {
   const staging = `${target}.unpacking-${randomUUID()}`;
   await mkdir(staging, { recursive: true, mode: 0o700 });
   const writer = new ClusterWriter(staging, source);
+  const inflate = createGunzip({ chunkSize: 64 * 1024 });
   try {
-    const inflate = createGunzip({ chunkSize: 64 * 1024 });
-    inflate.end(archive);
+    if (archive instanceof Uint8Array) inflate.end(archive);
+    else void feed(archive, inflate);
     try {
       for await (const chunk of inflate) await writer.write(chunk as Buffer);
     } catch (error) {
@@ -57,9 +59,25 @@ export async function unpackCluster(
     writer.finish();
     await rename(staging, target);
   } catch (error) {
+    // A stream stops being read here: destroyed, so whatever feeds it stops too.
+    inflate.destroy();
+    if (!(archive instanceof Uint8Array)) archive.destroy();
     await writer.abandon();
     await rm(staging, { recursive: true, force: true });
     throw error;
+  }
+}
+
+/** Passes a stream's pieces to the gunzip, as fast as it takes them; a failing stream fails it. */
+async function feed(archive: Readable, inflate: Gunzip): Promise<void> {
+  try {
+    for await (const piece of archive as AsyncIterable<Buffer>) {
+      if (inflate.destroyed) return;
+      if (!inflate.write(piece)) await once(inflate, "drain");
+    }
+    inflate.end();
+  } catch (error) {
+    inflate.destroy(error instanceof Error ? error : new Error(String(error)));
   }
 }
 

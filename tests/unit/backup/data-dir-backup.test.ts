@@ -1,9 +1,11 @@
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import { expect } from "chai";
 import {
   BackupFormatError,
+  backupDatabase,
   readBackup,
   RestoreTargetNotEmptyError,
   restoreBackup,
@@ -14,9 +16,11 @@ import { writeArchive } from "../../../src/adapters/backup/tar-archive.js";
 describe("DATA_DIR backups", () => {
   let scratch: string;
   let source: string;
-  const restoredDumps: Uint8Array[] = [];
-  const restoreDatabase = async (dataDir: string, dump: Uint8Array) => {
-    restoredDumps.push(dump);
+  const restoredDumps: Buffer[] = [];
+  const restoreDatabase = async (dataDir: string, dump: Readable) => {
+    const pieces: Buffer[] = [];
+    for await (const piece of dump) pieces.push(piece as Buffer);
+    restoredDumps.push(Buffer.concat(pieces));
     await mkdir(path.join(dataDir, "pglite"), { recursive: true });
     await writeFile(path.join(dataDir, "pglite", "PG_VERSION"), "17");
   };
@@ -70,7 +74,10 @@ describe("DATA_DIR backups", () => {
       "jwt-secret",
       "state.json",
     ]);
-    expect(Buffer.from(read.databaseDump as Uint8Array).toString()).to.equal("dump");
+    expect(read.hasDatabase).to.equal(true);
+    const pieces: Buffer[] = [];
+    for await (const piece of backupDatabase(read)) pieces.push(piece as Buffer);
+    expect(Buffer.concat(pieces).toString()).to.equal("dump");
     expect(Buffer.from(read.deviceRegistryFile as Uint8Array).toString()).to.equal('{"devices":[]}');
     expect((await stat(path.join(scratch, "backup.tar.gz"))).mode & 0o777).to.equal(0o600);
   });
