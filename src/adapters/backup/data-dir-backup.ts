@@ -150,8 +150,12 @@ export interface Backup {
   deviceRegistryFile: Uint8Array | null;
 }
 
-/** Largest file other than the database a backup's reading keeps in memory (DATA_DIR's state, secrets, pairings). */
-const MAX_KEPT_ENTRY_BYTES = 64 * 1024 * 1024;
+/**
+ * Most bytes of files other than the database that reading a backup keeps in memory, all files
+ * together (DATA_DIR's state, secrets and pairings take kilobytes): an archive whose headers ask
+ * for more is refused instead of filling the memory.
+ */
+const MAX_KEPT_BYTES = 64 * 1024 * 1024;
 
 /**
  * Reads and checks an archive written by writeBackup. Only the small files are kept; the
@@ -161,14 +165,18 @@ const MAX_KEPT_ENTRY_BYTES = 64 * 1024 * 1024;
 export async function readBackup(file: string): Promise<Backup> {
   const entries: ArchiveEntry[] = [];
   let hasDatabase = false;
+  let kept = 0;
   try {
     await readArchive(file, (entry) => {
       if (entry.path === DATABASE_ENTRY) {
         hasDatabase = true;
         return null;
       }
-      if (entry.size > MAX_KEPT_ENTRY_BYTES) {
-        throw new ArchiveFormatError(`${entry.path} is larger than a Hearth backup's files are (${entry.size} bytes)`);
+      kept += entry.size;
+      if (kept > MAX_KEPT_BYTES) {
+        throw new ArchiveFormatError(
+          `its files besides the database are larger than a Hearth backup's (${kept} bytes)`,
+        );
       }
       const data = Buffer.alloc(entry.size);
       let filled = 0;
@@ -219,6 +227,9 @@ export async function readBackup(file: string): Promise<Backup> {
  */
 export function backupDatabase(backup: Backup): Readable {
   const out = new PassThrough();
+  // Its reader sees an error through its reads; without a listener, one emitted while nobody
+  // reads would end the process.
+  out.on("error", () => {});
   readArchive(backup.file, (entry) =>
     entry.path === DATABASE_ENTRY
       ? async (piece) => {

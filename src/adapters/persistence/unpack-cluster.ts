@@ -61,7 +61,8 @@ export async function unpackCluster(
   } catch (error) {
     // A stream stops being read here: destroyed, so whatever feeds it stops too.
     inflate.destroy();
-    if (!(archive instanceof Uint8Array)) archive.destroy();
+    // With the error, so a feeder waiting for the stream to drain stops waiting.
+    if (!(archive instanceof Uint8Array)) archive.destroy(error instanceof Error ? error : new Error(String(error)));
     await writer.abandon();
     await rm(staging, { recursive: true, force: true });
     throw error;

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Readable } from "node:stream";
@@ -136,5 +136,28 @@ describe("DATA_DIR backups", () => {
       await write("incomplete.tar.gz", [{ path: "hearth-backup.json", data: Buffer.from(JSON.stringify(manifest)) }]),
       "incomplete",
     );
+    // Files besides the database past what a backup's reading keeps in memory (64 MB in all).
+    await expectFormatError(
+      await write("bloated.tar.gz", [
+        { path: "hearth-backup.json", data: Buffer.from(JSON.stringify(manifest)) },
+        { path: "data/state.json", data: Buffer.alloc(40 * 1024 * 1024) },
+        { path: "data/more.json", data: Buffer.alloc(40 * 1024 * 1024) },
+      ]),
+      "larger than a Hearth backup's",
+    );
+  });
+
+  it("stops reading the archive when restoring the database fails, and says why", async () => {
+    const read = await readBackup(await backup());
+    const failure = await restoreBackup(read, {
+      dataDir: path.join(scratch, "restored"),
+      force: false,
+      restoreDatabase: async (_dataDir, dump) => {
+        dump.destroy(new Error("the disk is full"));
+        throw new Error("the disk is full");
+      },
+    }).catch((error: unknown) => error);
+    expect((failure as Error).message).to.equal("the disk is full");
+    expect(await readdir(path.join(scratch, "restored"))).to.deep.equal([]);
   });
 });
