@@ -45,7 +45,7 @@ export function describeHouseholdImportContract(label: string, build: () => Prom
     const importFile = async (
       caller: Caller,
       hid: string,
-      body: string,
+      body: string | Blob,
       type = "application/json",
     ): Promise<Answer> => {
       const response = await fetch(`${base}/households/${hid}/import`, {
@@ -205,6 +205,24 @@ export function describeHouseholdImportContract(label: string, build: () => Prom
         .send({ name: "Pea\u0000s", quantity: 1, ...place });
       expect(direct.status).to.equal(400);
       expect(direct.body.details).to.deep.equal([{ path: "name", message: "must not contain NUL characters" }]);
+      expect(await exportOf(w.owner, w.hid)).to.deep.equal(before);
+    });
+
+    it("refuses a CSV file in Windows-1252 with 400 naming the row, writing nothing", async () => {
+      const before = await exportOf(w.owner, w.hid);
+      const file = Buffer.concat([
+        Buffer.from(
+          `id,name,quantity,freezerId,compartmentId\n${newId("latin")},Peas,1,${w.freezerId},${w.compartmentIds[0]}\n`,
+        ),
+        Buffer.from(`${newId("latin")},H`),
+        Buffer.from([0xe4]), // "ä" in Windows-1252
+        Buffer.from(`hnchen,1,${w.freezerId},${w.compartmentIds[0]}\n`),
+      ]);
+      const answer = await importFile(w.owner, w.hid, new Blob([file]), "text/csv");
+      expect(answer.status, JSON.stringify(answer.body)).to.equal(400);
+      expect(answer.body.details).to.have.length(1);
+      expect(answer.body.details?.[0]?.path).to.equal("row 3");
+      expect(answer.body.details?.[0]?.message).to.match(/^is not UTF-8 text; save the file as UTF-8/);
       expect(await exportOf(w.owner, w.hid)).to.deep.equal(before);
     });
 

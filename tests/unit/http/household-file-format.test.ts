@@ -135,6 +135,42 @@ describe("household file reading: limits while reading", () => {
     expect(proto[0]).to.deep.include({ kind: "problem" });
   });
 
+  it("reads UTF-8 split anywhere across chunks, and refuses other encodings at the line they start on", async () => {
+    const header = "id,name,quantity,freezerName,compartmentName\n";
+    const text = Buffer.from(`${header}abcdefgh01,Hähnchen 🍗,1,Truhe,Oben\n`);
+    // Every split of the file into two chunks, most of them inside a character.
+    for (let cut = 1; cut < text.length; cut++) {
+      const rows = await readAll(Readable.from([text.subarray(0, cut), text.subarray(cut)]), "csv");
+      expect(rows[0]).to.include({ kind: "item", name: "Hähnchen 🍗" });
+    }
+    // A spreadsheet's CSV in Windows-1252: "ä" is the single byte E4.
+    const latin = Buffer.concat([
+      Buffer.from(`${header}abcdefgh01,Peas,1,Truhe,Oben\nabcdefgh02,H`),
+      Buffer.from([0xe4]),
+      Buffer.from("hnchen,1,Truhe,Oben\n"),
+    ]);
+    const refused = await refusal(Readable.from([latin]), "csv");
+    expect(refused.row).to.equal("row 3");
+    expect(refused.reason).to.match(/^is not UTF-8 text; save the file as UTF-8/);
+    const bad = [
+      [0xc0, 0x80], // an overlong NUL
+      [0xed, 0xa0, 0x80], // a UTF-16 surrogate
+      [0xf4, 0x90, 0x80, 0x80], // past U+10FFFF
+      [0xe2, 0x82], // cut short at the end of the file
+    ];
+    for (const bytes of bad) {
+      const file = Buffer.concat([Buffer.from(`${header}abcdefgh01,`), Buffer.from(bytes)]);
+      expect((await refusal(Readable.from([file]), "csv")).row).to.equal("row 2");
+    }
+    const utf16 = Buffer.from(`\uFEFF{"items":[]}`, "utf16le");
+    expect((await refusal(Readable.from([utf16]), "json")).message).to.match(/^line 1 is not UTF-8 text/);
+    const json = Buffer.concat([
+      Buffer.from('{"items":[\n{"id":"abcdefgh01","name":"H'),
+      Buffer.from([0xe4, 0x22, 0x7d, 0x5d, 0x7d]),
+    ]);
+    expect((await refusal(Readable.from([json]), "json")).message).to.match(/^line 2 is not UTF-8 text/);
+  });
+
   it("refuses a file with more rows than the limit at the row past it, in either format", async () => {
     const limit = 1000;
     const csv = ["id,name,quantity,freezerName,compartmentName"];

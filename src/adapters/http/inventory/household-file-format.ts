@@ -553,13 +553,18 @@ async function* jsonTokenBatches(source: Readable): AsyncGenerator<JsonToken[]> 
   // Unpacked: strings, keys and numbers come in pieces, so a huge one is refused by the
   // row limits instead of being collected by the parser first.
   const tokenize = jsonParser({ packValues: false });
-  source.setEncoding("utf8");
+  const text = source.pipe(utf8Guard((line) => new FileShapeError(`line ${line} ${NOT_UTF8}`)));
+  source.on("error", (error) => text.destroy(error));
+  text.setEncoding("utf8");
   let first = true;
-  for await (const chunk of source as AsyncIterable<string>) {
-    const text = first && chunk.charCodeAt(0) === 0xfeff ? chunk.slice(1) : chunk;
-    first = false;
-    const tokens = tokenize(text);
-    if (typeof tokens === "object") yield tokens.values;
+  try {
+    for await (const chunk of text as AsyncIterable<string>) {
+      const tokens = tokenize(first && chunk.charCodeAt(0) === 0xfeff ? chunk.slice(1) : chunk);
+      first = false;
+      if (typeof tokens === "object") yield tokens.values;
+    }
+  } finally {
+    source.destroy();
   }
 }
 
@@ -679,6 +684,52 @@ function csvReadError(error: unknown, start: number, header: readonly string[] |
 }
 
 /**
+ * Refuses bytes that are not UTF-8 where they are read, naming the line, instead of letting the
+ * decoder turn them into U+FFFD: a spreadsheet's "CSV" in Windows-1252 would otherwise import
+ * "Hähnchen" as "H\uFFFDhnchen" in every row, and nothing would say so. Overlong forms and UTF-16
+ * surrogates are refused as the standard says (RFC 3629).
+ */
+function utf8Guard(failure: (line: number) => FileShapeError): Transform {
+  let line = 1;
+  /** Continuation bytes the current character still needs, and the range the next one must be in. */
+  let needed = 0;
+  let low = 0x80;
+  let high = 0xbf;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      for (let index = 0; index < chunk.length; index++) {
+        const byte = chunk[index] as number;
+        if (needed > 0) {
+          if (byte < low || byte > high) return done(failure(line));
+          needed--;
+          low = 0x80;
+          high = 0xbf;
+        } else if (byte === 0x0a) line++;
+        else if (byte >= 0x80) {
+          if (byte >= 0xc2 && byte <= 0xdf) needed = 1;
+          else if (byte >= 0xe0 && byte <= 0xef) {
+            needed = 2;
+            if (byte === 0xe0) low = 0xa0;
+            else if (byte === 0xed) high = 0x9f;
+          } else if (byte >= 0xf0 && byte <= 0xf4) {
+            needed = 3;
+            if (byte === 0xf0) low = 0x90;
+            else if (byte === 0xf4) high = 0x8f;
+          } else return done(failure(line));
+        }
+      }
+      done(null, chunk);
+    },
+    flush(done) {
+      done(needed > 0 ? failure(line) : null);
+    },
+  });
+}
+
+/** What a file that is not UTF-8 is told, in either format. */
+const NOT_UTF8 = 'is not UTF-8 text; save the file as UTF-8 (in a spreadsheet: "CSV UTF-8") and import it again';
+
+/**
  * Refuses a line with more commas than a record can hold before the CSV parser builds its
  * cells: the parser's record limit counts characters, and empty cells have none. A record's
  * commas are its separators plus those inside its text, so the bound is the row limit plus
@@ -726,9 +777,14 @@ async function* csvRecords(source: Readable): AsyncGenerator<{ line: number; cel
       return { line, cells };
     },
   };
+  const text = utf8Guard((line) => new FileShapeError(NOT_UTF8, `row ${line}`));
   const guard = commaGuard();
   // The typings tie on_record's result to string[]; the parser passes on whatever it returns.
-  const records = source.pipe(guard).pipe(parseCsv(options as unknown as CsvOptions));
+  const records = source
+    .pipe(text)
+    .pipe(guard)
+    .pipe(parseCsv(options as unknown as CsvOptions));
+  text.on("error", (error) => records.destroy(error));
   guard.on("error", (error) => records.destroy(error));
   try {
     for await (const record of records as AsyncIterable<{ line: number; cells: string[] }>) {
