@@ -13,6 +13,7 @@ import {
   isDeadlock,
   isForeignKeyViolation,
   isUniqueViolation,
+  retrying,
   toColumns,
 } from "./knex-rows.js";
 
@@ -67,19 +68,16 @@ export class KnexHouseholdRepository implements HouseholdRepository {
     return row ? toHousehold(row as HouseholdRow) : null;
   }
 
-  async delete(id: string, events?: InventoryEvent[]): Promise<boolean> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.deleteOnce(id, events);
-      } catch (error) {
-        // A member stored an item, freezer or compartment while the household was being
-        // deleted (their membership was checked just before): its row is committed by now,
-        // and the next attempt deletes it with the rest. The two may also have waited for each
-        // other's rows (the item's counters, the compartment it went into), and PostgreSQL
-        // aborted this side.
-        if (!(isForeignKeyViolation(error) || isDeadlock(error)) || attempt >= DELETE_ATTEMPTS) throw error;
-      }
-    }
+  delete(id: string, events?: InventoryEvent[]): Promise<boolean> {
+    // A member stored an item, freezer or compartment while the household was being deleted
+    // (their membership was checked just before): its row is committed by now, and the next
+    // attempt deletes it with the rest. The two may also have waited for each other's rows
+    // (the item's counters, the compartment it went into), and PostgreSQL aborted this side.
+    return retrying(
+      DELETE_ATTEMPTS,
+      (error) => isForeignKeyViolation(error) || isDeadlock(error),
+      () => this.deleteOnce(id, events),
+    );
   }
 
   private deleteOnce(id: string, events?: InventoryEvent[]): Promise<boolean> {

@@ -24,7 +24,7 @@ import type {
 } from "../../ports/item-repository.js";
 import type { ItemListCache } from "./item-list-cache.js";
 import { type OutboxInsert, outboxRow, writeOutboxEvents } from "./knex-inventory-outbox.js";
-import { isDeadlock, isForeignKeyViolation, toDate, toDateOrNull } from "./knex-rows.js";
+import { isDeadlock, isForeignKeyViolation, retrying, toDate, toDateOrNull } from "./knex-rows.js";
 
 export interface ItemRow {
   id: string;
@@ -575,16 +575,10 @@ export class KnexItemRepository implements ItemRepository {
     return (await this.findById(item.householdId, item.id))!;
   }
 
-  async createForMember(userId: string, item: FreezerItem, events: InventoryEvent[] = []): Promise<MemberCreate> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.createOnce(userId, item, events);
-      } catch (error) {
-        // Aborted by PostgreSQL against a household delete it waited for (see
-        // KnexHouseholdRepository.delete): run again, it then finds the household gone.
-        if (!isDeadlock(error) || attempt >= CREATE_ATTEMPTS) throw error;
-      }
-    }
+  createForMember(userId: string, item: FreezerItem, events: InventoryEvent[] = []): Promise<MemberCreate> {
+    // Aborted by PostgreSQL against a household delete it waited for (see
+    // KnexHouseholdRepository.delete): run again, it then finds the household gone.
+    return retrying(CREATE_ATTEMPTS, isDeadlock, () => this.createOnce(userId, item, events));
   }
 
   private async createOnce(userId: string, item: FreezerItem, events: InventoryEvent[]): Promise<MemberCreate> {

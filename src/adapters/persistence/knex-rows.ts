@@ -15,6 +15,24 @@ export function isDeadlock(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === "40P01";
 }
 
+/**
+ * Runs `attempt` up to `attempts` times while it fails with an error `retryable` accepts: a
+ * transaction PostgreSQL aborted against a concurrent one, which may simply run again.
+ */
+export async function retrying<T>(
+  attempts: number,
+  retryable: (error: unknown) => boolean,
+  attempt: () => Promise<T>,
+): Promise<T> {
+  for (let tried = 1; ; tried++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!retryable(error) || tried >= attempts) throw error;
+    }
+  }
+}
+
 /** PostgreSQL's foreign_key_violation. */
 export function isForeignKeyViolation(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === "23503";
