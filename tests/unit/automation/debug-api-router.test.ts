@@ -288,6 +288,32 @@ describe("debug API router", () => {
       expect(state.has("away")).to.equal(false);
     });
 
+    it("answers 400, logging no server error, for a path it cannot percent-decode and a body that does not decompress", async () => {
+      const logger = new MemoryLogger();
+      const app = appFor({ logger });
+      for (const path of ["/api/state/%E0%A4%A", "/api/automations/%ZZ", "/api/automations/%ZZ/trigger"]) {
+        const response = await request(app).get(path);
+        expect(response.status, path).to.equal(400);
+        expect(response.body).to.deep.equal({
+          error: "Bad Request",
+          message: "Malformed percent-encoding in the path",
+        });
+      }
+      const decoded = await request(app).put("/api/state/%E0%A4%A").send({ value: 1 });
+      expect(decoded.status).to.equal(400);
+      for (const encoding of ["gzip", "deflate"]) {
+        const response = await request(app)
+          .put("/api/state/away")
+          .set("Content-Type", "application/json")
+          .set("Content-Encoding", encoding)
+          .send('{"value": true}');
+        expect(response.status, encoding).to.equal(400);
+        expect(response.body.message).to.match(/^Request body cannot be decompressed as its Content-Encoding says/);
+      }
+      expect(state.has("away")).to.equal(false);
+      expect(logger.entries.filter((entry) => entry.level === "error")).to.deep.equal([]);
+    });
+
     it("answers 413 for bodies over 1 MB", async () => {
       await request(appFor())
         .put("/api/state/big")

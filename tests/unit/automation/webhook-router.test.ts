@@ -170,6 +170,20 @@ describe("webhook router", () => {
     expect(manager.runs).to.have.length(0);
   });
 
+  it("answers 400 for a body that does not decompress as its Content-Encoding says, without running anything", async () => {
+    for (const type of ["application/json", "text/plain", "application/x-www-form-urlencoded"]) {
+      const response = await request(app)
+        .post("/webhook/doorbell")
+        .set("Content-Type", type)
+        .set("Content-Encoding", "gzip")
+        .send("pressed=1")
+        .expect(400);
+      expect(response.body.message, type).to.match(/^Request body cannot be decompressed/);
+    }
+    expect(manager.runs).to.have.length(0);
+    expect(logger.at("error")).to.deep.equal([]);
+  });
+
   it("answers 413 for bodies over 1 MB", async () => {
     const big = "x".repeat(1024 * 1024 + 10);
     await request(app).post("/webhook/doorbell").type("text/plain").send(big).expect(413);

@@ -27,7 +27,8 @@ interface BodyParserError {
 
 /**
  * Turns body-parser failures into JSON error bodies (413 too large, 400 malformed with
- * `details`, 415 unsupported charset), domain errors into the catalogue's status, and
+ * `details`, 415 unsupported charset, 400 a body that cannot be decompressed), a path the
+ * router cannot percent-decode into a 400, domain errors into the catalogue's status, and
  * anything else into a 500 without internals.
  */
 export function engineErrorHandler(logger: Logger): ErrorRequestHandler {
@@ -58,6 +59,26 @@ export function engineErrorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (error instanceof DomainError) {
       sendError(res, statusOf(error.code), error.message, error.details);
+      return;
+    }
+    // The router could not percent-decode a path segment (`/api/state/%E0%A4`).
+    if (error instanceof URIError) {
+      sendError(res, 400, "Malformed percent-encoding in the path");
+      return;
+    }
+    // Other failures body-parser blames on the request, such as a body whose Content-Encoding
+    // does not match its bytes (zlib's Z_* codes).
+    const clientStatus = parserError?.status;
+    if (typeof clientStatus === "number" && clientStatus >= 400 && clientStatus < 500) {
+      const code = (error as { code?: unknown }).code;
+      const compressed = typeof code === "string" && code.startsWith("Z_");
+      sendError(
+        res,
+        clientStatus,
+        compressed
+          ? `Request body cannot be decompressed as its Content-Encoding says (${parserError.message ?? code})`
+          : (STATUS_CODES[clientStatus] ?? "Bad request"),
+      );
       return;
     }
     logger.error("Engine HTTP request failed", { method: req.method, path: req.path, err: error });
