@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import express, { type Request, type RequestHandler, type Response, type Router } from "express";
 import { z } from "zod";
 import type { ExportHousehold } from "../../../application/inventory/transfer/export-household.js";
@@ -91,18 +92,65 @@ function importFormat(req: Request, query: z.output<typeof importQuery>): Househ
   );
 }
 
-/** Copies the request body to a file, refusing more than IMPORT_MAX_BYTES. */
-async function spool(req: Request, file: string): Promise<void> {
+/** The Content-Encodings an import may be sent in; each decodes as a stream. */
+const IMPORT_DECODERS: Record<string, () => Transform> = {
+  gzip: () => createGunzip(),
+  "x-gzip": () => createGunzip(),
+  deflate: () => createInflate(),
+  br: () => createBrotliDecompress(),
+};
+
+/**
+ * The decoder for the body's Content-Encoding, or null for none: one (not a list of several)
+ * of gzip, deflate and br, else 415 as RFC 9110 says, before anything is read.
+ */
+function importDecoder(req: Request): (() => Transform) | null {
+  const encoding = (req.headers["content-encoding"] ?? "").trim().toLowerCase();
+  if (encoding === "" || encoding === "identity") return null;
+  const decoder = Object.hasOwn(IMPORT_DECODERS, encoding) ? IMPORT_DECODERS[encoding] : undefined;
+  if (!decoder)
+    throw new HttpError(
+      "UNSUPPORTED_MEDIA_TYPE",
+      "Send the file uncompressed, or with Content-Encoding gzip, deflate or br",
+      [{ path: "content-encoding", message: "must be gzip, deflate, br or identity" }],
+    );
+  return decoder;
+}
+
+/**
+ * Copies the request body to a file, decoded as its Content-Encoding says, refusing more than
+ * `maxBytes` of the file itself: a small compressed body cannot unpack past the limit.
+ */
+async function spool(req: Request, file: string, decoder: (() => Transform) | null, maxBytes: number): Promise<void> {
   let size = 0;
   const limit = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       size += chunk.length;
-      if (size > IMPORT_MAX_BYTES)
-        done(new HttpError("PAYLOAD_TOO_LARGE", `The import is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB`));
+      if (size > maxBytes)
+        done(new HttpError("PAYLOAD_TOO_LARGE", `The import is larger than ${maxBytes / 1024 / 1024} MB`));
       else done(null, chunk);
     },
   });
-  await pipeline(req, limit, createWriteStream(file));
+  if (!decoder) {
+    await pipeline(req, limit, createWriteStream(file));
+    return;
+  }
+  try {
+    await pipeline(req, decoder(), limit, createWriteStream(file));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // zlib's own errors carry Z_* codes, brotli's ERR_BROTLI_*/ERR__ ones.
+    if (
+      typeof code === "string" &&
+      (code.startsWith("Z_") || code.startsWith("ERR_BROTLI") || code.startsWith("ERR__"))
+    )
+      throw new HttpError(
+        "IMPORT_INVALID",
+        "The file cannot be read: it does not decompress as its Content-Encoding says",
+        [{ path: "file", message: `not valid ${req.headers["content-encoding"]} data (${(error as Error).message})` }],
+      );
+    throw error;
+  }
 }
 
 /** GET …/export: checks the membership, then streams the file. */
@@ -128,10 +176,15 @@ function exportHandler(useCases: HouseholdDataUseCases): RequestHandler {
  * POST …/import: the body is spooled to a temporary file once the use case has checked the
  * caller is the owner, then read twice (validation, then the all-or-nothing write).
  */
-function importHandler(useCases: HouseholdDataUseCases, maxPhotoBytes?: number): RequestHandler {
+function importHandler(
+  useCases: HouseholdDataUseCases,
+  maxPhotoBytes: number | undefined,
+  maxBytes: number,
+): RequestHandler {
   return async (req, res) => {
     const { hid } = res.locals.params as { hid: string };
     const format = importFormat(req, res.locals.query as z.output<typeof importQuery>);
+    const decoder = importDecoder(req);
     const folder = await mkdtemp(path.join(tmpdir(), "hearth-import-"));
     const file = path.join(folder, `import.${format}`);
     let spooled: Promise<void> | undefined;
@@ -142,7 +195,7 @@ function importHandler(useCases: HouseholdDataUseCases, maxPhotoBytes?: number):
         dryRun: (res.locals.query as z.output<typeof importQuery>).dryRun,
         rows: () =>
           (async function* (): AsyncGenerator<ImportRow> {
-            spooled ??= spool(req, file);
+            spooled ??= spool(req, file, decoder, maxBytes);
             await spooled;
             try {
               yield* readHouseholdFile(
@@ -210,6 +263,8 @@ export interface HouseholdDataRouterDependencies {
   json: express.RequestHandler[];
   /** Largest photo of an imported file (PHOTO_MAX_BYTES); default 10 MB. */
   photoMaxBytes?: number;
+  /** Largest import, decompressed; default {@link IMPORT_MAX_BYTES}. */
+  importMaxBytes?: number;
 }
 
 /** The router for mounting at /api/v1/households/:hid (with mergeParams). */
@@ -235,7 +290,7 @@ export function createHouseholdDataRouter(deps: HouseholdDataRouterDependencies)
     "/import",
     deps.authenticate,
     input(importQuery, "owner"),
-    importHandler(deps.useCases, deps.photoMaxBytes),
+    importHandler(deps.useCases, deps.photoMaxBytes, deps.importMaxBytes ?? IMPORT_MAX_BYTES),
   );
   return router;
 }
@@ -266,7 +321,7 @@ export function registerHouseholdDataOpenApi(registry: OpenAPIRegistry): void {
     method: "post",
     path: `${HOUSEHOLD_PATH}/import`,
     summary:
-      "Import a household file (owner): every row is validated first (400 with the row numbers and reasons, nothing written; ids of another household are refused), then written all or nothing (on PGlite in short transactions taken back on failure), one import of the household at a time; items already present (same id) are left alone; named missing freezers and compartments are created once. With ?dryRun=true the same checks run and the answer says what the import would create and leave unchanged, writing nothing (a preview)",
+      "Import a household file (owner): every row is validated first (400 with the row numbers and reasons, nothing written; ids of another household are refused), then written all or nothing (on PGlite in short transactions taken back on failure), one import of the household at a time; items already present (same id) are left alone; named missing freezers and compartments are created once. The file may be sent with Content-Encoding gzip, deflate or br (the 512 MB limit counts it unpacked; another encoding is a 415). With ?dryRun=true the same checks run and the answer says what the import would create and leave unchanged, writing nothing (a preview)",
     tags: ["Export and import"],
     security: [{ [BEARER_AUTH]: [] }],
     request: {
