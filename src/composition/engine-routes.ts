@@ -62,5 +62,7 @@ export function engineDebugApi(engine: Engine, options: { version: string; auth:
     auth: options.auth,
     logger: engine.logger.child({ module: "debug-api" }),
     events: engine.eventStreams,
+    // A change through the API is answered once it is kept, as every other write of Hearth's.
+    persistState: () => engine.state.flush(),
   });
 }

@@ -155,8 +155,15 @@ export class StateManager implements StateManagerApi {
     }
     const store = this.dependencies.store;
     const snapshot = this.entries();
-    this.writing = this.writing.then(() => store.save(snapshot));
-    await this.writing;
+    // After the write before it, whether that one failed or not: chained on a failed write
+    // alone, every later save (the one at stop included) would be skipped, and a disk full
+    // for a moment would keep the state from ever being saved again.
+    const write = this.writing.then(
+      () => store.save(snapshot),
+      () => store.save(snapshot),
+    );
+    this.writing = write;
+    await write;
   }
 
   /** Waits for writes in flight (tests, shutdown). */

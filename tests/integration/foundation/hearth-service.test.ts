@@ -77,6 +77,9 @@ describe("Hearth as a service (integration, real processes and signals)", functi
       body: JSON.stringify({ value: true }),
     });
     expect(put.status).to.equal(200);
+    // Acknowledged once kept: on disk before the process is told to stop.
+    const kept = JSON.parse(await readFile(path.join(dataDir, "state.json"), "utf8")) as Record<string, unknown>;
+    expect(kept.away).to.equal(true);
     run.child.kill(signal);
     const code = await run.exited;
     expect(code, run.output()).to.equal(0);

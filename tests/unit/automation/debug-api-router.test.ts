@@ -314,6 +314,29 @@ describe("debug API router", () => {
       expect(logger.entries.filter((entry) => entry.level === "error")).to.deep.equal([]);
     });
 
+    it("answers a change once it is kept, and 503 when keeping it failed", async () => {
+      const logger = new MemoryLogger();
+      let kept = 0;
+      let failing = false;
+      const app = appFor({
+        logger,
+        persistState: async () => {
+          if (failing) throw new Error("ENOSPC: no space left on device");
+          kept++;
+        },
+      });
+      await request(app).put("/api/state/away").send({ value: true }).expect(200);
+      await request(app).delete("/api/state/away").expect(200);
+      expect(kept).to.equal(2);
+      failing = true;
+      const refused = await request(app).put("/api/state/away").send({ value: false }).expect(503);
+      expect(refused.body.message).to.equal(
+        "The change is made in memory but could not be saved (ENOSPC: no space left on device); a restart before the next successful save loses it",
+      );
+      await request(app).delete("/api/state/away").expect(503);
+      expect(logger.at("error")).to.have.length(2);
+    });
+
     it("answers 413 for bodies over 1 MB", async () => {
       await request(appFor())
         .put("/api/state/big")

@@ -99,6 +99,32 @@ describe("StateManager", () => {
     expect(time.pendingCount).to.equal(0);
   });
 
+  it("saves again after a save failed: the next change, flush and save write the whole state", async () => {
+    const time = new FakeTime();
+    const store = new MemoryJsonStore();
+    const save = store.save.bind(store);
+    let failures = 1;
+    store.save = async (document: unknown) => {
+      if (failures-- > 0) throw new Error("ENOSPC: no space left on device");
+      await save(document);
+    };
+    const state = new StateManager({ persist: true }, { logger: new MemoryLogger(), store, timer: time });
+    state.set("a", 1);
+    let failed: unknown;
+    await state.flush().catch((error: unknown) => {
+      failed = error;
+    });
+    expect((failed as Error).message).to.match(/ENOSPC/);
+    expect(store.document).to.equal(undefined);
+    state.set("b", 2);
+    await state.flush();
+    expect(store.document).to.deep.equal({ a: 1, b: 2 });
+    failures = 1;
+    await state.save().catch(() => undefined);
+    await state.save();
+    expect(store.document).to.deep.equal({ a: 1, b: 2 });
+  });
+
   it("moves aside a stored document that is valid JSON but not an object, and starts empty", async () => {
     const store = new MemoryJsonStore(["not", "a", "state", "object"]);
     const logger = new MemoryLogger();

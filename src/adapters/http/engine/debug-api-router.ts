@@ -46,6 +46,12 @@ export interface DebugApiDeps {
   now?: () => number;
   /** The engine's live events for GET /events; without them that route answers 404. */
   events?: EngineEventStreams;
+  /**
+   * Waits until the state's changes are kept where the engine keeps them (StateManager.flush:
+   * the state file, or the database under hot standby). PUT and DELETE of a state key answer
+   * only then, and with an error when it fails; without it they answer at once.
+   */
+  persistState?: () => Promise<void>;
 }
 
 export const MAX_LOG_LIMIT = 1000;
@@ -328,7 +334,24 @@ export function createDebugApiRouter(deps: DebugApiDeps): Router {
     res.json({ key, value: exists ? orNull(deps.state.get(key)) : null, exists });
   });
 
-  router.put("/state/:key", (req, res) => {
+  /** Whether the change is kept; when saving it failed, says so (503) instead of acknowledging it. */
+  const stateKept = async (res: Response): Promise<boolean> => {
+    if (!deps.persistState) return true;
+    try {
+      await deps.persistState();
+      return true;
+    } catch (error) {
+      logger.error("Saving state after a change through the API failed", { err: error });
+      sendError(
+        res,
+        503,
+        `The change is made in memory but could not be saved (${error instanceof Error ? error.message : String(error)}); a restart before the next successful save loses it`,
+      );
+      return false;
+    }
+  };
+
+  router.put("/state/:key", async (req, res) => {
     const key = pathParam(req.params.key);
     const body = req.body as unknown;
     if (typeof body !== "object" || body === null || Array.isArray(body) || !("value" in body)) {
@@ -344,12 +367,13 @@ export function createDebugApiRouter(deps: DebugApiDeps): Router {
     const value = (body as { value: unknown }).value;
     const previous = deps.state.get(key);
     deps.state.set(key, value);
-    res.json({ key, value, previous: orNull(previous) });
+    if (await stateKept(res)) res.json({ key, value, previous: orNull(previous) });
   });
 
-  router.delete("/state/:key", (req, res) => {
+  router.delete("/state/:key", async (req, res) => {
     const key = pathParam(req.params.key);
-    res.json({ key, deleted: deps.state.delete(key) });
+    const deleted = deps.state.delete(key);
+    if (await stateKept(res)) res.json({ key, deleted });
   });
 
   router.get("/logs", (req, res) => {
