@@ -17,15 +17,14 @@
  * same files, for before/after figures. BENCH_HEAP_MB changes the heap limit. Linux only
  * (reads /proc). The files are deleted at the end.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { createReadStream, createWriteStream, readFileSync } from "node:fs";
-import { mkdir, mkdtemp, rm, stat } from "node:fs/promises";
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdtemp, rm, stat } from "node:fs/promises";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { finished } from "node:stream/promises";
-import { freePort } from "../tests/support/network.js";
+import { call, freshServer, household, peakRss, type ServerOptions, sleep, stopServer } from "./hearth-child.js";
 
 const ROOT = path.resolve(process.env.BENCH_HEARTH_ROOT ?? path.join(import.meta.dirname, ".."));
 const IMPORT_MB = Number(process.env.BENCH_IMPORT_MB ?? 200);
@@ -33,26 +32,13 @@ const LATENCY_MB = Number(process.env.BENCH_LATENCY_MB ?? 40);
 const HEAP_MB = Number(process.env.BENCH_HEAP_MB ?? 256);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL;
 const MB = 1024 * 1024;
+const SERVER: ServerOptions = { root: ROOT, heapMb: HEAP_MB, databaseUrl: DATABASE_URL };
 /** Each generated item carries this many characters of notes (the API's longest: 2 000). */
 const NOTES = 1950;
 /** About what one generated item takes in either format. */
 const ITEM_BYTES = 2108;
 /** How often the other household asks for its items while measuring latency. */
 const INTERVAL_MS = 25;
-
-interface Server {
-  child: ChildProcess;
-  api: string;
-  exited: Promise<number | null>;
-  output(): string;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function statusOf(pid: number, field: "VmRSS" | "VmHWM"): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024;
-}
 
 function item(index: number) {
   return {
@@ -84,100 +70,6 @@ async function generate(file: string, format: "json" | "csv", count: number): Pr
   return (await stat(file)).size;
 }
 
-async function startServer(scratch: string, dataDir: string): Promise<Server> {
-  const apiPort = await freePort();
-  const automations = path.join(scratch, "automations");
-  await mkdir(automations, { recursive: true });
-  const child = spawn(
-    process.execPath,
-    [
-      `--max-old-space-size=${HEAP_MB}`,
-      "--conditions=hearth-source",
-      "--import",
-      "tsx",
-      path.join(ROOT, "src/composition/main.ts"),
-      "start",
-    ],
-    {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: process.env.HOME ?? tmpdir(),
-        API_PORT: String(apiPort),
-        HTTP_PORT: "0",
-        DATA_DIR: dataDir,
-        AUTOMATIONS_DIR: automations,
-        LOG_LEVEL: "warn",
-        JWT_SECRET: "bench-import-secret-0123456789abcdefghij",
-        RATE_LIMIT_PER_MINUTE: "10000000",
-        AUTH_RATE_LIMIT_PER_MINUTE: "10000000",
-        ...(DATABASE_URL ? { DATABASE_URL } : {}),
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const api = `http://127.0.0.1:${apiPort}/api/v1`;
-  const started = performance.now();
-  for (;;) {
-    try {
-      if ((await fetch(`${api}/health`)).ok) break;
-    } catch {
-      // Not listening yet.
-    }
-    if (child.exitCode !== null) throw new Error(`hearth start exited with ${child.exitCode}:\n${output}`);
-    if (performance.now() - started > 600_000) throw new Error(`hearth start did not answer within 600 s:\n${output}`);
-    await sleep(100);
-  }
-  return { child, api, exited, output: () => output };
-}
-
-async function stopServer(server: Server): Promise<void> {
-  server.child.kill("SIGTERM");
-  await server.exited;
-}
-
-/**
- * A server on a database of its own, started a second time: PGlite's first start (initdb in
- * WebAssembly) leaves the process far bigger than any later start, and WebAssembly memory
- * never shrinks, so the first start's peak would hide the import's.
- */
-async function freshServer(scratch: string): Promise<Server> {
-  const dataDir = path.join(scratch, `data-${Date.now()}`);
-  await stopServer(await startServer(scratch, dataDir));
-  return startServer(scratch, dataDir);
-}
-
-async function call(method: string, url: string, token?: string, body?: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(url, {
-    method,
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}`);
-  return JSON.parse(text) as Record<string, unknown>;
-}
-
-/** A new owner with a household of one freezer and compartment. */
-async function household(api: string) {
-  const email = `bench-${Date.now()}-${Math.random().toString(36).slice(2)}@example.test`;
-  const { accessToken } = (await call("POST", `${api}/auth/register`, undefined, {
-    email,
-    password: "correct horse battery",
-    name: "Bench",
-  })) as { accessToken: string };
-  const { id } = (await call("POST", `${api}/households`, accessToken, { name: "Bench" })) as { id: string };
-  return { token: accessToken, hid: id };
-}
-
 /** Posts a file from disk, streamed; resolves with the status and body. */
 function postFile(url: string, token: string, file: string, format: "json" | "csv") {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
@@ -202,25 +94,6 @@ function postFile(url: string, token: string, file: string, format: "json" | "cs
     request.on("error", reject);
     createReadStream(file).pipe(request);
   });
-}
-
-/** Samples the process's RSS every 20 ms while `body` runs. */
-async function peakRss<T>(pid: number, body: () => Promise<T>): Promise<{ result: T; before: number; peak: number }> {
-  const before = statusOf(pid, "VmRSS");
-  let peak = before;
-  const sampler = setInterval(() => {
-    try {
-      peak = Math.max(peak, statusOf(pid, "VmRSS"));
-    } catch {
-      // The process died; the import's answer says so.
-    }
-  }, 20);
-  try {
-    const result = await body();
-    return { result, before, peak };
-  } finally {
-    clearInterval(sampler);
-  }
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -265,7 +138,7 @@ async function main(): Promise<void> {
       const file = path.join(scratch, `household.${format}`);
       const count = Math.round((IMPORT_MB * MB) / ITEM_BYTES);
       const size = await generate(file, format, count);
-      const server = await freshServer(scratch);
+      const server = await freshServer(scratch, SERVER);
       try {
         const owner = await household(server.api);
         const started = performance.now();
@@ -292,7 +165,7 @@ async function main(): Promise<void> {
     const file = path.join(scratch, "latency.json");
     const count = Math.round((LATENCY_MB * MB) / ITEM_BYTES);
     const size = await generate(file, "json", count);
-    const server = await freshServer(scratch);
+    const server = await freshServer(scratch, SERVER);
     try {
       const importer = await household(server.api);
       const other = await household(server.api);

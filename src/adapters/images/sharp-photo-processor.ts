@@ -13,10 +13,17 @@ type SharpFactory = (input: Uint8Array, options: SharpOptions) => Sharp;
 /**
  * sharp, loaded on the first photo: libvips adds about 20 MB to the process, which a household
  * that never adds a photo should not carry (docs/performance.md).
+ *
+ * libvips' operation cache is turned off: every photo is a new image, so it never hits, and it
+ * held on to the decoded pixels of the last uploads (two 48-megapixel progressive JPEGs left
+ * the process 580 MB larger after they were done).
  */
 const loadSharp = loadOnce<SharpFactory>(() =>
   import("sharp").then(
-    (module) => module.default,
+    (module) => {
+      module.default.cache(false);
+      return module.default;
+    },
     (error: unknown) => {
       throw new PhotoProcessingUnavailableError(
         `the image library (sharp) cannot be loaded: ${error instanceof Error ? error.message : String(error)}`,
@@ -38,7 +45,13 @@ export interface SharpPhotoOptions {
   displaySize?: number;
   /** Side of the square list thumbnail; default 256. */
   thumbSize?: number;
-  /** Photos decoded at once; more wait their turn, which bounds the memory decoding takes. Default 2. */
+  /**
+   * Most pixels of an image that must be decoded whole before it can be shrunk: a progressive
+   * JPEG (libjpeg keeps every coefficient, about 3 bytes a pixel) or an interlaced PNG. Default
+   * 24 million (about 75 MB); cameras and phones write baseline JPEGs, which are decoded shrunk.
+   */
+  maxWholeDecodePixels?: number;
+  /** Photos decoded at once; more wait their turn, which bounds the memory decoding takes. Default 1. */
   concurrency?: number;
 }
 
@@ -51,6 +64,7 @@ export class SharpPhotoProcessor implements PhotoProcessor {
   private readonly maxPixels: number;
   private readonly displaySize: number;
   private readonly thumbSize: number;
+  private readonly maxWholeDecodePixels: number;
   private readonly concurrency: number;
   private running = 0;
   private readonly waiting: (() => void)[] = [];
@@ -59,7 +73,10 @@ export class SharpPhotoProcessor implements PhotoProcessor {
     this.maxPixels = options.maxPixels ?? 50_000_000;
     this.displaySize = options.displaySize ?? 1280;
     this.thumbSize = options.thumbSize ?? 256;
-    this.concurrency = options.concurrency ?? 2;
+    this.maxWholeDecodePixels = options.maxWholeDecodePixels ?? 24_000_000;
+    // One at a time by default: a household adds a photo now and then, and two large ones
+    // decoded at once doubled the peak a 1 GB board has to find room for.
+    this.concurrency = options.concurrency ?? 1;
   }
 
   async process(image: Uint8Array): Promise<PhotoImages> {
@@ -100,18 +117,33 @@ export class SharpPhotoProcessor implements PhotoProcessor {
     if (width * height > this.maxPixels) {
       throw new PhotoTooLargeError(`${width}×${height} pixels is more than ${this.maxPixels} pixels`);
     }
+    if (metadata.isProgressive && width * height > this.maxWholeDecodePixels) {
+      throw new PhotoTooLargeError(
+        `a progressive or interlaced image of ${width}×${height} pixels is decoded whole, and more than ${this.maxWholeDecodePixels} pixels are not; save it as a baseline (standard) JPEG`,
+      );
+    }
+    // Decoded once, shrunk to the smallest size both renditions can be cut from: the display
+    // size, unless the thumbnail's square crop needs more of the short side (a panorama).
+    const scale = Math.min(
+      1,
+      Math.max(this.displaySize / Math.max(width, height, 1), this.thumbSize / Math.max(Math.min(width, height), 1)),
+    );
+    const side = Math.max(1, Math.round(Math.max(width, height) * scale));
     try {
+      const { data, info } = await input()
+        .rotate()
+        .resize(side, side, { fit: "inside", withoutEnlargement: true })
+        .flatten({ background: "#ffffff" })
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const pixels = () => sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
       const [display, thumb] = await Promise.all([
-        input()
-          .rotate()
+        pixels()
           .resize(this.displaySize, this.displaySize, { fit: "inside", withoutEnlargement: true })
-          .flatten({ background: "#ffffff" })
           .jpeg({ quality: 82, mozjpeg: true })
           .toBuffer(),
-        input()
-          .rotate()
+        pixels()
           .resize(this.thumbSize, this.thumbSize, { fit: "cover" })
-          .flatten({ background: "#ffffff" })
           .jpeg({ quality: 78, mozjpeg: true })
           .toBuffer(),
       ]);

@@ -40,6 +40,34 @@ describe("SharpPhotoProcessor", () => {
     expect([display.width, display.height]).to.deep.equal([1280, 640]);
   });
 
+  it("makes both sizes of a panorama from one decode shrunk only as far as the thumbnail's square allows", async () => {
+    const panorama = await sharp({ create: { width: 6000, height: 600, channels: 3, background: "#345" } })
+      .jpeg()
+      .toBuffer();
+    const images = await processor.process(panorama);
+    const display = await sharp(images.display).metadata();
+    expect([display.width, display.height]).to.deep.equal([1280, 128]);
+    const thumb = await sharp(images.thumb).metadata();
+    expect([thumb.width, thumb.height]).to.deep.equal([256, 256]);
+  });
+
+  it("refuses a progressive JPEG or interlaced PNG past the whole-decode limit, and takes the baseline one", async () => {
+    const small = new SharpPhotoProcessor({ maxWholeDecodePixels: 100 * 100 });
+    const image = () => sharp({ create: { width: 200, height: 200, channels: 3, background: "#abc" } });
+    for (const progressive of [
+      await image().jpeg({ progressive: true }).toBuffer(),
+      await image().png({ progressive: true }).toBuffer(),
+    ]) {
+      const error = await small.process(progressive).catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(PhotoTooLargeError);
+      expect((error as Error).message).to.match(/progressive or interlaced image of 200×200 pixels is decoded whole/);
+    }
+    const baseline = await small.process(await image().jpeg().toBuffer());
+    expect((await sharp(baseline.display).metadata()).width).to.equal(200);
+    const progressive = await processor.process(await image().jpeg({ progressive: true }).toBuffer());
+    expect((await sharp(progressive.display).metadata()).width, "under the default limit").to.equal(200);
+  });
+
   for (const format of ["png", "webp"] as const) {
     it(`reads ${format}`, async () => {
       const images = await processor.process(await plainImage(format));
