@@ -36,6 +36,7 @@ import mqtt from "mqtt";
 import pg from "pg";
 import { TYPE_CHECK_FILE } from "../src/adapters/typecheck/worker-type-checker.js";
 import { freePort } from "../tests/support/network.js";
+import { call } from "./hearth-child.js";
 import { runOnRequestedNodes } from "./other-nodes.js";
 import { descendantsOf, typeCheckDone } from "./process-tree.js";
 
@@ -207,16 +208,6 @@ async function startHearth(
 async function mixedLoad(running: Running, seconds: number): Promise<{ requests: number; messages: number }> {
   const api = `http://127.0.0.1:${running.apiPort}/api/v1`;
   const engine = `http://127.0.0.1:${running.httpPort}`;
-  const call = async (method: string, url: string, token?: string, body?: unknown) => {
-    const response = await fetch(url, {
-      method,
-      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}`);
-    return text ? (JSON.parse(text) as Record<string, unknown>) : {};
-  };
   const email = `bench-${Date.now()}@example.test`;
   const { accessToken } = (await call("POST", `${api}/auth/register`, undefined, {
     email,

@@ -3,12 +3,12 @@
  * costs (`bench:import`, `bench:photos`): started from the sources of a checkout, on a data
  * directory of its own, with the process's memory read from /proc (Linux only).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { launch } from "../tests/support/launch.js";
 import { freePort } from "../tests/support/network.js";
 
 export interface Server {
@@ -45,42 +45,30 @@ export async function startServer(scratch: string, dataDir: string, options: Ser
   const apiPort = await freePort();
   const automations = path.join(scratch, "automations");
   await mkdir(automations, { recursive: true });
-  const child = spawn(
+  const args = [
+    ...(options.heapMb ? [`--max-old-space-size=${options.heapMb}`] : []),
+    ...(options.entry === "dist"
+      ? [path.join(options.root, "bin/hearth.js")]
+      : ["--conditions=hearth-source", "--import", "tsx", path.join(options.root, "src/composition/main.ts")]),
+    "start",
+  ];
+  const { child, exited, output } = launch(
     process.execPath,
-    [
-      ...(options.heapMb ? [`--max-old-space-size=${options.heapMb}`] : []),
-      ...(options.entry === "dist"
-        ? [path.join(options.root, "bin/hearth.js")]
-        : ["--conditions=hearth-source", "--import", "tsx", path.join(options.root, "src/composition/main.ts")]),
-      "start",
-    ],
+    args,
     {
-      cwd: options.root,
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: process.env.HOME ?? tmpdir(),
-        API_PORT: String(apiPort),
-        HTTP_PORT: "0",
-        DATA_DIR: dataDir,
-        AUTOMATIONS_DIR: automations,
-        LOG_LEVEL: "warn",
-        JWT_SECRET: "bench-hearth-child-secret-0123456789abcdefghij",
-        RATE_LIMIT_PER_MINUTE: "10000000",
-        AUTH_RATE_LIMIT_PER_MINUTE: "10000000",
-        ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
-        ...options.env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+      API_PORT: String(apiPort),
+      HTTP_PORT: "0",
+      DATA_DIR: dataDir,
+      AUTOMATIONS_DIR: automations,
+      LOG_LEVEL: "warn",
+      JWT_SECRET: "bench-hearth-child-secret-0123456789abcdefghij",
+      RATE_LIMIT_PER_MINUTE: "10000000",
+      AUTH_RATE_LIMIT_PER_MINUTE: "10000000",
+      ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+      ...options.env,
     },
+    options.root,
   );
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const api = `http://127.0.0.1:${apiPort}/api/v1`;
   const started = performance.now();
   for (;;) {
@@ -89,11 +77,12 @@ export async function startServer(scratch: string, dataDir: string, options: Ser
     } catch {
       // Not listening yet.
     }
-    if (child.exitCode !== null) throw new Error(`hearth start exited with ${child.exitCode}:\n${output}`);
-    if (performance.now() - started > 600_000) throw new Error(`hearth start did not answer within 600 s:\n${output}`);
+    if (child.exitCode !== null) throw new Error(`hearth start exited with ${child.exitCode}:\n${output()}`);
+    if (performance.now() - started > 600_000)
+      throw new Error(`hearth start did not answer within 600 s:\n${output()}`);
     await sleep(100);
   }
-  return { child, api, exited, output: () => output };
+  return { child, api, exited, output };
 }
 
 export async function stopServer(server: Server): Promise<void> {
@@ -125,7 +114,7 @@ export async function call(
   });
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}`);
-  return JSON.parse(text) as Record<string, unknown>;
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
 }
 
 /** A new owner with a household. */
@@ -138,6 +127,24 @@ export async function household(api: string) {
   })) as { accessToken: string };
   const { id } = (await call("POST", `${api}/households`, accessToken, { name: "Bench" })) as { id: string };
   return { token: accessToken, hid: id };
+}
+
+/** A freezer with one compartment in the owner's household. */
+export async function freezerWithCompartment(
+  api: string,
+  owner: { token: string; hid: string },
+  names = { freezer: "Chest", compartment: "Top" },
+): Promise<{ freezerId: string; compartmentId: string }> {
+  const freezer = (await call("POST", `${api}/households/${owner.hid}/freezers`, owner.token, {
+    name: names.freezer,
+  })) as { id: string };
+  const compartment = (await call(
+    "POST",
+    `${api}/households/${owner.hid}/freezers/${freezer.id}/compartments`,
+    owner.token,
+    { name: names.compartment },
+  )) as { id: string };
+  return { freezerId: freezer.id, compartmentId: compartment.id };
 }
 
 /** Samples the process's RSS every 20 ms while `body` runs. */

@@ -24,7 +24,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { finished } from "node:stream/promises";
-import { call, freshServer, household, peakRss, type ServerOptions, sleep, stopServer } from "./hearth-child.js";
+import {
+  call,
+  freezerWithCompartment,
+  freshServer,
+  household,
+  peakRss,
+  type ServerOptions,
+  sleep,
+  stopServer,
+} from "./hearth-child.js";
 
 const ROOT = path.resolve(process.env.BENCH_HEARTH_ROOT ?? path.join(import.meta.dirname, ".."));
 const IMPORT_MB = Number(process.env.BENCH_IMPORT_MB ?? 200);
@@ -169,21 +178,16 @@ async function main(): Promise<void> {
     try {
       const importer = await household(server.api);
       const other = await household(server.api);
-      const freezer = (await call("POST", `${server.api}/households/${other.hid}/freezers`, other.token, {
-        name: "Chest",
-      })) as { id: string };
-      const compartment = (await call(
-        "POST",
-        `${server.api}/households/${other.hid}/freezers/${freezer.id}/compartments`,
-        other.token,
-        { name: "Basket" },
-      )) as { id: string };
+      const { freezerId, compartmentId } = await freezerWithCompartment(server.api, other, {
+        freezer: "Chest",
+        compartment: "Basket",
+      });
       for (let index = 0; index < 50; index++)
         await call("POST", `${server.api}/households/${other.hid}/items`, other.token, {
           name: `Peas ${index}`,
           quantity: 1,
-          freezerId: freezer.id,
-          compartmentId: compartment.id,
+          freezerId,
+          compartmentId,
         });
       await latencies(server.api, other, 2000); // warm-up
       const baseline = await latencies(server.api, other, 10_000);

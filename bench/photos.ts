@@ -25,6 +25,7 @@ import sharp from "sharp";
 import { runOnRequestedNodes } from "./other-nodes.js";
 import {
   call,
+  freezerWithCompartment,
   freshServer,
   household,
   peakRss,
@@ -94,22 +95,14 @@ async function measure(scratch: string, kind: Kind, photo: Buffer) {
   const server = await freshServer(scratch, SERVER);
   try {
     const owner = await household(server.api);
-    const freezer = (await call("POST", `${server.api}/households/${owner.hid}/freezers`, owner.token, {
-      name: "Chest",
-    })) as { id: string };
-    const compartment = (await call(
-      "POST",
-      `${server.api}/households/${owner.hid}/freezers/${freezer.id}/compartments`,
-      owner.token,
-      { name: "Top" },
-    )) as { id: string };
+    const { freezerId, compartmentId } = await freezerWithCompartment(server.api, owner);
     const items: string[] = [];
     for (let index = 0; index < UPLOADS; index++) {
       const item = (await call("POST", `${server.api}/households/${owner.hid}/items`, owner.token, {
         name: `Item ${index}`,
         quantity: 1,
-        freezerId: freezer.id,
-        compartmentId: compartment.id,
+        freezerId,
+        compartmentId,
       })) as { id: string };
       items.push(item.id);
     }
