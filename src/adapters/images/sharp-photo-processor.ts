@@ -7,6 +7,7 @@ import {
 } from "../../domain/inventory/item-photo.js";
 import type { PhotoProcessor } from "../../ports/photo-processor.js";
 import { loadOnce } from "../../domain/shared/load-once.js";
+import { Turns } from "../../domain/shared/turns.js";
 
 type SharpFactory = (input: Uint8Array, options: SharpOptions) => Sharp;
 
@@ -65,9 +66,7 @@ export class SharpPhotoProcessor implements PhotoProcessor {
   private readonly displaySize: number;
   private readonly thumbSize: number;
   private readonly maxWholeDecodePixels: number;
-  private readonly concurrency: number;
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly turns: Turns;
 
   constructor(options: SharpPhotoOptions = {}) {
     this.maxPixels = options.maxPixels ?? 50_000_000;
@@ -76,26 +75,11 @@ export class SharpPhotoProcessor implements PhotoProcessor {
     this.maxWholeDecodePixels = options.maxWholeDecodePixels ?? 24_000_000;
     // One at a time by default: a household adds a photo now and then, and two large ones
     // decoded at once doubled the peak a 1 GB board has to find room for.
-    this.concurrency = options.concurrency ?? 1;
+    this.turns = new Turns(options.concurrency ?? 1);
   }
 
-  async process(image: Uint8Array): Promise<PhotoImages> {
-    await this.turn();
-    try {
-      return await this.render(image);
-    } finally {
-      this.running--;
-      this.waiting.shift()?.();
-    }
-  }
-
-  private async turn(): Promise<void> {
-    if (this.running < this.concurrency) {
-      this.running++;
-      return;
-    }
-    // The finishing photo hands its slot over: running stays the same.
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  process(image: Uint8Array): Promise<PhotoImages> {
+    return this.turns.run(() => this.render(image));
   }
 
   private async render(image: Uint8Array): Promise<PhotoImages> {

@@ -4,6 +4,7 @@ import type { HouseholdAccess } from "../../../application/inventory/household-a
 import type { ItemPhotoUseCases } from "../../../application/inventory/items/item-photo-use-cases.js";
 import { PHOTO_SIZES, PhotoTooLargeError } from "../../../domain/inventory/item-photo.js";
 import { currentUserId } from "./authenticate.js";
+import { Turns } from "../../../domain/shared/turns.js";
 import { HttpError } from "./http-errors.js";
 import { itemParams, itemResponse, toItemResponse } from "./item-schemas.js";
 import { BEARER_AUTH, errorResponses, type OpenAPIRegistry } from "./openapi.js";
@@ -71,6 +72,9 @@ export function readLimitedBody(req: Request, maxBytes: number): Promise<Buffer>
   };
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > maxBytes) return Promise.reject(tooLarge(false));
+  // Gone while it waited for its turn: no 'close' is coming to end the read.
+  if (req.destroyed && !req.complete)
+    return Promise.reject(new HttpError("VALIDATION_FAILED", "The upload ended before the whole photo arrived"));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -117,10 +121,25 @@ function mediaType(req: Request): string {
   return (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
 }
 
+/**
+ * What the photo uploads being read or decoded may hold in memory together. Each holds its
+ * whole body until it is stored, and any account can send many at once: past the budget, an
+ * upload waits for a slot with its bytes unread (in the socket, where TCP holds the sender
+ * back), not in the process.
+ */
+export const PHOTO_BODY_BUDGET_BYTES = 48 * 1024 * 1024;
+
+/** Uploads whose bodies may be in memory at once: at least two, so one slow sender cannot hold up every other. */
+export function photoUploadSlots(maxBytes: number): number {
+  return Math.max(2, Math.floor(PHOTO_BODY_BUDGET_BYTES / maxBytes));
+}
+
 function uploadHandler(deps: ItemPhotoRouterDependencies): RequestHandler {
+  const slots = new Turns(photoUploadSlots(deps.maxBytes));
   return async (req, res) => {
     const { hid, iid } = res.locals.params as z.output<typeof itemParams>;
     let read = false;
+    let holding = false;
     try {
       if (!PHOTO_CONTENT_TYPES.includes(mediaType(req))) {
         throw new HttpError(
@@ -133,13 +152,17 @@ function uploadHandler(deps: ItemPhotoRouterDependencies): RequestHandler {
         householdId: hid,
         itemId: iid,
         userId: currentUserId(res),
-        image: () => {
+        image: async () => {
           read = true;
+          await slots.take();
+          holding = true;
           return readLimitedBody(req, deps.maxBytes);
         },
       });
       res.status(200).json(toItemResponse(item));
     } finally {
+      // The body is not referenced past this point: the next upload may read its own.
+      if (holding) slots.give();
       // A body left unread (refused before reading) is drained so the connection stays usable.
       if (!read) req.resume();
     }
