@@ -13,21 +13,37 @@ import { BEARER_AUTH, errorResponses, type OpenAPIRegistry } from "./openapi.js"
 
 export const HOUSEHOLD_EVENTS_PATH = "/households/{hid}/events";
 
+/**
+ * Unsent bytes a stream may hold before it is dropped. A client that stops reading (a phone
+ * put away with the app open, or one that never reads on purpose) would otherwise make the
+ * process keep every event of the household for it; dropped, its EventSource reconnects with
+ * `Last-Event-ID` and is replayed what it missed, or told to reload.
+ */
+export const HOUSEHOLD_STREAM_MAX_BUFFERED_BYTES = 1024 * 1024;
+
+/** Writes unless the reader has fallen too far behind, in which case the stream is dropped. */
+function send(res: Response, text: string): void {
+  if (res.writableEnded || res.destroyed) return;
+  if (res.writableLength > HOUSEHOLD_STREAM_MAX_BUFFERED_BYTES) {
+    res.destroy();
+    return;
+  }
+  res.write(text);
+}
+
 /** One Server-Sent Events message; `data` is JSON on one line, so no line of it can end the message. */
 function message(res: Response, fields: { id?: string; event: string; data: unknown }): void {
   const lines = [];
   if (fields.id !== undefined) lines.push(`id: ${fields.id}`);
   lines.push(`event: ${fields.event}`, `data: ${JSON.stringify(fields.data)}`);
-  res.write(`${lines.join("\n")}\n\n`);
+  send(res, `${lines.join("\n")}\n\n`);
 }
 
 function sseSink(res: Response, householdId: string): HouseholdEventSink {
   return {
     event: (cursor, event) => message(res, { id: cursor, event: event.type, data: event }),
     reset: (cursor) => message(res, { id: cursor, event: "reset", data: { householdId } }),
-    ping: () => {
-      res.write(": ping\n\n");
-    },
+    ping: () => send(res, ": ping\n\n"),
     membershipEnded: () => message(res, { event: "membership.ended", data: { householdId } }),
   };
 }
