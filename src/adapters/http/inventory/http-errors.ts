@@ -105,6 +105,14 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
     }
     const clientStatus = (error as BodyParserError | null)?.status;
     if (typeof clientStatus === "number" && clientStatus >= 400 && clientStatus < 500) {
+      const code = (error as { code?: unknown }).code;
+      // zlib's Z_* and brotli's ERR__* codes: the bytes are not what the Content-Encoding says.
+      if (typeof code === "string" && (code.startsWith("Z_") || code.startsWith("ERR__"))) {
+        sendError(res, 400, "Request body cannot be decompressed as its Content-Encoding says", [
+          { path: "content-encoding", message: (error as Error).message },
+        ]);
+        return;
+      }
       sendError(res, clientStatus, STATUS_CODES[clientStatus] ?? "Bad request");
       return;
     }

@@ -98,6 +98,17 @@ describe("inventory HTTP: bad input is refused with 400 and details, data unchan
     await expectRefused(world, "get", `/api/v1/households/${world.householdId}/freezers/%E0%A4%A`, (r) => r);
   });
 
+  it("a body that does not decompress as its Content-Encoding says → 400 with details", async () => {
+    for (const encoding of ["gzip", "deflate", "br"]) {
+      const response = await expectRefused(world, "post", "/api/v1/households", (r) =>
+        r.set("Content-Type", "application/json").set("Content-Encoding", encoding).send('{"name":"Home"}'),
+      );
+      expect(response.body.message, encoding).to.equal(
+        "Request body cannot be decompressed as its Content-Encoding says",
+      );
+    }
+  });
+
   it("413 for a JSON body over 100 kB, data unchanged", async () => {
     const before = snapshot(world.store);
     const response = await request(world.app)
