@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
+import { unreadResponse } from "../../support/unread-response.js";
 import express from "express";
 import { zigbee2MqttMessages } from "../../../src/adapters/zigbee2mqtt/zigbee2mqtt-messages.js";
 import { createDebugApiRouter } from "../../../src/adapters/http/engine/debug-api-router.js";
@@ -198,34 +199,13 @@ describe("the engine's event stream (GET /api/events)", () => {
 
   it("drops a client that does not read instead of buffering for it", async () => {
     await start();
-    // A response whose client reads nothing: what is written stays in its buffer.
-    const written: string[] = [];
-    let destroyed = false;
-    const res = {
-      writableEnded: false,
-      get destroyed() {
-        return destroyed;
-      },
-      get writableLength() {
-        return written.join("").length;
-      },
-      status: () => res,
-      set: () => res,
-      on: () => res,
-      write: (chunk: string) => {
-        written.push(chunk);
-        return false;
-      },
-      destroy: () => {
-        destroyed = true;
-      },
-    };
+    const { res, written, state: reader } = unreadResponse();
     const req = { on: () => req };
     const handler = streams.handler();
     (handler as unknown as (q: unknown, s: unknown, n: () => void) => void)(req, res, () => undefined);
     expect(streams.size).to.equal(1);
-    for (let n = 0; n < 200 && !destroyed; n++) state.set(`key-${n}`, "x".repeat(2000));
-    expect(destroyed, "the slow client is dropped").to.equal(true);
+    for (let n = 0; n < 200 && !reader.destroyed; n++) state.set(`key-${n}`, "x".repeat(2000));
+    expect(reader.destroyed, "the slow client is dropped").to.equal(true);
     expect(streams.size).to.equal(0);
     expect(written.join("").length).to.be.below(256 * 1024 + 4096);
   });

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { unreadResponse } from "../../../support/unread-response.js";
 import {
   HOUSEHOLD_STREAM_MAX_BUFFERED_BYTES,
   householdEventsHandler,
@@ -24,34 +25,7 @@ describe("household event stream route", () => {
       },
     } as unknown as HouseholdEventStreams;
     const access = { requireMember: async () => undefined } as unknown as HouseholdAccess;
-    // A response whose client reads nothing: what is written stays in its buffer.
-    const written: string[] = [];
-    const listeners: Record<string, () => void> = {};
-    let destroyed = false;
-    const res = {
-      locals: { userId: "user0000000000000000001" },
-      writableEnded: false,
-      get destroyed() {
-        return destroyed;
-      },
-      get writableLength() {
-        return written.join("").length;
-      },
-      status: () => res,
-      set: () => res,
-      on: (event: string, listener: () => void) => {
-        listeners[event] = listener;
-        return res;
-      },
-      write: (chunk: string) => {
-        written.push(chunk);
-        return false;
-      },
-      destroy: () => {
-        destroyed = true;
-        listeners.close?.();
-      },
-    };
+    const { res, written, state } = unreadResponse({ userId: "user0000000000000000001" });
     const req = { method: "GET", headers: {}, params: { hid: "household000000000000001" } };
     await (
       householdEventsHandler(streams, access) as unknown as (q: unknown, s: unknown, n: () => void) => Promise<void>
@@ -64,9 +38,9 @@ describe("household event stream route", () => {
       actor: null,
       data: { notes: "x".repeat(2000) },
     };
-    for (let n = 0; n < 2000 && !destroyed; n++)
+    for (let n = 0; n < 2000 && !state.destroyed; n++)
       sink?.event(String(n), event as unknown as Parameters<HouseholdEventSink["event"]>[1]);
-    expect(destroyed, "the client that does not read is dropped").to.equal(true);
+    expect(state.destroyed, "the client that does not read is dropped").to.equal(true);
     expect(closed, "its stream is closed").to.equal(true);
     expect(written.join("").length).to.be.below(HOUSEHOLD_STREAM_MAX_BUFFERED_BYTES + 4096);
     sink?.ping();
