@@ -49,7 +49,7 @@ import { HTTP_CLIENT, type HttpClient } from "../ports/http-client.js";
 import { LOG_BUFFER, type LogBuffer } from "../ports/log-buffer.js";
 import { LOGGER, type Logger } from "../ports/logger.js";
 import { MQTT_CLIENT, type MqttClient } from "../ports/mqtt-client.js";
-import { TIMER, type Timer } from "../ports/timer.js";
+import { systemTimer, TIMER, type Timer } from "../ports/timer.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { type Config, loadConfig } from "./config.js";
 import { engineRoutes } from "./engine-routes.js";
@@ -333,6 +333,7 @@ export function assembleEngine(scope: DependencyContainer, options: EngineOption
     httpEnabled: httpPort !== null,
     inventoryEvents,
     traces: { runs: config.AUTOMATION_TRACE_RUNS, payloadBytes: config.AUTOMATION_TRACE_PAYLOAD_BYTES },
+    ...(leading ? { acting: () => fence() !== null } : {}),
   });
 
   const typeCheckOption = options.typeCheck ?? config.AUTOMATIONS_TYPECHECK;
@@ -475,8 +476,13 @@ export function assembleEngine(scope: DependencyContainer, options: EngineOption
       logger: logger.child({ module: "leadership" }),
       onPromote: promote,
       onDemote: demote,
+      onRenewed: () => manager.leaseConfirmed(),
       timer,
-      now: () => clock.now().getTime(),
+      // The lease is measured on the clock its timers run on. Node's timers follow the
+      // monotonic clock; the wall clock steps (NTP setting a Raspberry Pi's clock after boot,
+      // or correcting it backwards), and a step back must not stretch a lease this process
+      // can no longer renew.
+      now: timer === systemTimer ? () => performance.now() : () => clock.now().getTime(),
     });
   }
 

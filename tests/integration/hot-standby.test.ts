@@ -282,6 +282,55 @@ describe("hot standby: the leader loses its database (integration)", function ()
 });
 
 /**
+ * The leader is stopped (SIGSTOP, as a stalled board or a paused VM would be) long enough for
+ * the standby to take over, while messages arrive for both. When it runs again, the messages
+ * that waited in its socket must not run there too: the standby already ran them.
+ */
+describe("hot standby: the leader stalls past its lease (integration, SIGSTOP)", function () {
+  this.timeout(120_000);
+  const { servers, prefix, startPair, role, requirePostgres } = useStandbyCluster("standby stall");
+  let observer: mqtt.MqttClient | undefined;
+  after(() => {
+    observer?.end(true);
+  });
+
+  it("the woken leader runs none of the messages that waited for it, and steps down", async function () {
+    requirePostgres(this);
+    observer = await mqtt.connectAsync(`mqtt://${servers.broker.host}:${servers.broker.port}`);
+    const echoes: Echo[] = [];
+    observer.on("message", (topic, payload) => {
+      if (topic.endsWith("/out")) echoes.push(JSON.parse(payload.toString()) as Echo);
+    });
+    await observer.subscribeAsync(`${prefix}/out`, { qos: 1 });
+    const [omicron, pi] = await startPair("omicron", "pi");
+    await observer.publishAsync(`${prefix}/in`, JSON.stringify({ id: 0 }), { qos: 1 });
+    await waitFor("omicron's answer", () => echoes.some((echo) => echo.instance === "omicron"));
+
+    omicron.process.child.kill("SIGSTOP");
+    try {
+      await waitFor("pi to lead", async () => (await role(pi))?.role === "leader", 30_000);
+      const ids = [1, 2, 3, 4, 5];
+      for (const id of ids) await observer.publishAsync(`${prefix}/in`, JSON.stringify({ id }), { qos: 1 });
+      await waitFor("pi's answers", () => ids.every((id) => echoes.some((echo) => echo.id === id)));
+    } finally {
+      omicron.process.child.kill("SIGCONT");
+    }
+    await waitFor("omicron to step down", () => omicron.process.output().includes("No longer the engine leader"));
+    await waitFor("omicron to drop what it held", () =>
+      omicron.process.output().includes("Firings held for the engine lease were not run"),
+    );
+    // One more message after omicron stepped down: answered once, by pi; by then anything
+    // omicron would have run has long been answered too.
+    await observer.publishAsync(`${prefix}/in`, JSON.stringify({ id: 6 }), { qos: 1 });
+    await waitFor("the answer to 6", () => echoes.some((echo) => echo.id === 6));
+    expect(echoes.filter((echo) => echo.instance === "omicron").map((echo) => echo.id)).to.deep.equal([0]);
+    const ids = echoes.map((echo) => echo.id);
+    expect(new Set(ids).size, "each message answered once").to.equal(ids.length);
+    expect((await role(omicron))?.role).to.equal("standby");
+  });
+});
+
+/**
  * A standby keeps no state and runs no automations: every write route of its engine API
  * answers 503 naming the leader (with Retry-After) instead of acknowledging a change it
  * drops; reads still answer; the leader takes the same writes.

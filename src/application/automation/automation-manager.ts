@@ -70,6 +70,15 @@ export interface AutomationManagerDependencies {
   timer?: Timer;
   /** Runs kept per automation and payload truncation. Default 20 runs, 2048 bytes. */
   traces?: TraceSettings;
+  /**
+   * Under a leader lease: whether this process may act on its lease now. False while the
+   * lease has run out on this process's own clock and the database has not yet said whether
+   * it is still this process's (it woke from a stall). Firings of every trigger but cron
+   * (which the lease ledger fences) then wait, in order, until {@link AutomationManager.leaseConfirmed}
+   * runs them or a stop drops them: messages that sat in the socket while the process was
+   * stopped may already have run on the instance that took over. Absent: always true.
+   */
+  acting?: () => boolean;
 }
 
 /** How a load or reload of one file ended (the file watcher logs it). */
@@ -126,6 +135,17 @@ interface QueuedRun {
   context: TriggerContext;
   resolve: (result: TriggerResult) => void;
 }
+
+/** A firing that waits for the lease to be confirmed (see `acting`). */
+interface HeldFiring extends QueuedRun {
+  entry: RunningAutomation;
+}
+
+/**
+ * Firings held at most while an unconfirmed lease is checked (half a renewal period, plus
+ * what sat in the socket during a stall): enough for a home's messages, bounded all the same.
+ */
+const MAX_HELD_FIRINGS = 10_000;
 
 interface RunningAutomation {
   name: string;
@@ -194,6 +214,7 @@ export class AutomationManager implements AutomationManagerApi {
   private asyncRuns = 0;
   private readonly idleWaiters: (() => void)[] = [];
   private readonly typeWarnings = new Map<string, TypeDiagnostic[]>();
+  private readonly held: HeldFiring[] = [];
 
   constructor(private readonly dependencies: AutomationManagerDependencies) {
     this.clock = dependencies.clock ?? systemClock;
@@ -317,6 +338,7 @@ export class AutomationManager implements AutomationManagerApi {
 
   /** Calls every automation's onStop (newest first), unwires its triggers and forgets it. */
   async stopAll(): Promise<void> {
+    this.dropHeld("this instance stopped leading the engine; the instance that took over may have run them");
     for (const entry of [...this.running.values()].reverse()) await this.unregister(entry, "the engine is stopping");
     this.failed.length = 0;
   }
@@ -620,7 +642,7 @@ export class AutomationManager implements AutomationManagerApi {
         automation: entry.name,
         triggerId: `${entry.name}#${position}`,
         fire: (triggerContext) => {
-          this.fire(entry, triggerContext);
+          this.admit(entry, triggerContext);
         },
         rejected: (payload) => entry.traces.rejected(position, payload, this.clock.now()),
         mqtt: dependencies.mqtt,
@@ -640,6 +662,60 @@ export class AutomationManager implements AutomationManagerApi {
         );
       }
     });
+  }
+
+  /**
+   * A trigger's firing: run now, or held while the lease is unconfirmed. Once one is held,
+   * later ones queue behind it so that they still run in the order they came.
+   */
+  private admit(entry: RunningAutomation, context: TriggerContext): void {
+    const acting = this.dependencies.acting;
+    if (acting === undefined || context.type === "cron" || (this.held.length === 0 && acting())) {
+      this.fire(entry, context);
+      return;
+    }
+    if (this.held.length >= MAX_HELD_FIRINGS) {
+      this.drop(entry, context, "too many firings wait for the engine lease to be confirmed");
+      return;
+    }
+    if (this.held.length === 0)
+      this.dependencies.logger.warn(
+        "The engine lease ran out on this process's clock (a stall?); firings wait until the database confirms it",
+      );
+    this.track(new Promise<TriggerResult>((resolve) => this.held.push({ entry, context, resolve })));
+  }
+
+  /**
+   * The lease was renewed (see `acting`): runs the firings held meanwhile, in the order they
+   * came, each through its automation's run mode. Those of an automation stopped or replaced
+   * meanwhile are dropped.
+   */
+  leaseConfirmed(): void {
+    if (this.held.length === 0) return;
+    const held = this.held.splice(0);
+    this.dependencies.logger.info("The engine lease was confirmed; running the firings held meanwhile", {
+      firings: held.length,
+    });
+    for (const { entry, context, resolve } of held) {
+      if (this.running.get(entry.name) !== entry) {
+        resolve(this.drop(entry, context, "the automation stopped while the firing was held"));
+        continue;
+      }
+      const result = this.fire(entry, context);
+      if (result === undefined) resolve(OK);
+      else void Promise.resolve(result).then(resolve);
+    }
+  }
+
+  /** Drops the held firings: this process no longer leads (or stops), another instance may have run them. */
+  private dropHeld(reason: string): void {
+    if (this.held.length === 0) return;
+    const held = this.held.splice(0);
+    this.dependencies.logger.warn("Firings held for the engine lease were not run", {
+      firings: held.length,
+      reason,
+    });
+    for (const { entry, context, resolve } of held) resolve(this.drop(entry, context, reason));
   }
 
   /**

@@ -15,6 +15,8 @@ export interface LeadershipOptions {
   onPromote(token: number): Promise<void>;
   /** Runs when it stops leading (stop automations); must not write under the old lease. */
   onDemote(): Promise<void>;
+  /** Runs after each renewal that extended the lease: what waited for it may go on. */
+  onRenewed?(): void;
   timer?: Timer;
   /** Monotonic milliseconds; performance.now() by default. */
   now?: () => number;
@@ -188,6 +190,7 @@ export class Leadership implements LeadershipStatus {
   private extend(sentAt: number): void {
     this.validUntil = sentAt + this.options.ttlMs - this.options.renewMs;
     this.armWatchdog();
+    this.options.onRenewed?.();
   }
 
   private armWatchdog(): void {

@@ -158,6 +158,107 @@ export default class Counter extends Automation {
     expect(calls).to.deep.equal(["beta bridge stop"]);
   });
 
+  describe("a leader that wakes from a stall", () => {
+    const build = (
+      time: FakeTime,
+      lease: MemoryLease,
+      instance: string,
+      client: FakeMqttClient,
+      logger: MemoryLogger,
+    ) => {
+      const engine = createEngine({
+        automationsDir: dir,
+        logger,
+        mqttClient: client,
+        clock: time,
+        timer: time,
+        config: { HTTP_PORT: 0, DEVICE_REGISTRY_ENABLED: false },
+        leadership: { lease, ledger: new MemoryLedger(lease), instance, documents: fencedDocuments(lease) },
+      });
+      engines.push(engine);
+      return engine;
+    };
+
+    it("holds the messages that were waiting until the database confirms its lease, then runs them in order", async () => {
+      const time = new FakeTime("2026-06-01T00:00:00Z");
+      const lease = new MemoryLease(time);
+      const client = new FakeMqttClient();
+      const logger = new MemoryLogger();
+      const alpha = build(time, lease, "alpha", client, logger);
+      await alpha.start();
+      client.deliver("home/count", "{}");
+      await settle();
+      expect(alpha.state.get("count")).to.equal(1);
+
+      // Stopped for 5 s: on waking, the socket's messages are read before any timer runs.
+      time.stall(5000);
+      client.deliver("home/count", "{}");
+      client.deliver("home/count", "{}");
+      await settle();
+      expect(alpha.state.get("count"), "nothing runs on a lease the database has not confirmed").to.equal(1);
+
+      time.advance(0);
+      await waitFor(() => alpha.state.get("count") === 3, 10_000, "the held messages to run");
+      expect(alpha.leadership.role).to.equal("leader");
+      expect(logger.at("info").map((entry) => entry.msg)).to.include(
+        "The engine lease was confirmed; running the firings held meanwhile",
+      );
+    });
+
+    it("drops them when another instance took the lease meanwhile: they may have run there", async () => {
+      const time = new FakeTime("2026-06-01T00:00:00Z");
+      const lease = new MemoryLease(time);
+      const client = new FakeMqttClient();
+      const logger = new MemoryLogger();
+      const alpha = build(time, lease, "alpha", client, logger);
+      await alpha.start();
+
+      time.stall(5000);
+      // What a standby's takeover during the stall leaves in the lease row.
+      lease.token += 1;
+      lease.holder = "beta";
+      client.deliver("home/count", "{}");
+      await settle();
+      expect(alpha.state.get("count")).to.equal(undefined);
+
+      time.advance(0);
+      await waitFor(() => alpha.leadership.role === "standby", 10_000, "alpha to step down");
+      await settle();
+      expect(alpha.state.get("count"), "the held message never ran on the old leader").to.equal(undefined);
+      expect(logger.at("warn").map((entry) => entry.msg)).to.include("Firings held for the engine lease were not run");
+    });
+  });
+
+  it("measures its lease on the monotonic clock: a wall clock stepped back does not keep a leader that cannot renew", async () => {
+    // Real timers, and a wall clock that can be stepped as NTP does.
+    let offsetMs = 0;
+    const wall = { now: () => new Date(Date.now() + offsetMs) };
+    const leaseTime = new FakeTime("2026-06-01T00:00:00Z");
+    const lease = new MemoryLease(leaseTime);
+    const engine = createEngine({
+      automationsDir: dir,
+      logger: new MemoryLogger(),
+      mqttClient: new FakeMqttClient(),
+      clock: wall,
+      config: { HTTP_PORT: 0, DEVICE_REGISTRY_ENABLED: false },
+      leadership: {
+        lease,
+        ledger: new MemoryLedger(lease),
+        instance: "alpha",
+        documents: fencedDocuments(lease),
+        ttlMs: 400,
+        renewMs: 100,
+      },
+    });
+    engines.push(engine);
+    await engine.start();
+    expect(engine.leadership.role).to.equal("leader");
+
+    offsetMs = -3_600_000;
+    lease.failRenew = true;
+    await waitFor(() => engine.leadership.role === "standby", 5_000, "the leader to step down");
+  });
+
   it("the HomeKit bridge is a leader-only service", () => {
     const bridge = new HomeKitBridge({
       logger: new MemoryLogger(),
