@@ -17,7 +17,7 @@ const root = path.resolve(process.argv[2] ?? path.join(path.dirname(fileURLToPat
 const src = path.join(root, "src");
 
 // Adapter areas every other area may use: they are plumbing shared by all adapters.
-const SHARED_ADAPTER_AREAS = new Set(["logging", "security", "ids", "archive"]);
+const SHARED_ADAPTER_AREAS = new Set(["logging", "security", "ids", "archive", "http-client"]);
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([^"']+)["']/g;
 
 function sourceFiles(dir) {

@@ -11,6 +11,12 @@ export interface HttpRequestOptions {
   timeout?: number | undefined;
   /** Extra attempts after a network error or 5xx, default 0; backoff 500 ms doubling, capped at 10 s. */
   retries?: number | undefined;
+  /**
+   * Largest response body read, in bytes; default 16 MiB. A longer one fails the request
+   * (not retried) instead of filling memory: a URL that streams without end, such as a
+   * camera's MJPEG feed, would otherwise be read until the timeout.
+   */
+  maxResponseBytes?: number | undefined;
 }
 
 export interface HttpResponse<T = unknown> {

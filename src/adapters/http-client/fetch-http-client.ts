@@ -3,8 +3,10 @@ import { DomainError } from "../../domain/shared/domain-error.js";
 import type { HttpClient, HttpMethod, HttpRequestOptions, HttpResponse } from "../../ports/http-client.js";
 import type { Logger } from "../../ports/logger.js";
 import { maskSecrets } from "../logging/mask-url.js";
+import { readBounded } from "./read-bounded.js";
 
 export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 export const RETRY_BACKOFF_START_MS = 500;
 export const RETRY_BACKOFF_CAP_MS = 10_000;
 
@@ -94,7 +96,8 @@ function parseBody(text: string, contentType: string | null): unknown {
 /**
  * The shared outbound HTTP client on global fetch. JSON in and out; retries network
  * errors and 5xx responses only (500 ms backoff, doubling, capped at 10 s); 4xx
- * responses are returned with `ok: false`. URLs in logs have secrets masked.
+ * responses are returned with `ok: false`. Bodies past `maxResponseBytes` fail the request.
+ * URLs in logs have secrets masked.
  */
 export class FetchHttpClient implements HttpClient {
   private readonly sleep: (ms: number) => Promise<void>;
@@ -113,6 +116,7 @@ export class FetchHttpClient implements HttpClient {
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
     const timeout = options.timeout ?? DEFAULT_HTTP_TIMEOUT_MS;
     const retries = Math.max(0, Math.floor(options.retries ?? 0));
+    const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     let body: string | undefined;
     if (options.body !== undefined) {
       body = JSON.stringify(options.body);
@@ -123,7 +127,7 @@ export class FetchHttpClient implements HttpClient {
     for (let attempt = 0; ; attempt++) {
       const isLast = attempt >= retries;
       let response: Response;
-      let text: string;
+      let text: string | undefined;
       try {
         this.logger.debug("HTTP request", { method, url: masked, attempt: attempt + 1 });
         response = await this.fetchImpl(url, {
@@ -132,7 +136,7 @@ export class FetchHttpClient implements HttpClient {
           ...(body === undefined ? {} : { body }),
           signal: AbortSignal.timeout(timeout),
         });
-        text = await response.text();
+        text = await readBounded(response, maxBytes);
       } catch (error) {
         const reason = describeFailure(error);
         if (isLast || !isNetworkFailure(error)) {
@@ -141,6 +145,11 @@ export class FetchHttpClient implements HttpClient {
         }
         await this.backoff(attempt, { method, url: masked, reason });
         continue;
+      }
+      if (text === undefined) {
+        const reason = `the response is larger than ${maxBytes} bytes (maxResponseBytes)`;
+        this.logger.warn("HTTP request failed", { method, url: masked, attempts: attempt + 1, reason });
+        throw new HttpRequestFailedError(`${method} ${masked} failed: ${reason}`, attempt + 1);
       }
       if (response.status >= 500 && !isLast) {
         await this.backoff(attempt, { method, url: masked, reason: `status ${response.status}` });

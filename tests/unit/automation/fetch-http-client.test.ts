@@ -211,4 +211,44 @@ describe("FetchHttpClient", () => {
     expect(error).to.be.instanceOf(HttpRequestFailedError);
     expect((error as Error).message).to.include("timed out");
   });
+
+  it("fails a response past maxResponseBytes without reading on, declared or streamed, and never retries it", async () => {
+    let streamed = 0;
+    let stopped = false;
+    let feedClosed: Promise<unknown> = Promise.resolve();
+    handler = (req, res) => {
+      if (req.url === "/declared") {
+        res.setHeader("content-length", "2000");
+        res.end("x".repeat(2000));
+        return;
+      }
+      // A feed without end, as a camera's MJPEG stream: it only stops when the client goes.
+      feedClosed = once(res, "close").then(() => {
+        stopped = true;
+      });
+      const more = () => {
+        while (!stopped && res.write(Buffer.alloc(16 * 1024, 1))) streamed += 16 * 1024;
+        if (!stopped) res.once("drain", more);
+      };
+      more();
+    };
+    for (const route of ["/declared", "/feed"]) {
+      const error = await client.request(`${base}${route}`, { maxResponseBytes: 1000, retries: 2 }).then(
+        () => null,
+        (failure: unknown) => failure,
+      );
+      expect(error, route).to.be.instanceOf(HttpRequestFailedError);
+      expect((error as Error).message).to.include("larger than 1000 bytes");
+    }
+    expect(requests, "not retried").to.have.length(2);
+    expect(sleeps).to.deep.equal([]);
+    await feedClosed;
+    expect(streamed, "the feed stopped soon after the bound").to.be.below(8 * 1024 * 1024);
+  });
+
+  it("reads a body of exactly maxResponseBytes", async () => {
+    handler = (_req, res) => res.end("y".repeat(1000));
+    const response = await client.request(`${base}/exact`, { maxResponseBytes: 1000 });
+    expect(response.data).to.equal("y".repeat(1000));
+  });
 });

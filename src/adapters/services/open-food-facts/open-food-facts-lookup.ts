@@ -14,6 +14,7 @@ import { z } from "zod";
 import type { LookedUpProduct } from "../../../domain/inventory/barcode.js";
 import type { Logger } from "../../../ports/logger.js";
 import type { ProductLookup } from "../../../ports/product-lookup.js";
+import { readBounded } from "../../http-client/read-bounded.js";
 
 /** The fields asked for: the name in the product's language, English, German, and a generic name. */
 const FIELDS = ["product_name", "product_name_en", "product_name_de", "generic_name"] as const;
@@ -47,29 +48,6 @@ function cleanName(value: string | undefined): string | undefined {
   const name = value?.replace(/[\p{Cc}\s]+/gu, " ").trim();
   if (!name) return undefined;
   return [...name].slice(0, NAME_MAX).join("").trim();
-}
-
-/** Reads at most `maxBytes` of a body; undefined when it is longer. */
-async function readBounded(response: Response, maxBytes: number): Promise<string | undefined> {
-  const declared = Number(response.headers.get("content-length") ?? "0");
-  if (declared > maxBytes || !response.body) {
-    await response.body?.cancel();
-    return declared > maxBytes ? undefined : "";
-  }
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 export class OpenFoodFactsLookup implements ProductLookup {
