@@ -4,7 +4,9 @@ import { listen, type HttpListener } from "../adapters/http/http-listener.js";
 import { openDatabase, type Database } from "../adapters/persistence/database.js";
 import { KnexHouseholdTransferStore } from "../adapters/persistence/knex-household-transfer-store.js";
 import { migrateToLatest } from "../adapters/persistence/migrator.js";
+import { rm } from "node:fs/promises";
 import path from "node:path";
+import { IMPORT_SPOOL_DIR, keepsFiles } from "../ports/data-dir.js";
 import { loadOrCreateSecret } from "../adapters/security/stored-secret.js";
 import type { Logger } from "../ports/logger.js";
 import { UndoStack } from "./lifecycle.js";
@@ -92,6 +94,9 @@ export async function startHearth(options: StartHearthOptions = {}): Promise<Run
       logger.child({ module: "backup" }),
     );
     undo.push("backup socket", () => backups.close());
+    // This process has DATA_DIR to itself now: what an import cut short by a stop spooled goes.
+    if (keepsFiles(config.DATA_DIR))
+      await rm(path.join(config.DATA_DIR, IMPORT_SPOOL_DIR), { recursive: true, force: true });
     const database = await openDatabase({
       databaseUrl: config.DATABASE_URL,
       dataDir: config.DATA_DIR,

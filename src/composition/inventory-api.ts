@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { keepsFiles } from "../ports/data-dir.js";
+import { IMPORT_SPOOL_DIR, keepsFiles } from "../ports/data-dir.js";
 import {
   createHouseholdDataRouter,
   type HouseholdDataUseCases,
@@ -205,6 +205,7 @@ export function assembleInventory(
       createHouseholdDataRouter({
         useCases: householdDataUseCases(scope, ports, useCases.access),
         photoMaxBytes,
+        ...(options.app.importSpoolDir ? { spoolDir: options.app.importSpoolDir } : {}),
         ...http,
       }),
     registerHouseholdDataOpenApi,
@@ -319,6 +320,7 @@ export function appOptions(
     refreshTokenTtlSeconds: config.JWT_REFRESH_TTL,
     eventStreams: { pollIntervalMs: config.INVENTORY_EVENTS_POLL_MS },
     photoMaxBytes: config.PHOTO_MAX_BYTES,
+    ...(keepsFiles(config.DATA_DIR) ? { importSpoolDir: path.join(config.DATA_DIR, IMPORT_SPOOL_DIR) } : {}),
     trustProxy: config.TRUST_PROXY,
     version: HEARTH_VERSION,
     rateLimits: {

@@ -8,3 +8,10 @@ export const IN_MEMORY_DATA_DIR = ":memory:";
 export function keepsFiles(dataDir: string): boolean {
   return dataDir !== IN_MEMORY_DATA_DIR;
 }
+
+/**
+ * The folder under DATA_DIR where household imports are spooled while they are read: on the
+ * disk Hearth keeps its data on, not in /tmp, which is RAM where it is a tmpfs (Debian 13). Left
+ * out of backups, and emptied at every start (an import cut short by a stop leaves its file).
+ */
+export const IMPORT_SPOOL_DIR = "import-spool";

@@ -40,6 +40,7 @@ const BY_CODE: Partial<Record<string, MessageKey>> = {
   INVALID_ITEM_CATEGORY: "error.invalidCategory",
   CATEGORY_NAME_TAKEN: "error.categoryNameTaken",
   CATEGORY_NOT_FOUND: "error.404",
+  IMPORT_NO_SPACE: "error.importNoSpace",
 };
 
 /** The label of each field the API names in `details`, as the forms show it. */

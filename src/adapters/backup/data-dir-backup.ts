@@ -10,6 +10,7 @@ import {
   readArchive,
   writeArchive,
 } from "./tar-archive.js";
+import { IMPORT_SPOOL_DIR } from "../../ports/data-dir.js";
 import { BACKUP_SOCKET_NAME, LIVE_DUMP_PREFIX } from "./backup-socket.js";
 
 /**
@@ -25,8 +26,11 @@ import { BACKUP_SOCKET_NAME, LIVE_DUMP_PREFIX } from "./backup-socket.js";
 const MANIFEST = "hearth-backup.json";
 const DATABASE_ENTRY = "database/pglite.tar.gz";
 const EXTERNAL_FILES = { stateFile: "files/state.json", deviceRegistryFile: "files/device-registry.json" } as const;
-/** DATA_DIR entries a backup leaves out: the live database (dumped instead) and the running process's socket. */
-const NOT_BACKED_UP = new Set(["pglite", BACKUP_SOCKET_NAME]);
+/**
+ * DATA_DIR entries a backup leaves out: the live database (dumped instead), the running
+ * process's socket, and the files of imports being read.
+ */
+const NOT_BACKED_UP = new Set(["pglite", BACKUP_SOCKET_NAME, IMPORT_SPOOL_DIR]);
 
 const manifestSchema = z.object({
   format: z.literal(1),

@@ -55,6 +55,7 @@ export const ERROR_CODES = Object.freeze({
   ITEM_CHANGED: "The item changed since the version named in `If-Match`; the body's `item` is the current one.",
   ITEM_USED_UP: "The item was used up (quantity 0) and cannot be restored.",
   IMPORT_INVALID: "An import file has invalid rows; `details` names each row and what is wrong.",
+  IMPORT_NO_SPACE: "The server's disk has no room left to take in the import file; nothing was written.",
   BARCODE_NOT_FOUND:
     "The household has not remembered this barcode, and product lookup knows nothing about it (or is off).",
 

@@ -61,6 +61,9 @@ describe("DATA_DIR backups", () => {
   it("holds DATA_DIR's files (not the live database), the dump, and files kept outside DATA_DIR", async () => {
     // A running Hearth's dump for another backup, waiting in DATA_DIR while it is sent.
     await writeFile(path.join(source, ".hearth-dump-0b1e"), "being sent");
+    // A household import being read meanwhile, spooled under DATA_DIR.
+    await mkdir(path.join(source, "import-spool", "hearth-import-Ab12Cd"), { recursive: true });
+    await writeFile(path.join(source, "import-spool", "hearth-import-Ab12Cd", "import.csv"), "id,name\n");
     const read = await readBackup(await backup());
     expect(read.manifest).to.include({
       format: 1,

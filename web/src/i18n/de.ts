@@ -277,6 +277,10 @@ export const de: Catalogue = {
   "error.429.seconds": "Zu viele Anfragen. Versuche es in {seconds} Sekunden noch einmal.",
   "error.500": "Auf dem Server ist etwas schiefgegangen. Versuche es später noch einmal.",
   "error.unavailable": "Der Server ist gerade nicht verfügbar. Versuche es gleich noch einmal.",
+  "error.importsBusy":
+    "Der Server liest gerade andere Importe. Versuche es in einer Minute noch einmal; es wurde nichts importiert.",
+  "error.importNoSpace":
+    "Die Festplatte des Servers ist voll, die Datei konnte nicht angenommen werden; es wurde nichts importiert. Bitte die Person, die Hearth betreibt, Platz zu schaffen.",
   "error.unexpected": "Etwas Unerwartetes ist schiefgegangen. Lade die Seite neu und versuche es noch einmal.",
 
   // Barcodes

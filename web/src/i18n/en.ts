@@ -272,6 +272,10 @@ export const en = {
   "error.429.seconds": "Too many requests. Try again in {seconds} seconds.",
   "error.500": "Something went wrong on the server. Try again later.",
   "error.unavailable": "The server is not available right now. Try again in a moment.",
+  "error.importsBusy":
+    "The server is reading other imports right now. Try this one again in a minute; nothing was imported.",
+  "error.importNoSpace":
+    "The server's disk is full, so the file could not be taken in; nothing was imported. Ask whoever runs Hearth to free some space.",
   "error.unexpected": "Something unexpected went wrong. Reload the page and try again.",
 
   // Barcodes

@@ -1,6 +1,6 @@
 import type { HouseholdAccess } from "../../../application/inventory/household-access.js";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Transform } from "node:stream";
@@ -15,6 +15,7 @@ import type {
   UpdateReminderSettings,
 } from "../../../application/inventory/reminders/reminder-settings.js";
 import type { ImportRow } from "../../../domain/inventory/household-transfer.js";
+import { Turns } from "../../../domain/shared/turns.js";
 import { currentUserId } from "./authenticate.js";
 import {
   FileShapeError,
@@ -118,10 +119,39 @@ function importDecoder(req: Request): (() => Transform) | null {
 }
 
 /**
+ * Imports read at once, process-wide. Each spools up to the import limit to disk: without a
+ * bound, one account with a few households could fill the disk the database lives on. The
+ * others wait for a turn with their bytes unread, held back by TCP.
+ */
+export const IMPORTS_AT_ONCE = 2;
+/** A full disk (or quota) while spooling is the server's lack of room, said as such; else null. */
+export function spoolFailure(error: unknown): HttpError | null {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code !== "ENOSPC" && code !== "EDQUOT") return null;
+  return new HttpError(
+    "IMPORT_NO_SPACE",
+    "The server's disk has no room left for the import file; nothing was written. Free some space and send it again",
+  );
+}
+
+/**
  * Copies the request body to a file, decoded as its Content-Encoding says, refusing more than
  * `maxBytes` of the file itself: a small compressed body cannot unpack past the limit.
  */
 async function spool(req: Request, file: string, decoder: (() => Transform) | null, maxBytes: number): Promise<void> {
+  try {
+    await decodeInto(req, file, decoder, maxBytes);
+  } catch (error) {
+    throw spoolFailure(error) ?? error;
+  }
+}
+
+async function decodeInto(
+  req: Request,
+  file: string,
+  decoder: (() => Transform) | null,
+  maxBytes: number,
+): Promise<void> {
   let size = 0;
   const limit = new Transform({
     transform(chunk: Buffer, _encoding, done) {
@@ -173,29 +203,40 @@ function exportHandler(useCases: HouseholdDataUseCases): RequestHandler {
 }
 
 /**
- * POST …/import: the body is spooled to a temporary file once the use case has checked the
- * caller is the owner, then read twice (validation, then the all-or-nothing write).
+ * POST …/import: the body is spooled to a file in `spoolDir` once the use case has checked the
+ * caller is the owner, then read twice (validation, then the all-or-nothing write). At most
+ * {@link IMPORTS_AT_ONCE} imports are read at once; another waits for its turn before a byte of
+ * it is read.
  */
 function importHandler(
   useCases: HouseholdDataUseCases,
-  maxPhotoBytes: number | undefined,
-  maxBytes: number,
+  options: { maxPhotoBytes: number | undefined; maxBytes: number; spoolDir: string; turns: Turns },
 ): RequestHandler {
+  const { maxPhotoBytes, maxBytes, spoolDir, turns } = options;
   return async (req, res) => {
     const { hid } = res.locals.params as { hid: string };
     const format = importFormat(req, res.locals.query as z.output<typeof importQuery>);
     const decoder = importDecoder(req);
-    const folder = await mkdtemp(path.join(tmpdir(), "hearth-import-"));
+    await mkdir(spoolDir, { recursive: true });
+    const folder = await mkdtemp(path.join(spoolDir, "hearth-import-"));
     const file = path.join(folder, `import.${format}`);
     let spooled: Promise<void> | undefined;
+    let turn = false;
+    /** Waits for a turn, then spools; asked for only once the caller is known to be the owner. */
+    const spoolInTurn = async () => {
+      await turns.take();
+      turn = true;
+      await spool(req, file, decoder, maxBytes);
+    };
+    let summary: Awaited<ReturnType<ImportHousehold["execute"]>>;
     try {
-      const summary = await useCases.importHousehold.execute({
+      summary = await useCases.importHousehold.execute({
         householdId: hid,
         userId: currentUserId(res),
         dryRun: (res.locals.query as z.output<typeof importQuery>).dryRun,
         rows: () =>
           (async function* (): AsyncGenerator<ImportRow> {
-            spooled ??= spool(req, file, decoder, maxBytes);
+            spooled ??= spoolInTurn();
             await spooled;
             try {
               yield* readHouseholdFile(
@@ -212,12 +253,14 @@ function importHandler(
             }
           })(),
       });
-      res.status(200).json(summary);
     } finally {
       // An unread body (refused before spooling) is drained so the connection stays usable.
       if (!spooled) req.resume();
       await rm(folder, { recursive: true, force: true });
+      if (turn) turns.give();
     }
+    // Answered once the spool is gone and the turn given back: the next import may follow at once.
+    res.status(200).json(summary);
   };
 }
 
@@ -265,6 +308,8 @@ export interface HouseholdDataRouterDependencies {
   photoMaxBytes?: number;
   /** Largest import, decompressed; default {@link IMPORT_MAX_BYTES}. */
   importMaxBytes?: number;
+  /** Where imports are spooled while read (DATA_DIR/import-spool under Hearth); default the system's temporary directory. */
+  spoolDir?: string;
 }
 
 /** The router for mounting at /api/v1/households/:hid (with mergeParams). */
@@ -290,7 +335,12 @@ export function createHouseholdDataRouter(deps: HouseholdDataRouterDependencies)
     "/import",
     deps.authenticate,
     input(importQuery, "owner"),
-    importHandler(deps.useCases, deps.photoMaxBytes, deps.importMaxBytes ?? IMPORT_MAX_BYTES),
+    importHandler(deps.useCases, {
+      maxPhotoBytes: deps.photoMaxBytes,
+      maxBytes: deps.importMaxBytes ?? IMPORT_MAX_BYTES,
+      spoolDir: deps.spoolDir ?? tmpdir(),
+      turns: new Turns(IMPORTS_AT_ONCE),
+    }),
   );
   return router;
 }
@@ -321,7 +371,7 @@ export function registerHouseholdDataOpenApi(registry: OpenAPIRegistry): void {
     method: "post",
     path: `${HOUSEHOLD_PATH}/import`,
     summary:
-      "Import a household file (owner): every row is validated first (400 with the row numbers and reasons, nothing written; ids of another household are refused), then written all or nothing (on PGlite in short transactions taken back on failure), one import of the household at a time; items already present (same id) are left alone; named missing freezers and compartments are created once. The file may be sent with Content-Encoding gzip, deflate or br (the 512 MB limit counts it unpacked; another encoding is a 415). With ?dryRun=true the same checks run and the answer says what the import would create and leave unchanged, writing nothing (a preview)",
+      "Import a household file (owner): every row is validated first (400 with the row numbers and reasons, nothing written; ids of another household are refused), then written all or nothing (on PGlite in short transactions taken back on failure), one import of the household at a time; items already present (same id) are left alone; named missing freezers and compartments are created once. The file may be sent with Content-Encoding gzip, deflate or br (the 512 MB limit counts it unpacked; another encoding is a 415). With ?dryRun=true the same checks run and the answer says what the import would create and leave unchanged, writing nothing (a preview). The server reads two imports at once (of all households); another waits for its turn before it is read. A disk without room for the file answers 507",
     tags: ["Export and import"],
     security: [{ [BEARER_AUTH]: [] }],
     request: {
@@ -334,7 +384,7 @@ export function registerHouseholdDataOpenApi(registry: OpenAPIRegistry): void {
     },
     responses: {
       200: { description: "What was imported", content: { "application/json": { schema: importSummaryResponse } } },
-      ...errorResponses([400, 401, 403, 413, 415, 429, 500, 503]),
+      ...errorResponses([400, 401, 403, 413, 415, 429, 500, 503, 507]),
     },
   });
 }

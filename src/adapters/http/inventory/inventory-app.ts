@@ -98,6 +98,8 @@ export interface InventoryAppOptions {
   eventStreams?: { pollIntervalMs: number };
   /** Largest item photo upload in bytes (PHOTO_MAX_BYTES); default 10 MB. */
   photoMaxBytes?: number;
+  /** Where household imports are spooled while read; default the system's temporary directory. */
+  importSpoolDir?: string;
 }
 
 export interface InventoryAppDependencies {
