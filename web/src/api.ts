@@ -219,15 +219,6 @@ export async function fetchJson(
   }
 }
 
-/**
- * The two 403s mean different things to a family (removed from the household, or not its owner);
- * a server that sends no `code` tells them apart only by its sentence.
- */
-const CODE_BY_MESSAGE: [RegExp, string][] = [
-  [/not a member of this household/i, "NOT_HOUSEHOLD_MEMBER"],
-  [/only the household owner/i, "NOT_HOUSEHOLD_OWNER"],
-];
-
 /** The ApiError of an answer that is not a success (its body's message, details and code). */
 export async function failure(response: Response): Promise<ApiError> {
   let message = response.statusText;
@@ -243,7 +234,8 @@ export async function failure(response: Response): Promise<ApiError> {
   } catch {
     // Not JSON (a proxy's error page): the status alone tells the user enough.
   }
-  if (!code && response.status === 403) code = CODE_BY_MESSAGE.find(([pattern]) => pattern.test(message))?.[1] ?? null;
+  // The server names the code in a header (the body keeps its documented fields).
+  code ??= response.headers.get("Hearth-Error-Code");
   const retry = Number(response.headers.get("Retry-After"));
   return new ApiError(
     response.status,

@@ -15,6 +15,13 @@ export interface ErrorBody {
   details?: ErrorDetail[];
 }
 
+/**
+ * The response header that names an error's code (docs/error-codes.md). The body keeps the
+ * documented `{ statusCode, error, message, details? }`; clients that tell errors apart by
+ * more than the status (the app's sentences in every language) read the code here.
+ */
+export const ERROR_CODE_HEADER = "Hearth-Error-Code";
+
 /** Failures of the HTTP layer itself (unknown route, body too large, ...), with the same code scheme. */
 export class HttpError extends DomainError {
   constructor(
@@ -85,12 +92,20 @@ function fromRouter(error: Error): HttpError | null {
   ]);
 }
 
+/** The code of a client error a library raised with a bare status (body-parser's, mostly). */
+const CODE_OF_CLIENT_STATUS: Partial<Record<number, ErrorCode>> = {
+  400: "VALIDATION_FAILED",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+};
+
 /** The last middleware: every error leaves in the standard format; unknown ones as a bare 500. */
 export function createErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     const mapped =
       error instanceof Error ? (fromBodyParser(error as BodyParserError & Error) ?? fromRouter(error)) : null;
     const known = mapped ?? (error instanceof DomainError ? error : null);
+    if (known && !res.headersSent) res.setHeader(ERROR_CODE_HEADER, known.code);
     if (known instanceof HttpErrorWithBody) {
       res.set(known.headers);
       res.status(statusOf(known.code)).json({ ...errorBody(statusOf(known.code), known.message), ...known.extra });
@@ -108,11 +123,14 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
       const code = (error as { code?: unknown }).code;
       // zlib's Z_* and brotli's ERR__* codes: the bytes are not what the Content-Encoding says.
       if (typeof code === "string" && (code.startsWith("Z_") || code.startsWith("ERR__"))) {
+        res.setHeader(ERROR_CODE_HEADER, "VALIDATION_FAILED");
         sendError(res, 400, "Request body cannot be decompressed as its Content-Encoding says", [
           { path: "content-encoding", message: (error as Error).message },
         ]);
         return;
       }
+      const named = CODE_OF_CLIENT_STATUS[clientStatus];
+      if (named) res.setHeader(ERROR_CODE_HEADER, named);
       sendError(res, clientStatus, STATUS_CODES[clientStatus] ?? "Bad request");
       return;
     }

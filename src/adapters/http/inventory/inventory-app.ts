@@ -15,7 +15,7 @@ import type { HouseholdEventStreams } from "../../../application/inventory/house
 import { householdEventsHandler, registerHouseholdEventsOpenApi } from "./household-events-route.js";
 import { householdParams } from "./household-schemas.js";
 import { householdRoutes } from "./household-routes.js";
-import { createErrorHandler, HttpError, routeNotFound } from "./http-errors.js";
+import { createErrorHandler, ERROR_CODE_HEADER, HttpError, routeNotFound } from "./http-errors.js";
 import { createOpenApiRegistry, generateOpenApiDocument, type OpenAPIRegistry } from "./openapi.js";
 import { createRateLimiters, type RateLimitOptions } from "./rate-limits.js";
 import { mountRoutes, NOTHING, type RouteDefinition, registerRoutes, validateRequest } from "./routes.js";
@@ -41,6 +41,7 @@ const EXPOSED_HEADERS = [
   "Retry-After",
   // Items' versions, for conditional edits (If-Match).
   "ETag",
+  ERROR_CODE_HEADER,
 ];
 
 /**

@@ -1,5 +1,7 @@
 import { expect } from "chai";
 import request from "supertest";
+import { ERROR_STATUS } from "../../../../src/adapters/http/error-status.js";
+import type { ErrorCode } from "../../../../src/domain/shared/error-codes.js";
 import { routeAccessTable } from "./access-table.js";
 import { buildWorld, CALLERS } from "./inventory-http-world.js";
 import { seedItems } from "./items-rows.js";
@@ -34,6 +36,10 @@ describe("inventory HTTP: route × caller → status", () => {
             expect(response.body).to.include({ statusCode: response.status });
             expect(response.body.error).to.be.a("string");
             expect(response.body.message).to.be.a("string");
+            // Every refusal names its code, and the code its status (docs/error-codes.md).
+            const code = response.headers["hearth-error-code"] as ErrorCode | undefined;
+            expect(code, "Hearth-Error-Code").to.be.oneOf(Object.keys(ERROR_STATUS));
+            expect(ERROR_STATUS[code as ErrorCode], code).to.equal(response.status);
           }
         });
       }

@@ -1,5 +1,7 @@
 import { expect } from "chai";
 import request from "supertest";
+import { ERROR_STATUS } from "../../../../src/adapters/http/error-status.js";
+import type { ErrorCode } from "../../../../src/domain/shared/error-codes.js";
 import { accessTable, type Method, routeAccessTable } from "./access-table.js";
 import { badBodies } from "./bad-input-table.js";
 import { barcodeBadBodies } from "./barcode-rows.js";
@@ -15,6 +17,7 @@ async function expectRefused(
   const response = await send(request(world.app)[method](path).set(world.auth("owner")));
   expect(response.status, JSON.stringify(response.body)).to.equal(400);
   expect(response.body).to.include({ statusCode: 400, error: "Bad Request" });
+  expect(ERROR_STATUS[response.headers["hearth-error-code"] as ErrorCode], "Hearth-Error-Code").to.equal(400);
   expect(response.body.details, JSON.stringify(response.body)).to.be.an("array").that.is.not.empty;
   for (const detail of response.body.details) expect(detail).to.have.all.keys("path", "message");
   expect(snapshot(world.store), "data changed").to.equal(before);
