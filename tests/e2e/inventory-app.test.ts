@@ -174,6 +174,9 @@ function familyStory(variant: "PGlite" | "PostgreSQL"): void {
       await register(story.anna.page, story.baseUrl, "Anna", `anna-${variant}@example.com`);
       await story.anna.page.getByRole("heading", { name: "Welcome" }).waitFor();
       await expectAccessible(story.anna.page, "welcome (phone)");
+      // One main landmark with one heading: the household form is part of it, not a page inside it.
+      expect(await story.anna.page.locator("main").count(), "main landmarks").to.equal(1);
+      expect(await story.anna.page.locator("h1").count(), "top headings").to.equal(1);
       // The refresh token never reaches page scripts: only the HttpOnly cookie holds it.
       const cookies = await story.anna.context.cookies();
       const refresh = cookies.find((cookie) => cookie.name === "hearth_refresh");

@@ -127,15 +127,7 @@ function Home() {
       </main>
     );
   }
-  if (!householdId) {
-    return (
-      <main id="main">
-        <h1>{t("home.welcome")}</h1>
-        <p>{t("home.noHousehold")}</p>
-        <HouseholdView />
-      </main>
-    );
-  }
+  if (!householdId) return <HouseholdView welcome />;
   return (
     <main id="main" class="home">
       <h1 class="visually-hidden">{t("nav.home")}</h1>
@@ -191,7 +183,7 @@ function Screen(props: { path: string }) {
     case "/freezers":
       return <FreezersView />;
     case "/household":
-      return <HouseholdView />;
+      return <HouseholdView welcome={false} />;
     case "/account":
       return <AccountView />;
     case "/categories":

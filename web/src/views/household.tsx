@@ -179,8 +179,12 @@ function Members(props: { detail: HouseholdDetail; isOwner: boolean; onChanged: 
   );
 }
 
-/** The household: rename, members, ownership, invites, leave; create or switch households. */
-export function HouseholdView() {
+/**
+ * The household: rename, members, ownership, invites, leave; create or switch households.
+ * `welcome`: the first screen of an account without a household, greeted here so the page has
+ * one main landmark.
+ */
+export function HouseholdView(props: { welcome?: boolean }) {
   const { householdId, households, user, online } = useAppState();
   const [detail, setDetail] = useState<HouseholdDetail | null>(null);
   const [version, setVersion] = useState(0);
@@ -227,7 +231,8 @@ export function HouseholdView() {
   });
   return (
     <main id="main">
-      <h1>{household ? household.name : t("household.title")}</h1>
+      <h1>{household ? household.name : props.welcome ? t("home.welcome") : t("household.title")}</h1>
+      {props.welcome && !household ? <p>{t("home.noHousehold")}</p> : null}
       <ErrorText error={loadError} />
       {household && isOwner ? (
         <NameForm
