@@ -501,7 +501,7 @@ export function ServicesPage() {
   return (
     <>
       <TableWrap label={ht("house.services")}>
-        <table id="services-table">
+        <table id="services-table" class="cards">
           <thead>
             <tr>
               <th scope="col">{ht("house.key")}</th>
@@ -519,15 +519,17 @@ export function ServicesPage() {
                   : [];
               return (
                 <tr key={service.key} data-service={service.key}>
-                  <td class="mono">{service.key}</td>
-                  <td>{service.provider}</td>
-                  <td>
+                  <td class="mono" data-label={ht("house.key")}>
+                    {service.key}
+                  </td>
+                  <td data-label={ht("house.provider")}>{service.provider}</td>
+                  <td data-label={ht("house.health")}>
                     <HealthBadge service={service} />
                   </td>
-                  <td>
+                  <td data-label={ht("house.lastSuccess")}>
                     <When at={service.lastSuccessAt} />
                   </td>
-                  <td class="service-error">
+                  <td class="service-error" data-label={ht("house.lastError")}>
                     {service.lastError ?? "—"}
                     {unpaired.length > 0 ? (
                       <div class="actions">
@@ -756,7 +758,7 @@ export function AdminsPage() {
       {!accounts.data && !accounts.error ? <Loading /> : null}
       {accounts.data ? (
         <TableWrap label={ht("house.admins")}>
-          <table id="admins-table">
+          <table id="admins-table" class="cards">
             <thead>
               <tr>
                 <th scope="col">{ht("house.name")}</th>
@@ -768,12 +770,14 @@ export function AdminsPage() {
             <tbody>
               {accounts.data.map((account) => (
                 <tr key={account.id} data-account={account.email}>
-                  <td>
+                  <td data-label={ht("house.name")}>
                     {account.name} {account.id === me ? <span class="muted">{ht("house.admins.you")}</span> : null}
                   </td>
-                  <td>{account.email}</td>
-                  <td>{ht(account.role === "admin" ? "house.admins.admin" : "house.admins.member")}</td>
-                  <td>
+                  <td data-label={ht("house.admins.email")}>{account.email}</td>
+                  <td data-label={ht("house.admins.role")}>
+                    {ht(account.role === "admin" ? "house.admins.admin" : "house.admins.member")}
+                  </td>
+                  <td data-label={ht("house.actions")}>
                     {account.role === "admin" ? (
                       <ConfirmButton
                         label={ht("house.admins.revokeShort")}
