@@ -159,33 +159,28 @@ export default class Counter extends Automation {
   });
 
   describe("a leader that wakes from a stall", () => {
-    const build = (
-      time: FakeTime,
-      lease: MemoryLease,
-      instance: string,
-      client: FakeMqttClient,
-      logger: MemoryLogger,
-    ) => {
-      const engine = createEngine({
+    /** A lone leader "alpha" on fake time, started; the test stalls it and delivers to it. */
+    const startAlpha = async () => {
+      const time = new FakeTime("2026-06-01T00:00:00Z");
+      const lease = new MemoryLease(time);
+      const client = new FakeMqttClient();
+      const logger = new MemoryLogger();
+      const alpha = createEngine({
         automationsDir: dir,
         logger,
         mqttClient: client,
         clock: time,
         timer: time,
         config: { HTTP_PORT: 0, DEVICE_REGISTRY_ENABLED: false },
-        leadership: { lease, ledger: new MemoryLedger(lease), instance, documents: fencedDocuments(lease) },
+        leadership: { lease, ledger: new MemoryLedger(lease), instance: "alpha", documents: fencedDocuments(lease) },
       });
-      engines.push(engine);
-      return engine;
+      engines.push(alpha);
+      await alpha.start();
+      return { time, lease, client, logger, alpha };
     };
 
     it("holds the messages that were waiting until the database confirms its lease, then runs them in order", async () => {
-      const time = new FakeTime("2026-06-01T00:00:00Z");
-      const lease = new MemoryLease(time);
-      const client = new FakeMqttClient();
-      const logger = new MemoryLogger();
-      const alpha = build(time, lease, "alpha", client, logger);
-      await alpha.start();
+      const { time, client, logger, alpha } = await startAlpha();
       client.deliver("home/count", "{}");
       await settle();
       expect(alpha.state.get("count")).to.equal(1);
@@ -206,12 +201,7 @@ export default class Counter extends Automation {
     });
 
     it("drops them when another instance took the lease meanwhile: they may have run there", async () => {
-      const time = new FakeTime("2026-06-01T00:00:00Z");
-      const lease = new MemoryLease(time);
-      const client = new FakeMqttClient();
-      const logger = new MemoryLogger();
-      const alpha = build(time, lease, "alpha", client, logger);
-      await alpha.start();
+      const { time, lease, client, logger, alpha } = await startAlpha();
 
       time.stall(5000);
       // What a standby's takeover during the stall leaves in the lease row.

@@ -1,16 +1,11 @@
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { expect } from "chai";
-import express from "express";
+import type express from "express";
 import request from "supertest";
-import {
-  createHouseholdDataRouter,
-  type HouseholdDataUseCases,
-} from "../../../../src/adapters/http/inventory/household-data-routes.js";
-import { createErrorHandler } from "../../../../src/adapters/http/inventory/http-errors.js";
-import { MemoryLogger } from "../../../../src/adapters/logging/memory-logger.js";
+import type { HouseholdDataUseCases } from "../../../../src/adapters/http/inventory/household-data-routes.js";
 import type { ImportRow } from "../../../../src/domain/inventory/household-transfer.js";
+import { HOUSEHOLD, importRouterApp } from "./import-router-app.js";
 
-const HOUSEHOLD = "household0000000000000001";
 const FILE = `id,name,quantity,freezerName,compartmentName\nabcdefgh01,Erbsen,1,Truhe,Oben\nabcdefgh02,Hähnchen,2,Truhe,Oben\n`;
 
 /** The import route over a use case that reads the rows it is given (as the real one does), nothing else. */
@@ -26,20 +21,7 @@ function appWith(importMaxBytes = 1024 * 1024) {
       },
     },
   } as unknown as HouseholdDataUseCases;
-  const app = express();
-  app.use(
-    "/households/:hid",
-    createHouseholdDataRouter({
-      useCases,
-      authenticate: (_req, res, next) => {
-        res.locals.userId = "owner0000000000000000001";
-        next();
-      },
-      json: [express.json()],
-      importMaxBytes,
-    }),
-  );
-  app.use(createErrorHandler(new MemoryLogger()));
+  const app = importRouterApp(useCases, { importMaxBytes });
   return { app, imported };
 }
 

@@ -2,20 +2,16 @@ import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import type { Server } from "node:http";
 import path from "node:path";
 import { expect } from "chai";
-import express from "express";
 import request from "supertest";
 import { statusOf } from "../../../../src/adapters/http/error-status.js";
 import {
-  createHouseholdDataRouter,
   type HouseholdDataUseCases,
   IMPORTS_AT_ONCE,
   spoolFailure,
 } from "../../../../src/adapters/http/inventory/household-data-routes.js";
-import { createErrorHandler } from "../../../../src/adapters/http/inventory/http-errors.js";
-import { MemoryLogger } from "../../../../src/adapters/logging/memory-logger.js";
 import type { ImportRow } from "../../../../src/domain/inventory/household-transfer.js";
+import { HOUSEHOLD, importRouterApp } from "./import-router-app.js";
 
-const HOUSEHOLD = "household0000000000000001";
 const FILE = "id,name,quantity,freezerName,compartmentName\nabcdefgh01,Erbsen,1,Truhe,Oben\n";
 
 /** Event-loop turns, enough for a body already in the socket to be read if nothing holds it back. */
@@ -41,20 +37,7 @@ function appWith(spoolDir: string) {
       },
     },
   } as unknown as HouseholdDataUseCases;
-  const app = express();
-  app.use(
-    "/households/:hid",
-    createHouseholdDataRouter({
-      useCases,
-      authenticate: (_req, res, next) => {
-        res.locals.userId = "owner0000000000000000001";
-        next();
-      },
-      json: [express.json()],
-      spoolDir,
-    }),
-  );
-  app.use(createErrorHandler(new MemoryLogger()));
+  const app = importRouterApp(useCases, { spoolDir });
   return { server: app.listen(0, "127.0.0.1"), state };
 }
 
