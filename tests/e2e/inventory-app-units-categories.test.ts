@@ -32,6 +32,9 @@ function tests(getServer: () => AppServer, profile: Profile): void {
   const say = (key: Parameters<typeof text>[1], values: Record<string, string | number> = {}) =>
     text(profile, key, values);
   const decimal = (value: string) => (profile.lang === "de" ? value.replace(".", ",") : value);
+  /** An English number ("1,250.5") as the profile's language writes it ("1.250,5" in German). */
+  const grouped = (value: string) =>
+    profile.lang === "de" ? value.replace(/[.,]/g, (separator) => (separator === "," ? "." : ",")) : value;
 
   it("adds 1.5 kg of meat frozen today (the family's day, Los Angeles), shows it with its unit and category, and groups the list", async () => {
     const server = getServer();
@@ -70,6 +73,60 @@ function tests(getServer: () => AppServer, profile: Profile): void {
       expect(stored.data[0]).to.include({ unit: "kg", quantity: 1.5 });
       expect(stored.data[0]?.storedAt.slice(0, 10)).to.equal(dayIn(timeZone, Date.now()));
       await expectAccessible(page, "the grouped list");
+    } finally {
+      await anna.context.close();
+    }
+  });
+
+  it("reads a quantity with thousands separators as the app writes it (1.000 in German, 1,000 in English)", async () => {
+    const server = getServer();
+    const anna = await member(server, profile, "Anna");
+    try {
+      const place = await household(anna, "The Smiths");
+      await addItem(anna, place, { name: "Peas" });
+      const { page } = anna;
+      await page.goto(`${server.baseUrl}/`);
+      await page.locator("#list-title ~ ul.items .item-row", { hasText: "Peas" }).waitFor();
+      if (!(await page.locator("#add-name").isVisible()))
+        await page.getByRole("button", { name: say("add.open") }).click();
+      await page.locator("#add-name").fill("Ice cubes");
+      await page.locator("#add-quantity").fill(grouped("1,000"));
+      await page.locator("#add-unit").selectOption("g");
+      await page.getByRole("button", { name: say("add.submit"), exact: true }).click();
+      // A thousand is questioned like every quantity of 1 000 or more; one gram would not be.
+      const asked = page.locator(".notice.unlikely");
+      const row = page.locator("#list-title ~ ul.items .item-row", { hasText: "Ice cubes" });
+      await asked.or(row).first().waitFor();
+      expect(await asked.isVisible(), `${grouped("1,000")} g was read as a small quantity`).to.equal(true);
+      expect(await asked.textContent()).to.include(say("unlikely.quantity"));
+      const posted = page.waitForRequest(
+        (request) => request.method() === "POST" && new URL(request.url()).pathname.endsWith("/items"),
+      );
+      await page.getByRole("button", { name: say("unlikely.confirm") }).click();
+      expect((await posted).postDataJSON()).to.include({ quantity: 1000, unit: "g" });
+      await row.waitFor();
+      expect(await row.locator(".item-qty").textContent()).to.equal(`${grouped("1,000")} g`);
+
+      // The item's edit form and take-out read the same way.
+      await page.getByRole("button", { name: say("action.close") }).click();
+      await row.locator(".item-link").click();
+      await page.locator("#edit-quantity").waitFor();
+      await page.locator("#edit-quantity").fill(grouped("12,500"));
+      await page.getByRole("button", { name: say("action.save"), exact: true }).click();
+      await page.getByRole("button", { name: say("unlikely.confirm") }).click();
+      await page
+        .getByText(say("item.summary", { quantity: `${grouped("12,500")} g`, place: "Chest · Drawer 1" }))
+        .waitFor();
+      await page.locator("#consume-quantity").fill(grouped("1,250.5"));
+      await page.getByRole("button", { name: say("item.consumeSubmit") }).click();
+      await page
+        .getByText(say("item.summary", { quantity: `${grouped("11,249.5")} g`, place: "Chest · Drawer 1" }))
+        .waitFor();
+      const stored = await anna.api<{ data: { quantity: number }[] }>(
+        "GET",
+        `/households/${place.hid}/items?search=${encodeURIComponent("Ice cubes")}`,
+      );
+      expect(stored.data[0]?.quantity).to.equal(11249.5);
     } finally {
       await anna.context.close();
     }

@@ -98,21 +98,42 @@ export function dateInputValue(iso: string | null): string {
   return iso ? iso.slice(0, 10) : "";
 }
 
-const decimalSeparator = numberFormat.formatToParts(1.5).find((part) => part.type === "decimal")?.value ?? ".";
+/** What separates thousands and the fraction in `numberLocale`'s numbers ("." and "," in de-DE). */
+function separators(numberLocale: string): { group: string; decimal: string } {
+  const parts = new Intl.NumberFormat(numberLocale).formatToParts(12345.5);
+  const part = (type: string) => parts.find((entry) => entry.type === type)?.value ?? "";
+  return { group: part("group"), decimal: part("decimal") || "." };
+}
+
+const ownSeparators = separators(locale);
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
 
 /**
- * A quantity as typed: "1,5" and "1.5" are both one and a half, whatever the language (a comma
- * is never a thousands separator here, so "1,5" can never become 15). NaN when it is no number.
+ * A quantity as typed, in the locale the app writes numbers in (`numberLocale`, the browser's).
+ * A number grouped the way the app shows it is read that way: "1.000" and "1.250,5" in German,
+ * "1,000" in English, since a person types back what they read. Anything else takes a comma or
+ * a point as the decimal separator, whatever the language, so "1,5", "1.5" and "0.250" are never
+ * fifteen or two hundred and fifty. NaN when it is no number.
  */
-export function parseDecimal(input: string): number {
+export function parseDecimal(input: string, numberLocale: string = locale): number {
+  // Whitespace also covers the no-break spaces some locales (fr, de-AT) group thousands with.
   const compact = input.trim().replace(/\s/g, "");
+  const { group, decimal } = numberLocale === locale ? ownSeparators : separators(numberLocale);
+  const grouping = group.trim();
+  if (grouping) {
+    const grouped = new RegExp(`^[1-9]\\d{0,2}(?:${escapeRegExp(grouping)}\\d{3})+(?:${escapeRegExp(decimal)}\\d+)?$`);
+    if (grouped.test(compact)) return Number(compact.split(grouping).join("").replace(decimal, "."));
+  }
   if (!/^\d+([.,]\d+)?$|^[.,]\d+$/.test(compact)) return Number.NaN;
   return Number(compact.replace(",", "."));
 }
 
 /** A quantity for an input field, with the language's decimal separator and no grouping ("1,5"). */
 export function decimalInputValue(value: number): string {
-  return String(value).replace(".", decimalSeparator);
+  return String(value).replace(".", ownSeparators.decimal);
 }
 
 /** The quantity from which the app asks "is that right?" before saving. */
