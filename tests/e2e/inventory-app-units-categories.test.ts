@@ -172,6 +172,48 @@ function tests(getServer: () => AppServer, profile: Profile): void {
     }
   });
 
+  it("after −1 on 2 portions the row and the item's header say 1 portion, in the singular", async () => {
+    const server = getServer();
+    const anna = await member(server, profile, "Anna");
+    try {
+      const place = await household(anna, "The Smiths");
+      const goulash = await anna.api<{ id: string }>("POST", `/households/${place.hid}/items`, {
+        name: "Goulash",
+        quantity: 2,
+        unit: "portion",
+        freezerId: place.fid,
+        compartmentId: place.cid,
+      });
+      await anna.api("POST", `/households/${place.hid}/items`, {
+        name: "Ice bags",
+        quantity: 1,
+        unit: "bag",
+        freezerId: place.fid,
+        compartmentId: place.cid,
+      });
+      const { page } = anna;
+      await page.goto(`${server.baseUrl}/`);
+      const row = page.locator("#list-title ~ ul.items .item-row", { hasText: "Goulash" });
+      await row.waitFor();
+      expect(await row.locator(".item-qty").textContent()).to.equal(`2 ${say("unit.portion")}`);
+      const bags = page.locator("#list-title ~ ul.items .item-row", { hasText: "Ice bags" });
+      expect(await bags.locator(".item-qty").textContent()).to.equal(`1 ${say("unit.bag.one")}`);
+      await row.getByRole("button", { name: say("list.takeOne", { name: "Goulash" }) }).click();
+      await page
+        .getByText(say("list.tookOne", { name: "Goulash", left: "1" }))
+        .first()
+        .waitFor();
+      await row.locator(".item-qty", { hasText: /^1 / }).waitFor();
+      expect(await row.locator(".item-qty").textContent()).to.equal(`1 ${say("unit.portion.one")}`);
+      await page.goto(`${server.baseUrl}/items/${goulash.id}`);
+      await page
+        .getByText(say("item.summary", { quantity: `1 ${say("unit.portion.one")}`, place: "Chest · Drawer 1" }))
+        .waitFor();
+    } finally {
+      await anna.context.close();
+    }
+  });
+
   it("the owner renames and adds categories; a second member's phone shows them live and filters by them", async () => {
     const server = getServer();
     const anna = await member(server, profile, "Anna");

@@ -6,7 +6,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, type Category, type ItemUnit } from "./api.js";
 import { formatNumber, localDay } from "./format.js";
-import { type MessageKey, t } from "./i18n/index.js";
+import { language, type MessageKey, t } from "./i18n/index.js";
 import { useAppState } from "./store.js";
 
 let cached: { householdId: string; categories: Category[] } | null = null;
@@ -46,9 +46,21 @@ export function categoryName(categories: Category[], id: string | null): string 
   return category ? categoryLabel(category) : null;
 }
 
-/** "1.5 kg", "3 portions", "2 pcs". */
+/** The singular of the units named by a word; symbols (g, kg, ml, l) read the same for one. */
+const SINGULAR_UNITS: Partial<Record<ItemUnit, MessageKey>> = {
+  piece: "unit.piece.one",
+  portion: "unit.portion.one",
+  bag: "unit.bag.one",
+};
+// The words are the catalogue's, so its language decides what counts as one; rounded as
+// formatNumber rounds, so a quantity shown as "1" is never followed by a plural.
+const pluralRules = new Intl.PluralRules(language, { maximumFractionDigits: 2 });
+
+/** "1.5 kg", "3 portions", "1 portion", "2 pcs". */
 export function formatAmount(quantity: number, unit: ItemUnit): string {
-  return t("item.amount", { quantity: formatNumber(quantity), unit: t(`unit.${unit}` as MessageKey) });
+  const singular = SINGULAR_UNITS[unit];
+  const word = singular && pluralRules.select(quantity) === "one" ? t(singular) : t(`unit.${unit}` as MessageKey);
+  return t("item.amount", { quantity: formatNumber(quantity), unit: word });
 }
 
 /** The unit's name for pickers ("kilograms (kg)"). */
