@@ -149,11 +149,24 @@ function tests(getServer: () => AppServer, profile: Profile): void {
       const { page } = anna;
       await page.goto(`${server.baseUrl}/items/${mince.id}`);
       await page.locator("#consume-unit").waitFor();
-      await page.locator("#consume-unit").selectOption("g");
-      await page.locator("#consume-quantity").fill("250");
+      const amount = page.locator("#consume-quantity");
+      const unit = page.locator("#consume-unit");
+      expect(await amount.inputValue(), "a weight's take-out does not offer the whole 1 kg").to.equal("");
+      expect(await unit.inputValue()).to.equal("kg");
+      await unit.selectOption("g");
+      await amount.fill("250");
       await page.getByRole("button", { name: say("item.consumeSubmit") }).click();
       await page
         .getByText(`${decimal("0.75")} kg`)
+        .first()
+        .waitFor();
+      // The 250 is done with; the grams the user chose stay, so no number is left under kg.
+      expect(await amount.inputValue(), "the amount after a take-out").to.equal("");
+      expect(await unit.inputValue(), "the unit after a take-out").to.equal("g");
+      await amount.fill("250");
+      await page.getByRole("button", { name: say("item.consumeSubmit") }).click();
+      await page
+        .getByText(`${decimal("0.5")} kg`)
         .first()
         .waitFor();
       const unitSentence = say("history.unit", {

@@ -63,6 +63,11 @@ export function formatAmount(quantity: number, unit: ItemUnit): string {
   return t("item.amount", { quantity: formatNumber(quantity), unit: word });
 }
 
+/** Units counted one by one, which the list's −1 takes out; the rest are weights and volumes. */
+export function isCounted(unit: ItemUnit): boolean {
+  return unit === "piece" || unit === "portion" || unit === "bag";
+}
+
 /** The unit's name for pickers ("kilograms (kg)"). */
 export function unitName(unit: ItemUnit): string {
   return t(`unit.name.${unit}` as MessageKey);

@@ -30,13 +30,30 @@ import { announce, compartmentName, freezerName, useAppState } from "../store.js
 import { offerShoppingList } from "./shopping-list.js";
 import { Expiry } from "./items.js";
 import { ITEM_UNITS, type ItemUnit } from "../api.js";
-import { categoryLabel, categoryName, formatAmount, frozenFor, unitName, useCategories } from "../categories.js";
+import {
+  categoryLabel,
+  categoryName,
+  formatAmount,
+  frozenFor,
+  isCounted,
+  unitName,
+  useCategories,
+} from "../categories.js";
 
 /** Units an amount can be taken out in: the item's own, and g/kg or ml/l across each other. */
 function takeOutUnits(unit: ItemUnit): ItemUnit[] {
   if (unit === "g" || unit === "kg") return ["g", "kg"];
   if (unit === "ml" || unit === "l") return ["ml", "l"];
   return [unit];
+}
+
+/**
+ * What the take-out amount starts as: one of a counted unit. A weight or a volume starts empty,
+ * since its whole ("1 kg") is rarely what is taken and a number typed for one unit must never
+ * end up paired with another.
+ */
+function defaultTakeOut(unit: ItemUnit): string {
+  return isCounted(unit) ? "1" : "";
 }
 
 /** The categories last loaded, for history sentences (outside a component). */
@@ -104,11 +121,13 @@ export function ItemView(props: { itemId: string }) {
   const [barcode, setBarcode] = useState("");
   const [freezerId, setFreezerId] = useState("");
   const [compartmentId, setCompartmentId] = useState("");
-  const [take, setTake] = useState("1");
+  const [take, setTake] = useState("");
   const [unit, setUnit] = useState<ItemUnit>("piece");
   const [categoryId, setCategoryId] = useState("");
   const [storedAt, setStoredAt] = useState("");
   const [takeUnit, setTakeUnit] = useState<ItemUnit>("piece");
+  /** The item and unit the take-out form was set up for; a reload of the same keeps what the user chose. */
+  const takeFor = useRef<{ itemId: string; unit: ItemUnit } | null>(null);
   const categories = useCategories();
   knownCategories = categories;
 
@@ -122,7 +141,14 @@ export function ItemView(props: { itemId: string }) {
     setExpiresAt(dateInputValue(loaded.expiresAt));
     setBarcode(loaded.barcode ?? "");
     setUnit(loaded.unit ?? "piece");
-    setTakeUnit(loaded.unit ?? "piece");
+    const loadedUnit = loaded.unit ?? "piece";
+    // Amount and unit start afresh together, and only for another item or a changed unit: a
+    // reload after a take-out must not put the item's unit under the amount typed for another.
+    if (takeFor.current?.itemId !== loaded.id || takeFor.current.unit !== loadedUnit) {
+      takeFor.current = { itemId: loaded.id, unit: loadedUnit };
+      setTake(defaultTakeOut(loadedUnit));
+      setTakeUnit(loadedUnit);
+    }
     setCategoryId(loaded.categoryId ?? "");
     setStoredAt(dateInputValue(loaded.storedAt));
     setFreezerId(loaded.freezerId);
@@ -237,7 +263,11 @@ export function ItemView(props: { itemId: string }) {
     if (left.deletedAt) {
       offerShoppingList(householdId, item);
       navigate("/");
-    } else await reload();
+      return;
+    }
+    // What was typed is done; the unit the user chose stays for the next take-out.
+    setTake(defaultTakeOut(takeUnit));
+    await reload();
   });
   const archive = useAction(async () => {
     if (!householdId || !item) return;

@@ -27,7 +27,15 @@ import {
 } from "../format.js";
 import { t } from "../i18n/index.js";
 import { ITEM_UNITS, type ItemUnit } from "../api.js";
-import { categoryLabel, categoryName, formatAmount, frozenFor, unitName, useCategories } from "../categories.js";
+import {
+  categoryLabel,
+  categoryName,
+  formatAmount,
+  frozenFor,
+  isCounted,
+  unitName,
+  useCategories,
+} from "../categories.js";
 import { announce, compartmentName, freezerName, recall, remember, useAppState } from "../store.js";
 import { offerShoppingList } from "./shopping-list.js";
 import { PhotoImage } from "./item-photo.js";
@@ -83,9 +91,7 @@ export function ItemRow(props: { item: Item; onChanged?: () => void }) {
         {frozen ? <span class="item-frozen muted">{frozen}</span> : null}
       </Link>
       {/* One of a piece, portion or bag; weights and volumes are taken out on the item's screen. */}
-      {props.onChanged && ["piece", "portion", "bag"].includes(unit) ? (
-        <TakeOneOut item={item} onChanged={props.onChanged} />
-      ) : null}
+      {props.onChanged && isCounted(unit) ? <TakeOneOut item={item} onChanged={props.onChanged} /> : null}
     </li>
   );
 }
