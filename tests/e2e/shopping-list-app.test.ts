@@ -29,6 +29,28 @@ describe("inventory web app: the shopping list (PGlite)", function () {
       const say = (key: Parameters<typeof text>[1], values: Record<string, string | number> = {}) =>
         text(profile, key, values);
 
+      it("reads 1.000 g (1,000 g in English) as a thousand grams, as the list then shows it", async () => {
+        const anna = await member(server(), profile, "Anna");
+        try {
+          const place = await household(anna, "The Smiths");
+          await anna.page.goto(`${server().baseUrl}/shopping-list`);
+          await anna.page.getByText(say("shopping.empty")).waitFor();
+          const thousand = profile.lang === "de" ? "1.000" : "1,000";
+          await anna.page.getByLabel(say("shopping.field.name")).fill("Flour");
+          await anna.page.getByLabel(say("field.quantity")).fill(thousand);
+          await anna.page.getByLabel(say("shopping.field.unit")).selectOption("g");
+          await anna.page.getByRole("button", { name: say("shopping.add"), exact: true }).click();
+          await waitForNames(anna.page, ["Flour"]);
+          expect(await anna.page.locator("li.shopping-entry .shopping-amount").textContent()).to.equal(
+            say("shopping.unit.g", { n: thousand }),
+          );
+          const entries = await anna.api<{ quantity: number }[]>("GET", `/households/${place.hid}/shopping-list`);
+          expect(entries[0]?.quantity).to.equal(1000);
+        } finally {
+          await anna.context.close();
+        }
+      });
+
       it("two members: adding, checking off, moving and removing show up live on the other's phone", async () => {
         const anna = await member(server(), profile, "Anna");
         const ben = await member(server(), profile, "Ben");
