@@ -38,6 +38,85 @@ function issue22(variant: "PGlite" | "PostgreSQL"): void {
         profileTests(server, profile);
       });
     }
+
+    describe("found on a phone at 390×844", () => {
+      phoneFindings(server);
+    });
+  });
+}
+
+/** Whether this device has kept item `id` in IndexedDB (what the item page shows offline). */
+function keptItemOnDevice(page: Page, id: string): Promise<unknown> {
+  return page.waitForFunction(
+    (itemId) =>
+      new Promise<boolean>((resolve) => {
+        const opening = indexedDB.open("hearth");
+        opening.onerror = () => resolve(false);
+        opening.onsuccess = () => {
+          const db = opening.result;
+          const reading = db.transaction("items").objectStore("items").get(itemId);
+          reading.onerror = () => resolve(false);
+          reading.onsuccess = () => {
+            db.close();
+            resolve(reading.result !== undefined);
+          };
+        };
+      }),
+    id,
+  );
+}
+
+/** A tester's findings on a phone, each in the language it was found in. */
+function phoneFindings(getServer: () => AppServer): void {
+  const english = PROFILES.find((profile) => profile.phone && profile.lang === "en")!;
+
+  it("going offline and back online keeps what was typed on an item page (en-US)", async () => {
+    const server = getServer();
+    const say = (key: Parameters<typeof text>[1]) => text(english, key);
+    const anna = await member(server, english, "Anna", { locale: "en-US" });
+    try {
+      const place = await household(anna, "The Smiths");
+      const lasagne = await addItem(anna, place, { name: "Lasagne" });
+      const { page, context } = anna;
+      await page.goto(`${server.baseUrl}/items/${lasagne.id}`);
+      await page.getByRole("heading", { name: "Lasagne", level: 1 }).waitFor();
+      await keptItemOnDevice(page, lasagne.id);
+      await page.getByLabel(say("field.itemName")).fill("Lasagne al forno");
+      await page.locator("#edit-notes").fill("Draft A");
+
+      await context.setOffline(true);
+      await page.getByText(say("offline.draftKept")).waitFor();
+      expect(await page.locator("#edit-name").isDisabled()).to.equal(true);
+      expect(await page.locator("#edit-name").inputValue()).to.equal("Lasagne al forno");
+      expect(await page.locator("#edit-notes").inputValue()).to.equal("Draft A");
+
+      // The form is enabled again once the item has been loaded from the server again.
+      await context.setOffline(false);
+      await page.locator("#edit-name:enabled").waitFor();
+      expect(await page.locator("#edit-name").inputValue()).to.equal("Lasagne al forno");
+      expect(await page.locator("#edit-notes").inputValue()).to.equal("Draft A");
+
+      await page.getByRole("button", { name: say("action.save") }).click();
+      await page.getByRole("heading", { name: "Lasagne al forno", level: 1 }).waitFor();
+      const saved = await anna.api<{ name: string; notes: string | null }>(
+        "GET",
+        `/households/${place.hid}/items/${lasagne.id}`,
+      );
+      expect(saved).to.include({ name: "Lasagne al forno", notes: "Draft A" });
+
+      // A reload with something typed asks first; staying keeps the draft. The reload itself never
+      // finishes once it is refused, so it is not waited for (closing the context ends it).
+      await page.locator("#edit-notes").fill("Draft B");
+      const asked = page.waitForEvent("dialog");
+      void page.reload().catch(() => undefined);
+      const dialog = await asked;
+      expect(dialog.type()).to.equal("beforeunload");
+      await dialog.dismiss();
+      expect(await page.locator("#edit-notes").inputValue()).to.equal("Draft B");
+    } finally {
+      await anna.context.setOffline(false);
+      await anna.context.close();
+    }
   });
 }
 

@@ -238,6 +238,8 @@ export const de: Catalogue = {
   "offline.pendingTakeOut": "{quantity} aus {name} herausnehmen",
   "offline.dismiss": "Ausblenden",
   "offline.readOnly": "Offline: So war es beim letzten Laden. Zum Ändern braucht es eine Verbindung.",
+  "offline.draftKept":
+    "Offline: Was du eingegeben hast, bleibt hier stehen. Speichere es, sobald die Verbindung wieder da ist; bis dahin lässt es sich nicht ändern.",
   "offline.historyUnavailable": "Der Verlauf braucht eine Verbindung.",
   "offline.notKept": "Das wurde auf diesem Gerät noch nicht geladen und kann offline nicht gezeigt werden.",
   "list.tookLast": "Das Letzte von {name} herausgenommen.",

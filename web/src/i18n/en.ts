@@ -234,6 +234,8 @@ export const en = {
   "offline.pendingTakeOut": "Take {quantity} out of {name}",
   "offline.dismiss": "Dismiss",
   "offline.readOnly": "Offline: this is the item as last loaded. Changing it needs a connection.",
+  "offline.draftKept":
+    "Offline: what you typed is kept here. Save it when the connection is back; until then it cannot be changed.",
   "offline.historyUnavailable": "The history needs a connection.",
   "offline.notKept": "This item was not loaded on this device before, so it cannot be shown offline.",
   "list.tookLast": "Took the last of {name} out.",

@@ -169,17 +169,24 @@ export function ItemView(props: { itemId: string }) {
   // for: the user may have started typing while it was on its way.
   const cleanNow = useRef(clean);
   cleanNow.current = clean;
-  const reload = async (live = false) => {
+  /**
+   * Loads the item again. With `keepDraft` (a live change, the connection going or coming back)
+   * the form keeps what the user is typing: the summary and history update, the form keeps its
+   * version, and a save then says that the item changed. Only the user's own save, or another
+   * item, refills the form.
+   */
+  const reload = async (keepDraft = false) => {
     if (!householdId) return;
+    const showUnlessTyping = (loaded: Item) => {
+      if (keepDraft && !cleanNow.current()) setItem(loaded);
+      else show(loaded);
+    };
     try {
       const [loaded, entries] = await Promise.all([
         api.item(householdId, props.itemId),
         api.history(householdId, props.itemId),
       ]);
-      // A live update never overwrites what the user is typing: the summary and history update,
-      // the form keeps its version, and a save then says that the item changed.
-      if (live && !cleanNow.current()) setItem(loaded);
-      else show(loaded);
+      showUnlessTyping(loaded);
       setHistory(entries);
       setLoadError(null);
       setKept(false);
@@ -189,7 +196,7 @@ export function ItemView(props: { itemId: string }) {
       if (failure instanceof ApiError && failure.status === 0) {
         const copy = await keptItem(props.itemId);
         if (copy) {
-          show(copy);
+          showUnlessTyping(copy);
           setKept(true);
           return;
         }
@@ -199,10 +206,29 @@ export function ItemView(props: { itemId: string }) {
   };
   useEffect(() => {
     void reload();
-  }, [householdId, props.itemId, online]);
+  }, [householdId, props.itemId]);
+  // Going offline or back online reloads (the kept copy, then the server's) without refilling the
+  // form: a phone that loses its Wi-Fi for a second must not throw away a half-typed note.
+  const loadedOnline = useRef(online);
+  useEffect(() => {
+    if (loadedOnline.current === online) return;
+    loadedOnline.current = online;
+    void reload(true);
+  }, [online]);
   useEffect(() => {
     if (liveVersion > 0) void reload(true);
   }, [liveVersion]);
+
+  // A reload or a closed tab would drop what was typed without a word: the browser asks first.
+  // The form is read when the page unloads, not when it last rendered: a key pressed just before
+  // counts. Moving inside the app leaves the form without asking, as every other screen does.
+  useEffect(() => {
+    const warn = (event: BeforeUnloadEvent) => {
+      if (!cleanNow.current()) event.preventDefault();
+    };
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, []);
 
   const unlikely = useSoftConfirm();
   /** What the form changes, compared with the version it was filled from. */
@@ -301,7 +327,11 @@ export function ItemView(props: { itemId: string }) {
           {[categoryName(categories, item.categoryId ?? null), frozenFor(item.storedAt)].filter(Boolean).join(" · ")}
         </span>
       </p>
-      {kept ? <p class="notice">{t("offline.readOnly")}</p> : null}
+      {readOnly && !clean() ? (
+        <p class="notice">{t("offline.draftKept")}</p>
+      ) : kept ? (
+        <p class="notice">{t("offline.readOnly")}</p>
+      ) : null}
       {conflict && base ? (
         <ConflictPanel
           mine={{
