@@ -8,6 +8,7 @@ import {
   keptForOffline,
   member,
   openQuickAdd,
+  PASSWORD,
   PROFILES,
   type Profile,
   useAppServer,
@@ -116,6 +117,47 @@ function phoneFindings(getServer: () => AppServer): void {
     } finally {
       await anna.context.setOffline(false);
       await anna.context.close();
+    }
+  });
+
+  it("signing out on this device signs out every tab of the browser (en-US)", async () => {
+    const server = getServer();
+    const say = (key: Parameters<typeof text>[1]) => text(english, key);
+    const anna = await member(server, english, "Anna", { locale: "en-US" });
+    const ben = await member(server, english, "Ben", { locale: "en-US" });
+    try {
+      const place = await household(anna, "The Smiths");
+      await household(ben, "Ben's flat");
+      await anna.api("POST", `/households/${place.hid}/shopping-list`, { name: "Milk" });
+      const home = anna.page;
+      const shopping = await anna.context.newPage();
+      await home.goto(`${server.baseUrl}/`);
+      await home.locator(".household-name", { hasText: "The Smiths" }).waitFor();
+      await shopping.goto(`${server.baseUrl}/shopping-list`);
+      await shopping.locator(".shopping-name", { hasText: "Milk" }).waitFor();
+
+      await home.getByRole("link", { name: say("nav.account") }).click();
+      await home.getByRole("button", { name: say("account.signOut") }).click();
+      await home.getByRole("heading", { name: say("auth.login.title") }).waitFor();
+
+      // The other tab shows the sign-in screen too, with nothing of the household left on it.
+      await shopping.getByRole("heading", { name: say("auth.login.title") }).waitFor();
+      expect(await shopping.locator("main").textContent()).not.to.include("Milk");
+      expect(await shopping.locator(".household-name").count()).to.equal(0);
+      expect(await shopping.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("hearth.")))).to.be
+        .empty;
+
+      // The next person signs in on that tab and sees their own household only.
+      await shopping.locator("#auth-email").fill(ben.email);
+      await shopping.locator("#auth-password").fill(PASSWORD);
+      await shopping.getByRole("button", { name: say("auth.login.submit"), exact: true }).click();
+      await shopping.locator(".household-name", { hasText: "Ben's flat" }).waitFor();
+      expect(await shopping.locator("main").textContent()).not.to.include("Milk");
+      const list = await anna.api<{ name: string }[]>("GET", `/households/${place.hid}/shopping-list`);
+      expect(list.map((entry) => entry.name)).to.deep.equal(["Milk"]);
+    } finally {
+      await anna.context.close();
+      await ben.context.close();
     }
   });
 }

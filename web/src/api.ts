@@ -271,6 +271,14 @@ sessionChannel?.addEventListener("message", (event: MessageEvent) => {
   if (message?.type === "refreshed" && message.accessToken && message.user && message.refreshedAt) {
     sharedSession = { accessToken: message.accessToken, user: message.user, refreshedAt: message.refreshedAt };
     sharedArrived();
+  } else if (message?.type === "signed-out") {
+    // Another tab signed this browser out. The access token in this tab's memory would stay valid
+    // on the server until it expires, so a family tablet's other tabs would go on showing and
+    // changing the household: this tab forgets it and shows the sign-in screen as well.
+    accessToken = null;
+    currentUser = null;
+    sharedSession = null;
+    onSignedOut();
   }
 });
 
@@ -437,9 +445,11 @@ export function currentAccessToken(): string | null {
 export const api = {
   register: (body: { email: string; password: string; name: string }) => startSession("/auth/web/register", body),
   login: (body: { email: string; password: string }) => startSession("/auth/web/login", body),
+  /** Signs this browser out: this tab and, over the session channel, every other tab of the app. */
   async logout(): Promise<void> {
     try {
       await parse(await send("POST", "/auth/web/logout", undefined, true));
+      sessionChannel?.postMessage({ type: "signed-out" });
     } finally {
       accessToken = null;
       currentUser = null;

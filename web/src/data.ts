@@ -110,6 +110,11 @@ export function startOffline(): void {
   });
 }
 
+/**
+ * Forgets the signed-out user everywhere this browser kept them: the stored copies, the kept items
+ * and writes waiting to be sent, and what is on screen, so the next person to sign in on a shared
+ * device sees none of it. Every tab runs it (the others when the session channel tells them).
+ */
 export function signedOut(): void {
   forgetAll();
   void forgetEverything();
@@ -120,6 +125,8 @@ export function signedOut(): void {
     freezers: [],
     householdsLoaded: false,
     householdsError: null,
+    pending: [],
+    notice: null,
   });
 }
 
