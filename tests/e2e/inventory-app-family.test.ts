@@ -70,6 +70,7 @@ function keptItemOnDevice(page: Page, id: string): Promise<unknown> {
 /** A tester's findings on a phone, each in the language it was found in. */
 function phoneFindings(getServer: () => AppServer): void {
   const english = PROFILES.find((profile) => profile.phone && profile.lang === "en")!;
+  const german = PROFILES.find((profile) => profile.phone && profile.lang === "de")!;
 
   it("going offline and back online keeps what was typed on an item page (en-US)", async () => {
     const server = getServer();
@@ -158,6 +159,39 @@ function phoneFindings(getServer: () => AppServer): void {
     } finally {
       await anna.context.close();
       await ben.context.close();
+    }
+  });
+
+  it("a link to an item of the member's other household switches to it (de-DE)", async () => {
+    const server = getServer();
+    const say = (key: Parameters<typeof text>[1], values: Record<string, string | number> = {}) =>
+      text(german, key, values);
+    const anna = await member(server, german, "Anna");
+    try {
+      const home = await household(anna, "Familie Schmidt");
+      const flat = await household(anna, "Annas Wohnung");
+      const fischstäbchen = await addItem(anna, home, { name: "Fischstäbchen" });
+      await addItem(anna, flat, { name: "Eis" });
+      const { page } = anna;
+      await page.goto(`${server.baseUrl}/`);
+      await page.locator("#household-switch").selectOption(flat.hid);
+      await page.locator("#list-title ~ ul.items .item-name", { hasText: "Eis" }).waitFor();
+
+      await page.goto(`${server.baseUrl}/items/${fischstäbchen.id}`);
+      await page.getByRole("heading", { name: "Fischstäbchen", level: 1 }).waitFor();
+      await page.locator(".household-name", { hasText: "Familie Schmidt" }).waitFor();
+      await page.getByText(say("item.otherHousehold", { name: "Familie Schmidt" })).waitFor();
+      expect(await page.getByText(say("item.notFound")).count()).to.equal(0);
+
+      // An item none of the households has any more keeps the sentence, and the household stays.
+      const gone = await addItem(anna, flat, { name: "Pizza" });
+      await anna.api("DELETE", `/households/${flat.hid}/items/${gone.id}`);
+      await anna.api("DELETE", `/households/${flat.hid}/items/${gone.id}/permanent`);
+      await page.goto(`${server.baseUrl}/items/${gone.id}`);
+      await page.getByText(say("item.notFound")).waitFor();
+      await page.locator(".household-name", { hasText: "Familie Schmidt" }).waitFor();
+    } finally {
+      await anna.context.close();
     }
   });
 }

@@ -62,6 +62,25 @@ export async function loadHouseholds(): Promise<Household[]> {
   }
 }
 
+/**
+ * Which other household of the user's holds `itemId`, for a link to an item opened while another
+ * household is selected (a family member of two shares a link from the other one); null when none
+ * does. Each household is asked in turn: the API names no household by item.
+ */
+export async function householdHolding(itemId: string, except: string): Promise<Household | null> {
+  for (const household of getState().households) {
+    if (household.id === except) continue;
+    try {
+      await api.item(household.id, itemId);
+      return household;
+    } catch (error) {
+      // Not there (404) or not answered: the next household may still have it.
+      noteFailure(error);
+    }
+  }
+  return null;
+}
+
 export async function selectHousehold(householdId: string): Promise<void> {
   remember("householdId", householdId);
   setFamilyTimeZone(getState().households.find((household) => household.id === householdId)?.timeZone);

@@ -70,6 +70,7 @@ export const de: Catalogue = {
 
   "item.title": "Eintrag",
   "item.notFound": "Diesen Eintrag gibt es nicht mehr, oder er gehört zu einem anderen Haushalt.",
+  "item.otherHousehold": "Dieser Eintrag gehört zu {name}: Jetzt wird dieser Haushalt angezeigt.",
   "item.noExpiry": "ohne Haltbarkeitsdatum",
   "item.expired": "abgelaufen am {date}",
   "item.expiresToday": "läuft heute ab",

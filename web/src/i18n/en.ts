@@ -68,6 +68,7 @@ export const en = {
 
   "item.title": "Item",
   "item.notFound": "This item does not exist any more, or belongs to another household.",
+  "item.otherHousehold": "This item belongs to {name}: now showing that household.",
   "item.noExpiry": "no expiry date",
   "item.expired": "expired {date}",
   "item.expiresToday": "expires today",

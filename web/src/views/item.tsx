@@ -13,7 +13,7 @@ import {
   useAction,
   useSoftConfirm,
 } from "../components.js";
-import { keepItems, keptItem, noteFailure } from "../data.js";
+import { householdHolding, keepItems, keptItem, noteFailure, selectHousehold } from "../data.js";
 import {
   dateInputValue,
   decimalInputValue,
@@ -26,7 +26,7 @@ import {
 } from "../format.js";
 import { type MessageKey, t } from "../i18n/index.js";
 import { navigate } from "../router.js";
-import { announce, compartmentName, freezerName, useAppState } from "../store.js";
+import { announce, compartmentName, freezerName, setState, useAppState } from "../store.js";
 import { offerShoppingList } from "./shopping-list.js";
 import { Expiry } from "./items.js";
 import { ITEM_UNITS, type ItemUnit } from "../api.js";
@@ -198,6 +198,15 @@ export function ItemView(props: { itemId: string }) {
         if (copy) {
           showUnlessTyping(copy);
           setKept(true);
+          return;
+        }
+      }
+      if (failure instanceof ApiError && failure.status === 404 && !keepDraft) {
+        const holding = await householdHolding(props.itemId, householdId);
+        if (holding) {
+          // Selecting it loads the item again, now from the household it belongs to.
+          setState({ notice: t("item.otherHousehold", { name: holding.name }) });
+          void selectHousehold(holding.id).catch(() => undefined);
           return;
         }
       }
