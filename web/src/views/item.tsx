@@ -27,6 +27,7 @@ import {
 import { type MessageKey, t } from "../i18n/index.js";
 import { navigate } from "../router.js";
 import { announce, compartmentName, freezerName, setState, useAppState } from "../store.js";
+import { historySentence, rememberCategories } from "../history.js";
 import { offerShoppingList } from "./shopping-list.js";
 import { Expiry } from "./items.js";
 import { ITEM_UNITS, type ItemUnit } from "../api.js";
@@ -56,52 +57,7 @@ function defaultTakeOut(unit: ItemUnit): string {
   return isCounted(unit) ? "1" : "";
 }
 
-/** The categories last loaded, for history sentences (outside a component). */
-let knownCategories: ReturnType<typeof useCategories> = [];
 import { ItemPhotoSection } from "./item-photo.js";
-
-/** One history entry as a sentence: "Anna moved it from Drawer 1 to Drawer 3, 2 days ago". */
-export function historySentence(entry: ChangeLogEntry, now: number = Date.now()): string {
-  const who = entry.changedBy.name;
-  const when = formatRelative(entry.changedAt, now);
-  const value = (raw: string | null): string => {
-    if (raw === null || raw === "") return t("history.nothing");
-    switch (entry.fieldName) {
-      case "compartmentId":
-        return compartmentName(raw) ?? t("history.unknownPlace");
-      case "freezerId":
-        return freezerName(raw) ?? t("history.unknownPlace");
-      case "expiresAt":
-      case "storedAt":
-        return formatDate(raw);
-      case "quantity":
-        return formatNumber(Number(raw));
-      case "unit":
-        return (ITEM_UNITS as readonly string[]).includes(raw) ? unitName(raw as ItemUnit) : raw;
-      case "categoryId":
-        return categoryName(knownCategories, raw) ?? t("history.unknownCategory");
-      default:
-        return raw;
-    }
-  };
-  const keys: Record<string, MessageKey> = {
-    compartmentId: "history.moved",
-    freezerId: "history.movedFreezer",
-    quantity: "history.quantity",
-    name: "history.renamed",
-    expiresAt: "history.expiry",
-    storedAt: "history.stored",
-    notes: "history.notes",
-    barcode: "history.barcode",
-    unit: "history.unit",
-    categoryId: "history.category",
-    deletedAt: entry.newValue ? "history.archived" : "history.restored",
-    photo: entry.newValue ? (entry.oldValue ? "history.photoChanged" : "history.photoAdded") : "history.photoRemoved",
-  };
-  const key = keys[entry.fieldName] ?? "history.changed";
-  return t(key, { who, when, field: entry.fieldName, from: value(entry.oldValue), to: value(entry.newValue) });
-}
-
 /** One item: edit, move, take some out, archive; and what happened to it. */
 export function ItemView(props: { itemId: string }) {
   const { householdId, freezers, online, liveVersion } = useAppState();
@@ -129,7 +85,7 @@ export function ItemView(props: { itemId: string }) {
   /** The item and unit the take-out form was set up for; a reload of the same keeps what the user chose. */
   const takeFor = useRef<{ itemId: string; unit: ItemUnit } | null>(null);
   const categories = useCategories();
-  knownCategories = categories;
+  rememberCategories(categories);
 
   const show = (loaded: Item) => {
     setItem(loaded);
