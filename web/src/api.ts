@@ -223,19 +223,17 @@ export async function fetchJson(
 export async function failure(response: Response): Promise<ApiError> {
   let message = response.statusText;
   let details: ErrorDetail[] = [];
-  let code: string | null = null;
   let body: unknown = null;
   try {
     body = await response.json();
-    const fields = body as { message?: unknown; details?: unknown; code?: unknown };
+    const fields = body as { message?: unknown; details?: unknown };
     if (typeof fields.message === "string") message = fields.message;
     if (Array.isArray(fields.details)) details = fields.details as ErrorDetail[];
-    if (typeof fields.code === "string") code = fields.code;
   } catch {
     // Not JSON (a proxy's error page): the status alone tells the user enough.
   }
-  // The server names the code in a header (the body keeps its documented fields).
-  code ??= response.headers.get("Hearth-Error-Code");
+  // The server names the code in a header: the body keeps its documented fields, which hold none.
+  const code = response.headers.get("Hearth-Error-Code");
   const retry = Number(response.headers.get("Retry-After"));
   return new ApiError(
     response.status,

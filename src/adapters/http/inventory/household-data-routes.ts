@@ -139,19 +139,6 @@ export function spoolFailure(error: unknown): HttpError | null {
  * `maxBytes` of the file itself: a small compressed body cannot unpack past the limit.
  */
 async function spool(req: Request, file: string, decoder: (() => Transform) | null, maxBytes: number): Promise<void> {
-  try {
-    await decodeInto(req, file, decoder, maxBytes);
-  } catch (error) {
-    throw spoolFailure(error) ?? error;
-  }
-}
-
-async function decodeInto(
-  req: Request,
-  file: string,
-  decoder: (() => Transform) | null,
-  maxBytes: number,
-): Promise<void> {
   let size = 0;
   const limit = new Transform({
     transform(chunk: Buffer, _encoding, done) {
@@ -161,12 +148,9 @@ async function decodeInto(
       else done(null, chunk);
     },
   });
-  if (!decoder) {
-    await pipeline(req, limit, createWriteStream(file));
-    return;
-  }
   try {
-    await pipeline(req, decoder(), limit, createWriteStream(file));
+    if (decoder) await pipeline(req, decoder(), limit, createWriteStream(file));
+    else await pipeline(req, limit, createWriteStream(file));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // zlib's own errors carry Z_* codes, brotli's ERR_BROTLI_*/ERR__ ones.
@@ -179,7 +163,7 @@ async function decodeInto(
         "The file cannot be read: it does not decompress as its Content-Encoding says",
         [{ path: "file", message: `not valid ${req.headers["content-encoding"]} data (${(error as Error).message})` }],
       );
-    throw error;
+    throw spoolFailure(error) ?? error;
   }
 }
 
