@@ -309,9 +309,20 @@ describe("hot standby: the leader stalls past its lease (integration, SIGSTOP)",
     omicron.process.child.kill("SIGSTOP");
     try {
       await waitFor("pi to lead", async () => (await role(pi))?.role === "leader", 30_000);
-      const ids = [1, 2, 3, 4, 5];
-      for (const id of ids) await observer.publishAsync(`${prefix}/in`, JSON.stringify({ id }), { qos: 1 });
-      await waitFor("pi's answers", () => ids.every((id) => echoes.some((echo) => echo.id === id)));
+      // pi loads its automations after it took the lease; until it has subscribed, messages
+      // reach the stopped omicron alone. Send one after another until pi answers, then three more
+      // that both get. Every one of them waits in omicron's socket.
+      let nextId = 1;
+      const send = async () => {
+        const id = nextId++;
+        await observer?.publishAsync(`${prefix}/in`, JSON.stringify({ id }), { qos: 1 });
+        await waitFor(`answer to ${id}`, () => echoes.some((echo) => echo.id === id), 1_000).catch(() => undefined);
+      };
+      while (!echoes.some((echo) => echo.instance === "pi")) {
+        if (nextId > 60) throw new Error(`pi never answered:\n${pi.process.output()}`);
+        await send();
+      }
+      for (let more = 0; more < 3; more++) await send();
     } finally {
       omicron.process.child.kill("SIGCONT");
     }
@@ -321,8 +332,8 @@ describe("hot standby: the leader stalls past its lease (integration, SIGSTOP)",
     );
     // One more message after omicron stepped down: answered once, by pi; by then anything
     // omicron would have run has long been answered too.
-    await observer.publishAsync(`${prefix}/in`, JSON.stringify({ id: 6 }), { qos: 1 });
-    await waitFor("the answer to 6", () => echoes.some((echo) => echo.id === 6));
+    await observer.publishAsync(`${prefix}/in`, JSON.stringify({ id: 1000 }), { qos: 1 });
+    await waitFor("the answer to 1000", () => echoes.some((echo) => echo.id === 1000));
     expect(echoes.filter((echo) => echo.instance === "omicron").map((echo) => echo.id)).to.deep.equal([0]);
     const ids = echoes.map((echo) => echo.id);
     expect(new Set(ids).size, "each message answered once").to.equal(ids.length);
