@@ -157,6 +157,13 @@ const envSchema = z.object({
   MQTT_PORT: port.default(1883),
   MQTT_USERNAME: optionalText,
   MQTT_PASSWORD: optionalText,
+  /** Larger messages from the broker are dropped unread, so one publish cannot exhaust memory. */
+  MQTT_MAX_MESSAGE_BYTES: z.coerce
+    .number({ message: "expected a number of bytes" })
+    .int("expected a whole number of bytes")
+    .min(64 * 1024, "expected at least 65536 (64 KB)")
+    .max(268_435_455, "expected at most 268435455 (MQTT's largest packet)")
+    .default(16 * 1024 * 1024),
   ZIGBEE2MQTT_PREFIX: z.string().trim().min(1).default("zigbee2mqtt"),
   HTTP_PORT: port.default(8080),
   HTTP_TOKEN: optionalText,

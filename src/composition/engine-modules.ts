@@ -110,6 +110,7 @@ export const systemEngineModule: EngineModule = (scope) => {
           },
           username: settings.MQTT_USERNAME,
           password: settings.MQTT_PASSWORD,
+          maxMessageBytes: settings.MQTT_MAX_MESSAGE_BYTES,
         },
         mqttLogger,
       );

@@ -1,7 +1,12 @@
-import mqtt, { type IClientOptions, type MqttClient as MqttJs } from "mqtt";
+import { createConnection } from "node:net";
+import { type IClientOptions, MqttClient as MqttJs } from "mqtt";
 import { maskSecrets } from "../logging/mask-url.js";
 import type { Logger } from "../../ports/logger.js";
 import type { MqttClient, QoS } from "../../ports/mqtt-client.js";
+import { type DroppedPacket, PacketSizeGuard } from "./packet-size-guard.js";
+
+/** The default of `maxMessageBytes` (MQTT_MAX_MESSAGE_BYTES): 16 MB. */
+const DEFAULT_MQTT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 export interface MqttJsClientOptions {
   /** Broker URL, or a function resolving it at connect time (broker selection runs at start). */
@@ -15,6 +20,8 @@ export interface MqttJsClientOptions {
   maxReconnectDelayMs?: number;
   /** How long the first connect() waits for an answer before resolving anyway. Default 5000. */
   firstAttemptTimeoutMs?: number;
+  /** Messages larger than this many bytes are dropped unread (logged). Default 16 MB. */
+  maxMessageBytes?: number;
 }
 
 /**
@@ -56,7 +63,7 @@ export class MqttJsClient implements MqttClient {
     if (this.options.username) clientOptions.username = this.options.username;
     if (this.options.password) clientOptions.password = this.options.password;
     this.logger.info("Connecting to MQTT broker", { url: maskSecrets(url) });
-    const client = mqtt.connect(url, clientOptions);
+    const client = new MqttJs(this.streamBuilder(url), clientOptions);
     this.client = client;
     client.on("message", (topic, payload) => {
       for (const listener of this.messageListeners) listener(topic, payload);
@@ -109,6 +116,34 @@ export class MqttJsClient implements MqttClient {
 
   onConnectionChange(listener: (connected: boolean) => void): void {
     this.connectionListeners.push(listener);
+  }
+
+  /**
+   * A TCP connection to the broker whose bytes reach mqtt.js's parser through the size guard.
+   * mqtt.js's own `connect(url)` offers no way in between, so the client is built here.
+   */
+  private streamBuilder(url: string): () => ReturnType<typeof createConnection> {
+    const { protocol, hostname, port } = new URL(url);
+    if (protocol !== "mqtt:" && protocol !== "tcp:") {
+      throw new Error(`MQTT broker URL ${maskSecrets(url)}: only mqtt:// is supported`);
+    }
+    const host = hostname.replace(/^\[(.*)\]$/, "$1");
+    const maxBytes = this.options.maxMessageBytes ?? DEFAULT_MQTT_MAX_MESSAGE_BYTES;
+    const onDrop = (packet: DroppedPacket) =>
+      this.logger.warn("An MQTT message larger than MQTT_MAX_MESSAGE_BYTES was dropped unread", {
+        topic: packet.topic,
+        bytes: packet.bytes,
+        maxBytes,
+      });
+    return () => {
+      const socket = createConnection({ host, port: port === "" ? 1883 : Number(port) });
+      // mqtt.js reads the connection only through `pipe` into its parser; everything else it
+      // does with the socket (writes, errors, close, destroy) stays on the socket itself.
+      const pipe = socket.pipe.bind(socket);
+      socket.pipe = <T extends NodeJS.WritableStream>(destination: T, options?: { end?: boolean }): T =>
+        pipe(new PacketSizeGuard(maxBytes, onDrop)).pipe(destination, options);
+      return socket;
+    };
   }
 
   private emitConnection(connected: boolean): void {

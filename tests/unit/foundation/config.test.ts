@@ -89,6 +89,17 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ ITEM_LIST_CACHE_SIZE: "lots" })).to.throw(ConfigError, /ITEM_LIST_CACHE_SIZE/);
   });
 
+  it("bounds MQTT messages at 16 MB by default, and takes 64 KB up to MQTT's largest packet", () => {
+    expect(loadConfig({}).MQTT_MAX_MESSAGE_BYTES).to.equal(16 * 1024 * 1024);
+    expect(loadConfig({ MQTT_MAX_MESSAGE_BYTES: "1048576" }).MQTT_MAX_MESSAGE_BYTES).to.equal(1_048_576);
+    expect(() => loadConfig({ MQTT_MAX_MESSAGE_BYTES: "1000" })).to.throw(
+      ConfigError,
+      /MQTT_MAX_MESSAGE_BYTES: expected at least 65536/,
+    );
+    expect(() => loadConfig({ MQTT_MAX_MESSAGE_BYTES: "300000000" })).to.throw(ConfigError, /at most 268435455/);
+    expect(() => loadConfig({ MQTT_MAX_MESSAGE_BYTES: "16MB" })).to.throw(ConfigError, /MQTT_MAX_MESSAGE_BYTES/);
+  });
+
   it("reads the hot standby settings and refuses a renewal period over half the lease", () => {
     expect(loadConfig({})).to.include({ HOT_STANDBY: true, LEADER_LEASE_TTL_MS: 3000, LEADER_LEASE_RENEW_MS: 1000 });
     expect(loadConfig({}).INSTANCE_NAME).to.equal(undefined);
