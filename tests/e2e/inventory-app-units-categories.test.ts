@@ -179,6 +179,18 @@ function tests(getServer: () => AppServer, profile: Profile): void {
         .getByText(unitSentence.slice(0, unitSentence.indexOf(", ")), { exact: false })
         .first()
         .waitFor();
+      // Each quantity in the unit the item had then, though the entries keep numbers alone.
+      const quantitySentence = (from: string, to: string) => {
+        const sentence = say("history.quantity", { who: "Anna", when: "", from, to });
+        return sentence.slice(0, sentence.indexOf(", ", sentence.indexOf(to)));
+      };
+      for (const [from, to] of [
+        [`${decimal("0.75")} kg`, `${decimal("0.5")} kg`],
+        [`${grouped("1,000")} g`, "1 kg"],
+        ["1 kg", `${grouped("1,000")} g`],
+      ] as const) {
+        await page.locator("ol.history li", { hasText: quantitySentence(from, to) }).waitFor();
+      }
       await expectAccessible(page, "the item screen with units");
     } finally {
       await anna.context.close();

@@ -1,5 +1,5 @@
 import { type ChangeLogEntry, ITEM_UNITS, type ItemUnit } from "./api.js";
-import { categoryName, unitName, type useCategories } from "./categories.js";
+import { categoryName, formatAmount, unitName, type useCategories } from "./categories.js";
 import { formatDate, formatNumber, formatRelative } from "./format.js";
 import { type MessageKey, t } from "./i18n/index.js";
 import { compartmentName, freezerName } from "./store.js";
@@ -12,11 +12,41 @@ export function rememberCategories(categories: ReturnType<typeof useCategories>)
   knownCategories = categories;
 }
 
+/** The unit an item had before and after one history entry. */
+export interface EntryUnits {
+  before: ItemUnit;
+  after: ItemUnit;
+}
+
+const isUnit = (value: string | null): value is ItemUnit => (ITEM_UNITS as readonly string[]).includes(value ?? "");
+
+/**
+ * The unit of each entry's quantities, since an entry keeps the numbers alone: walked back from
+ * the unit the item has now through the unit changes, newest first as the API lists them. The
+ * entries of one save share their time; a save that changed the unit and the quantity has the
+ * old quantity in the old unit.
+ */
+export function unitsOfEntries(entries: readonly ChangeLogEntry[], current: ItemUnit): Map<string, EntryUnits> {
+  const units = new Map<string, EntryUnits>();
+  let after = current;
+  for (let start = 0; start < entries.length; ) {
+    let end = start;
+    while (end < entries.length && entries[end]?.changedAt === entries[start]?.changedAt) end += 1;
+    const save = entries.slice(start, end);
+    const unitChange = save.find((entry) => entry.fieldName === "unit");
+    const before = unitChange && isUnit(unitChange.oldValue) ? unitChange.oldValue : after;
+    for (const entry of save) units.set(entry.id, { before, after });
+    after = before;
+    start = end;
+  }
+  return units;
+}
+
 /** One history entry as a sentence: "Anna moved it from Drawer 1 to Drawer 3, 2 days ago". */
-export function historySentence(entry: ChangeLogEntry, now: number = Date.now()): string {
+export function historySentence(entry: ChangeLogEntry, now: number = Date.now(), units?: EntryUnits): string {
   const who = entry.changedBy.name;
   const when = formatRelative(entry.changedAt, now);
-  const value = (raw: string | null): string => {
+  const value = (raw: string | null, side: keyof EntryUnits): string => {
     if (raw === null || raw === "") return t("history.nothing");
     switch (entry.fieldName) {
       case "compartmentId":
@@ -26,10 +56,13 @@ export function historySentence(entry: ChangeLogEntry, now: number = Date.now())
       case "expiresAt":
       case "storedAt":
         return formatDate(raw);
-      case "quantity":
-        return formatNumber(Number(raw));
+      case "quantity": {
+        // Pieces read as plain numbers, as the item's summary has them.
+        const unit = units?.[side] ?? "piece";
+        return unit === "piece" ? formatNumber(Number(raw)) : formatAmount(Number(raw), unit);
+      }
       case "unit":
-        return (ITEM_UNITS as readonly string[]).includes(raw) ? unitName(raw as ItemUnit) : raw;
+        return isUnit(raw) ? unitName(raw) : raw;
       case "categoryId":
         return categoryName(knownCategories, raw) ?? t("history.unknownCategory");
       default:
@@ -56,5 +89,11 @@ export function historySentence(entry: ChangeLogEntry, now: number = Date.now())
     photo: entry.newValue ? (entry.oldValue ? "history.photoChanged" : "history.photoAdded") : "history.photoRemoved",
   };
   const key = keys[entry.fieldName] ?? "history.changed";
-  return t(key, { who, when, field: entry.fieldName, from: value(entry.oldValue), to: value(entry.newValue) });
+  return t(key, {
+    who,
+    when,
+    field: entry.fieldName,
+    from: value(entry.oldValue, "before"),
+    to: value(entry.newValue, "after"),
+  });
 }

@@ -27,7 +27,7 @@ import {
 import { type MessageKey, t } from "../i18n/index.js";
 import { navigate } from "../router.js";
 import { announce, compartmentName, freezerName, setState, useAppState } from "../store.js";
-import { historySentence, rememberCategories } from "../history.js";
+import { historySentence, rememberCategories, unitsOfEntries } from "../history.js";
 import { offerShoppingList } from "./shopping-list.js";
 import { Expiry } from "./items.js";
 import { ITEM_UNITS, type ItemUnit } from "../api.js";
@@ -278,6 +278,7 @@ export function ItemView(props: { itemId: string }) {
   const freezer = freezers.find((candidate) => candidate.id === freezerId);
   const archived = item.deletedAt !== null;
   const readOnly = !online || kept;
+  const units = unitsOfEntries(history, item.unit ?? "piece");
   return (
     <main id="main">
       <h1>{item.name}</h1>
@@ -442,7 +443,7 @@ export function ItemView(props: { itemId: string }) {
           {history.map((entry) => (
             <li key={entry.id}>
               <time dateTime={entry.changedAt} title={formatDateTime(entry.changedAt)}>
-                {historySentence(entry)}
+                {historySentence(entry, Date.now(), units.get(entry.id))}
               </time>
             </li>
           ))}
