@@ -154,6 +154,9 @@ describe("the House section of the family app (issue 25)", function () {
           expect(new URL(page.url()).pathname).to.equal("/house");
           await page.getByRole("heading", { level: 1, name: house(profile, "house.overview") }).waitFor();
           await page.locator("#stat-engine .badge").waitFor();
+          expect(await page.title()).to.equal(
+            `${house(profile, "house.overview")} – ${say("nav.house")} – ${say("app.title")}`,
+          );
           await page.locator("tr[data-automation='porch-light']").waitFor();
           await expectAccessible(page, "House overview");
           if (profile.phone) await expectNoSidewaysScroll(page, "House overview");
@@ -173,6 +176,8 @@ describe("the House section of the family app (issue 25)", function () {
             await sections.getByRole("link", { name: house(profile, key) }).click();
             await page.getByRole("heading", { level: 1, name: house(profile, key) }).waitFor();
             await page.locator(loaded).first().waitFor();
+            // Each page names itself in the tab and the browser history, not "House" for all.
+            expect(await page.title()).to.equal(`${house(profile, key)} – ${say("nav.house")} – ${say("app.title")}`);
             await expectAccessible(page, `House ${key}`);
             if (profile.phone) await expectNoSidewaysScroll(page, `House ${key}`);
           }

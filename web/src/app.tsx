@@ -4,6 +4,7 @@ import { Announcer, Link, LoadFailed } from "./components.js";
 import { boot, loadHouseholds, selectHousehold } from "./data.js";
 import { type MessageKey, t } from "./i18n/index.js";
 import { usePath } from "./router.js";
+import { namedScreenTitle } from "./screen-title.js";
 import { announce, setState, useAppState } from "./store.js";
 import { AccountView } from "./views/account.js";
 import { ArchiveView } from "./views/archive.js";
@@ -224,7 +225,7 @@ function useScreenChange(path: string, user: unknown): void {
     const key = signedIn
       ? (SCREEN_TITLES.find(([pattern]) => pattern.test(path))?.[1] ?? "nav.home")
       : "auth.login.title";
-    const title = t(key);
+    const title = (signedIn ? namedScreenTitle(path) : null) ?? t(key);
     document.title = `${title} – ${t("app.title")}`;
     // The first screen after start-up is not a change: nothing to announce, the focus stays put.
     if (!settled.current) {

@@ -5,6 +5,8 @@
  * HouseConnection; the pages never name a URL of their own.
  */
 import { useEffect } from "preact/hooks";
+import { t } from "../i18n/index.js";
+import { useScreenTitle } from "../screen-title.js";
 import { useAppState } from "../store.js";
 import { AutomationsPage } from "./automations.js";
 import { HouseLink, useHouseData } from "./common.js";
@@ -68,6 +70,8 @@ export function housePages(connection: HouseConnection): HousePage[] {
 /** The House section of the family app under /house/…; `path` is the app's current path. */
 export function HouseSection(props: { path: string }) {
   const slug = props.path.replace(/^\/house\/?/, "").replace(/\/$/, "");
+  const page = housePages(familyConnection).find((candidate) => candidate.slug === slug);
+  useScreenTitle(props.path, `${ht(page?.title ?? "house.overview")} – ${t("nav.house")}`);
   return (
     <HouseConnectionContext.Provider value={familyConnection}>
       <HousePages slug={slug} />
