@@ -162,6 +162,62 @@ function phoneFindings(getServer: () => AppServer): void {
     }
   });
 
+  it("signing out while offline asks before dropping unsent changes, signs every tab out, and ends the session once online (de-DE)", async () => {
+    const server = getServer();
+    const say = (key: Parameters<typeof text>[1], values: Record<string, string | number> = {}) =>
+      text(german, key, values);
+    const anna = await member(server, german, "Anna");
+    try {
+      const place = await household(anna, "Familie Schmidt");
+      await addItem(anna, place, { name: "Erbsen" });
+      const { page: home, context } = anna;
+      await home.goto(`${server.baseUrl}/`);
+      await home.locator(".household-name", { hasText: "Familie Schmidt" }).waitFor();
+      await keptForOffline(home, place);
+      const other = await context.newPage();
+      await other.goto(`${server.baseUrl}/`);
+      await other.locator(".household-name", { hasText: "Familie Schmidt" }).waitFor();
+      const refresh = (await context.cookies()).find((cookie) => cookie.name === "hearth_refresh");
+      expect(refresh, "the refresh cookie").not.to.equal(undefined);
+
+      await context.setOffline(true);
+      await openQuickAdd(home, german);
+      await home.locator("#add-name").fill("Eis");
+      await home.getByRole("button", { name: say("add.submit"), exact: true }).click();
+      await home.waitForFunction(() => document.querySelectorAll(".pending li").length === 1);
+      await home.keyboard.press("Escape");
+
+      // The unsent change is not dropped without asking.
+      await home.getByRole("link", { name: say("nav.account") }).click();
+      await home.getByRole("button", { name: say("account.signOut") }).click();
+      await home.getByText(say("account.signOutDiscards", { count: 1 })).waitFor();
+      await home.getByRole("button", { name: say("account.signOutAnyway") }).click();
+      await home.getByRole("heading", { name: say("auth.login.title") }).waitFor();
+      await home
+        .getByRole("alert")
+        .filter({ hasText: say("account.signedOutOffline") })
+        .waitFor();
+      await expectAccessible(home, "signed out while offline (de-DE)");
+      await other.getByRole("heading", { name: say("auth.login.title") }).waitFor();
+      expect(await other.locator(".household-name").count()).to.equal(0);
+
+      // Back online, the app tells the server: the old cookie's session is over, and a reload
+      // does not resume it.
+      await context.setOffline(false);
+      await home.waitForFunction(() => localStorage.getItem("hearth-session.signOutPending") === null);
+      const resumed = await fetch(`${server.baseUrl}/api/v1/auth/web/refresh`, {
+        method: "POST",
+        headers: { "X-Hearth-Client": "web", Cookie: `hearth_refresh=${refresh?.value}` },
+      });
+      expect(resumed.status, "a refresh with the cookie of the signed-out session").to.equal(401);
+      await other.reload();
+      await other.getByRole("heading", { name: say("auth.login.title") }).waitFor();
+    } finally {
+      await anna.context.setOffline(false);
+      await anna.context.close();
+    }
+  });
+
   it("a link to an item of the member's other household switches to it (de-DE)", async () => {
     const server = getServer();
     const say = (key: Parameters<typeof text>[1], values: Record<string, string | number> = {}) =>

@@ -306,7 +306,53 @@ async function sharedSince(startedAt: number): Promise<boolean> {
   return true;
 }
 
+/**
+ * Set while this browser was signed out but the server could not be told (offline): its refresh
+ * cookie is still a live session there. Until the server has ended it, the app does not resume
+ * the session from the cookie, and tells the server as soon as it can.
+ */
+// Outside the "hearth." keys that signing out forgets.
+const SIGN_OUT_PENDING = "hearth-session.signOutPending";
+
+function signOutPending(): boolean {
+  try {
+    return localStorage.getItem(SIGN_OUT_PENDING) !== null;
+  } catch {
+    return false;
+  }
+}
+
+function setSignOutPending(pending: boolean): void {
+  try {
+    if (pending) localStorage.setItem(SIGN_OUT_PENDING, "1");
+    else localStorage.removeItem(SIGN_OUT_PENDING);
+  } catch {
+    // Without storage a reload resumes the session: the sign-out then says it did not reach the server.
+  }
+}
+
+/** Ends on the server a session this browser signed out of while offline; false while still unreachable. */
+async function finishPendingSignOut(): Promise<boolean> {
+  if (!signOutPending()) return true;
+  try {
+    await parse(await send("POST", "/auth/web/logout", undefined, true));
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 0 || error.status >= 500 || error.status === 429)) return false;
+    // Any other answer: the server has no session for this cookie (anymore).
+  }
+  setSignOutPending(false);
+  return true;
+}
+
+if (typeof window !== "undefined") window.addEventListener("online", () => void finishPendingSignOut());
+
 async function refreshOnce(startedAt: number): Promise<boolean> {
+  // Signed out while offline: the cookie's session is not resumed, whether or not the server has
+  // been told by now.
+  if (signOutPending()) {
+    await finishPendingSignOut();
+    return false;
+  }
   // Another tab refreshed while this one waited for the lock: its session is ours too.
   if (await sharedSince(startedAt)) return true;
   try {
@@ -429,6 +475,9 @@ export interface RememberedBarcode {
 }
 
 async function startSession(path: string, body: unknown): Promise<User> {
+  // The session this browser left while offline ends before a new one starts; the new cookie
+  // would otherwise replace it unended.
+  await finishPendingSignOut();
   const session = await parse<{ accessToken: string; user: User }>(await send("POST", path, body, true));
   accessToken = session.accessToken;
   currentUser = session.user;
@@ -443,16 +492,25 @@ export function currentAccessToken(): string | null {
 export const api = {
   register: (body: { email: string; password: string; name: string }) => startSession("/auth/web/register", body),
   login: (body: { email: string; password: string }) => startSession("/auth/web/login", body),
-  /** Signs this browser out: this tab and, over the session channel, every other tab of the app. */
+  /**
+   * Signs this browser out: this tab and, over the session channel, every other tab of the app.
+   * Offline, the browser is signed out all the same and the server is told once it can be
+   * (`signOutPending` says so meanwhile).
+   */
   async logout(): Promise<void> {
     try {
       await parse(await send("POST", "/auth/web/logout", undefined, true));
-      sessionChannel?.postMessage({ type: "signed-out" });
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 0)) throw error;
+      setSignOutPending(true);
     } finally {
       accessToken = null;
       currentUser = null;
     }
+    sessionChannel?.postMessage({ type: "signed-out" });
   },
+  /** Whether this browser was signed out while offline and the server has not been told yet. */
+  signOutPending,
   async logoutEverywhere(): Promise<void> {
     await request("POST", "/auth/logout-all");
     await api.logout();

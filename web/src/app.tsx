@@ -282,6 +282,7 @@ export function App() {
     return (
       <>
         <OfflineBanner />
+        <Notice />
         <AuthView />
         <Announcer />
       </>

@@ -109,7 +109,8 @@ export async function loadFreezers(): Promise<void> {
 /** After a sign-in: the user, their households, and an invite they opened before signing in. */
 export async function signedIn(user: User): Promise<void> {
   remember("user", user);
-  setState({ user });
+  // A notice from before signing in ("signed out on this device") is done with.
+  setState({ user, notice: null });
   await loadHouseholds().catch(() => undefined);
 }
 

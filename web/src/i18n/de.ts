@@ -202,6 +202,11 @@ export const de: Catalogue = {
   "account.signOutTitle": "Abmelden",
   "account.signOut": "Auf diesem Gerät abmelden",
   "account.signOutEverywhere": "Auf allen Geräten abmelden",
+  "account.signOutDiscards":
+    "Änderungen auf diesem Gerät sind noch nicht bei Hearth angekommen ({count}). Beim Abmelden gehen sie verloren.",
+  "account.signOutAnyway": "Abmelden und verwerfen",
+  "account.signedOutOffline":
+    "Auf diesem Gerät abgemeldet. Sobald das Gerät wieder online ist, beendet Hearth die Sitzung auch auf dem Server.",
   "account.delete": "Konto löschen",
   "account.deleteHint":
     "Bei deinen Einträgen steht dann „Gelöschter Nutzer“. Eigentümer müssen ihre Haushalte vorher übertragen oder löschen.",

@@ -198,6 +198,11 @@ export const en = {
   "account.signOutTitle": "Sign out",
   "account.signOut": "Sign out on this device",
   "account.signOutEverywhere": "Sign out on all devices",
+  "account.signOutDiscards":
+    "Changes made on this device have not reached Hearth yet ({count}). Signing out discards them.",
+  "account.signOutAnyway": "Sign out and discard them",
+  "account.signedOutOffline":
+    "Signed out on this device. Hearth ends the session on the server as soon as this device is back online.",
   "account.delete": "Delete account",
   "account.deleteHint":
     "Your items keep your name replaced by “Deleted user”. Owners must transfer or delete their households first.",

@@ -15,7 +15,7 @@ import { remember, setState, useAppState } from "../store.js";
 
 /** The signed-in user: name, email, password, signing out, deleting the account. */
 export function AccountView() {
-  const { user, online } = useAppState();
+  const { user, online, pending } = useAppState();
   const [name, setName] = useState(user?.name ?? "");
   const [email, setEmail] = useState(user?.email ?? "");
   const [currentPassword, setCurrentPassword] = useState("");
@@ -39,6 +39,8 @@ export function AccountView() {
   const logout = useAction(async () => {
     await api.logout();
     signedOut();
+    // Offline: signed out here; the sign-in screen says the server still has to hear of it.
+    if (api.signOutPending()) setState({ notice: t("account.signedOutOffline") });
   });
   const logoutEverywhere = useAction(async () => {
     await api.logoutEverywhere();
@@ -90,9 +92,20 @@ export function AccountView() {
       <section aria-labelledby="signout-title">
         <h2 id="signout-title">{t("account.signOutTitle")}</h2>
         <div class="actions">
-          <button type="button" disabled={logout.busy} onClick={() => void logout.run()}>
-            {t("account.signOut")}
-          </button>
+          {pending.length > 0 ? (
+            // Signing out forgets this device's queue of unsent changes: not without asking.
+            <ConfirmButton
+              label={t("account.signOut")}
+              question={t("account.signOutDiscards", { count: pending.length })}
+              confirmLabel={t("account.signOutAnyway")}
+              disabled={logout.busy}
+              onConfirm={() => logout.run()}
+            />
+          ) : (
+            <button type="button" disabled={logout.busy} onClick={() => void logout.run()}>
+              {t("account.signOut")}
+            </button>
+          )}
           <button type="button" disabled={!online || logoutEverywhere.busy} onClick={() => void logoutEverywhere.run()}>
             {t("account.signOutEverywhere")}
           </button>
