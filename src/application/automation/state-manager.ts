@@ -158,12 +158,40 @@ export class StateManager implements StateManagerApi {
     // After the write before it, whether that one failed or not: chained on a failed write
     // alone, every later save (the one at stop included) would be skipped, and a disk full
     // for a moment would keep the state from ever being saved again.
-    const write = this.writing.then(
-      () => store.save(snapshot),
-      () => store.save(snapshot),
-    );
+    const saveKeeping = async () => {
+      try {
+        await store.save(snapshot);
+      } catch (error) {
+        await this.saveWithout(snapshot, error);
+      }
+    };
+    const write = this.writing.then(saveKeeping, saveKeeping);
     this.writing = write;
     await write;
+  }
+
+  /**
+   * A value JSON cannot hold (a cycle, a BigInt, nesting deeper than the stack) fails the whole
+   * document; left so, no change to any key would be saved again. The keys whose values can be
+   * written are saved, and each one that cannot is named in the log.
+   */
+  private async saveWithout(snapshot: Record<string, unknown>, error: unknown): Promise<void> {
+    if (!(error instanceof TypeError || error instanceof RangeError)) throw error;
+    const savable: Record<string, unknown> = {};
+    const unsavable: { key: string; reason: string }[] = [];
+    for (const [key, value] of Object.entries(snapshot)) {
+      try {
+        JSON.stringify(value);
+        savable[key] = value;
+      } catch (reason) {
+        unsavable.push({ key, reason: reason instanceof Error ? reason.message : String(reason) });
+      }
+    }
+    if (unsavable.length === 0) throw error;
+    for (const { key, reason } of unsavable) {
+      this.dependencies.logger.error("State key cannot be saved as JSON; it is kept in memory only", { key, reason });
+    }
+    await this.dependencies.store?.save(savable);
   }
 
   /** Waits for writes in flight (tests, shutdown). */

@@ -274,6 +274,24 @@ describe("debug API router", () => {
       expect(state.has("x")).to.equal(false);
     });
 
+    it("answers 400 for a value nested deeper than 32 levels, which the state file could not hold, and changes nothing", async () => {
+      const app = appFor();
+      const deep = `{"value":${"[".repeat(5000)}${"]".repeat(5000)}}`;
+      for (const body of [deep, `${"[".repeat(5000)}${"]".repeat(5000)}`]) {
+        const response = await request(app)
+          .put("/api/state/x")
+          .set("Content-Type", "application/json")
+          .send(body)
+          .expect(400);
+        expect(response.body.details?.[0]?.message).to.equal("is nested deeper than 32 levels");
+      }
+      expect(state.has("x")).to.equal(false);
+      await request(app)
+        .put("/api/state/x")
+        .send({ value: { a: { b: { c: [1, 2, { d: true }] } } } })
+        .expect(200);
+    });
+
     it("says the body must be { value } when a bare JSON value is sent", async () => {
       const app = appFor();
       for (const bare of ["true", "5", '"on"', "null", "[1]"]) {

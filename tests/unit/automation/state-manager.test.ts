@@ -125,6 +125,29 @@ describe("StateManager", () => {
     expect(store.document).to.deep.equal({ a: 1, b: 2 });
   });
 
+  it("saves every other key when one value cannot be written as JSON, and names that key in the log", async () => {
+    const directory = await mkdtemp(path.join(tmpdir(), "hearth-state-"));
+    try {
+      const file = path.join(directory, "state.json");
+      const logger = new MemoryLogger();
+      const state = new StateManager({ persist: true }, { logger, store: new JsonFileStore(file, logger) });
+      const cyclic: Record<string, unknown> = { name: "porch" };
+      cyclic.self = cyclic;
+      state.set("mode", "away");
+      state.set("device", cyclic);
+      state.set("count", 10n);
+      await state.save();
+      state.set("mode", "home");
+      await state.save();
+      expect(JSON.parse(await readFile(file, "utf8"))).to.deep.equal({ mode: "home" });
+      const named = logger.at("error").map((entry) => entry.fields.key);
+      expect(named).to.include.members(["device", "count"]);
+      expect(state.get("device")).to.equal(cyclic);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
   it("moves aside a stored document that is valid JSON but not an object, and starts empty", async () => {
     const store = new MemoryJsonStore(["not", "a", "state", "object"]);
     const logger = new MemoryLogger();

@@ -170,6 +170,17 @@ describe("webhook router", () => {
     expect(manager.runs).to.have.length(0);
   });
 
+  it("answers 400 for JSON nested deeper than 32 levels without running anything", async () => {
+    const response = await request(app)
+      .post("/webhook/doorbell")
+      .set("Content-Type", "application/json")
+      .send(`{"pressed":${"[".repeat(5000)}${"]".repeat(5000)}}`)
+      .expect(400);
+    expect(response.body.details?.[0]).to.deep.include({ message: "is nested deeper than 32 levels" });
+    expect(manager.runs).to.have.length(0);
+    expect(logger.at("error")).to.deep.equal([]);
+  });
+
   it("answers 400 for a body that does not decompress as its Content-Encoding says, without running anything", async () => {
     for (const type of ["application/json", "text/plain", "application/x-www-form-urlencoded"]) {
       const response = await request(app)

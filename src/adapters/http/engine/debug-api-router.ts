@@ -20,6 +20,7 @@ import {
 } from "../../../application/automation/manual-trigger.js";
 import { isAuthenticated } from "./engine-auth.js";
 import type { EngineEventStreams } from "./engine-event-streams.js";
+import { refuseDeepBodies } from "../body-shape.js";
 import { ENGINE_BODY_LIMIT, engineErrorHandler, sendError, zodDetails } from "./engine-errors.js";
 import { isReady } from "./engine-http-server.js";
 import { refuseOnStandby } from "./standby-guard.js";
@@ -187,6 +188,9 @@ export function createDebugApiRouter(deps: DebugApiDeps): Router {
   // Not strict: a bare JSON value (`true`, `5`) reaches the route, which can then say what
   // shape it wants instead of the parser's "Unexpected token".
   router.use(express.json({ limit: ENGINE_BODY_LIMIT, strict: false }));
+  // A state value nested thousands deep is taken by JSON.parse but not by JSON.stringify: the
+  // state file could never be written again.
+  router.use(refuseDeepBodies);
 
   const servicesHealth = (): ServiceHealth[] =>
     (deps.services?.keys() ?? []).map((key) => describeServiceHealth(key, deps.services?.get(key)));

@@ -6,6 +6,7 @@ import { defaultWebhookHeader } from "../../../application/automation/trigger-ha
 import type { WebhookSecret } from "../../../domain/automation/trigger.js";
 import type { LeadershipStatus } from "../../../ports/leader-lease.js";
 import type { Logger } from "../../../ports/logger.js";
+import { refuseDeepBodies } from "../body-shape.js";
 import { ENGINE_BODY_LIMIT, engineErrorHandler, sendError } from "./engine-errors.js";
 import { refuseOnStandby } from "./standby-guard.js";
 
@@ -39,6 +40,8 @@ const bodyParsers: RequestHandler[] = [
   express.json({ limit: ENGINE_BODY_LIMIT, strict: false, type: isJson, verify: keepRawBody }),
   express.urlencoded({ limit: ENGINE_BODY_LIMIT, extended: false, type: isForm, verify: keepRawBody }),
   express.text({ limit: ENGINE_BODY_LIMIT, type: (req) => !isJson(req) && !isForm(req), verify: keepRawBody }),
+  // An automation's trace and its state cannot keep a body nested thousands deep.
+  refuseDeepBodies,
 ];
 
 /** Equal strings in time that does not depend on where they differ (nor, via hashing, on their lengths). */

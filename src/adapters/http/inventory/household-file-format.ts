@@ -26,7 +26,8 @@ import { BARCODE_UNITS } from "../../../domain/inventory/barcode.js";
 import { categoryName } from "./category-schemas.js";
 import { DEFAULT_ITEM_UNIT, quantityFitsUnit, WHOLE_NUMBER_UNITS } from "../../../domain/inventory/item-unit.js";
 import { freezerDescription, placeName, position } from "./freezer-schemas.js";
-import { fieldsWithNulCharacters, idSchema, NUL_CHARACTER_MESSAGE } from "./validation.js";
+import { fieldsWithNulCharacters, NUL_CHARACTER_MESSAGE } from "../body-shape.js";
+import { idSchema } from "./validation.js";
 import { neutraliseFormula, restoreFormula } from "./csv-formula-guard.js";
 
 export type HouseholdFileFormat = "json" | "csv";

@@ -19,7 +19,8 @@ import { createErrorHandler, ERROR_CODE_HEADER, HttpError, routeNotFound } from 
 import { createOpenApiRegistry, generateOpenApiDocument, type OpenAPIRegistry } from "./openapi.js";
 import { createRateLimiters, type RateLimitOptions } from "./rate-limits.js";
 import { mountRoutes, NOTHING, type RouteDefinition, registerRoutes, validateRequest } from "./routes.js";
-import { refuseDeepBodies, validate } from "./validation.js";
+import { refuseDeepBodies } from "../body-shape.js";
+import { validate } from "./validation.js";
 import { createWebAppRouter } from "./web-app-router.js";
 import {
   registerWebSessionOpenApi,
