@@ -14,6 +14,7 @@ import pg from "pg";
 import { z } from "zod";
 import { parseJsonOr } from "../../domain/shared/parse-json.js";
 import { keepsFiles } from "../../ports/data-dir.js";
+import { DURABLE_START_PARAMS, DurableNodeFS } from "./pglite-durable-fs.js";
 import { MIGRATIONS_DIR, migrateToLatest, migrationNames } from "./migrator.js";
 import { prepareMarkedStatements } from "./pg-prepared-statements.js";
 import { PgliteStatementCache } from "./pglite-prepared-statements.js";
@@ -105,17 +106,21 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     template = undefined;
   }
   if (dataPath) await mkdir(dataPath, { recursive: true });
-  return embeddedDatabase(await createPglite(dataPath, template), {
+  // On disk, commits are synced (see DurableNodeFS); a database in memory has nothing to sync.
+  const files = dataPath ? new DurableNodeFS(dataPath) : undefined;
+  return embeddedDatabase(await createPglite(files, template), {
     dataPath,
     turnBeforeStatements: options.turnBeforeStatements,
+    stoppedBy: () => files?.syncFailure,
   });
 }
 
-function createPglite(dataPath: string | undefined, dump: Uint8Array | undefined): Promise<PGlite> {
+function createPglite(files: DurableNodeFS | undefined, dump: Uint8Array | undefined): Promise<PGlite> {
+  const startParams = files ? DURABLE_START_PARAMS : PGlite.defaultStartParams;
   return PGlite.create({
-    ...(dataPath ? { dataDir: dataPath } : {}),
+    ...(files ? { fs: files } : {}),
     extensions: { unaccent, pg_trgm },
-    startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ["-c", setting])],
+    startParams: [...startParams, ...PGLITE_SETTINGS.flatMap((setting) => ["-c", setting])],
     ...(dump ? { loadDataDir: new Blob([new Uint8Array(dump)]) } : {}),
   });
 }
@@ -125,15 +130,18 @@ function embeddedDatabase(
   {
     dataPath,
     turnBeforeStatements,
+    stoppedBy,
   }: {
     /** The cluster's directory on disk; undefined for a database in memory. */
     dataPath?: string | undefined;
     turnBeforeStatements?: boolean | undefined;
+    /** Why PostgreSQL has stopped for good, if it has. */
+    stoppedBy?: () => unknown;
   } = {},
 ): Database & Required<Pick<Database, "dumpEmbedded">> {
   // knex-pglite uses its connection's waitReady, query() and close() only: the statement cache
   // stands in for query(), so every statement knex repeats is parsed and planned once.
-  const statements = new PgliteStatementCache(pglite, { turnBeforeStatements });
+  const statements = new PgliteStatementCache(pglite, { turnBeforeStatements, ...(stoppedBy ? { stoppedBy } : {}) });
   const connection = {
     waitReady: pglite.waitReady,
     query: statements.query.bind(statements),
@@ -199,7 +207,7 @@ export async function restoreEmbeddedDatabase(dataDir: string, dump: Uint8Array 
   // Without one, PGlite would run initdb there, and the restore would "succeed" with an empty database.
   if (!existsSync(path.join(incoming, "PG_VERSION"))) throw await refuse("is not a database cluster (no PG_VERSION)");
   try {
-    const pglite = await createPglite(incoming, undefined);
+    const pglite = await createPglite(new DurableNodeFS(incoming), undefined);
     // A query proves the restored cluster starts; close() then writes it out.
     try {
       await pglite.query("SELECT 1");

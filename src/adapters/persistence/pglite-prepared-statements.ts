@@ -42,6 +42,8 @@ export class PgliteStatementCache {
   private readonly capacity: number;
   private readonly turnBeforeStatements: boolean;
   private readonly now: () => number;
+  /** Why PostgreSQL in this PGlite has stopped for good (a failed sync), or null. */
+  private readonly stoppedBy: () => unknown;
   /** When the last turn this cache waited for ended (`now()`). */
   private lastTurn = Number.NEGATIVE_INFINITY;
 
@@ -49,12 +51,19 @@ export class PgliteStatementCache {
    * `capacity`: how many statements stay prepared (default 300). `turnBeforeStatements`: false
    * runs each statement at once, without the event loop's turn first (default true; off only to
    * measure what the turn costs and wins, in `npm run bench:inventory`). `now`: the clock of the
-   * turns inside a transaction, in ms (tests).
+   * turns inside a transaction, in ms (tests). `stoppedBy`: why PostgreSQL has stopped for good,
+   * if it has (see DurableNodeFS); every statement is then refused at once.
    */
   constructor(
     private readonly pglite: PGlite,
-    options: { capacity?: number; turnBeforeStatements?: boolean | undefined; now?: () => number } = {},
+    options: {
+      capacity?: number;
+      turnBeforeStatements?: boolean | undefined;
+      now?: () => number;
+      stoppedBy?: () => unknown;
+    } = {},
   ) {
+    this.stoppedBy = options.stoppedBy ?? (() => null);
     this.capacity = options.capacity ?? 300;
     this.turnBeforeStatements = options.turnBeforeStatements ?? true;
     this.now = options.now ?? (() => performance.now());
@@ -82,6 +91,12 @@ export class PgliteStatementCache {
     // done. Under load a request then waited up to two batches, the p99 twice the median (the
     // embedded database's fairness, docs/performance.md). Turns inside a transaction: see turn().
     if (this.turnBeforeStatements) await this.turn();
+    const stopped = this.stoppedBy();
+    if (stopped) {
+      throw new Error(
+        `The embedded database stopped after a failed sync to disk (${stopped instanceof Error ? stopped.message : String(stopped)}); restart Hearth`,
+      );
+    }
     // A closed PGlite goes to query() too, which says so (the protocol calls would fail on its
     // missing module with a TypeError).
     if (!CACHEABLE.test(sql) || options?.rowMode === "array" || options?.blob || this.pglite.closed) {
