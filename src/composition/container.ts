@@ -73,6 +73,8 @@ export function createHearthContainer(core: HearthCore): DependencyContainer {
         routes: engineRoutes({ version: HEARTH_VERSION, sessions: resolver.resolve<SessionStore>(SESSION_STORE) }),
         // main.ts owns SIGINT/SIGTERM: it stops the inventory API and the database as well.
         handleSignals: false,
+        // but one automation's stray rejection must not end the inventory API with it.
+        catchUnhandledRejections: true,
         ...(core.httpPort !== undefined ? { httpPort: core.httpPort } : {}),
         ...hotStandby(resolver.resolve<LeaderLease | null>(LEADER_LEASE), core),
       };

@@ -57,7 +57,7 @@ import { buildServicesFromConfig } from "./env-services.js";
 import { mirrorRelayStatus } from "./relay-state.js";
 import { createStatusRouter } from "./status-surfaces.js";
 import { HEARTH_VERSION } from "./version.js";
-import { stopOnSignals, UndoStack } from "./lifecycle.js";
+import { logUnhandledRejections, stopOnSignals, UndoStack } from "./lifecycle.js";
 import type { JsonStore } from "../ports/json-store.js";
 import {
   CRON_FIRE_LEDGER,
@@ -150,6 +150,12 @@ export interface EngineOptions {
    * itself (Hearth's own `npm start` does, to stop the inventory API too).
    */
   handleSignals?: boolean;
+  /**
+   * While the engine runs, log a promise rejection nobody caught (under the automation whose
+   * file it came from) instead of letting Node end the process. Default: as `handleSignals`,
+   * since both are the process owner's choice; Hearth's own `npm start` turns it on.
+   */
+  catchUnhandledRejections?: boolean;
   /** Hot standby: run automations only while holding the lease. Default: always run them. */
   leadership?: EngineLeadershipOptions;
   /**
@@ -405,6 +411,7 @@ export function assembleEngine(scope: DependencyContainer, options: EngineOption
   const undo = new UndoStack();
 
   let releaseSignals = () => {};
+  let releaseRejections = () => {};
   let stopRelayMirror = () => {};
   const holdSignals = () => {
     if (options.handleSignals === false) return;
@@ -537,6 +544,11 @@ export function assembleEngine(scope: DependencyContainer, options: EngineOption
           undo.push("device registry", () => deviceRegistry.stop());
         }
 
+        // Before the automations load: their onStart can already leave a rejection behind.
+        if (options.catchUnhandledRejections ?? options.handleSignals !== false) {
+          releaseRejections = logUnhandledRejections(engineLogger, (error) => manager.reportStrayError(error) !== null);
+          undo.push("unhandled-rejection handler", () => releaseRejections());
+        }
         undo.push("automations", () => manager.stopAll());
         undo.push("scheduler", () => scheduler.stopAll());
         undo.push("type checker", () => typeChecker?.close?.());
@@ -630,6 +642,8 @@ export function assembleEngine(scope: DependencyContainer, options: EngineOption
       await step("embedded broker", () => brokerBox.broker?.close());
       brokerBox.broker = null;
       boundPort = null;
+      // Last: onStop and the runs still settling above can leave a rejection behind too.
+      releaseRejections();
       phase = "idle";
       engineLogger.info("Engine stopped");
     },

@@ -77,3 +77,27 @@ export function stopOnSignals(stop: () => Promise<void>, options: StopOnSignalsO
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
   return release;
 }
+
+/**
+ * Keeps the process running when a promise rejects with nobody to catch it. Node's default
+ * ends the process, and automations are where such promises come from: one `void fetch()` in
+ * an automation, or a rejection after its run ended, would stop every other automation, the
+ * HTTP API and the inventory with it. `report` logs it under the automation it came from
+ * (true); anything else is logged here. Returns a function that removes the handler again.
+ */
+export function logUnhandledRejections(logger: Logger, report: (error: unknown) => boolean): () => void {
+  // A listener that re-emits the event (mocha's does) would have one rejection counted twice.
+  const seen = new WeakSet<object>();
+  const onRejection = (reason: unknown) => {
+    if (typeof reason === "object" && reason !== null) {
+      if (seen.has(reason)) return;
+      seen.add(reason);
+    }
+    if (report(reason)) return;
+    logger.error("Unhandled promise rejection (a promise nobody awaited or caught); Hearth keeps running", {
+      err: reason,
+    });
+  };
+  process.on("unhandledRejection", onRejection);
+  return () => process.off("unhandledRejection", onRejection);
+}

@@ -375,6 +375,29 @@ export class AutomationManager implements AutomationManagerApi {
     ];
   }
 
+  /**
+   * An error that reached the process instead of a run: a promise an automation rejected with
+   * nobody awaiting it (`void this.later()`, an async callback, a rejection after its run
+   * ended). The automation is the one whose file the error's stack passes through (the only
+   * trace such an error carries); it is logged under that name and counted in its stats.
+   * Returns the automation's name, or null when no automation's file is on the stack.
+   */
+  reportStrayError(error: unknown): string | null {
+    const stack = error instanceof Error ? (error.stack ?? "") : "";
+    if (stack === "") return null;
+    for (const entry of this.running.values()) {
+      if (entry.file === null || !stackPassesThrough(stack, entry.file)) continue;
+      entry.stats.errors++;
+      entry.stats.lastError = errorMessage(error);
+      entry.logger.error("Unhandled promise rejection in the automation (a promise nobody awaited or caught)", {
+        err: error,
+        hint: "await it, or end it with .catch()",
+      });
+      return entry.name;
+    }
+    return null;
+  }
+
   getTraces(name: string): { traces: RunTrace[]; rejected: TriggerRejection[] } | null {
     const entry = this.running.get(name);
     if (!entry) return this.failed.some((failed) => failed.name === name) ? { traces: [], rejected: [] } : null;
@@ -934,6 +957,14 @@ function authorStack(stack: string): string {
         ),
     )
     .join("\n");
+}
+
+/**
+ * Whether a stack trace has a frame in `file`: as a path (tsx's source-mapped frames) or as a
+ * file URL (plain .js, and reloads, imported under `file://…?hearth-reload=n`).
+ */
+function stackPassesThrough(stack: string, file: string): boolean {
+  return stack.includes(file) || stack.includes(encodeURI(file.replaceAll("\\", "/")));
 }
 
 function isAsyncFunction(fn: unknown): boolean {

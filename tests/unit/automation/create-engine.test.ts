@@ -159,6 +159,46 @@ export default class Farewell extends Automation {
     await engine.stop();
   });
 
+  it("keeps running when an automation leaves a rejected promise nobody catches, and names the automation", async () => {
+    await writeFile(
+      path.join(dir, "stray.ts"),
+      `import { Automation, type Trigger } from "hearth";
+export default class Stray extends Automation {
+  readonly name = "stray";
+  readonly triggers: Trigger[] = [{ type: "mqtt", topic: "stray/go" }];
+  async execute(): Promise<void> {
+    // A fire-and-forget call that fails after the run ended.
+    void Promise.resolve().then(() => { throw new Error("stray rejection"); });
+  }
+}
+`,
+    );
+    const before = process.listenerCount("unhandledRejection");
+    const logger = new MemoryLogger();
+    const client = new FakeMqttClient();
+    const engine = createEngine({
+      automationsDir: dir,
+      logger,
+      mqttClient: client,
+      config: { HTTP_PORT: 0, DEVICE_REGISTRY_ENABLED: false },
+    });
+    await engine.start();
+    try {
+      expect(process.listenerCount("unhandledRejection")).to.equal(before + 1);
+      client.deliver("stray/go", {});
+      const logged = () =>
+        logger.entries.find((entry) => entry.msg.startsWith("Unhandled promise rejection in the automation"));
+      await waitFor(() => logged() !== undefined, 5000, "the stray rejection to be logged");
+      expect(logged()?.level).to.equal("error");
+      expect(logged()?.fields.automation).to.equal("stray");
+      expect(engine.manager.getAutomation("stray")?.stats).to.include({ errors: 1, lastError: "stray rejection" });
+      expect(engine.isReady).to.equal(true);
+    } finally {
+      await engine.stop();
+    }
+    expect(process.listenerCount("unhandledRejection")).to.equal(before);
+  });
+
   it("serves webhooks, the debug API and the web UI on its HTTP server by default", async () => {
     // The web build's console entry, as scripts/build-web.mjs leaves it (a stand-in: no build here).
     const webAppDir = path.join(dir, "web-build");
