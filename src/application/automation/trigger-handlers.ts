@@ -170,11 +170,28 @@ function webhookSecretProblem(secret: WebhookTrigger["secret"]): string | null {
   return 'secret.type must be "token" or "hmac"';
 }
 
+/**
+ * A path no request can reach: the query and the fragment are never part of the path a request
+ * names, and clients (browsers, curl, fetch) resolve `.` and `..` segments before sending. Such a
+ * trigger would register and answer every call with 404.
+ */
+function unreachableWebhookPath(path: string): string | null {
+  if (/[?#]/.test(path)) {
+    return `path must not contain "?" or "#" (a request's query and fragment are not part of its path; read the query from context.query)`;
+  }
+  if (path.split("/").some((segment) => segment === "." || segment === "..")) {
+    return 'path must not contain "." or ".." segments (clients resolve them before sending)';
+  }
+  return null;
+}
+
 const webhookHandler: TriggerHandler<WebhookTrigger> = {
   validate(trigger) {
     const problem = needsString(trigger.path, "path");
     if (problem) return problem;
     if (normalizeWebhookPath(trigger.path) === "") return "path must name something below /webhook/";
+    const unreachable = unreachableWebhookPath(trigger.path);
+    if (unreachable) return unreachable;
     const secretProblem = webhookSecretProblem(trigger.secret);
     if (secretProblem) return secretProblem;
     if (trigger.methods === undefined) return null;

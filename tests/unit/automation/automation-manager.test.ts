@@ -319,6 +319,23 @@ describe("AutomationManager", () => {
     ).to.equal(false);
   });
 
+  it("refuses webhook paths no request can reach (a query, a fragment, dot segments) and says why", async () => {
+    const { client, manager } = setup();
+    await client.connect();
+    const unreachable = ["doorbell?token=abc", "door#bell", "garage/../open", "./porch"];
+    for (const [index, path] of unreachable.entries()) {
+      expect(await manager.register(new Recorder(`unreachable-${index}`, [{ type: "webhook", path }])), path).to.equal(
+        false,
+      );
+    }
+    const reasons = manager.listAutomations().map((automation) => automation.error);
+    expect(reasons[0]).to.match(/must not contain "\?" or "#".*context\.query/);
+    expect(reasons[2]).to.match(/must not contain "\." or "\.\." segments/);
+    expect(await manager.register(new Recorder("dotted", [{ type: "webhook", path: "v1.2/.well-known" }]))).to.equal(
+      true,
+    );
+  });
+
   it("calls onStop and unwires on stopAll", async () => {
     const { client, manager, mqtt, scheduler } = setup();
     await client.connect();
