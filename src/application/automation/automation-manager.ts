@@ -305,6 +305,7 @@ export class AutomationManager implements AutomationManagerApi {
       reloads: previous.reloads + 1,
     });
     this.catalogChanged();
+    if (automation.name !== previous.name) await this.retryDuplicatesOf(previous.name);
     return { status: "reloaded", name: automation.name };
   }
 
@@ -333,7 +334,20 @@ export class AutomationManager implements AutomationManagerApi {
     }
     this.forgetFailures(file);
     this.catalogChanged();
+    for (const name of removed) await this.retryDuplicatesOf(name);
     return removed;
+  }
+
+  /**
+   * Loads again the files that failed only because `name` was taken, now that it is free: the
+   * way an author resolves a duplicate is to delete or rename the other file, and nothing else
+   * would make the waiting one load.
+   */
+  private async retryDuplicatesOf(name: string): Promise<void> {
+    const waiting = this.failed.filter(
+      (entry) => entry.name === name && entry.file !== null && entry.error.includes(`duplicate name "${name}"`),
+    );
+    for (const entry of waiting) if (entry.file !== null) await this.loadFile(entry.file);
   }
 
   /** Calls every automation's onStop (newest first), unwires its triggers and forgets it. */

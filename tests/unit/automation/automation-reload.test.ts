@@ -214,6 +214,30 @@ describe("AutomationManager reloads", () => {
     expect((outcome as { error: string }).error).to.match(/duplicate name "porch"/);
   });
 
+  it("registers a file that failed as a duplicate once the other file is removed or renames its automation", async () => {
+    const { client, source, manager } = setup();
+    await client.connect();
+    source.files.set("/a/porch.ts", () => version("v1"));
+    source.files.set("/a/porch2.ts", () => version("copy", { topic: "home/porch-copy" }));
+    await manager.discoverAndRegister("/a");
+    expect(manager.getAutomation("porch")?.file).to.equal("/a/porch.ts");
+
+    source.files.delete("/a/porch.ts");
+    await manager.removeFile("/a/porch.ts");
+    const porch = manager.getAutomation("porch");
+    expect(porch).to.include({ status: "running", file: "/a/porch2.ts" });
+    expect(manager.listAutomations()).to.have.length(1);
+
+    // The other way out: the running file takes another name.
+    source.files.set("/a/porch.ts", () => version("v2"));
+    await manager.loadFile("/a/porch.ts");
+    expect(manager.getAutomation("porch")?.file).to.equal("/a/porch2.ts");
+    source.files.set("/a/porch2.ts", () => version("copy", { name: "porch-two", topic: "home/porch-copy" }));
+    await manager.loadFile("/a/porch2.ts");
+    expect(manager.getAutomation("porch")).to.include({ status: "running", file: "/a/porch.ts" });
+    expect(manager.getAutomation("porch-two")).to.include({ status: "running", file: "/a/porch2.ts" });
+  });
+
   it("keeps the handler count, broker subscriptions, cron jobs and timers flat over 200 reloads", async () => {
     const { client, broker, mqtt, scheduler, source, manager, time } = setup();
     await client.connect();
