@@ -50,7 +50,23 @@ export class CronScheduler implements Scheduler {
       return `cron expression must have 5 or 6 fields, got ${fields.length}`;
     }
     const result = CronTime.validateCronExpression(expression.trim());
-    return result.valid ? null : (result.error?.message ?? "invalid cron expression");
+    if (!result.valid) return result.error?.message ?? "invalid cron expression";
+    return this.neverFires(expression.trim());
+  }
+
+  /**
+   * Valid fields can still describe no date at all (`0 0 30 2 *`, the 30th of February). cron
+   * finds that out only when asked for the next date, and throws a "Something went wrong ...
+   * help debug" text meant for its own issue tracker; the author gets what to check instead.
+   */
+  private neverFires(expression: string): string | null {
+    try {
+      new CronTime(expression, this.options.timeZone).getNextDateFrom(this.clock.now(), this.options.timeZone);
+      return null;
+    } catch (error) {
+      this.options.logger.debug("cron found no next date", { expression, err: error });
+      return "no date in the next 8 years matches it (does the day of the month exist in that month?)";
+    }
   }
 
   schedule(id: string, expression: string, callback: (firedAt: Date) => void): void {

@@ -53,6 +53,13 @@ describe("CronScheduler", () => {
     expect(cron.validate("* * * * * * *")).to.match(/5 or 6 fields/);
     expect(cron.validate("61 * * * *")).to.be.a("string");
     expect(cron.validate("")).to.be.a("string");
+    // Valid fields, but no such day: said as such, not as the cron library's request for a bug report.
+    expect(cron.validate("0 0 30 2 *")).to.match(/^no date in the next 8 years matches it/);
+    expect(cron.validate("0 0 31 4 *")).to.match(/^no date in the next 8 years matches it/);
+    expect(cron.validate("0 0 29 2 *")).to.equal(null);
+    expect(() => cron.schedule("feb-30", "0 0 30 2 *", () => {})).to.throw(
+      'Invalid cron expression "0 0 30 2 *": no date in the next 8 years',
+    );
     expect(() => cron.schedule("bad", "nope", () => {})).to.throw(/Invalid cron expression/);
   });
 
