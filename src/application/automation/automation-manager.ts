@@ -17,7 +17,7 @@ import {
   type TraceRecord,
 } from "./run-traces.js";
 import { tracedLogger, tracedMqtt, tracedServices, tracedState } from "./traced-runtime.js";
-import { systemTimer, type Timer } from "../../ports/timer.js";
+import { systemTimer, type Timer, type TimerHandle } from "../../ports/timer.js";
 import type { Trigger, TriggerContext } from "../../domain/automation/trigger.js";
 import type { AutomationSource } from "../../ports/automation-source.js";
 import { type Clock, systemClock } from "../../ports/clock.js";
@@ -175,6 +175,14 @@ interface RunningAutomation {
   /** Whether runs need AsyncLocalStorage to stay traced after an await (async execute). */
   tracesAcrossAwaits: boolean;
 }
+
+/**
+ * How long registration waits for an automation's onStart(): longer than one outbound HTTP call
+ * with the client's default 30 s timeout, short enough that a hook that never settles fails.
+ */
+export const ON_START_LIMIT_MS = 60_000;
+/** How long a stop or reload waits for onStop(): the whole shutdown gets 10 s, the state save included. */
+export const ON_STOP_LIMIT_MS = 5_000;
 
 const RUN_MODES: readonly RunMode[] = ["parallel", "single", "restart", "queued"];
 const DEFAULT_QUEUED_MAX = 10;
@@ -512,7 +520,7 @@ export class AutomationManager implements AutomationManagerApi {
     this.wireAll(entry);
     this.running.set(entry.name, entry);
     try {
-      await runOutsideTraces(() => automation.onStart());
+      await this.withinLimit(() => automation.onStart(), ON_START_LIMIT_MS, "onStart()");
     } catch (error) {
       this.running.delete(entry.name);
       unwireAll(entry.unwire);
@@ -530,7 +538,7 @@ export class AutomationManager implements AutomationManagerApi {
     for (const run of entry.active) abortRun(run, new RunAbortedError(`Run aborted: ${reason}`));
     for (const queued of entry.queue.splice(0)) queued.resolve({ status: "dropped", reason });
     try {
-      await runOutsideTraces(() => entry.automation.onStop());
+      await this.withinLimit(() => entry.automation.onStop(), ON_STOP_LIMIT_MS, "onStop()");
     } catch (error) {
       entry.logger.error("onStop() failed", { err: error });
     }
@@ -539,12 +547,32 @@ export class AutomationManager implements AutomationManagerApi {
     if (this.running.get(entry.name) === entry) this.running.delete(entry.name);
   }
 
+  /**
+   * Runs an author's lifecycle hook, but waits for it at most `limitMs`. Loading, reloading and
+   * stopping go one automation at a time, so a hook that never settles (awaiting a message that
+   * never comes) would hold every later file, and at shutdown the state save, for ever.
+   */
+  private async withinLimit(hook: () => Promise<void>, limitMs: number, label: string): Promise<void> {
+    let handle: TimerHandle | undefined;
+    const expired = new Promise<never>((_resolve, reject) => {
+      handle = this.timer.setTimeout(
+        () => reject(new Error(`${label} did not finish within ${limitMs / 1000} s`)),
+        limitMs,
+      );
+    });
+    try {
+      await Promise.race([runOutsideTraces(hook), expired]);
+    } finally {
+      if (handle) this.timer.clearTimeout(handle);
+    }
+  }
+
   /** Puts a version back after its replacement failed to register. */
   private async restore(entry: RunningAutomation): Promise<void> {
     try {
       this.wireAll(entry);
       this.running.set(entry.name, entry);
-      await runOutsideTraces(() => entry.automation.onStart());
+      await this.withinLimit(() => entry.automation.onStart(), ON_START_LIMIT_MS, "onStart()");
     } catch (error) {
       entry.logger.error("The previous version could not be restarted after a failed reload", { err: error });
     }

@@ -1,7 +1,11 @@
 import { expect } from "chai";
 import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
 import { CronScheduler } from "../../../src/adapters/scheduling/cron-scheduler.js";
-import { AutomationManager } from "../../../src/application/automation/automation-manager.js";
+import {
+  AutomationManager,
+  ON_START_LIMIT_MS,
+  ON_STOP_LIMIT_MS,
+} from "../../../src/application/automation/automation-manager.js";
 import { MqttService } from "../../../src/application/automation/mqtt-service.js";
 import { ServiceRegistry } from "../../../src/application/automation/service-registry.js";
 import { StateManager } from "../../../src/application/automation/state-manager.js";
@@ -236,6 +240,44 @@ describe("AutomationManager reloads", () => {
     await manager.loadFile("/a/porch2.ts");
     expect(manager.getAutomation("porch")).to.include({ status: "running", file: "/a/porch.ts" });
     expect(manager.getAutomation("porch-two")).to.include({ status: "running", file: "/a/porch2.ts" });
+  });
+
+  it("gives up on an onStart() or onStop() that never settles, so later files and stops go on", async () => {
+    const { client, source, manager, time, broker } = setup();
+    await client.connect();
+    class Hanging extends Automation {
+      readonly name = "hanging";
+      readonly triggers: Trigger[] = [{ type: "mqtt", topic: "home/hanging" }];
+      async execute(): Promise<void> {}
+      override async onStart(): Promise<void> {
+        await new Promise(() => {});
+      }
+    }
+    source.files.set("/a/hanging.ts", () => Hanging);
+    const loading = manager.loadFile("/a/hanging.ts");
+    // Let the import and the wiring happen before the clock moves.
+    await new Promise((resolve) => setImmediate(resolve));
+    time.advance(ON_START_LIMIT_MS);
+    const outcome = await loading;
+    expect(outcome).to.include({ status: "failed" });
+    expect((outcome as { error: string }).error).to.equal("onStart() failed: onStart() did not finish within 60 s");
+    expect(broker.has("home/hanging")).to.equal(false);
+
+    class StuckStop extends Automation {
+      readonly name = "stuck-stop";
+      readonly triggers: Trigger[] = [{ type: "mqtt", topic: "home/stuck" }];
+      async execute(): Promise<void> {}
+      override async onStop(): Promise<void> {
+        await new Promise(() => {});
+      }
+    }
+    source.files.set("/a/stuck.ts", () => StuckStop);
+    expect(await manager.loadFile("/a/stuck.ts")).to.deep.equal({ status: "registered", name: "stuck-stop" });
+    const removing = manager.removeFile("/a/stuck.ts");
+    await new Promise((resolve) => setImmediate(resolve));
+    time.advance(ON_STOP_LIMIT_MS);
+    expect(await removing).to.deep.equal(["stuck-stop"]);
+    expect(broker.has("home/stuck")).to.equal(false);
   });
 
   it("keeps the handler count, broker subscriptions, cron jobs and timers flat over 200 reloads", async () => {
