@@ -118,4 +118,42 @@ function photoTests(getServer: () => AppServer, profile: Profile): void {
       await ben.context.close();
     }
   });
+
+  it("a photo taken halfway through an edit keeps what was typed, and the save then goes through", async () => {
+    const server = getServer();
+    const anna = await member(server, profile, "Anna");
+    try {
+      const place = await household(anna, "The Smiths");
+      const lasagne = await addItem(anna, place, { name: "Lasagne" });
+      const { page } = anna;
+      await page.goto(`${server.baseUrl}/items/${lasagne.id}`);
+      await page.getByRole("heading", { name: "Lasagne", level: 1 }).waitFor();
+      await page.locator("#edit-name").fill("Lasagne al forno");
+      await page.locator("#edit-notes").fill("From Sunday");
+      await page
+        .locator("#photo-file")
+        .setInputFiles({ name: "lasagne.jpg", mimeType: "image/jpeg", buffer: await phonePhoto(640, 320) });
+      await page.getByRole("button", { name: say("photo.change") }).waitFor();
+      // The photo's own entry in the history: the reload after the upload has come back.
+      await page
+        .getByText(say("history.photoAdded", { who: "Anna", when: "" }).replace(/,\s*$/, ""))
+        .first()
+        .waitFor();
+      expect(await page.locator("#edit-name").inputValue()).to.equal("Lasagne al forno");
+      expect(await page.locator("#edit-notes").inputValue()).to.equal("From Sunday");
+
+      // Her own photo is not someone else's change: the save is no conflict.
+      await page.locator("#edit-name").press("Enter");
+      await page.getByRole("heading", { name: "Lasagne al forno", level: 1 }).waitFor();
+      expect(await page.locator(".conflict").count()).to.equal(0);
+      const item = await anna.api<{ name: string; notes: string | null; photo: unknown }>(
+        "GET",
+        `/households/${place.hid}/items/${lasagne.id}`,
+      );
+      expect([item.name, item.notes]).to.deep.equal(["Lasagne al forno", "From Sunday"]);
+      expect(item.photo).to.be.an("object");
+    } finally {
+      await anna.context.close();
+    }
+  });
 }

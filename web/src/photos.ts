@@ -97,6 +97,31 @@ export async function uploadPhoto(
   return JSON.parse(answer.text) as Item;
 }
 
+/** What a photo change leaves alone: the fields an item's edit and move forms send. */
+const FORM_FIELDS = [
+  "name",
+  "quantity",
+  "unit",
+  "categoryId",
+  "notes",
+  "storedAt",
+  "expiresAt",
+  "barcode",
+  "freezerId",
+  "compartmentId",
+  "deletedAt",
+] as const satisfies readonly (keyof Item)[];
+
+/**
+ * The version an edit form filled from `base` may save on after the user's own photo change
+ * answered `changed`: `changed`'s, when the photo is all that differs (a save after taking a
+ * photo is no conflict), else `base` itself, so someone else's change is still caught.
+ */
+export function versionPastOwnPhoto(base: Item, changed: Item): Item {
+  if (changed.id !== base.id || FORM_FIELDS.some((field) => changed[field] !== base[field])) return base;
+  return { ...base, photo: changed.photo ?? null, updatedAt: changed.updatedAt };
+}
+
 /** Removes the item's photo. */
 export async function removePhoto(householdId: string, itemId: string): Promise<Item> {
   if (navigator.onLine === false) throw new ApiError(0, "offline");

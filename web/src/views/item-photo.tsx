@@ -57,7 +57,12 @@ export function PhotoImage(props: { url: string; alt: string; class: string }) {
 }
 
 /** The item page's photo: shown at display size, taken with the camera or picked, changed, removed. */
-export function ItemPhotoSection(props: { item: Item; disabled: boolean; onChanged: () => unknown }) {
+export function ItemPhotoSection(props: {
+  item: Item;
+  disabled: boolean;
+  /** The item as the upload or removal answered it. */
+  onChanged: (changed: Item) => unknown;
+}) {
   const { householdId, online } = useAppState();
   const { item } = props;
   const input = useRef<HTMLInputElement>(null);
@@ -71,9 +76,9 @@ export function ItemPhotoSection(props: { item: Item; disabled: boolean; onChang
     setError(null);
     setProgress(0);
     try {
-      await uploadPhoto(householdId, item.id, file, setProgress);
+      const changed = await uploadPhoto(householdId, item.id, file, setProgress);
       announce(t("photo.saved"));
-      await props.onChanged();
+      await props.onChanged(changed);
     } catch (failure) {
       setError(failure);
     } finally {
@@ -86,9 +91,9 @@ export function ItemPhotoSection(props: { item: Item; disabled: boolean; onChang
     setError(null);
     setProgress(0);
     try {
-      await removePhoto(householdId, item.id);
+      const changed = await removePhoto(householdId, item.id);
       announce(t("photo.removed"));
-      await props.onChanged();
+      await props.onChanged(changed);
     } catch (failure) {
       setError(failure);
     } finally {

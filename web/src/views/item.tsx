@@ -58,6 +58,7 @@ function defaultTakeOut(unit: ItemUnit): string {
 }
 
 import { ItemPhotoSection } from "./item-photo.js";
+import { versionPastOwnPhoto } from "../photos.js";
 /** One item: edit, move, take some out, archive; and what happened to it. */
 export function ItemView(props: { itemId: string }) {
   const { householdId, freezers, online, liveVersion } = useAppState();
@@ -239,6 +240,16 @@ export function ItemView(props: { itemId: string }) {
     announce(t("account.saved"));
     await reload();
   };
+  /**
+   * The user's own photo change. A photo taken halfway through an edit must not throw away what
+   * was typed: the form keeps it, and its version moves past the photo (when nothing else
+   * changed), so the save that follows is not taken for someone else's change.
+   */
+  const photoChanged = (changed: Item) => {
+    if (cleanNow.current()) return reload();
+    if (base) setBase(versionPastOwnPhoto(base, changed));
+    return reload(true);
+  };
   const move = useAction(async () => {
     if (!householdId || !item) return;
     await sendChanges({ freezerId, compartmentId }, base?.updatedAt);
@@ -322,7 +333,7 @@ export function ItemView(props: { itemId: string }) {
         </p>
       ) : null}
 
-      <ItemPhotoSection item={item} disabled={readOnly || archived} onChanged={() => reload()} />
+      <ItemPhotoSection item={item} disabled={readOnly || archived} onChanged={photoChanged} />
 
       <section aria-labelledby="edit-title">
         <h2 id="edit-title">{t("item.edit")}</h2>
