@@ -115,6 +115,39 @@ describe("inventory web app: the shopping list (PGlite)", function () {
         }
       });
 
+      it("a used-up weight goes on the list with the amount it held, not as 1 g", async () => {
+        const anna = await member(server(), profile, "Anna");
+        try {
+          const place = await household(anna, "The Smiths");
+          const mince = await anna.api<{ id: string }>("POST", `/households/${place.hid}/items`, {
+            name: "Mince",
+            quantity: 500,
+            unit: "g",
+            freezerId: place.fid,
+            compartmentId: place.cid,
+          });
+          await anna.page.goto(`${server().baseUrl}/items/${mince.id}`);
+          await anna.page.getByRole("heading", { name: "Mince", level: 1 }).waitFor();
+          await anna.page.getByLabel(say("item.consumeQuantity")).fill("500");
+          await anna.page.getByRole("button", { name: say("item.consumeSubmit") }).click();
+          const offer = anna.page.locator(".shopping-offer");
+          await offer.getByRole("button", { name: say("shopping.offer.add") }).click();
+          await offer.waitFor({ state: "detached" });
+          await anna.page.getByRole("link", { name: say("nav.shopping") }).click();
+          await waitForNames(anna.page, ["Mince"]);
+          expect(await anna.page.locator("li.shopping-entry .shopping-amount").textContent()).to.equal(
+            say("shopping.unit.g", { n: 500 }),
+          );
+          const list = await anna.api<{ quantity: number; unit: string }[]>(
+            "GET",
+            `/households/${place.hid}/shopping-list`,
+          );
+          expect(list.map((entry) => [entry.quantity, entry.unit])).to.deep.equal([[500, "g"]]);
+        } finally {
+          await anna.context.close();
+        }
+      });
+
       it("taking the last one out offers the shopping list; after shopping the checked entries go into the freezer in one step", async () => {
         const anna = await member(server(), profile, "Anna");
         try {
