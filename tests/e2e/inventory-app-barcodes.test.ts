@@ -9,6 +9,7 @@ import {
   type AppServer,
   expectNoSeriousAxeViolations,
   household,
+  keptForOffline,
   member,
   openQuickAdd,
   PROFILES,
@@ -128,6 +129,38 @@ function scanTests(getServer: () => AppServer, profile: Profile): void {
         .waitFor();
       await expectNoSeriousAxeViolations(page, `item page with a barcode (${profile.name})`);
     } finally {
+      await anna.context.close();
+    }
+  });
+
+  it("offline, a typed code is not called a new product, and it goes with the queued item", async () => {
+    const server = getServer();
+    const anna = await member(server, profile, "Anna");
+    try {
+      const place = await household(anna);
+      const { page } = anna;
+      await page.goto(server.baseUrl);
+      await keptForOffline(page, place);
+      await anna.context.setOffline(true);
+      await openQuickAdd(page, profile);
+      await page.locator("#add-barcode").fill(CAMERA_CODE);
+      await page.locator("#add-barcode").press("Enter");
+      await page.locator("#barcode-note", { hasText: say("barcode.notLookedUp", { code: CAMERA_CODE }) }).waitFor();
+      expect(await page.locator("#barcode-note").textContent()).not.to.include(
+        say("barcode.unknown", { code: CAMERA_CODE }),
+      );
+      await page.locator("#add-name").fill("Pens");
+      await page.locator("#add-name").press("Enter");
+      await page.getByText(say("offline.pendingTitle")).waitFor();
+      await anna.context.setOffline(false);
+      await page.getByText(say("offline.pendingTitle")).waitFor({ state: "detached" });
+      const items = await anna.api<{ data: { name: string; barcode: string | null }[] }>(
+        "GET",
+        `/households/${place.hid}/items`,
+      );
+      expect(items.data.map((item) => [item.name, item.barcode])).to.deep.equal([["Pens", CAMERA_CODE]]);
+    } finally {
+      await anna.context.setOffline(false);
       await anna.context.close();
     }
   });

@@ -314,6 +314,8 @@ export const de: Catalogue = {
   "barcode.known": "Ausgefüllt mit dem, was euer Haushalt für {code} gespeichert hat.",
   "barcode.lookedUp": "In Open Food Facts gefunden: prüfe den Namen vor dem Hinzufügen.",
   "barcode.unknown": "Neues Produkt: gib seinen Namen ein. Euer Haushalt erkennt {code} beim nächsten Mal.",
+  "barcode.notLookedUp":
+    "{code} konnte gerade nicht nachgeschlagen werden: gib den Namen ein. Der Code wird mit dem Artikel gespeichert.",
   "barcode.invalid": "{code} ist kein gültiger Barcode. Prüfe die Ziffern.",
   "barcode.notRemembered":
     "Der Artikel wurde hinzugefügt, aber sein Barcode konnte nicht für das nächste Mal gespeichert werden.",

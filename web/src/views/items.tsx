@@ -409,8 +409,10 @@ function useBarcodeMemory(householdId: string | null, fill: (found: RememberedBa
         setNote({ text: t("barcode.invalid", { code: wanted }), error: true });
       } else {
         noteFailure(failure);
-        // Offline or a server problem: the code still goes with the item; the name is typed.
-        setNote({ text: t("barcode.unknown", { code: wanted }), error: false });
+        // Offline or a server problem: the code still goes with the item; the name is typed. Not
+        // "new product … recognised next time": the app cannot know that, and an add queued
+        // offline does not save the name for the code.
+        setNote({ text: t("barcode.notLookedUp", { code: wanted }), error: false });
       }
     }
   };
