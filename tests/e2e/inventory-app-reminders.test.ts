@@ -84,7 +84,9 @@ function remindersTests(getServer: () => AppServer, getFake: () => FakePushServi
     const fake = getFake();
     const device = fake.subscribe();
     const anna = await member(server, profile, "Anna");
-    const place = await household(anna, "Home", "Pacific/Auckland");
+    // West of UTC, where the household's day starts after the UTC day: "last reminder" must name
+    // the household's day, not the one before.
+    const place = await household(anna, "Home", "Pacific/Pago_Pago");
     const soon = new Date(Date.now() + 2 * 86400000).toISOString().slice(0, 10);
     await addItem(anna, place, { name: profile.lang === "de" ? "Erbsen" : "Peas", expiresAt: `${soon}T00:00:00Z` });
     const origin = server.baseUrl;
@@ -102,7 +104,7 @@ function remindersTests(getServer: () => AppServer, getFake: () => FakePushServi
       await page.getByRole("button", { name: say("reminders.turnOn") }).click();
       await page.getByText(say("reminders.deviceOn"), { exact: true }).waitFor();
       await expectAccessible(page, "reminders");
-      // The reminder's time: midnight in Auckland has passed, whatever the hour.
+      // The reminder's time: midnight in Pago Pago has passed, whatever the hour.
       await page.getByLabel(say("reminders.time")).fill("00:00");
       await page.getByLabel(say("reminders.daysAhead")).fill("5");
       expect(await page.getByLabel(say("reminders.enabled")).isChecked()).to.equal(true);
@@ -136,6 +138,15 @@ function remindersTests(getServer: () => AppServer, getFake: () => FakePushServi
         .getByRole("link", { name: profile.lang === "de" ? /Erbsen/ : /Peas/ })
         .first()
         .waitFor();
+
+      // The screen names the household's day the reminder went out on.
+      const { lastSentOn } = await anna.api<{ lastSentOn: string }>("GET", `/households/${place.hid}/push-reminders`);
+      const sentOn = new Intl.DateTimeFormat(profile.lang === "de" ? "de-DE" : "en-GB", {
+        dateStyle: "medium",
+        timeZone: "UTC",
+      }).format(new Date(`${lastSentOn}T00:00:00Z`));
+      await page.goto(`${origin}/reminders`);
+      await page.getByText(say("reminders.lastSent", { date: sentOn }), { exact: true }).waitFor();
 
       // The server forgot the device (as after a 410): opening the screen registers it again.
       const forget = () =>

@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, type MemberReminder } from "../api.js";
 import { ActionForm, ErrorText, Field, useAction } from "../components.js";
 import { noteFailure } from "../data.js";
-import { formatDay } from "../format.js";
+import { formatDate } from "../format.js";
 import { t } from "../i18n/index.js";
 import { type PushState, pushState, syncThisDevice, turnOffThisDevice, turnOnThisDevice } from "../push.js";
 import { currentHousehold, useAppState } from "../store.js";
@@ -145,7 +145,9 @@ export function RemindersView() {
             </p>
           ) : null}
           {settings.lastSentOn ? (
-            <p class="muted">{t("reminders.lastSent", { date: formatDay(settings.lastSentOn) })}</p>
+            // The household's calendar day it went out (YYYY-MM-DD), not an instant: shown as
+            // the date it names, as expiry dates are, or a zone west of UTC says the day before.
+            <p class="muted">{t("reminders.lastSent", { date: formatDate(settings.lastSentOn) })}</p>
           ) : null}
         </section>
       ) : null}
