@@ -11,7 +11,7 @@ import {
   useAppServer,
   text,
 } from "./support/family-app.js";
-import { expectAccessible } from "./support/accessibility.js";
+import { expectAccessible, expectFocus } from "./support/accessibility.js";
 
 /** The phone profiles: photos are taken on phones. */
 const PHONES = PROFILES.filter((profile) => profile.phone);
@@ -109,8 +109,13 @@ function photoTests(getServer: () => AppServer, profile: Profile): void {
         .and(page.locator(":enabled"))
         .waitFor();
 
+      // Removing asks first (a removed photo cannot be brought back); the photo stays until then.
       await page.getByRole("button", { name: say("photo.remove") }).click();
+      await page.getByText(say("photo.removeQuestion", { name: "Lasagne" })).waitFor();
+      expect(await shown.isVisible()).to.equal(true);
+      await page.getByRole("button", { name: say("photo.removeConfirm") }).click();
       await page.getByText(say("photo.none")).waitFor();
+      await expectFocus(page, "id", "photo-pick");
       await benRow.locator(".item-thumb").waitFor({ state: "detached" });
     } finally {
       await anna.context.setOffline(false);

@@ -431,6 +431,8 @@ export const de: Catalogue = {
   "photo.add": "Foto hinzufügen",
   "photo.change": "Foto ändern",
   "photo.remove": "Foto entfernen",
+  "photo.removeQuestion": "Foto von {name} entfernen? Es lässt sich nicht wiederherstellen.",
+  "photo.removeConfirm": "Ja, entfernen",
   "photo.alt": "Foto von {name}",
   "photo.thumbAlt": "Foto von {name}",
   "photo.offline":

@@ -423,6 +423,8 @@ export const en = {
   "photo.add": "Add photo",
   "photo.change": "Change photo",
   "photo.remove": "Remove photo",
+  "photo.removeQuestion": "Remove the photo of {name}? It cannot be brought back.",
+  "photo.removeConfirm": "Yes, remove",
   "photo.alt": "Photo of {name}",
   "photo.thumbAlt": "Photo of {name}",
   "photo.offline": "Photos need a connection: they are not kept for later. Try again when you are online.",

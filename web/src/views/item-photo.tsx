@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { Item } from "../api.js";
-import { ErrorText } from "../components.js";
+import { ConfirmButton, ErrorText } from "../components.js";
 import { formatNumber } from "../format.js";
 import { t } from "../i18n/index.js";
 import { photoObjectUrl, removePhoto, uploadPhoto } from "../photos.js";
@@ -94,6 +94,8 @@ export function ItemPhotoSection(props: {
       const changed = await removePhoto(householdId, item.id);
       announce(t("photo.removed"));
       await props.onChanged(changed);
+      // The remove button is gone with the photo: the keyboard goes on from "Add photo".
+      requestAnimationFrame(() => document.getElementById("photo-pick")?.focus());
     } catch (failure) {
       setError(failure);
     } finally {
@@ -125,21 +127,22 @@ export function ItemPhotoSection(props: {
       <div class="actions">
         <button
           type="button"
+          id="photo-pick"
           class="primary"
           disabled={props.disabled || !online || busy}
           onClick={() => input.current?.click()}
         >
           {photo ? t("photo.change") : t("photo.add")}
         </button>
+        {/* Asks first: a photo removed cannot be brought back, and the button sits next to "Change photo". */}
         {photo ? (
-          <button
-            type="button"
-            class="danger"
+          <ConfirmButton
+            label={t("photo.remove")}
+            question={t("photo.removeQuestion", { name: item.name })}
+            confirmLabel={t("photo.removeConfirm")}
             disabled={props.disabled || !online || busy}
-            onClick={() => void remove()}
-          >
-            {t("photo.remove")}
-          </button>
+            onConfirm={remove}
+          />
         ) : null}
       </div>
       {progress !== null ? (
