@@ -133,6 +133,51 @@ function scanTests(getServer: () => AppServer, profile: Profile): void {
     }
   });
 
+  it("what one product's code filled in does not carry over to the next product", async () => {
+    const server = getServer();
+    const anna = await member(server, profile, "Anna");
+    try {
+      const place = await household(anna);
+      const categories = await anna.api<{ id: string; key: string | null }[]>(
+        "GET",
+        `/households/${place.hid}/categories`,
+      );
+      const fish = categories.find((category) => category.key === "fish")?.id ?? categories[0]?.id ?? "";
+      await anna.api("PUT", `/households/${place.hid}/barcodes/${CAMERA_CODE}`, {
+        name: "Fish fingers",
+        unit: "bag",
+        categoryId: fish,
+      });
+      const { page } = anna;
+      await page.goto(server.baseUrl);
+      await openQuickAdd(page, profile);
+      const lookUp = async (code: string, note: string) => {
+        await page.locator("#add-barcode").fill(code);
+        await page.locator("#add-barcode").press("Enter");
+        await page.locator("#barcode-note", { hasText: note }).waitFor();
+      };
+      const form = async () => ({
+        name: await page.locator("#add-name").inputValue(),
+        unit: await page.locator("#add-unit").inputValue(),
+        category: await page.locator("#add-category").inputValue(),
+      });
+      await lookUp(CAMERA_CODE, say("barcode.known", { code: CAMERA_CODE }));
+      expect(await form()).to.deep.equal({ name: "Fish fingers", unit: "bag", category: fish });
+
+      // Another code the household does not know: the fish fingers' name, bag and fish go.
+      await lookUp("5901234123457", say("barcode.unknown", { code: "5901234123457" }));
+      expect(await form()).to.deep.equal({ name: "", unit: "piece", category: "" });
+
+      // Added as filled in; the next product starts as a fresh form does.
+      await lookUp(CAMERA_CODE, say("barcode.known", { code: CAMERA_CODE }));
+      await page.locator("#add-name").press("Enter");
+      await page.locator("#list-title ~ ul.items .item-row", { hasText: "Fish fingers" }).waitFor();
+      expect(await form()).to.deep.equal({ name: "", unit: "piece", category: "" });
+    } finally {
+      await anna.context.close();
+    }
+  });
+
   it("offline, a typed code is not called a new product, and it goes with the queued item", async () => {
     const server = getServer();
     const anna = await member(server, profile, "Anna");

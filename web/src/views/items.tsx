@@ -232,7 +232,25 @@ export function QuickAdd(props: { onAdded: () => void; onClose: () => void }) {
   const [compartmentId, setCompartmentId] = useState(last?.compartmentId ?? "");
   const [expiresAt, setExpiresAt] = useState("");
   const suggestions = useNameSuggestions(householdId, name);
+  /**
+   * What the last barcode filled in. It belongs to that product: another code, or the next item
+   * after the add, starts without it, so one product's unit and category do not end up on the
+   * next one (and in what the household then remembers for its code).
+   */
+  const filled = useRef<RememberedBarcode | null>(null);
+  const clearFilled = () => {
+    const previous = filled.current;
+    filled.current = null;
+    if (!previous) return;
+    // Only what still reads as filled: a value the member chose since stays.
+    setName((current) => (current === previous.name ? "" : current));
+    if (previous.unit) setUnit((current) => (current === previous.unit ? "piece" : current));
+    if (previous.categoryId) setCategoryId((current) => (current === previous.categoryId ? "" : current));
+  };
   const scan = useBarcodeMemory(householdId, (found) => {
+    clearFilled();
+    if (!found) return;
+    filled.current = found;
     setName(found.name);
     // What the household remembers for the code, as the member chose it the first time.
     if (found.unit) setUnit(found.unit);
@@ -268,6 +286,7 @@ export function QuickAdd(props: { onAdded: () => void; onClose: () => void }) {
     });
     if (created !== "queued") await scan.rememberFor(created);
     else scan.reset();
+    clearFilled();
     remember(`lastPlace.${householdId}`, { freezerId: freezer.id, compartmentId: compartment.id });
     setName("");
     setQuantity("1");
@@ -379,7 +398,7 @@ export function QuickAdd(props: { onAdded: () => void; onClose: () => void }) {
  * remembers (or, when the server has a product lookup, in Open Food Facts) to fill in the name.
  * After an add, what the form held is saved for the next scan (PUT …/barcodes/:code).
  */
-function useBarcodeMemory(householdId: string | null, fill: (found: RememberedBarcode) => void) {
+function useBarcodeMemory(householdId: string | null, fill: (found: RememberedBarcode | null) => void) {
   const [code, setCode] = useState("");
   const [scanning, setScanning] = useState(false);
   const [known, setKnown] = useState<RememberedBarcode | null>(null);
@@ -402,6 +421,8 @@ function useBarcodeMemory(householdId: string | null, fill: (found: RememberedBa
       });
       document.getElementById("add-quantity")?.focus();
     } catch (failure) {
+      // Another product than the one looked up before: what that one filled in goes.
+      if (!(failure instanceof ApiError && failure.status === 400)) fill(null);
       if (failure instanceof ApiError && failure.status === 404) {
         setNote({ text: t("barcode.unknown", { code: wanted }), error: false });
         document.getElementById("add-name")?.focus();
