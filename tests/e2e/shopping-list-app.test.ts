@@ -1,6 +1,15 @@
 import { expect } from "chai";
 import type { Page } from "playwright-core";
-import { addItem, household, join, member, PROFILES, useAppServer, text } from "./support/family-app.js";
+import {
+  addItem,
+  household,
+  join,
+  keptForOffline,
+  member,
+  PROFILES,
+  useAppServer,
+  text,
+} from "./support/family-app.js";
 import { expectAccessible, expectFocus } from "./support/accessibility.js";
 
 /** The entries' names as the page shows them, top to bottom. */
@@ -112,6 +121,30 @@ describe("inventory web app: the shopping list (PGlite)", function () {
         } finally {
           await anna.context.close();
           await ben.context.close();
+        }
+      });
+
+      it("offline, a list this phone never kept says so instead of passing for an empty list", async () => {
+        const anna = await member(server(), profile, "Anna");
+        try {
+          const place = await household(anna, "The Smiths");
+          await anna.api("POST", `/households/${place.hid}/shopping-list`, { name: "Milk" });
+          await anna.page.goto(`${server().baseUrl}/`);
+          await keptForOffline(anna.page, place);
+          await anna.context.setOffline(true);
+          await anna.page.getByRole("link", { name: say("nav.shopping") }).click();
+          await anna.page.getByText(say("shopping.notKept")).waitFor();
+          expect(await anna.page.getByText(say("shopping.offline")).count()).to.equal(0);
+
+          // Seen once online, it is there offline, as last seen.
+          await anna.context.setOffline(false);
+          await waitForNames(anna.page, ["Milk"]);
+          await anna.context.setOffline(true);
+          await anna.page.getByText(say("shopping.offline")).waitFor();
+          expect(await entryNames(anna.page)).to.deep.equal(["Milk"]);
+        } finally {
+          await anna.context.setOffline(false);
+          await anna.context.close();
         }
       });
 

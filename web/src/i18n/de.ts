@@ -333,6 +333,8 @@ export const de: Catalogue = {
   "shopping.empty": "Die Einkaufsliste ist leer.",
   "shopping.offline":
     "Du bist offline: Das ist die Liste, wie dieses Gerät sie zuletzt gesehen hat. Änderungen brauchen eine Verbindung.",
+  "shopping.notKept":
+    "Du bist offline, und dieses Gerät hat die Einkaufsliste noch nicht gespeichert. Öffne sie einmal mit Verbindung, dann ist sie auch offline da.",
   "shopping.moveUp": "{name} nach oben schieben",
   "shopping.moveDown": "{name} nach unten schieben",
   "shopping.remove": "{name} von der Liste nehmen",

@@ -325,6 +325,8 @@ export const en = {
   "shopping.listTitle": "To buy",
   "shopping.empty": "The shopping list is empty.",
   "shopping.offline": "You are offline: this is the list as this device last saw it. Changes need a connection.",
+  "shopping.notKept":
+    "You are offline, and this device has not kept the shopping list yet. Open it once with a connection, and it is here offline too.",
   "shopping.moveUp": "Move {name} up",
   "shopping.moveDown": "Move {name} down",
   "shopping.remove": "Remove {name} from the list",

@@ -375,7 +375,9 @@ export function ShoppingListView() {
   return (
     <main id="main" class="shopping">
       <h1>{t("shopping.title")}</h1>
-      {online ? null : <p class="muted">{t("shopping.offline")}</p>}
+      {/* Never kept on this device: saying "as this device last saw it" over an empty list would
+          pass for an empty list. */}
+      {online ? null : <p class="muted">{t(entries === null && error ? "shopping.notKept" : "shopping.offline")}</p>}
       <AddEntry onAdded={changed} />
       <section aria-labelledby="shopping-list-title">
         <h2 id="shopping-list-title">{t("shopping.listTitle")}</h2>
