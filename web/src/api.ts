@@ -309,9 +309,9 @@ async function sharedSince(startedAt: number): Promise<boolean> {
 /**
  * Set while this browser was signed out but the server could not be told (offline): its refresh
  * cookie is still a live session there. Until the server has ended it, the app does not resume
- * the session from the cookie, and tells the server as soon as it can.
+ * the session from the cookie, and tells the server as soon as it can. Outside the "hearth."
+ * keys, which signing out forgets.
  */
-// Outside the "hearth." keys that signing out forgets.
 const SIGN_OUT_PENDING = "hearth-session.signOutPending";
 
 function signOutPending(): boolean {
@@ -479,6 +479,8 @@ async function startSession(path: string, body: unknown): Promise<User> {
   // would otherwise replace it unended.
   await finishPendingSignOut();
   const session = await parse<{ accessToken: string; user: User }>(await send("POST", path, body, true));
+  // The new cookie replaced the old one: the note must not end the new session at the next start.
+  setSignOutPending(false);
   accessToken = session.accessToken;
   currentUser = session.user;
   return session.user;
