@@ -193,10 +193,20 @@ interface FailedAutomation {
   file: string | null;
   error: string;
   triggers: Trigger[];
+  /** The name it could not take because another automation had it: freeing it retries the file. */
+  takenName?: string;
 }
 
 /** Why an automation was not registered; becomes its `status: "failed"` reason. */
-class RegistrationFailure extends Error {}
+class RegistrationFailure extends Error {
+  constructor(
+    message: string,
+    /** Set when a duplicate name was among the problems. */
+    readonly takenName?: string,
+  ) {
+    super(message);
+  }
+}
 
 /** The reason a run's signal aborts with: a newer firing (restart mode), a stop or a reload. */
 export class RunAbortedError extends Error {
@@ -264,7 +274,8 @@ export class AutomationManager implements AutomationManagerApi {
       this.catalogChanged();
       return true;
     } catch (error) {
-      this.recordFailure(name, file, triggers, errorMessage(error));
+      const takenName = error instanceof RegistrationFailure ? error.takenName : undefined;
+      this.recordFailure(name, file, triggers, errorMessage(error), takenName);
       return false;
     }
   }
@@ -352,9 +363,7 @@ export class AutomationManager implements AutomationManagerApi {
    * would make the waiting one load.
    */
   private async retryDuplicatesOf(name: string): Promise<void> {
-    const waiting = this.failed.filter(
-      (entry) => entry.name === name && entry.file !== null && entry.error.includes(`duplicate name "${name}"`),
-    );
+    const waiting = this.failed.filter((entry) => entry.takenName === name && entry.file !== null);
     for (const entry of waiting) if (entry.file !== null) await this.loadFile(entry.file);
   }
 
@@ -629,7 +638,8 @@ export class AutomationManager implements AutomationManagerApi {
       problems.push(`max must be a whole number above 0, got ${JSON.stringify(automation.max)}`);
     }
     const existing = this.running.get(automation.name);
-    if (existing && existing.name !== replacing) {
+    const takenName = existing && existing.name !== replacing ? existing.name : undefined;
+    if (existing && takenName !== undefined) {
       problems.push(`duplicate name "${automation.name}" (already registered from ${existing.file ?? "code"})`);
     }
     const missing = (automation.requiredServices ?? []).filter((key) => !this.dependencies.services.has(key));
@@ -645,12 +655,14 @@ export class AutomationManager implements AutomationManagerApi {
         if (problem) problems.push(`trigger ${position + 1} (${String(trigger?.type)}): ${problem}`);
       });
     }
-    if (problems.length === 1) throw new RegistrationFailure(problems[0]);
-    if (problems.length > 1) {
-      throw new RegistrationFailure(
-        `${problems.length} problems: ${problems.map((problem, index) => `(${index + 1}) ${problem}`).join("; ")}`,
-      );
-    }
+    const [only, ...more] = problems;
+    if (only === undefined) return;
+    throw new RegistrationFailure(
+      more.length === 0
+        ? only
+        : `${problems.length} problems: ${problems.map((problem, index) => `(${index + 1}) ${problem}`).join("; ")}`,
+      takenName,
+    );
   }
 
   private createEntry(
@@ -941,9 +953,15 @@ export class AutomationManager implements AutomationManagerApi {
     }
   }
 
-  private recordFailure(name: string, file: string | null, triggers: Trigger[], reason: string): void {
+  private recordFailure(
+    name: string,
+    file: string | null,
+    triggers: Trigger[],
+    reason: string,
+    takenName?: string,
+  ): void {
     if (file !== null) this.forgetFailures(file);
-    this.failed.push({ name, file, error: reason, triggers });
+    this.failed.push({ name, file, error: reason, triggers, ...(takenName === undefined ? {} : { takenName }) });
     this.dependencies.logger.error("Automation not registered", { automation: name, file, reason });
     this.catalogChanged();
   }
