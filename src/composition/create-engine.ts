@@ -49,7 +49,7 @@ import { HTTP_CLIENT, type HttpClient } from "../ports/http-client.js";
 import { LOG_BUFFER, type LogBuffer } from "../ports/log-buffer.js";
 import { LOGGER, type Logger } from "../ports/logger.js";
 import { MQTT_CLIENT, type MqttClient } from "../ports/mqtt-client.js";
-import { systemTimer, TIMER, type Timer } from "../ports/timer.js";
+import { referencedTimer, systemTimer, TIMER, type Timer, withinTime } from "../ports/timer.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { type Config, loadConfig } from "./config.js";
 import { engineRoutes } from "./engine-routes.js";
@@ -656,12 +656,12 @@ export const RUN_SETTLE_MS = 5000;
 
 async function settleRuns(manager: AutomationManager, logger: Logger): Promise<void> {
   if (!manager.busy) return;
-  let timeout: NodeJS.Timeout | undefined;
-  const expired = new Promise<"expired">((resolve) => {
-    timeout = setTimeout(() => resolve("expired"), RUN_SETTLE_MS);
-  });
-  const outcome = await Promise.race([manager.idle().then(() => "settled" as const), expired]);
-  clearTimeout(timeout);
+  const outcome = await withinTime(
+    manager.idle().then(() => "settled" as const),
+    RUN_SETTLE_MS,
+    () => "expired" as const,
+    referencedTimer,
+  );
   if (outcome === "expired") {
     logger.warn(`Automation runs still going ${RUN_SETTLE_MS} ms after stop began; saving the state without them`);
   }

@@ -20,3 +20,42 @@ export const systemTimer: Timer = {
     clearTimeout(handle as ReturnType<typeof setTimeout>);
   },
 };
+
+/**
+ * Node's timers, left referenced: for a deadline the process has to live to see, such as a
+ * stop waiting for runs whose own work holds nothing open (Node would otherwise exit before
+ * the state is saved).
+ */
+export const referencedTimer: Timer = {
+  setTimeout: (callback, delayMs) => setTimeout(callback, delayMs),
+  clearTimeout(handle) {
+    clearTimeout(handle as ReturnType<typeof setTimeout>);
+  },
+};
+
+/**
+ * `work`'s outcome, or, when `ms` pass first, whatever `late()` returns (or throws). The timer
+ * is cleared as soon as `work` settles, and a rejection of `work` after the deadline is
+ * handled here, so it never surfaces as an unhandled rejection.
+ */
+export function withinTime<T, L>(work: Promise<T>, ms: number, late: () => L, timer: Timer): Promise<T | L> {
+  return new Promise<T | L>((resolve, reject) => {
+    const handle = timer.setTimeout(() => {
+      try {
+        resolve(late());
+      } catch (error) {
+        reject(error);
+      }
+    }, ms);
+    work.then(
+      (value) => {
+        timer.clearTimeout(handle);
+        resolve(value);
+      },
+      (error: unknown) => {
+        timer.clearTimeout(handle);
+        reject(error);
+      },
+    );
+  });
+}

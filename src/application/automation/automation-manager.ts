@@ -17,7 +17,7 @@ import {
   type TraceRecord,
 } from "./run-traces.js";
 import { tracedLogger, tracedMqtt, tracedServices, tracedState } from "./traced-runtime.js";
-import { systemTimer, type Timer, type TimerHandle } from "../../ports/timer.js";
+import { systemTimer, type Timer, withinTime } from "../../ports/timer.js";
 import type { Trigger, TriggerContext } from "../../domain/automation/trigger.js";
 import type { AutomationSource } from "../../ports/automation-source.js";
 import { type Clock, systemClock } from "../../ports/clock.js";
@@ -562,18 +562,14 @@ export class AutomationManager implements AutomationManagerApi {
    * never comes) would hold every later file, and at shutdown the state save, for ever.
    */
   private async withinLimit(hook: () => Promise<void>, limitMs: number, label: string): Promise<void> {
-    let handle: TimerHandle | undefined;
-    const expired = new Promise<never>((_resolve, reject) => {
-      handle = this.timer.setTimeout(
-        () => reject(new Error(`${label} did not finish within ${limitMs / 1000} s`)),
-        limitMs,
-      );
-    });
-    try {
-      await Promise.race([runOutsideTraces(hook), expired]);
-    } finally {
-      if (handle) this.timer.clearTimeout(handle);
-    }
+    await withinTime(
+      runOutsideTraces(hook),
+      limitMs,
+      () => {
+        throw new Error(`${label} did not finish within ${limitMs / 1000} s`);
+      },
+      this.timer,
+    );
   }
 
   /** Puts a version back after its replacement failed to register. */

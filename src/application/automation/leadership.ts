@@ -1,6 +1,6 @@
 import type { LeaderLease, LeadershipStatus } from "../../ports/leader-lease.js";
 import type { Logger } from "../../ports/logger.js";
-import { systemTimer, type Timer, type TimerHandle } from "../../ports/timer.js";
+import { systemTimer, type Timer, type TimerHandle, withinTime } from "../../ports/timer.js";
 
 export interface LeadershipOptions {
   lease: LeaderLease;
@@ -232,12 +232,7 @@ export class Leadership implements LeadershipStatus {
     this.confirming = true;
     const sentAt = this.now();
     let answer: "ours" | "taken" | "no answer";
-    let waited: TimerHandle | undefined;
     try {
-      // A database that does not answer soon cannot vouch for the lease: step down as before.
-      const deadline = new Promise<"no answer">((resolve) => {
-        waited = this.timer.setTimeout(() => resolve("no answer"), this.confirmMs);
-      });
       const renewal = this.options.lease.renew(token, this.options.ttlMs).then(
         (renewed): "ours" | "taken" => (renewed ? "ours" : "taken"),
         (error: unknown): "no answer" => {
@@ -245,9 +240,9 @@ export class Leadership implements LeadershipStatus {
           return "no answer";
         },
       );
-      answer = await Promise.race([renewal, deadline]);
+      // A database that does not answer soon cannot vouch for the lease: step down as before.
+      answer = await withinTime(renewal, this.confirmMs, () => "no answer" as const, this.timer);
     } finally {
-      if (waited) this.timer.clearTimeout(waited);
       this.confirming = false;
     }
     if (this.token !== token || !this.running) return;

@@ -1,3 +1,4 @@
+import { referencedTimer, withinTime } from "../../../ports/timer.js";
 import type { Store } from "express-rate-limit";
 import type { Logger } from "../../../ports/logger.js";
 
@@ -23,20 +24,18 @@ export async function connectRedisRateLimitStores(
   client.on("error", (error: unknown) => logger.warn("Redis (rate limits) connection error", { err: error }));
   // node-redis keeps retrying an initial connection forever; a configured but unreachable
   // Redis should stop the boot with a clear message instead of hanging it.
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`Redis at REDIS_URL did not answer within ${connectTimeoutMs} ms`)),
-      connectTimeoutMs,
-    );
-  });
   try {
-    await Promise.race([client.connect(), timeout]);
+    await withinTime(
+      client.connect(),
+      connectTimeoutMs,
+      () => {
+        throw new Error(`Redis at REDIS_URL did not answer within ${connectTimeoutMs} ms`);
+      },
+      referencedTimer,
+    );
   } catch (error) {
     await client.disconnect().catch(() => undefined);
     throw error;
-  } finally {
-    clearTimeout(timer);
   }
   return {
     createStore: (prefix) =>

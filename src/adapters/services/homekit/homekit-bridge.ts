@@ -1,3 +1,4 @@
+import { systemTimer, withinTime } from "../../../ports/timer.js";
 /**
  * The HomeKit bridge service (key `homekit`): publishes the Zigbee2MQTT devices the device
  * registry knows (and the relays) as HomeKit accessories through hap-nodejs, on one or more
@@ -369,22 +370,19 @@ export class HomeKitBridge implements ServicePlugin, ServiceHealthReporter, Home
     slot.published = false;
     await closeAll(slot.extraListeners);
     slot.extraListeners = [];
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<void>((resolve) => {
-      timer = setTimeout(() => {
-        this.logger.warn("HomeKit bridge did not finish its mDNS goodbye in time; stopping anyway", {
-          bridge: this.nameOf(slot.index),
-        });
-        resolve();
-      }, UNPUBLISH_TIMEOUT_MS);
-      timer.unref();
-    });
     try {
-      await Promise.race([slot.bridge.unpublish(), timeout]);
+      await withinTime(
+        slot.bridge.unpublish(),
+        UNPUBLISH_TIMEOUT_MS,
+        () => {
+          this.logger.warn("HomeKit bridge did not finish its mDNS goodbye in time; stopping anyway", {
+            bridge: this.nameOf(slot.index),
+          });
+        },
+        systemTimer,
+      );
     } catch (error) {
       this.logger.warn("HomeKit bridge did not stop cleanly", { bridge: this.nameOf(slot.index), err: error });
-    } finally {
-      clearTimeout(timer);
     }
   }
 
