@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
-import { ValidationError } from "../../domain/inventory/errors.js";
 import type { ErrorDetail } from "../../domain/shared/domain-error.js";
+import { ValidationError } from "../../domain/shared/validation-error.js";
 
 /** What input holding a NUL character is told, on every route and in import rows. */
 export const NUL_CHARACTER_MESSAGE = "must not contain NUL characters";
@@ -45,6 +45,17 @@ function pathOf(visit: Visit): string {
  * 100 kB body without complaint, and a recursive walk over it overflows the call stack (a 500).
  */
 export function inputShapeDetails(value: unknown): ErrorDetail[] {
+  const shape = walkShape(value);
+  return shape.tooDeep ? [shape.tooDeep] : shape.nul;
+}
+
+/** What the walk found: where the nesting went too deep (the walk stops there), else the NULs. */
+interface BodyShape {
+  tooDeep: ErrorDetail | null;
+  nul: ErrorDetail[];
+}
+
+function walkShape(value: unknown): BodyShape {
   const details: ErrorDetail[] = [];
   const stack: Visit[] = [{ value, key: "", parent: null, depth: 0 }];
   while (stack.length > 0) {
@@ -56,7 +67,7 @@ export function inputShapeDetails(value: unknown): ErrorDetail[] {
     }
     if (visit.value === null || typeof visit.value !== "object") continue;
     if (visit.depth >= MAX_BODY_DEPTH) {
-      return [{ path: pathOf(visit), message: `is nested deeper than ${MAX_BODY_DEPTH} levels` }];
+      return { tooDeep: { path: pathOf(visit), message: `is nested deeper than ${MAX_BODY_DEPTH} levels` }, nul: [] };
     }
     const entries = Array.isArray(visit.value)
       ? visit.value.map((entry, index) => [String(index), entry] as const)
@@ -67,7 +78,7 @@ export function inputShapeDetails(value: unknown): ErrorDetail[] {
       stack.push({ value: entry, key, parent: visit, depth: visit.depth + 1 });
     }
   }
-  return details;
+  return { tooDeep: null, nul: details };
 }
 
 /**
@@ -75,7 +86,6 @@ export function inputShapeDetails(value: unknown): ErrorDetail[] {
  * the JSON parser, whether or not it validates its body with `parseWith`.
  */
 export const refuseDeepBodies: RequestHandler = (req, _res, next) => {
-  const problems = req.body !== undefined ? inputShapeDetails(req.body) : [];
-  const deep = problems.find((problem) => problem.message.startsWith("is nested deeper"));
-  next(deep ? new ValidationError("Request body invalid", [deep]) : undefined);
+  const { tooDeep } = req.body !== undefined ? walkShape(req.body) : { tooDeep: null };
+  next(tooDeep ? new ValidationError("Request body invalid", [tooDeep]) : undefined);
 };

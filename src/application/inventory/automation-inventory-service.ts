@@ -1,4 +1,4 @@
-import { ValidationError } from "../../domain/inventory/errors.js";
+import { ValidationError } from "../../domain/shared/validation-error.js";
 import { SHOPPING_UNITS } from "../../domain/inventory/shopping-list.js";
 import type { ErrorDetail } from "../../domain/shared/domain-error.js";
 import type { ItemUnit } from "../../domain/inventory/item-unit.js";

@@ -1,12 +1,4 @@
-import { DomainError, type ErrorDetail } from "../shared/domain-error.js";
-
-/** Input that is well-formed but not acceptable (a field, an id in a body); carries per-field details. */
-export class ValidationError extends DomainError {
-  readonly code = "VALIDATION_FAILED";
-  constructor(message: string, details: ErrorDetail[] = []) {
-    super(message, details);
-  }
-}
+import { DomainError } from "../shared/domain-error.js";
 
 export class EmailAlreadyRegisteredError extends DomainError {
   readonly code = "EMAIL_TAKEN";

@@ -1,7 +1,7 @@
 import type { RequestHandler, Response } from "express";
 import { z } from "zod";
 import "./openapi.js";
-import { ValidationError } from "../../../domain/inventory/errors.js";
+import { ValidationError } from "../../../domain/shared/validation-error.js";
 import type { ErrorDetail } from "./http-errors.js";
 import { inputShapeDetails } from "../body-shape.js";
 

@@ -1,4 +1,5 @@
-import { EmailAlreadyRegisteredError, ValidationError } from "../../../domain/inventory/errors.js";
+import { EmailAlreadyRegisteredError } from "../../../domain/inventory/errors.js";
+import { ValidationError } from "../../../domain/shared/validation-error.js";
 import { isReservedEmail, normaliseEmail, summariseUser, type UserSummary } from "../../../domain/inventory/user.js";
 import { issueTokenPair, type TokenPair } from "./issue-session.js";
 import type { AuthSettings, InventoryPorts } from "../inventory-ports.js";

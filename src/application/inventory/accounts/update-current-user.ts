@@ -1,8 +1,5 @@
-import {
-  AuthenticationRequiredError,
-  EmailAlreadyRegisteredError,
-  ValidationError,
-} from "../../../domain/inventory/errors.js";
+import { AuthenticationRequiredError, EmailAlreadyRegisteredError } from "../../../domain/inventory/errors.js";
+import { ValidationError } from "../../../domain/shared/validation-error.js";
 import {
   type CurrentUser,
   describeCurrentUser,

@@ -1,4 +1,5 @@
-import { NotHouseholdMemberError, ValidationError } from "../../../domain/inventory/errors.js";
+import { NotHouseholdMemberError } from "../../../domain/inventory/errors.js";
+import { ValidationError } from "../../../domain/shared/validation-error.js";
 import { ItemNotFoundError } from "../../../domain/inventory/item-errors.js";
 import {
   placeEntry,
