@@ -22,6 +22,8 @@ import {
 const CAMERA_CODE = "4006381333931";
 /** A code only the fake Open Food Facts knows. */
 const LOOKED_UP_CODE = "96385074";
+/** Another valid EAN-13, for a code the household remembers before the test. */
+const KNOWN_CODE = "5901234123457";
 
 function barcodes(variant: "PGlite" | "PostgreSQL"): void {
   describe(`inventory web app: barcodes on ${variant}`, function () {
@@ -178,32 +180,52 @@ function scanTests(getServer: () => AppServer, profile: Profile): void {
     }
   });
 
-  it("offline, a typed code is not called a new product, and it goes with the queued item", async () => {
+  it("offline, a typed code is not called a new product, goes with the queued item and is remembered once sent", async () => {
     const server = getServer();
     const anna = await member(server, profile, "Anna");
     try {
       const place = await household(anna);
+      // A code the household already calls something: a name typed blind offline does not replace it.
+      await anna.api("PUT", `/households/${place.hid}/barcodes/${KNOWN_CODE}`, { name: "Ballpoint pens" });
       const { page } = anna;
       await page.goto(server.baseUrl);
       await keptForOffline(page, place);
       await anna.context.setOffline(true);
       await openQuickAdd(page, profile);
-      await page.locator("#add-barcode").fill(CAMERA_CODE);
-      await page.locator("#add-barcode").press("Enter");
-      await page.locator("#barcode-note", { hasText: say("barcode.notLookedUp", { code: CAMERA_CODE }) }).waitFor();
-      expect(await page.locator("#barcode-note").textContent()).not.to.include(
-        say("barcode.unknown", { code: CAMERA_CODE }),
-      );
-      await page.locator("#add-name").fill("Pens");
-      await page.locator("#add-name").press("Enter");
+      for (const [code, name] of [
+        [CAMERA_CODE, "Pens"],
+        [KNOWN_CODE, "Biros"],
+      ] as const) {
+        await page.locator("#add-barcode").fill(code);
+        await page.locator("#add-barcode").press("Enter");
+        await page.locator("#barcode-note", { hasText: say("barcode.notLookedUp", { code }) }).waitFor();
+        expect(await page.locator("#barcode-note").textContent()).not.to.include(say("barcode.unknown", { code }));
+        await page.locator("#add-name").fill(name);
+        await page.locator("#add-name").press("Enter");
+        // Queued: the form is empty for the next product.
+        await page.waitForFunction(() => (document.getElementById("add-barcode") as HTMLInputElement).value === "");
+      }
       await page.getByText(say("offline.pendingTitle")).waitFor();
       await anna.context.setOffline(false);
       await page.getByText(say("offline.pendingTitle")).waitFor({ state: "detached" });
       const items = await anna.api<{ data: { name: string; barcode: string | null }[] }>(
         "GET",
-        `/households/${place.hid}/items`,
+        `/households/${place.hid}/items?sort=name&order=asc`,
       );
-      expect(items.data.map((item) => [item.name, item.barcode])).to.deep.equal([["Pens", CAMERA_CODE]]);
+      expect(items.data.map((item) => [item.name, item.barcode])).to.deep.equal([
+        ["Biros", KNOWN_CODE],
+        ["Pens", CAMERA_CODE],
+      ]);
+      // Sent, the add saves what a new code is, as an add online does: the next scan knows it.
+      const remembered = async (code: string) => {
+        const found = await anna.api<{ name: string; source: string }>(
+          "GET",
+          `/households/${place.hid}/barcodes/${code}`,
+        );
+        return [found.name, found.source];
+      };
+      expect(await remembered(CAMERA_CODE)).to.deep.equal(["Pens", "household"]);
+      expect(await remembered(KNOWN_CODE)).to.deep.equal(["Ballpoint pens", "household"]);
     } finally {
       await anna.context.setOffline(false);
       await anna.context.close();

@@ -232,7 +232,7 @@ export async function flushPending(): Promise<void> {
     for (const write of await queuedWrites()) {
       if (write.status !== "waiting" || write.id === undefined) continue;
       try {
-        if (write.kind === "add") await api.createItem(write.householdId, write.body);
+        if (write.kind === "add") await rememberQueuedBarcode(await api.createItem(write.householdId, write.body));
         else if (write.itemId) await api.consumeItem(write.householdId, write.itemId, write.body.quantity ?? 1);
         await removeWrite(write.id);
         announce(
@@ -249,6 +249,31 @@ export async function flushPending(): Promise<void> {
     flushing = false;
     await refreshPending();
     setState({ liveVersion: getState().liveVersion + 1 });
+  }
+}
+
+/**
+ * What an add queued offline was, saved for its barcode's next scan, as an add online does: the
+ * code could not be looked up offline, so the name was typed without seeing what the household
+ * calls the product, and a name the household already remembers is kept rather than replaced.
+ * A failure here leaves the item added and says the code was not saved.
+ */
+async function rememberQueuedBarcode(item: Item): Promise<void> {
+  if (!item.barcode) return;
+  try {
+    const known = await api.barcode(item.householdId, item.barcode).catch((failure: unknown) => {
+      if (failure instanceof ApiError && failure.status === 404) return null;
+      throw failure;
+    });
+    if (known?.source === "household") return;
+    await api.rememberBarcode(item.householdId, item.barcode, {
+      name: item.name,
+      unit: item.unit,
+      categoryId: item.categoryId,
+    });
+  } catch (failure) {
+    noteFailure(failure);
+    announce(t("barcode.notRemembered"));
   }
 }
 

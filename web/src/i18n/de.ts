@@ -315,7 +315,7 @@ export const de: Catalogue = {
   "barcode.lookedUp": "In Open Food Facts gefunden: prüfe den Namen vor dem Hinzufügen.",
   "barcode.unknown": "Neues Produkt: gib seinen Namen ein. Euer Haushalt erkennt {code} beim nächsten Mal.",
   "barcode.notLookedUp":
-    "{code} konnte gerade nicht nachgeschlagen werden: gib den Namen ein. Der Code wird mit dem Artikel gespeichert.",
+    "{code} konnte gerade nicht nachgeschlagen werden: gib den Namen ein. Der Code wird mit dem Artikel gespeichert, und euer Haushalt erkennt ihn beim nächsten Mal.",
   "barcode.invalid": "{code} ist kein gültiger Barcode. Prüfe die Ziffern.",
   "barcode.notRemembered":
     "Der Artikel wurde hinzugefügt, aber sein Barcode konnte nicht für das nächste Mal gespeichert werden.",

@@ -309,7 +309,8 @@ export const en = {
   "barcode.known": "Filled in from what your household saved for {code}.",
   "barcode.lookedUp": "Found in Open Food Facts: check the name before adding.",
   "barcode.unknown": "New product: enter its name. Your household will recognise {code} next time.",
-  "barcode.notLookedUp": "{code} could not be looked up just now: enter the name. The code is kept with the item.",
+  "barcode.notLookedUp":
+    "{code} could not be looked up just now: enter the name. The code is kept with the item, and your household will recognise it next time.",
   "barcode.invalid": "{code} is not a valid barcode. Check the digits.",
   "barcode.notRemembered": "The item was added, but its barcode could not be saved for next time.",
   "rule.checkDigit": "the last digit (check digit) does not match; check for a typo",

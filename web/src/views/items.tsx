@@ -430,9 +430,9 @@ function useBarcodeMemory(householdId: string | null, fill: (found: RememberedBa
         setNote({ text: t("barcode.invalid", { code: wanted }), error: true });
       } else {
         noteFailure(failure);
-        // Offline or a server problem: the code still goes with the item; the name is typed. Not
-        // "new product … recognised next time": the app cannot know that, and an add queued
-        // offline does not save the name for the code.
+        // Offline or a server problem: the code still goes with the item, and the name typed is
+        // saved for the code once the add is sent, unless the household already had one. Not
+        // "new product": the app cannot know that.
         setNote({ text: t("barcode.notLookedUp", { code: wanted }), error: false });
       }
     }
