@@ -218,6 +218,31 @@ function phoneFindings(getServer: () => AppServer): void {
     }
   });
 
+  it("an address the app does not have says so, in both languages, and links home", async () => {
+    const server = getServer();
+    for (const profile of [english, german]) {
+      const say = (key: Parameters<typeof text>[1], values: Record<string, string | number> = {}) =>
+        text(profile, key, values);
+      const anna = await member(server, profile, "Anna");
+      try {
+        await household(anna);
+        const { page } = anna;
+        // An old bookmark or a mistyped link: the server answers every path with the app.
+        await page.goto(`${server.baseUrl}/shopping`);
+        await page.getByRole("heading", { name: say("notFound.title"), level: 1 }).waitFor();
+        await page.getByText(say("notFound.text", { path: "/shopping" })).waitFor();
+        expect(await page.title()).to.equal(`${say("notFound.title")} – ${say("app.title")}`);
+        expect(await page.locator("nav [aria-current=page]").count()).to.equal(0);
+        await page.getByRole("link", { name: say("notFound.home") }).click();
+        await page.locator("#list-title").waitFor();
+        expect(new URL(page.url()).pathname).to.equal("/");
+        await page.locator("nav [aria-current=page]", { hasText: say("nav.home") }).waitFor();
+      } finally {
+        await anna.context.close();
+      }
+    }
+  });
+
   it("a link to an item of the member's other household switches to it (de-DE)", async () => {
     const server = getServer();
     const say = (key: Parameters<typeof text>[1], values: Record<string, string | number> = {}) =>

@@ -193,9 +193,28 @@ function Screen(props: { path: string }) {
       return <RemindersView />;
     case "/household/data":
       return <HouseholdDataView />;
-    default:
+    case "/":
+    case "/index.html":
       return <Home />;
+    default:
+      return <NotFound path={path} />;
   }
+}
+
+/**
+ * Every path the server does not know answers with the app (deep links), so an old or mistyped
+ * link lands here: said so, rather than the home screen under an address no tab belongs to.
+ */
+function NotFound(props: { path: string }) {
+  return (
+    <main id="main">
+      <h1>{t("notFound.title")}</h1>
+      <p>{t("notFound.text", { path: props.path })}</p>
+      <p>
+        <Link href="/">{t("notFound.home")}</Link>
+      </p>
+    </main>
+  );
 }
 
 const SCREEN_TITLES: [RegExp, MessageKey][] = [
@@ -210,6 +229,7 @@ const SCREEN_TITLES: [RegExp, MessageKey][] = [
   [/^\/reminders$/, "nav.reminders"],
   [/^\/household\/data$/, "nav.data"],
   [/^\/house(\/|$)/, "nav.house"],
+  [/^\/(index\.html)?$/, "nav.home"],
 ];
 
 /**
@@ -223,7 +243,7 @@ function useScreenChange(path: string, user: unknown): void {
   useEffect(() => {
     if (!known) return;
     const key = signedIn
-      ? (SCREEN_TITLES.find(([pattern]) => pattern.test(path))?.[1] ?? "nav.home")
+      ? (SCREEN_TITLES.find(([pattern]) => pattern.test(path))?.[1] ?? "notFound.title")
       : "auth.login.title";
     const title = (signedIn ? namedScreenTitle(path) : null) ?? t(key);
     document.title = `${title} – ${t("app.title")}`;

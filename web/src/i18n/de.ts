@@ -501,6 +501,9 @@ export const de: Catalogue = {
   "data.imported": "Importiert.",
   "data.problems": "Die Datei kann nicht importiert werden. Nichts wurde geändert. Diese Zeilen haben Fehler:",
   "nav.house": "Haus",
+  "notFound.title": "Seite nicht gefunden",
+  "notFound.text": "Unter {path} gibt es keine Seite. Vielleicht ist der Link alt oder vertippt.",
+  "notFound.home": "Zum Startbildschirm",
   "house.notAdmin":
     "Die Seiten des Hauses sind für die Admins der Installation. Bitte einen Admin, dich dazu zu machen.",
 };

@@ -493,6 +493,9 @@ export const en = {
   "data.imported": "Imported.",
   "data.problems": "The file cannot be imported. Nothing was changed. These rows have problems:",
   "nav.house": "House",
+  "notFound.title": "Page not found",
+  "notFound.text": "There is no page at {path}. The link may be old or mistyped.",
+  "notFound.home": "Go to the home screen",
   "house.notAdmin": "The House pages are for the installation's admins. Ask an admin to make you one.",
 } as const;
 
