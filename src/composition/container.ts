@@ -75,6 +75,8 @@ export function createHearthContainer(core: HearthCore): DependencyContainer {
         handleSignals: false,
         // but one automation's stray rejection must not end the inventory API with it.
         catchUnhandledRejections: true,
+        // and one automation's throwing setTimeout callback must not either.
+        catchUncaughtExceptions: true,
         ...(core.httpPort !== undefined ? { httpPort: core.httpPort } : {}),
         ...hotStandby(resolver.resolve<LeaderLease | null>(LEADER_LEASE), core),
       };

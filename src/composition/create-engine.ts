@@ -57,7 +57,7 @@ import { buildServicesFromConfig } from "./env-services.js";
 import { mirrorRelayStatus } from "./relay-state.js";
 import { createStatusRouter } from "./status-surfaces.js";
 import { HEARTH_VERSION } from "./version.js";
-import { logUnhandledRejections, stopOnSignals, UndoStack } from "./lifecycle.js";
+import { logAutomationExceptions, logUnhandledRejections, stopOnSignals, UndoStack } from "./lifecycle.js";
 import type { JsonStore } from "../ports/json-store.js";
 import {
   CRON_FIRE_LEDGER,
@@ -156,6 +156,13 @@ export interface EngineOptions {
    * since both are the process owner's choice; Hearth's own `npm start` turns it on.
    */
   catchUnhandledRejections?: boolean;
+  /**
+   * While the engine runs, log an exception thrown by an automation's raw `setTimeout`,
+   * `setInterval` or `setImmediate` callback under the automation instead of letting Node end
+   * the process. Any other uncaught exception still ends the process (exit code 1), as Node's
+   * default does. Default: as `catchUnhandledRejections`; Hearth's own `npm start` turns it on.
+   */
+  catchUncaughtExceptions?: boolean;
   /** Hot standby: run automations only while holding the lease. Default: always run them. */
   leadership?: EngineLeadershipOptions;
   /**
@@ -412,6 +419,7 @@ export function assembleEngine(scope: DependencyContainer, options: EngineOption
 
   let releaseSignals = () => {};
   let releaseRejections = () => {};
+  let releaseExceptions = () => {};
   let stopRelayMirror = () => {};
   const holdSignals = () => {
     if (options.handleSignals === false) return;
@@ -549,6 +557,13 @@ export function assembleEngine(scope: DependencyContainer, options: EngineOption
           releaseRejections = logUnhandledRejections(engineLogger, (error) => manager.reportStrayError(error) !== null);
           undo.push("unhandled-rejection handler", () => releaseRejections());
         }
+        if (options.catchUncaughtExceptions ?? options.catchUnhandledRejections ?? options.handleSignals !== false) {
+          releaseExceptions = logAutomationExceptions(
+            engineLogger,
+            (error) => manager.reportUncaughtException(error) !== null,
+          );
+          undo.push("uncaught-exception handler", () => releaseExceptions());
+        }
         undo.push("automations", () => manager.stopAll());
         undo.push("scheduler", () => scheduler.stopAll());
         undo.push("type checker", () => typeChecker?.close?.());
@@ -644,6 +659,7 @@ export function assembleEngine(scope: DependencyContainer, options: EngineOption
       boundPort = null;
       // Last: onStop and the runs still settling above can leave a rejection behind too.
       releaseRejections();
+      releaseExceptions();
       phase = "idle";
       engineLogger.info("Engine stopped");
     },

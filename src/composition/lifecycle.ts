@@ -1,3 +1,5 @@
+import { writeSync } from "node:fs";
+import { inspect } from "node:util";
 import type { Logger } from "../ports/logger.js";
 
 /** Longest a signal-triggered stop may take before the process exits anyway. */
@@ -100,4 +102,42 @@ export function logUnhandledRejections(logger: Logger, report: (error: unknown) 
   };
   process.on("unhandledRejection", onRejection);
   return () => process.off("unhandledRejection", onRejection);
+}
+
+export interface UncaughtExceptionOptions {
+  /** Test seam: process.exit by default. */
+  exit?: (code: number) => void;
+  /** Test seam: a synchronous write to stderr by default. */
+  writeStderr?: (text: string) => void;
+}
+
+/**
+ * Keeps the process running when an automation's raw timer callback throws, and only then.
+ * An uncaught exception, unlike a rejection, unwinds every frame on the stack: code that was
+ * half way through something when it passed through may have left its state broken. `report`
+ * answers true only for an exception it could log under an automation whose own callback was
+ * the only code interrupted; every other exception ends the process as Node's default does
+ * (the error on stderr, exit code 1), after a `fatal` log line, since nobody can say what state
+ * the process is in. When another `uncaughtException` listener exists, its owner decides, as
+ * with Node. Returns a function that removes the handler again.
+ */
+export function logAutomationExceptions(
+  logger: Logger,
+  report: (error: unknown) => boolean,
+  options: UncaughtExceptionOptions = {},
+): () => void {
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  const writeStderr = options.writeStderr ?? ((text: string) => writeSync(2, text));
+  const onException = (error: unknown, origin: NodeJS.UncaughtExceptionOrigin) => {
+    if (origin === "uncaughtException" && report(error)) return;
+    if (process.listenerCount("uncaughtException") > 1) return;
+    logger.fatal("Uncaught exception that no automation owns; the process state is unknown, so Hearth exits", {
+      err: error,
+    });
+    // Node's own report is synchronous; the logger's stdout may not be flushed before exit.
+    writeStderr(`${inspect(error)}\n`);
+    exit(1);
+  };
+  process.on("uncaughtException", onException);
+  return () => process.off("uncaughtException", onException);
 }

@@ -418,15 +418,46 @@ export class AutomationManager implements AutomationManagerApi {
     if (stack === "") return null;
     for (const entry of this.running.values()) {
       if (entry.file === null || !stackPassesThrough(stack, entry.file)) continue;
-      entry.stats.errors++;
-      entry.stats.lastError = errorMessage(error);
-      entry.logger.error("Unhandled promise rejection in the automation (a promise nobody awaited or caught)", {
-        err: error,
-        hint: "await it, or end it with .catch()",
-      });
-      return entry.name;
+      return this.countStrayError(
+        entry,
+        error,
+        "Unhandled promise rejection in the automation (a promise nobody awaited or caught)",
+        "await it, or end it with .catch()",
+      );
     }
     return null;
+  }
+
+  /**
+   * An exception nobody caught, thrown by a raw `setTimeout`/`setInterval`/`setImmediate`
+   * callback of an automation. Stricter than {@link reportStrayError}: an exception, unlike a
+   * rejection, unwinds every frame below it, so it is the automation's alone only when the
+   * function Node's timer queue called is in the automation's file (whatever it called in turn
+   * failed inside the automation's call, as in `execute`). A callback of a library or of Hearth
+   * that threw, or a stack too deep to show its bottom, may have left that code half done: null,
+   * and the caller ends the process as Node would.
+   */
+  reportUncaughtException(error: unknown): string | null {
+    const stack = error instanceof Error ? (error.stack ?? "") : "";
+    const callback = timerCallbackFrame(stack);
+    if (callback === null) return null;
+    for (const entry of this.running.values()) {
+      if (entry.file === null || !stackPassesThrough(callback, entry.file)) continue;
+      return this.countStrayError(
+        entry,
+        error,
+        "Uncaught exception in a timer callback of the automation (setTimeout, setInterval or setImmediate)",
+        "catch it in the callback, or use this.after()/this.every(), whose errors the engine catches",
+      );
+    }
+    return null;
+  }
+
+  private countStrayError(entry: RunningAutomation, error: unknown, message: string, hint: string): string {
+    entry.stats.errors++;
+    entry.stats.lastError = errorMessage(error);
+    entry.logger.error(message, { err: error, hint });
+    return entry.name;
   }
 
   getTraces(name: string): { traces: RunTrace[]; rejected: TriggerRejection[] } | null {
@@ -1021,6 +1052,22 @@ function authorStack(stack: string): string {
  */
 function stackPassesThrough(stack: string, file: string): boolean {
   return stack.includes(file) || stack.includes(encodeURI(file.replaceAll("\\", "/")));
+}
+
+/** Node's own frames that run timer and immediate callbacks: always the bottom of their stack. */
+const TIMER_QUEUE_FRAME =
+  /^\s*at (?:listOnTimeout|process\.processTimers|process\.processImmediate) \(node:internal\/timers:/;
+
+/**
+ * The frame of the function a timer or immediate called, when the stack shows that call at its
+ * bottom; else null (not from a timer, or cut off by `Error.stackTraceLimit` before the bottom).
+ */
+function timerCallbackFrame(stack: string): string | null {
+  const frames = stack.split("\n").filter((line) => /^\s*at /.test(line));
+  let bottom = frames.length;
+  while (bottom > 0 && TIMER_QUEUE_FRAME.test(frames[bottom - 1] as string)) bottom--;
+  if (bottom === frames.length || bottom === 0) return null;
+  return frames[bottom - 1] as string;
 }
 
 function isAsyncFunction(fn: unknown): boolean {
