@@ -16,6 +16,7 @@ import {
   runOutsideTraces,
   type TraceRecord,
 } from "./run-traces.js";
+import { SELF_TRIGGER_WINDOW_MS, SelfTriggerWatch } from "./self-trigger-watch.js";
 import { tracedLogger, tracedMqtt, tracedServices, tracedState } from "./traced-runtime.js";
 import { systemTimer, type Timer, withinTime } from "../../ports/timer.js";
 import type { Trigger, TriggerContext } from "../../domain/automation/trigger.js";
@@ -174,6 +175,8 @@ interface RunningAutomation {
   reloadError: { message: string; at: string } | null;
   /** Whether runs need AsyncLocalStorage to stay traced after an await (async execute). */
   tracesAcrossAwaits: boolean;
+  /** Present when the automation has MQTT triggers: notices it looping on its own publishes. */
+  selfTriggers: SelfTriggerWatch | null;
 }
 
 /**
@@ -705,8 +708,14 @@ export class AutomationManager implements AutomationManagerApi {
     const timers = new AutomationTimers(this.timer, logger, (callback) => runOutsideTraces(callback));
     // A reload keeps the automation's history: "why did it (not) fire" spans edits.
     const traces = previous?.name === name ? previous.traces : new AutomationTraces(name, settings);
+    const selfTriggers = this.watchSelfTriggers(triggers, logger);
     automation[ATTACH_RUNTIME]({
-      mqtt: tracedMqtt(dependencies.mqtt, traces, settings),
+      mqtt: tracedMqtt(
+        dependencies.mqtt,
+        traces,
+        settings,
+        selfTriggers ? (topic) => selfTriggers.published(topic) : undefined,
+      ),
       http: dependencies.http,
       state: tracedState(dependencies.state, traces, settings),
       logger: tracedLogger(logger, traces, settings, () => this.clock.now()),
@@ -735,7 +744,27 @@ export class AutomationManager implements AutomationManagerApi {
       loadedAtMs: this.clock.now().getTime(),
       reloadError: null,
       tracesAcrossAwaits: isAsyncFunction(automation.execute),
+      selfTriggers,
     };
+  }
+
+  private watchSelfTriggers(triggers: Trigger[], logger: Logger): SelfTriggerWatch | null {
+    const filters = triggers.flatMap((trigger) => (trigger.type === "mqtt" ? [trigger.topic] : []));
+    if (filters.length === 0) return null;
+    return new SelfTriggerWatch(
+      filters,
+      () => this.clock.now().getTime(),
+      (topic, runs) =>
+        logger.warn(
+          "The automation keeps triggering itself: its runs publish to a topic its own MQTT trigger matches",
+          {
+            topic,
+            runs,
+            withinSeconds: SELF_TRIGGER_WINDOW_MS / 1000,
+            hint: "publish somewhere its trigger does not listen (a device's /set topic), or let the trigger's filter skip its own messages",
+          },
+        ),
+    );
   }
 
   /** Wires every trigger or none: a failure unwires the ones already wired. */
@@ -745,10 +774,14 @@ export class AutomationManager implements AutomationManagerApi {
       const context: WiringContext = {
         automation: entry.name,
         triggerId: `${entry.name}#${position}`,
-        fire: (triggerContext) => {
+        fire: selfTriggerWatched(entry, trigger, (triggerContext) => {
           this.admit(entry, triggerContext);
+        }),
+        rejected: (payload) => {
+          // The echo of its own publish that the filter turned away is used up, not left to a later message.
+          if (entry.selfTriggers !== null && trigger.type === "mqtt") entry.selfTriggers.rejected(topicOf(payload));
+          entry.traces.rejected(position, payload, this.clock.now());
         },
-        rejected: (payload) => entry.traces.rejected(position, payload, this.clock.now()),
         mqtt: dependencies.mqtt,
         state: dependencies.state,
         scheduler: dependencies.scheduler,
@@ -1052,6 +1085,26 @@ function authorStack(stack: string): string {
  */
 function stackPassesThrough(stack: string, file: string): boolean {
   return stack.includes(file) || stack.includes(encodeURI(file.replaceAll("\\", "/")));
+}
+
+/** An MQTT trigger's fire tells the automation's self-trigger watch first; other triggers fire as they are. */
+function selfTriggerWatched(
+  entry: RunningAutomation,
+  trigger: Trigger,
+  fire: (context: TriggerContext) => void,
+): (context: TriggerContext) => void {
+  const watch = entry.selfTriggers;
+  if (watch === null || trigger.type !== "mqtt") return fire;
+  return (context) => {
+    if (context.type === "mqtt") watch.fired(context.topic);
+    fire(context);
+  };
+}
+
+/** The topic of an MQTT trigger's rejected message (`{ topic, payload }`). */
+function topicOf(rejected: unknown): string {
+  const topic = (rejected as { topic?: unknown } | null)?.topic;
+  return typeof topic === "string" ? topic : "";
 }
 
 /** Node's own frames that run timer and immediate callbacks: always the bottom of their stack. */

@@ -60,7 +60,13 @@ function fields(value: unknown): unknown {
   );
 }
 
-export function tracedMqtt(mqtt: MqttServiceApi, automation: TraceOwner, settings: TraceSettings): MqttServiceApi {
+/** `onPublish` hears every topic the automation publishes on before the message leaves (a local echo is synchronous). */
+export function tracedMqtt(
+  mqtt: MqttServiceApi,
+  automation: TraceOwner,
+  settings: TraceSettings,
+  onPublish?: (topic: string) => void,
+): MqttServiceApi {
   return {
     get isConnected() {
       return mqtt.isConnected;
@@ -81,6 +87,7 @@ export function tracedMqtt(mqtt: MqttServiceApi, automation: TraceOwner, setting
           ...(options?.retain ? { retain: true } : {}),
         });
       }
+      onPublish?.(topic);
       mqtt.publish(topic, payload, options);
     },
     publishToDevice(friendlyName, payload, options) {
