@@ -56,6 +56,7 @@ export type {
   NotificationService,
 } from "./domain/automation/notification.js";
 export { ServiceCallError, type ServiceErrorCode } from "./domain/automation/service-errors.js";
+export { NonFiniteStateValueError } from "./domain/automation/state-value.js";
 // The service ports, with the keys automations `require` them by.
 export * from "./ports/relay-service.js";
 export * from "./ports/weather-service.js";

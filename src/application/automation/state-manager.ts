@@ -1,3 +1,4 @@
+import { findNonFiniteNumber, NonFiniteStateValueError } from "../../domain/automation/state-value.js";
 import type { JsonStore } from "../../ports/json-store.js";
 import type { Logger } from "../../ports/logger.js";
 import { systemTimer, type Timer, type TimerHandle } from "../../ports/timer.js";
@@ -51,7 +52,12 @@ export class StateManager implements StateManagerApi {
     return this.values.has(key) ? (this.values.get(key) as T) : defaultValue;
   }
 
+  /**
+   * Throws {@link NonFiniteStateValueError} for a value holding NaN or ±Infinity, changing
+   * nothing: JSON would save it as null, so the file and memory would disagree.
+   */
   set(key: string, value: unknown): void {
+    refuseNonFinite(key, value);
     const had = this.values.has(key);
     const previous = this.values.get(key);
     if (had && sameValue(previous, value)) return;
@@ -69,6 +75,7 @@ export class StateManager implements StateManagerApi {
    * reading that is not an event to react to, such as a relay's power figure.
    */
   setQuietly(key: string, value: unknown): void {
+    refuseNonFinite(key, value);
     if (value === undefined || (this.values.has(key) && sameValue(this.values.get(key), value))) return;
     this.values.set(key, value);
     this.scheduleWrite();
@@ -223,6 +230,11 @@ export class StateManager implements StateManagerApi {
       this.save().catch((error: unknown) => this.dependencies.logger.error("Saving state failed", { err: error }));
     }, this.writeDelayMs);
   }
+}
+
+function refuseNonFinite(key: string, value: unknown): void {
+  const found = findNonFiniteNumber(value);
+  if (found !== null) throw new NonFiniteStateValueError(key, found);
 }
 
 function sameValue(previous: unknown, next: unknown): boolean {

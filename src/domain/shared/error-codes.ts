@@ -84,6 +84,8 @@ export const ERROR_CODES = Object.freeze({
 
   // The automation engine.
   INVALID_TOPIC_FILTER: "An MQTT topic filter is not valid.",
+  STATE_VALUE_NOT_FINITE:
+    "A state value holds NaN, Infinity or -Infinity, which JSON writes as null; the key was not set.",
   INVALID_CRON_EXPRESSION: "A cron expression is not valid.",
   MANUAL_TRIGGER_FIELD_MISSING: "A manual trigger lacks a field its trigger type needs.",
   SERVICE_NOT_FOUND: "No service is registered under the key.",

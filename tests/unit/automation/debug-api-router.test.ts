@@ -274,6 +274,28 @@ describe("debug API router", () => {
       expect(state.has("x")).to.equal(false);
     });
 
+    it("answers 400 for a number JSON cannot hold (1e400 parses as Infinity), naming where, and changes nothing", async () => {
+      const app = appFor();
+      state.set("level", 1);
+      for (const [body, path] of [
+        ['{"value":1e400}', "value"],
+        ['{"value":-1e400}', "value"],
+        ['{"value":{"rooms":[{"temp":21},{"temp":1e999}]}}', "value.rooms.1.temp"],
+      ] as const) {
+        const response = await request(app).put("/api/state/level").set("Content-Type", "application/json").send(body);
+        expect(response.status, body).to.equal(400);
+        expect(response.body).to.include({ error: "Bad Request" });
+        expect(response.body.message).to.contain("JSON cannot hold");
+        expect(response.body.details).to.deep.equal([
+          {
+            path,
+            message: `is ${body.includes("-1e400") ? "-Infinity" : "Infinity"} (a number out of range); JSON cannot hold it`,
+          },
+        ]);
+      }
+      expect(state.get("level")).to.equal(1);
+    });
+
     it("answers 400 for a value nested deeper than 32 levels, which the state file could not hold, and changes nothing", async () => {
       const app = appFor();
       const deep = `{"value":${"[".repeat(5000)}${"]".repeat(5000)}}`;

@@ -5,6 +5,7 @@ import { expect } from "chai";
 import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
 import { JsonFileStore } from "../../../src/adapters/state/json-file-store.js";
 import { StateManager } from "../../../src/application/automation/state-manager.js";
+import { NonFiniteStateValueError } from "../../../src/domain/automation/state-value.js";
 import { FakeTime, MemoryJsonStore } from "../../support/engine-fakes.js";
 
 describe("StateManager", () => {
@@ -146,6 +147,35 @@ describe("StateManager", () => {
     } finally {
       await rm(directory, { recursive: true, force: true });
     }
+  });
+
+  it("refuses NaN and ±Infinity at any depth, naming the key, so memory never holds what the file would save as null", async () => {
+    const store = new MemoryJsonStore();
+    const state = new StateManager({ persist: true }, { logger: new MemoryLogger(), store });
+    const changes: unknown[] = [];
+    state.onAnyChange((key) => changes.push(key));
+    state.set("temperature", 21.5);
+    for (const value of [Number.NaN, Number.POSITIVE_INFINITY, { rooms: [{ temp: Number.NEGATIVE_INFINITY }] }]) {
+      expect(() => state.set("temperature", value))
+        .to.throw(NonFiniteStateValueError)
+        .with.property("message")
+        .that.contains('State key "temperature" was not set');
+      expect(() => state.set("fresh", value)).to.throw(NonFiniteStateValueError);
+    }
+    expect(() => state.set("t", { rooms: [{ temp: Number.NaN }] }))
+      .to.throw(NonFiniteStateValueError)
+      .with.property("message")
+      .that.contains("the value's rooms.0.temp is NaN");
+    expect(state.get("temperature")).to.equal(21.5);
+    expect(state.has("fresh")).to.equal(false);
+    expect(changes).to.deep.equal(["temperature"]);
+    await state.save();
+    expect(store.document).to.deep.equal({ temperature: 21.5 });
+    // A value referring to itself is still walked to the end, and kept as before.
+    const cyclic: Record<string, unknown> = { n: 1 };
+    cyclic.self = cyclic;
+    state.set("cyclic", cyclic);
+    expect(state.get("cyclic")).to.equal(cyclic);
   });
 
   it("moves aside a stored document that is valid JSON but not an object, and starts empty", async () => {

@@ -1,6 +1,7 @@
 import { INVENTORY_EVENT_TYPES } from "../../../domain/inventory/inventory-event.js";
 import express, { type Request, type RequestHandler, type Response, Router } from "express";
 import { z } from "zod";
+import { findNonFiniteNumber } from "../../../domain/automation/state-value.js";
 import type { AutomationInfo, AutomationManagerApi } from "../../../ports/automation-catalog.js";
 import type { DeviceRegistryApi } from "../../../ports/device-registry.js";
 import type { ServiceRegistryApi } from "../../../ports/engine-services.js";
@@ -369,6 +370,18 @@ export function createDebugApiRouter(deps: DebugApiDeps): Router {
       return;
     }
     const value = (body as { value: unknown }).value;
+    // JSON.parse reads 1e400 as Infinity, which the state file would save as null.
+    const nonFinite = findNonFiniteNumber(value);
+    if (nonFinite !== null) {
+      const path = nonFinite.path === "" ? "value" : `value.${nonFinite.path}`;
+      sendError(
+        res,
+        400,
+        `The value holds ${String(nonFinite.number)}, which JSON cannot hold (it would be saved as null)`,
+        [{ path, message: `is ${String(nonFinite.number)} (a number out of range); JSON cannot hold it` }],
+      );
+      return;
+    }
     const previous = deps.state.get(key);
     deps.state.set(key, value);
     if (await stateKept(res)) res.json({ key, value, previous: orNull(previous) });
