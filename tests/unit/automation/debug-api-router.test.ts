@@ -421,6 +421,22 @@ describe("debug API router", () => {
         expect(response.body.details).to.be.an("array");
       }
     });
+
+    it("answers 400 naming a parameter given twice instead of taking one of its values", async () => {
+      const app = appFor();
+      for (const [query, parameter] of [
+        ["limit=1&limit=2", "limit"],
+        ["level=info&level=error", "level"],
+        ["automation=porch-light&automation=other", "automation"],
+        ["limit=5&level=warn&level=warn", "level"],
+      ] as const) {
+        const response = await request(app).get(`/api/logs?${query}`).expect(400);
+        expect(response.body).to.include({ error: "Bad Request" });
+        expect(response.body.details, query).to.deep.equal([
+          { path: parameter, message: "was given more than once; give it once" },
+        ]);
+      }
+    });
   });
 
   describe("devices", () => {

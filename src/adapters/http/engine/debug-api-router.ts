@@ -2,6 +2,7 @@ import { INVENTORY_EVENT_TYPES } from "../../../domain/inventory/inventory-event
 import express, { type Request, type RequestHandler, type Response, Router } from "express";
 import { z } from "zod";
 import { findNonFiniteNumber } from "../../../domain/automation/state-value.js";
+import { singleQueryValue } from "../query-values.js";
 import type { AutomationInfo, AutomationManagerApi } from "../../../ports/automation-catalog.js";
 import type { DeviceRegistryApi } from "../../../ports/device-registry.js";
 import type { ServiceRegistryApi } from "../../../ports/engine-services.js";
@@ -132,23 +133,29 @@ const levelSchema = z
     return z.NEVER;
   });
 
+/** A parameter given once, as `schema` wants it; given twice it is a 400 naming it, as on the inventory API. */
+function once<T extends z.ZodType>(schema: T) {
+  return z.unknown().transform(singleQueryValue).pipe(schema);
+}
+
 const logQuerySchema = z.object({
-  automation: z.string().min(1).optional(),
-  level: levelSchema.optional(),
-  limit: z
-    .string()
-    .regex(/^\d+$/, `expected a whole number from 1 to ${MAX_LOG_LIMIT}`)
-    .transform((value) => Number.parseInt(value, 10))
-    .pipe(z.number().min(1, `expected 1 to ${MAX_LOG_LIMIT}`).max(MAX_LOG_LIMIT, `expected 1 to ${MAX_LOG_LIMIT}`))
-    .optional(),
+  automation: once(z.string().min(1)).optional(),
+  level: once(levelSchema).optional(),
+  limit: once(
+    z
+      .string()
+      .regex(/^\d+$/, `expected a whole number from 1 to ${MAX_LOG_LIMIT}`)
+      .transform((value) => Number.parseInt(value, 10))
+      .pipe(z.number().min(1, `expected 1 to ${MAX_LOG_LIMIT}`).max(MAX_LOG_LIMIT, `expected 1 to ${MAX_LOG_LIMIT}`)),
+  ).optional(),
 });
 
-/** Query values arrive as strings or arrays of them; the last one wins, and empty means absent (forms send `level=`). */
-function singleValues(query: Request["query"]): Record<string, string> {
-  const out: Record<string, string> = {};
+/** Empty means absent (forms send `level=`); a repeated parameter stays an array for the schema to refuse. */
+function givenValues(query: Request["query"]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(query)) {
-    const last = Array.isArray(value) ? value.at(-1) : value;
-    if (typeof last === "string" && last.trim() !== "") out[name] = last;
+    if (typeof value === "string" && value.trim() === "") continue;
+    out[name] = value;
   }
   return out;
 }
@@ -394,7 +401,7 @@ export function createDebugApiRouter(deps: DebugApiDeps): Router {
   });
 
   router.get("/logs", (req, res) => {
-    const parsed = logQuerySchema.safeParse(singleValues(req.query));
+    const parsed = logQuerySchema.safeParse(givenValues(req.query));
     if (!parsed.success) {
       sendError(res, 400, "Invalid log query", zodDetails(parsed.error));
       return;

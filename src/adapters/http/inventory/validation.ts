@@ -4,6 +4,7 @@ import "./openapi.js";
 import { ValidationError } from "../../../domain/shared/validation-error.js";
 import type { ErrorDetail } from "./http-errors.js";
 import { inputShapeDetails } from "../body-shape.js";
+import { singleQueryValue } from "../query-values.js";
 
 /**
  * Ids are CUID2 strings: a lower-case letter, then lower-case letters and digits.
@@ -21,11 +22,8 @@ export const idSchema = z
 export function queryInteger(limits: { min: number; max: number }) {
   return z
     .unknown()
+    .transform(singleQueryValue)
     .transform((value, context) => {
-      if (Array.isArray(value)) {
-        context.addIssue({ code: "custom", message: "was given more than once; give it once" });
-        return z.NEVER;
-      }
       if (typeof value !== "string" || !/^[0-9]+$/.test(value)) {
         context.addIssue({ code: "custom", message: "must be a whole number in decimal digits" });
         return z.NEVER;
