@@ -28,6 +28,12 @@ const DIMENSION: Record<ItemUnit, { dimension: string; factor: number }> = {
   l: { dimension: "volume", factor: 1000 },
 };
 
+/** Whether the unit is a weight or a volume (g, kg, ml, l) rather than counted one by one. */
+export function isMeasuredUnit(unit: ItemUnit): boolean {
+  const { dimension } = DIMENSION[unit];
+  return dimension === "mass" || dimension === "volume";
+}
+
 export function isItemUnit(value: unknown): value is ItemUnit {
   return typeof value === "string" && (ITEM_UNITS as readonly string[]).includes(value);
 }

@@ -1,4 +1,6 @@
 import { DomainError } from "../shared/domain-error.js";
+import type { ChangeLogEntry } from "./change-log-entry.js";
+import { convertQuantity, type ItemUnit, isMeasuredUnit } from "./item-unit.js";
 
 /**
  * The units a shopping-list entry may be counted in, the same fixed list items use: pieces,
@@ -10,6 +12,9 @@ export type ShoppingUnit = (typeof SHOPPING_UNITS)[number];
 
 /** Entries one household's shopping list holds at most; adding beyond answers SHOPPING_LIST_FULL. */
 export const SHOPPING_LIST_MAX_ENTRIES = 500;
+
+/** The most one entry may hold, as for items. */
+export const SHOPPING_QUANTITY_MAX = 1_000_000;
 
 /** One line of a household's shared shopping list. */
 export interface ShoppingListEntry {
@@ -101,4 +106,47 @@ export function placeEntry(
 /** The list in its order with positions 0…n-1. */
 export function renumber(ordered: readonly ShoppingListEntry[]): ShoppingListEntry[] {
   return ordered.map((entry, index) => (entry.position === index ? entry : { ...entry, position: index }));
+}
+
+/**
+ * The most an item held in its current unit: its quantity now, or more before take-outs
+ * lowered it. A used-up item stands at 0 (taking out the last archives it at 0), so what it
+ * held is read back from its change log, newest first, where every quantity change keeps the
+ * value before it. A unit change ends the search: quantities before it count something else.
+ */
+export function mostItemHeld(
+  item: { quantity: number },
+  history: readonly Pick<ChangeLogEntry, "fieldName" | "oldValue" | "changedAt">[],
+): number {
+  // The fields of one change share its time.
+  const changes = new Map<number, Pick<ChangeLogEntry, "fieldName" | "oldValue">[]>();
+  for (const entry of history) {
+    const time = entry.changedAt.getTime();
+    changes.set(time, [...(changes.get(time) ?? []), entry]);
+  }
+  let most = item.quantity;
+  for (const time of [...changes.keys()].sort((a, b) => b - a)) {
+    const fields = changes.get(time) ?? [];
+    if (fields.some((field) => field.fieldName === "unit")) break;
+    const quantity = fields.find((field) => field.fieldName === "quantity");
+    const before = Number(quantity?.oldValue ?? Number.NaN);
+    if (Number.isFinite(before)) most = Math.max(most, before);
+  }
+  return most;
+}
+
+/**
+ * How much of an item "put on the shopping list" buys when the member does not say: a weight
+ * or a volume the most the item held ({@link mostItemHeld}, in the entry's unit: "Mince 500 g",
+ * not "1 g"); anything counted one by one (pieces, portions, bags) one, as the list's default.
+ */
+export function defaultAmountFromItem(
+  item: { quantity: number; unit: ItemUnit },
+  history: readonly Pick<ChangeLogEntry, "fieldName" | "oldValue" | "changedAt">[],
+  entryUnit: ShoppingUnit,
+): number {
+  if (!isMeasuredUnit(entryUnit)) return 1;
+  const amount = convertQuantity(mostItemHeld(item, history), item.unit, entryUnit);
+  if (amount === undefined || amount <= 0) return 1;
+  return Math.min(amount, SHOPPING_QUANTITY_MAX);
 }

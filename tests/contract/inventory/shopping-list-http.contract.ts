@@ -170,6 +170,52 @@ export function describeShoppingListHttpContract(label: string, build: () => Pro
       expect(names(await read())).to.deep.equal(["Fish fingers", "Fish sticks"]);
     });
 
+    it("an item by weight or volume goes on the list as the most it held; counted ones as one", async () => {
+      const stock = async (name: string, quantity: number, unit: string): Promise<string> => {
+        const created = await send("post", `/households/${w.hid}/items`, w.member, {
+          name,
+          quantity,
+          unit,
+          freezerId: w.freezerId,
+          compartmentId: w.compartmentIds[0],
+        });
+        expect(created.status, JSON.stringify(created.body)).to.equal(201);
+        return created.body.id as string;
+      };
+      const takeOut = async (id: string, quantity: number) => {
+        const taken = await send("post", `/households/${w.hid}/items/${id}/consume`, w.member, { quantity });
+        expect(taken.status, JSON.stringify(taken.body)).to.equal(200);
+      };
+      // Used up in two goes: the pack held 500 g, not the 300 g of the last take-out, nor 1 g.
+      const mince = await stock("Mince", 500, "g");
+      await takeOut(mince, 200);
+      await takeOut(mince, 300);
+      expect(await add({ fromItemId: mince })).to.include({ name: "Mince", quantity: 500, unit: "g" });
+      // In another unit of the same measure, converted; an amount given is taken as it is.
+      expect(await add({ fromItemId: mince, unit: "kg" })).to.include({ quantity: 0.5, unit: "kg" });
+      expect(await add({ fromItemId: mince, quantity: 250 })).to.include({ quantity: 250, unit: "g" });
+      // Archived with some left: the quantity it kept (archiving does not change it).
+      const stock2 = await stock("Stock", 0.75, "l");
+      expect((await send("delete", `/households/${w.hid}/items/${stock2}`, w.member)).status).to.equal(200);
+      expect(await add({ fromItemId: stock2 })).to.include({ quantity: 0.75, unit: "l" });
+      // A unit changed on the way: only what it held in the new unit counts.
+      const soup = await stock("Soup", 2, "l");
+      const changed = await send("patch", `/households/${w.hid}/items/${soup}`, w.member, {
+        quantity: 800,
+        unit: "ml",
+      });
+      expect(changed.status, JSON.stringify(changed.body)).to.equal(200);
+      await takeOut(soup, 800);
+      expect(await add({ fromItemId: soup })).to.include({ quantity: 800, unit: "ml" });
+      // Counted one by one: one, whatever the item held.
+      const bags = await stock("Peas", 3, "bag");
+      await takeOut(bags, 3);
+      expect(await add({ fromItemId: bags })).to.include({ quantity: 1, unit: "bag" });
+      const pies = await stock("Pies", 4, "piece");
+      await takeOut(pies, 4);
+      expect(await add({ fromItemId: pies })).to.include({ quantity: 1, unit: "piece" });
+    });
+
     it("stocks the checked entries as items of one compartment and takes them off the list, in one step", async () => {
       await add({ name: "Peas", quantity: 2, checked: true });
       await add({ name: "Milk" });

@@ -1,13 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import {
-  api,
-  type Item,
-  SHOPPING_UNITS,
-  type ShoppingListAddition,
-  type ShoppingListEntry,
-  type ShoppingUnit,
-} from "../api.js";
-import { isCounted } from "../categories.js";
+import { api, type Item, SHOPPING_UNITS, type ShoppingListEntry, type ShoppingUnit } from "../api.js";
 import { ActionForm, ErrorText, NamedOptions, QuantityField, Select, useAction } from "../components.js";
 import { noteFailure } from "../data.js";
 import { formatNumber, parseDecimal } from "../format.js";
@@ -38,13 +30,7 @@ export function amountText(entry: { quantity: number; unit: ShoppingUnit }): str
 
 // ---- "put on the shopping list" after the last one was taken out ----------------------------
 
-type Offer = {
-  householdId: string;
-  itemId: string;
-  name: string;
-  /** The amount to buy, for a weight or a volume; else the server's one of the item's unit. */
-  amount?: Pick<ShoppingListAddition, "quantity" | "unit">;
-} | null;
+type Offer = { householdId: string; itemId: string; name: string } | null;
 let offer: Offer = null;
 const offerListeners = new Set<() => void>();
 
@@ -53,18 +39,13 @@ function setOffer(next: Offer): void {
   for (const listener of offerListeners) listener();
 }
 
-/** Offers to put `item` on the shopping list: called when taking out used it up or it was archived. */
-export function offerShoppingList(householdId: string, item: Pick<Item, "id" | "name" | "quantity" | "unit">): void {
-  const unit = item.unit ?? "piece";
-  // A weight or a volume goes on the list as the amount the item held before it was used up or
-  // archived: the server's default, one of the item's unit, reads "1 g" for a pack of mince.
-  const measured = !isCounted(unit) && item.quantity > 0;
-  setOffer({
-    householdId,
-    itemId: item.id,
-    name: item.name,
-    ...(measured ? { amount: { quantity: item.quantity, unit } } : {}),
-  });
+/**
+ * Offers to put `item` on the shopping list: called when taking out used it up or it was
+ * archived. How much goes on the list is the server's to say (a weight or a volume the most
+ * the item held, anything counted one), so every client adds the same.
+ */
+export function offerShoppingList(householdId: string, item: Pick<Item, "id" | "name">): void {
+  setOffer({ householdId, itemId: item.id, name: item.name });
 }
 
 /**
@@ -89,8 +70,8 @@ export function ShoppingOffer() {
   }, [shown]);
   const add = useAction(async () => {
     if (!offer) return;
-    const { householdId: hid, itemId, name, amount } = offer;
-    await api.addShoppingListEntry(hid, { fromItemId: itemId, ...amount });
+    const { householdId: hid, itemId, name } = offer;
+    await api.addShoppingListEntry(hid, { fromItemId: itemId });
     setOffer(null);
     announce(t("shopping.offer.added", { name }));
   });

@@ -35,7 +35,7 @@ export function shoppingListRoutes(useCases: ShoppingListUseCases): RouteDefinit
       method: "post",
       path: PATH,
       summary: "Put an entry on the shopping list (at the bottom unless a position is given)",
-      description: `A list holds at most ${SHOPPING_LIST_MAX_ENTRIES} entries; one more is refused with 409 SHOPPING_LIST_FULL. With fromItemId the entry takes the name of that item of the household ("put on the shopping list" after taking the last one out); an item id of another household is 404.`,
+      description: `A list holds at most ${SHOPPING_LIST_MAX_ENTRIES} entries; one more is refused with 409 SHOPPING_LIST_FULL. With fromItemId the entry takes the name, unit and category of that item of the household unless given ("put on the shopping list" after taking the last one out); an item id of another household is 404. Without quantity, an item in g, kg, ml or l goes on the list as the most it held in its unit (a used-up item's from its history, e.g. 500 g of mince, not 1 g), converted to the given unit of the same measure; pieces, portions and bags as 1.`,
       tags: ["Shopping list"],
       params: householdParams,
       access: "member",

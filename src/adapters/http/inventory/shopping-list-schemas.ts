@@ -27,14 +27,17 @@ const position = z
 export const addShoppingListEntryBody = z
   .object({
     name: itemName.optional().openapi({ description: "Required unless fromItemId is given" }),
-    quantity: quantity.optional().openapi({ description: "Default 1" }),
-    unit: unit.optional(),
+    quantity: quantity.optional().openapi({
+      description:
+        "Default 1; with fromItemId and a weight or volume unit, the most the item held in that unit (a used-up item's read from its history)",
+    }),
+    unit: unit.optional().openapi({ description: "Default piece, or the unit of the fromItemId item" }),
     categoryId: categoryId.optional(),
     checked: z.boolean("must be true or false").optional(),
     position: position.optional().openapi({ description: "Default: the bottom of the list" }),
     fromItemId: idSchema.optional().openapi({
       description:
-        "An item of the household (active or archived, e.g. the one just used up) whose name the entry takes unless name is given",
+        "An item of the household (active or archived, e.g. the one just used up) whose name, unit and category the entry takes unless given",
     }),
   })
   .strict()

@@ -1,7 +1,9 @@
 import { NotHouseholdMemberError } from "../../../domain/inventory/errors.js";
 import { ValidationError } from "../../../domain/shared/validation-error.js";
 import { ItemNotFoundError } from "../../../domain/inventory/item-errors.js";
+import { isMeasuredUnit } from "../../../domain/inventory/item-unit.js";
 import {
+  defaultAmountFromItem,
   placeEntry,
   SHOPPING_LIST_MAX_ENTRIES,
   type ShoppingListEntry,
@@ -18,7 +20,10 @@ import type { ShoppingListPorts } from "./shopping-list-use-cases.js";
 export interface AddShoppingListEntryInput extends HouseholdInput {
   /** Required unless `fromItemId` names an item to take it from. */
   name?: string | undefined;
-  /** Default 1. */
+  /**
+   * Default 1; with `fromItemId` and a weight or volume unit, the most the item held
+   * (see defaultAmountFromItem).
+   */
   quantity?: number | undefined;
   /** Default piece. */
   unit?: ShoppingUnit | undefined;
@@ -41,6 +46,7 @@ export class AddShoppingListEntry extends HouseholdUseCase<ShoppingListPorts> {
     let name = input.name;
     let unit = input.unit;
     let categoryId = input.categoryId;
+    let quantity = input.quantity;
     if (input.fromItemId !== undefined) {
       const item = await this.ports.items.findById(input.householdId, input.fromItemId);
       if (!item) throw new ItemNotFoundError();
@@ -48,6 +54,11 @@ export class AddShoppingListEntry extends HouseholdUseCase<ShoppingListPorts> {
       name ??= item.name;
       unit ??= item.unit;
       if (categoryId === undefined) categoryId = item.categoryId;
+      // Only a weight or a volume needs what the item held; its log is not read for the rest.
+      if (quantity === undefined) {
+        const history = isMeasuredUnit(unit) ? await this.ports.items.history(item.id) : [];
+        quantity = defaultAmountFromItem(item, history, unit);
+      }
     }
     await assertValidCategory(this.ports.placements, input.householdId, categoryId);
     if (name === undefined) {
@@ -60,7 +71,7 @@ export class AddShoppingListEntry extends HouseholdUseCase<ShoppingListPorts> {
       id: this.ports.ids.next(),
       householdId: input.householdId,
       name,
-      quantity: input.quantity ?? 1,
+      quantity: quantity ?? 1,
       unit: unit ?? "piece",
       categoryId: categoryId ?? null,
       checked: input.checked ?? false,

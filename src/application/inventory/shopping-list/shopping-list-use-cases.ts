@@ -12,8 +12,8 @@ import { UpdateShoppingListEntry } from "./update-shopping-list-entry.js";
 
 export interface ShoppingListPorts {
   shoppingList: ShoppingListRepository;
-  /** Where an entry added from an item reads the item. */
-  items: Pick<ItemRepository, "findById">;
+  /** Where an entry added from an item reads the item (and, for a weight or volume, what it held). */
+  items: Pick<ItemRepository, "findById" | "history">;
   /** Where stocking checks the target freezer and compartment. */
   placements: ItemPlacementLookup;
   ids: IdGenerator;
