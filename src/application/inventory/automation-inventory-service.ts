@@ -60,7 +60,9 @@ export interface InventoryService {
   archive(householdId: string, itemId: string): Promise<FreezerItemView>;
   /**
    * Puts an entry at the bottom of the household's shopping list, as a member adding it in the
-   * app does: every member's app shows it at once (`shopping_list.added`). Rejects with
+   * app does: every member's app shows it at once (`shopping_list.added`). Something on the list
+   * unchecked by the same name (ignoring case) and unit gets the quantity added instead
+   * (`shopping_list.updated`), and that entry is answered. Rejects with
    * SHOPPING_LIST_FULL when the list holds 500 entries already, and with VALIDATION_FAILED for
    * an empty or too long name, a quantity that is not a positive number, or an unknown unit.
    */
@@ -164,7 +166,7 @@ export class AutomationInventoryService implements InventoryService {
     if (entry.unit !== undefined && !(SHOPPING_UNITS as readonly unknown[]).includes(entry.unit))
       problems.push({ path: "unit", message: `must be one of ${SHOPPING_UNITS.join(", ")}` });
     if (problems.length > 0) throw new ValidationError("The shopping list entry is not valid", problems);
-    return this.deps.shoppingList.addShoppingListEntry.execute({
+    const { entry: written } = await this.deps.shoppingList.addShoppingListEntry.execute({
       householdId,
       userId: await this.actor(),
       name,
@@ -172,6 +174,7 @@ export class AutomationInventoryService implements InventoryService {
       unit: entry.unit,
       categoryId: entry.categoryId ?? null,
     });
+    return written;
   }
 
   shoppingList(householdId: string): Promise<ShoppingListEntry[]> {

@@ -81,6 +81,19 @@ export function shoppingEntryKey(entry: Pick<ShoppingListEntry, "name" | "unit">
   return `${entry.name.trim().toLowerCase()}\u0000${entry.unit}`;
 }
 
+/**
+ * The unchecked entry an addition of `entry` goes into instead of becoming a second line: the
+ * same thing to buy ({@link shoppingEntryKey}) not yet bought. A checked one is in the trolley
+ * already, so more of it is a new line.
+ */
+export function entryToAddTo(
+  entries: readonly ShoppingListEntry[],
+  entry: Pick<ShoppingListEntry, "name" | "unit">,
+): ShoppingListEntry | undefined {
+  const key = shoppingEntryKey(entry);
+  return inListOrder(entries).find((candidate) => !candidate.checked && shoppingEntryKey(candidate) === key);
+}
+
 /** Sorted by position (then id, so a corrupt tie still orders the same everywhere). */
 export function inListOrder(entries: readonly ShoppingListEntry[]): ShoppingListEntry[] {
   return [...entries].sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -186,14 +186,19 @@ export function describeShoppingListHttpContract(label: string, build: () => Pro
         const taken = await send("post", `/households/${w.hid}/items/${id}/consume`, w.member, { quantity });
         expect(taken.status, JSON.stringify(taken.body)).to.equal(200);
       };
+      // Each on a list of its own: the same thing added again would add to the first.
+      const addAlone = async (body: object) => {
+        await clear();
+        return add(body);
+      };
       // Used up in two goes: the pack held 500 g, not the 300 g of the last take-out, nor 1 g.
       const mince = await stock("Mince", 500, "g");
       await takeOut(mince, 200);
       await takeOut(mince, 300);
-      expect(await add({ fromItemId: mince })).to.include({ name: "Mince", quantity: 500, unit: "g" });
+      expect(await addAlone({ fromItemId: mince })).to.include({ name: "Mince", quantity: 500, unit: "g" });
       // In another unit of the same measure, converted; an amount given is taken as it is.
-      expect(await add({ fromItemId: mince, unit: "kg" })).to.include({ quantity: 0.5, unit: "kg" });
-      expect(await add({ fromItemId: mince, quantity: 250 })).to.include({ quantity: 250, unit: "g" });
+      expect(await addAlone({ fromItemId: mince, unit: "kg" })).to.include({ quantity: 0.5, unit: "kg" });
+      expect(await addAlone({ fromItemId: mince, quantity: 250 })).to.include({ quantity: 250, unit: "g" });
       // Archived with some left: the quantity it kept (archiving does not change it).
       const stock2 = await stock("Stock", 0.75, "l");
       expect((await send("delete", `/households/${w.hid}/items/${stock2}`, w.member)).status).to.equal(200);
@@ -214,6 +219,114 @@ export function describeShoppingListHttpContract(label: string, build: () => Pro
       const pies = await stock("Pies", 4, "piece");
       await takeOut(pies, 4);
       expect(await add({ fromItemId: pies })).to.include({ quantity: 1, unit: "piece" });
+    });
+
+    it("adding what the list holds unchecked (same name ignoring case, same unit) adds to that entry: 200, not a second line", async () => {
+      const milk = await add({ name: "Milk", quantity: 2, unit: "l" });
+      await add({ name: "Bread" });
+      const more = await send("post", list(), w.owner, { name: "  MILK ", quantity: 1.5, unit: "l" });
+      expect(more.status, JSON.stringify(more.body)).to.equal(200);
+      expect(more.body).to.include({ id: milk.id, name: "Milk", quantity: 3.5, unit: "l", position: 0 });
+      expect(more.body.updatedAt > milk.updatedAt).to.equal(true);
+      // Another unit is another thing to buy; so is one already checked off (it is in the trolley).
+      await add({ name: "Milk", quantity: 500, unit: "ml" });
+      const bread = (await read())[1]!;
+      expect((await send("patch", `${list()}/${bread.id}`, w.member, { checked: true })).status).to.equal(200);
+      await add({ name: "bread" });
+      // An addition ticked off already is a line of its own too.
+      await add({ name: "Milk", unit: "l", checked: true });
+      expect((await read()).map((entry) => [entry.name, entry.quantity, entry.unit, entry.checked])).to.deep.equal([
+        ["Milk", 3.5, "l", false],
+        ["Bread", 1, "piece", true],
+        ["Milk", 500, "ml", false],
+        ["bread", 1, "piece", false],
+        ["Milk", 1, "l", true],
+      ]);
+      // A position moves the entry added to, as a PATCH would; the rest close up.
+      const moved = await send("post", list(), w.member, { name: "bread", position: 0 });
+      expect(moved.status, JSON.stringify(moved.body)).to.equal(200);
+      expect(moved.body).to.include({ name: "bread", quantity: 2, position: 0 });
+      expect(positions(await read())).to.deep.equal([0, 1, 2, 3, 4]);
+      // From an item, the same: a second used-up pack of mince makes the line 1 kg, not two lines.
+      for (const round of [1, 2]) {
+        const item = await send("post", `/households/${w.hid}/items`, w.member, {
+          name: "Mince",
+          quantity: 500,
+          unit: "g",
+          freezerId: w.freezerId,
+          compartmentId: w.compartmentIds[0],
+        });
+        await send("post", `/households/${w.hid}/items/${item.body.id}/consume`, w.member, { quantity: 500 });
+        const entry = await send("post", list(), w.member, { fromItemId: item.body.id });
+        expect(entry.status, JSON.stringify(entry.body)).to.equal(round === 1 ? 201 : 200);
+      }
+      expect((await read()).filter((entry) => entry.name === "Mince").map((entry) => entry.quantity)).to.deep.equal([
+        1000,
+      ]);
+      // More than an entry may hold is refused and changes nothing.
+      const before = await read();
+      expectError(await send("post", list(), w.member, { name: "Milk", quantity: 1_000_000, unit: "l" }), 400);
+      expect(await read()).to.deep.equal(before);
+    });
+
+    it("a full list still takes more of what is on it", async () => {
+      for (let index = 0; index < SHOPPING_LIST_MAX_ENTRIES; index++) {
+        expect((await send("post", list(), w.owner, { name: `Entry ${index}` })).status).to.equal(201);
+      }
+      const more = await send("post", list(), w.member, { name: "entry 7", quantity: 2 });
+      expect(more.status, JSON.stringify(more.body)).to.equal(200);
+      expect(more.body).to.include({ name: "Entry 7", quantity: 3 });
+      expectError(await send("post", list(), w.member, { name: "Something new" }), 409);
+    });
+
+    it("two members adding the same thing at once leave one entry holding both amounts, with one event each", async () => {
+      const server: Server = createServer(w.app);
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+      const stream = await openEventStream(`${base}/households/${w.hid}/events`, {
+        Authorization: `Bearer ${w.owner.token}`,
+      });
+      try {
+        expect(stream.status).to.equal(200);
+        await add({ name: "Butter" });
+        const rounds = 8;
+        const answers = await Promise.all(
+          Array.from({ length: rounds }, (_, index) =>
+            send("post", list(), index % 2 ? w.owner : w.member, { name: index % 2 ? "EGGS" : "eggs", quantity: 1 }),
+          ),
+        );
+        const statuses = answers.map((answer) => answer.status).sort();
+        expect(statuses).to.deep.equal([200, 200, 200, 200, 200, 200, 200, 201]);
+        const after = await read();
+        expect(after.map((entry) => [entry.name.toLowerCase(), entry.quantity, entry.position])).to.deep.equal([
+          ["butter", 1, 0],
+          ["eggs", rounds, 1],
+        ]);
+        // Every addition is one event: the first "added", each later one "updated" with the total it left.
+        const eggs = after[1]!;
+        const seen: { type: string; quantity: number }[] = [];
+        let from = 0;
+        while (seen.length < rounds) {
+          const message = await stream.next(
+            (candidate) =>
+              (candidate.event === "shopping_list.added" || candidate.event === "shopping_list.updated") &&
+              (candidate.data as { data: { entry: Entry } }).data.entry.id === eggs.id,
+            from,
+          );
+          from = stream.messages.indexOf(message) + 1;
+          const data = message.data as { data: { entry: Entry; changes?: string[] } };
+          if (message.event === "shopping_list.updated") expect(data.data.changes).to.deep.equal(["quantity"]);
+          seen.push({ type: message.event, quantity: data.data.entry.quantity });
+        }
+        expect(seen.map((event) => event.type)).to.deep.equal([
+          "shopping_list.added",
+          ...Array(rounds - 1).fill("shopping_list.updated"),
+        ]);
+        expect(seen.map((event) => event.quantity)).to.deep.equal([...Array(rounds).keys()].map((n) => n + 1));
+      } finally {
+        stream.close();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
     });
 
     it("stocks the checked entries as items of one compartment and takes them off the list, in one step", async () => {

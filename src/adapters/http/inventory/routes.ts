@@ -49,10 +49,23 @@ export interface RouteDefinition<
   body?: B;
   /** Success status, e.g. 200 or 201. */
   status: number;
+  /**
+   * Other success statuses a handler may answer with (as a {@link RouteAnswer}) and when, with
+   * the same response body: 200 where a POST usually creates (201) but added to what existed.
+   */
+  alsoAnswers?: Record<number, string>;
   response: z.ZodType;
   /** Error statuses worth documenting besides the automatic ones (400, 401, 403, 429). */
   errors?: number[];
   handler(context: RouteContext<z.output<P>, z.output<Q>, z.output<B>>): Promise<unknown>;
+}
+
+/** A handler's answer with one of its route's {@link RouteDefinition.alsoAnswers} statuses. */
+export class RouteAnswer {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
 }
 
 /** Keeps the generic parameters of one definition inferred while it goes into a list. */
@@ -153,7 +166,8 @@ export function mountRoutes(router: Router, routes: RouteDefinition[], context: 
         body: res.locals.body,
         res,
       });
-      res.status(route.status).json(result);
+      if (result instanceof RouteAnswer) res.status(result.status).json(result.body);
+      else res.status(route.status).json(result);
     });
     router[route.method](expressPath(route.path, context.stripPrefix), ...chain);
   }
@@ -184,6 +198,9 @@ export function registerRoutes(registry: OpenAPIRegistry, routes: RouteDefinitio
         content: { "application/json": { schema: route.response } },
       },
     };
+    for (const [status, when] of Object.entries(route.alsoAnswers ?? {})) {
+      responses[Number(status)] = { description: when, content: { "application/json": { schema: route.response } } };
+    }
     for (const status of [...statuses].sort()) responses[status] = errorResponse(status);
     registry.registerPath({
       method: route.method,

@@ -3,7 +3,7 @@ import type { ShoppingListUseCases } from "../../../application/inventory/shoppi
 import { SHOPPING_LIST_MAX_ENTRIES } from "../../../domain/inventory/shopping-list.js";
 import { householdParams } from "./household-schemas.js";
 import { messageResponseSchema } from "./openapi.js";
-import { defineRoute, type RouteDefinition } from "./routes.js";
+import { defineRoute, RouteAnswer, type RouteDefinition } from "./routes.js";
 import {
   addShoppingListEntryBody,
   shoppingListEntryParams,
@@ -35,18 +35,25 @@ export function shoppingListRoutes(useCases: ShoppingListUseCases): RouteDefinit
       method: "post",
       path: PATH,
       summary: "Put an entry on the shopping list (at the bottom unless a position is given)",
-      description: `A list holds at most ${SHOPPING_LIST_MAX_ENTRIES} entries; one more is refused with 409 SHOPPING_LIST_FULL. With fromItemId the entry takes the name, unit and category of that item of the household unless given ("put on the shopping list" after taking the last one out); an item id of another household is 404. Without quantity, an item in g, kg, ml or l goes on the list as the most it held in its unit (a used-up item's from its history, e.g. 500 g of mince, not 1 g), converted to the given unit of the same measure; pieces, portions and bags as 1.`,
+      description: `An unchecked entry of the same name (ignoring case and spaces at the ends) and unit already on the list gets the quantity added instead of a second entry: 200 with that entry (moved to position if one is given), shopping_list.updated; a new entry is 201, shopping_list.added. An addition with checked: true is always a new entry. A list holds at most ${SHOPPING_LIST_MAX_ENTRIES} entries; one more is refused with 409 SHOPPING_LIST_FULL. With fromItemId the entry takes the name, unit and category of that item of the household unless given ("put on the shopping list" after taking the last one out); an item id of another household is 404. Without quantity, an item in g, kg, ml or l goes on the list as the most it held in its unit (a used-up item's from its history, e.g. 500 g of mince, not 1 g), converted to the given unit of the same measure; pieces, portions and bags as 1.`,
       tags: ["Shopping list"],
       params: householdParams,
       access: "member",
       body: addShoppingListEntryBody,
       status: 201,
+      alsoAnswers: {
+        200: "Added to an unchecked entry of the same name and unit already on the list (its quantity grew)",
+      },
       response: shoppingListEntryResponse,
       errors: [404, 409],
-      handler: async ({ userId, params, body }) =>
-        toShoppingListEntryResponse(
-          await useCases.addShoppingListEntry.execute({ userId, householdId: params.hid, ...body }),
-        ),
+      handler: async ({ userId, params, body }) => {
+        const { entry, added } = await useCases.addShoppingListEntry.execute({
+          userId,
+          householdId: params.hid,
+          ...body,
+        });
+        return added ? toShoppingListEntryResponse(entry) : new RouteAnswer(200, toShoppingListEntryResponse(entry));
+      },
     }),
     defineRoute({
       method: "post",

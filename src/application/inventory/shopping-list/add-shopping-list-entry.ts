@@ -1,11 +1,13 @@
 import { NotHouseholdMemberError } from "../../../domain/inventory/errors.js";
 import { ValidationError } from "../../../domain/shared/validation-error.js";
 import { ItemNotFoundError } from "../../../domain/inventory/item-errors.js";
-import { isMeasuredUnit } from "../../../domain/inventory/item-unit.js";
+import { isMeasuredUnit, roundQuantity } from "../../../domain/inventory/item-unit.js";
 import {
   defaultAmountFromItem,
+  entryToAddTo,
   placeEntry,
   SHOPPING_LIST_MAX_ENTRIES,
+  SHOPPING_QUANTITY_MAX,
   type ShoppingListEntry,
   ShoppingListFullError,
   type ShoppingUnit,
@@ -39,9 +41,20 @@ export interface AddShoppingListEntryInput extends HouseholdInput {
   fromItemId?: string | undefined;
 }
 
-/** Puts an entry on the household's shopping list (at the bottom unless a position is given). */
+/** What an addition did: a new line (`added`), or more of an entry already on the list. */
+export interface AddedShoppingListEntry {
+  entry: ShoppingListEntry;
+  added: boolean;
+}
+
+/**
+ * Puts an entry on the household's shopping list (at the bottom unless a position is given).
+ * Something already on the list unchecked, by the same name (ignoring case and spaces at the
+ * ends) in the same unit, gets the quantity added instead of a second line: two members who
+ * both put milk on the list want one line that says how much.
+ */
 export class AddShoppingListEntry extends HouseholdUseCase<ShoppingListPorts> {
-  async execute(input: AddShoppingListEntryInput): Promise<ShoppingListEntry> {
+  async execute(input: AddShoppingListEntryInput): Promise<AddedShoppingListEntry> {
     await this.access.requireMember(input.householdId, input.userId);
     let name = input.name;
     let unit = input.unit;
@@ -83,17 +96,59 @@ export class AddShoppingListEntry extends HouseholdUseCase<ShoppingListPorts> {
     };
     const event = householdEvents(this.ports, input, now);
     const written = await this.ports.shoppingList.change(input.householdId, (entries) => {
+      // Looked up under the list's lock: of two members adding at once, the later adds to the first's line.
+      const existing = entry.checked ? undefined : entryToAddTo(entries, entry);
+      if (existing) {
+        const more = addTo(existing, entry, input.position, entries);
+        return {
+          save: changedEntries(entries, more.next),
+          events: [event("shopping_list.updated", { entry: eventEntry(more.entry), changes: more.changes })],
+          result: { entry: more.entry, added: false },
+        };
+      }
       if (entries.length >= SHOPPING_LIST_MAX_ENTRIES) throw new ShoppingListFullError(1);
       const next = placeEntry(entries, entry, input.position);
       const added = next.find((candidate) => candidate.id === entry.id) as ShoppingListEntry;
       return {
         save: changedEntries(entries, next),
         events: [event("shopping_list.added", { entry: eventEntry(added) })],
-        result: added,
+        result: { entry: added, added: true },
       };
     });
     // The household was deleted after the membership check.
     if (!written) throw new NotHouseholdMemberError();
     return written.result;
   }
+}
+
+/** `existing` holding the quantity of `addition` too, moved to `position` when one is given. */
+function addTo(
+  existing: ShoppingListEntry,
+  addition: ShoppingListEntry,
+  position: number | undefined,
+  entries: readonly ShoppingListEntry[],
+) {
+  const quantity = roundQuantity(existing.quantity + addition.quantity);
+  if (quantity > SHOPPING_QUANTITY_MAX) {
+    throw new ValidationError(
+      `${existing.name} is on the shopping list already; with this it would come to more than ${SHOPPING_QUANTITY_MAX}`,
+      [
+        {
+          path: "quantity",
+          message: `with the ${existing.quantity} on the list must be at most ${SHOPPING_QUANTITY_MAX}`,
+        },
+      ],
+    );
+  }
+  const changes = ["quantity"];
+  const updated: ShoppingListEntry = {
+    ...existing,
+    quantity,
+    updatedAt: addition.updatedAt,
+    updatedById: addition.updatedById,
+  };
+  const next = placeEntry(entries, updated, position ?? existing.position);
+  const entry = next.find((candidate) => candidate.id === existing.id) as ShoppingListEntry;
+  if (entry.position !== existing.position) changes.push("position");
+  return { next, entry, changes };
 }
