@@ -64,7 +64,8 @@ export interface InventoryService {
    * unchecked by the same name (ignoring case) and unit gets the quantity added instead
    * (`shopping_list.updated`), and that entry is answered. Rejects with
    * SHOPPING_LIST_FULL when the list holds 500 entries already, and with VALIDATION_FAILED for
-   * an empty or too long name, a quantity that is not a positive number, or an unknown unit.
+   * an empty or too long name, a quantity that is not a positive number, or an unknown unit, and
+   * with QUANTITY_NOT_WHOLE for a fraction of portions or bags.
    */
   addToShoppingList(householdId: string, entry: ShoppingListAddition): Promise<ShoppingListEntry>;
   /** The household's shopping list, in its order. */

@@ -63,10 +63,8 @@ export function convertQuantity(quantity: number, from: ItemUnit, to: ItemUnit):
 /** A quantity that the unit does not allow: a fraction of a whole-number unit. */
 export class QuantityNotWholeError extends DomainError {
   readonly code = "QUANTITY_NOT_WHOLE";
-  constructor(unit: ItemUnit, path = "quantity") {
-    super(`Quantities in ${unit} are whole numbers`, [
-      { path, message: `must be a whole number when the unit is ${unit}` },
-    ]);
+  constructor(unit: ItemUnit, path = "quantity", message = `Quantities in ${unit} are whole numbers`) {
+    super(message, [{ path, message: `must be a whole number when the unit is ${unit}` }]);
   }
 }
 

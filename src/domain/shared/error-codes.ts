@@ -64,7 +64,7 @@ export const ERROR_CODES = Object.freeze({
   SHOPPING_LIST_FULL: "The shopping list already holds the most entries allowed (500); remove some first.",
   NO_CHECKED_ENTRIES: "Stocking the checked entries of the shopping list, but none is checked.",
 
-  QUANTITY_NOT_WHOLE: "Quantities in portions and bags are whole numbers.",
+  QUANTITY_NOT_WHOLE: "Quantities in portions and bags are whole numbers, for items and shopping-list entries alike.",
   UNIT_MISMATCH: "An amount to take out is in a unit that does not convert to the item's unit (grams of bags).",
   INVALID_ITEM_CATEGORY: "The item's categoryId is not a category of the household.",
 

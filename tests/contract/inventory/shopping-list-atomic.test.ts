@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import request from "supertest";
 import { KnexShoppingListRepository } from "../../../src/adapters/persistence/knex-shopping-list-repository.js";
 import type { FreezerItem } from "../../../src/domain/inventory/freezer-item.js";
 import { InvalidItemPlacementError } from "../../../src/domain/inventory/item-errors.js";
@@ -104,6 +105,36 @@ function describeAtomicChanges(label: string, build: () => Promise<World>): void
       expect((await repository.list(w.hid)).map((e) => e.id)).to.deep.equal(["keepentry001"]);
       expect(await outboxCount()).to.equal(events);
       expect(await w.database.knex("freezer_items").where({ id: "stockeditem01" }).first()).to.equal(undefined);
+    });
+
+    it("an entry of fractional bags from before they had to be whole stops the put-away, naming it, and nothing changes", async () => {
+      await repository.change(w.hid, (entries) => ({ remove: entries.map((e) => e.id), result: null }));
+      await repository.change(w.hid, () => ({
+        save: [entry("wholeentry01", 0), { ...entry("legacyentry1", 1), name: "Peas", quantity: 1.5, unit: "bag" }],
+        result: null,
+      }));
+      const events = await outboxCount();
+      const refused = await request(w.app)
+        .post(`/api/v1/households/${w.hid}/shopping-list/checked/stock`)
+        .set("Authorization", `Bearer ${w.member.token}`)
+        .send({ freezerId: w.freezerId, compartmentId: w.compartmentIds[0] });
+      expect(refused.status, JSON.stringify(refused.body)).to.equal(400);
+      expect(refused.headers["hearth-error-code"]).to.equal("QUANTITY_NOT_WHOLE");
+      expect(refused.body.message).to.match(/^Peas is on the list as 1\.5 bag/);
+      expect((await repository.list(w.hid)).map((e) => e.id)).to.deep.equal(["wholeentry01", "legacyentry1"]);
+      expect(await outboxCount()).to.equal(events);
+      // Corrected, it goes into the freezer with the rest.
+      const fixed = await request(w.app)
+        .patch(`/api/v1/households/${w.hid}/shopping-list/legacyentry1`)
+        .set("Authorization", `Bearer ${w.member.token}`)
+        .send({ quantity: 2 });
+      expect(fixed.status, JSON.stringify(fixed.body)).to.equal(200);
+      const stocked = await request(w.app)
+        .post(`/api/v1/households/${w.hid}/shopping-list/checked/stock`)
+        .set("Authorization", `Bearer ${w.member.token}`)
+        .send({ freezerId: w.freezerId, compartmentId: w.compartmentIds[0] });
+      expect(stocked.status, JSON.stringify(stocked.body)).to.equal(201);
+      expect(stocked.body.itemsCreated).to.equal(2);
     });
   });
 }

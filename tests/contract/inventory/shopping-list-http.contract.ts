@@ -329,6 +329,74 @@ export function describeShoppingListHttpContract(label: string, build: () => Pro
       }
     });
 
+    it("an entry in portions or bags is a whole number, so what is put away is an item the item API takes", async () => {
+      const refused = async (method: Method, path: string, body: object, field: string) => {
+        const response = await send(method, path, w.member, body);
+        expectError(response, 400);
+        expect(response.headers["hearth-error-code"]).to.equal("QUANTITY_NOT_WHOLE");
+        expect(response.body.message).to.match(/whole numbers/);
+        expect(response.body.details).to.deep.equal([
+          {
+            path: field,
+            message: `must be a whole number when the unit is ${(body as { unit?: string }).unit ?? "bag"}`,
+          },
+        ]);
+      };
+      await refused("post", list(), { name: "Peas", quantity: 1.5, unit: "bag" }, "quantity");
+      await refused("post", list(), { name: "Soup", quantity: 0.5, unit: "portion" }, "quantity");
+      // From an item in bags, a fraction given for it is refused just the same.
+      const bags = await send("post", `/households/${w.hid}/items`, w.member, {
+        name: "Chips",
+        quantity: 2,
+        unit: "bag",
+        freezerId: w.freezerId,
+        compartmentId: w.compartmentIds[0],
+      });
+      expect(bags.status, JSON.stringify(bags.body)).to.equal(201);
+      await refused("post", list(), { fromItemId: bags.body.id, quantity: 2.5 }, "quantity");
+      expect(await read()).to.deep.equal([]);
+      // Pieces take fractions, as items do (half a cake); weights and volumes of course.
+      await add({ name: "Cake", quantity: 0.5 });
+      const peas = await add({ name: "Peas", quantity: 2, unit: "bag" });
+      const rice = await add({ name: "Rice", quantity: 1.5, unit: "kg" });
+      await refused("patch", `${list()}/${peas.id}`, { quantity: 1.5 }, "quantity");
+      // Checked on the result: 1.5 kg turned into bags is as wrong as 1.5 bags.
+      await refused("patch", `${list()}/${rice.id}`, { unit: "bag" }, "unit");
+      expect((await read()).map((entry) => [entry.name, entry.quantity, entry.unit])).to.deep.equal([
+        ["Cake", 0.5, "piece"],
+        ["Peas", 2, "bag"],
+        ["Rice", 1.5, "kg"],
+      ]);
+      const fixed = await send("patch", `${list()}/${rice.id}`, w.member, { quantity: 2, unit: "bag", checked: true });
+      expect(fixed.status, JSON.stringify(fixed.body)).to.equal(200);
+      // Put away, the bags are an item the item API edits like any other.
+      const stocked = await send("post", `${list()}/checked/stock`, w.member, {
+        freezerId: w.freezerId,
+        compartmentId: w.compartmentIds[0],
+      });
+      expect(stocked.status, JSON.stringify(stocked.body)).to.equal(201);
+      const item = stocked.body.items[0] as { id: string; quantity: number };
+      expect(item.quantity).to.equal(2);
+      const edited = await send("patch", `/households/${w.hid}/items/${item.id}`, w.member, {
+        name: "Basmati rice",
+        quantity: 2,
+        unit: "bag",
+      });
+      expect(edited.status, JSON.stringify(edited.body)).to.equal(200);
+      // An import brings no fractional bags onto the list either.
+      const file = JSON.stringify({
+        shoppingList: [{ id: "entryaabcdefgh", name: "Beans", quantity: 1.5, unit: "bag" }],
+      });
+      const imported = await request(w.app)
+        .post(`/api/v1/households/${w.hid}/import`)
+        .set("Authorization", `Bearer ${w.owner.token}`)
+        .set("Content-Type", "application/json")
+        .send(file);
+      expectError(imported, 400);
+      expect(imported.body.details[0].path).to.equal("shoppingList[0]");
+      expect(imported.body.details[0].message).to.match(/whole number/);
+    });
+
     it("stocks the checked entries as items of one compartment and takes them off the list, in one step", async () => {
       await add({ name: "Peas", quantity: 2, checked: true });
       await add({ name: "Milk" });

@@ -309,6 +309,9 @@ const shoppingRow = fileRow({
   // Written by the export, not imported: the import's owner and time become the entry's.
   createdAt: z.unknown().optional(),
   updatedAt: z.unknown().optional(),
+}).refine((row) => quantityFitsUnit(row.quantity, row.unit), {
+  path: ["quantity"],
+  message: `must be a whole number for ${WHOLE_NUMBER_UNITS.join(" and ")}`,
 });
 
 function problemText(error: z.ZodError): string {

@@ -60,7 +60,7 @@ export function shoppingListRoutes(useCases: ShoppingListUseCases): RouteDefinit
       path: `${PATH}/checked/stock`,
       summary: "After shopping: turn every checked entry into an item of one compartment and take it off the list",
       description:
-        "One transaction: every checked entry becomes an item (its name and quantity, frozen now) and leaves the list, or nothing happens. 409 NO_CHECKED_ENTRIES when none is checked; 400 when the freezer or compartment is not the household's.",
+        "One transaction: every checked entry becomes an item (its name and quantity, frozen now) and leaves the list, or nothing happens. 409 NO_CHECKED_ENTRIES when none is checked; 400 when the freezer or compartment is not the household's, and 400 QUANTITY_NOT_WHOLE naming a checked entry of fractional portions or bags (written before entries had to be whole numbers; correct it first).",
       tags: ["Shopping list"],
       params: householdParams,
       access: "member",

@@ -29,7 +29,7 @@ export const addShoppingListEntryBody = z
     name: itemName.optional().openapi({ description: "Required unless fromItemId is given" }),
     quantity: quantity.optional().openapi({
       description:
-        "Default 1; with fromItemId and a weight or volume unit, the most the item held in that unit (a used-up item's read from its history)",
+        "Default 1; with fromItemId and a weight or volume unit, the most the item held in that unit (a used-up item's read from its history). A whole number for portion and bag (400 QUANTITY_NOT_WHOLE), as for items",
     }),
     unit: unit.optional().openapi({ description: "Default piece, or the unit of the fromItemId item" }),
     categoryId: categoryId.optional(),
@@ -50,7 +50,10 @@ export const addShoppingListEntryBody = z
 export const updateShoppingListEntryBody = z
   .object({
     name: itemName.optional(),
-    quantity: quantity.optional(),
+    quantity: quantity.optional().openapi({
+      description:
+        "A whole number when the entry's unit (after this change) is portion or bag: 400 QUANTITY_NOT_WHOLE otherwise",
+    }),
     unit: unit.optional(),
     categoryId: categoryId.optional(),
     checked: z.boolean("must be true or false").optional(),

@@ -1,7 +1,7 @@
 import { NotHouseholdMemberError } from "../../../domain/inventory/errors.js";
 import { ValidationError } from "../../../domain/shared/validation-error.js";
 import { ItemNotFoundError } from "../../../domain/inventory/item-errors.js";
-import { isMeasuredUnit, roundQuantity } from "../../../domain/inventory/item-unit.js";
+import { assertQuantityFitsUnit, isMeasuredUnit, roundQuantity } from "../../../domain/inventory/item-unit.js";
 import {
   defaultAmountFromItem,
   entryToAddTo,
@@ -79,6 +79,8 @@ export class AddShoppingListEntry extends HouseholdUseCase<ShoppingListPorts> {
         { path: "name", message: "is required unless fromItemId is given" },
       ]);
     }
+    // As for items: put away, 1.5 bags would be an item the item API refuses to edit.
+    assertQuantityFitsUnit(quantity ?? 1, unit ?? "piece");
     const now = this.ports.clock.now();
     const entry: ShoppingListEntry = {
       id: this.ports.ids.next(),

@@ -1,6 +1,7 @@
 import { NotHouseholdMemberError } from "../../../domain/inventory/errors.js";
 import type { FreezerItem } from "../../../domain/inventory/freezer-item.js";
 import { eventItem, type InventoryEvent } from "../../../domain/inventory/inventory-event.js";
+import { QuantityNotWholeError, quantityFitsUnit } from "../../../domain/inventory/item-unit.js";
 import { NoCheckedEntriesError, renumber } from "../../../domain/inventory/shopping-list.js";
 import { HouseholdUseCase } from "../household-access.js";
 import { householdEvents } from "../household-events.js";
@@ -42,6 +43,16 @@ export class StockCheckedEntries extends HouseholdUseCase<ShoppingListPorts> {
     const written = await this.ports.shoppingList.change(input.householdId, (entries) => {
       const checked = entries.filter((entry) => entry.checked);
       if (checked.length === 0) throw new NoCheckedEntriesError();
+      // Entries written before they had to be whole would become items the item API refuses to
+      // edit (and an export that cannot be imported); the member corrects the entry instead.
+      const fraction = checked.find((entry) => !quantityFitsUnit(entry.quantity, entry.unit));
+      if (fraction) {
+        throw new QuantityNotWholeError(
+          fraction.unit,
+          "quantity",
+          `${fraction.name} is on the list as ${fraction.quantity} ${fraction.unit}; quantities in ${fraction.unit} are whole numbers: correct the entry, then put the shopping away`,
+        );
+      }
       const items: FreezerItem[] = [];
       const events: InventoryEvent[] = [];
       for (const entry of checked) {

@@ -1,4 +1,5 @@
 import { NotHouseholdMemberError } from "../../../domain/inventory/errors.js";
+import { assertQuantityFitsUnit } from "../../../domain/inventory/item-unit.js";
 import {
   placeEntry,
   type ShoppingListEntry,
@@ -49,6 +50,10 @@ export class UpdateShoppingListEntry extends HouseholdUseCase<ShoppingListPorts>
       const updated: ShoppingListEntry = { ...current, updatedAt: now, updatedById: input.userId };
       for (const field of FIELDS) {
         if (input[field] !== undefined) Object.assign(updated, { [field]: input[field] });
+      }
+      // Checked on the result: 1.5 kg turned into bags is as wrong as 1.5 bags.
+      if (input.quantity !== undefined || input.unit !== undefined) {
+        assertQuantityFitsUnit(updated.quantity, updated.unit, input.quantity === undefined ? "unit" : "quantity");
       }
       const next = placeEntry(entries, updated, movedTo ?? current.position);
       const result = next.find((entry) => entry.id === current.id) as ShoppingListEntry;
