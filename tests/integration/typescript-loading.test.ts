@@ -27,6 +27,9 @@ describe("TypeScript automations loaded on plain Node (tsx registered on demand)
       outfile: compiled,
       format: "esm",
       platform: "node",
+      // Its own modules in (the module hooks beside it), the packages it imports left out.
+      bundle: true,
+      packages: "external",
       logLevel: "silent",
     });
   });

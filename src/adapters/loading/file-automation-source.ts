@@ -2,6 +2,7 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { AutomationSource } from "../../ports/automation-source.js";
+import { prepareAutomationImport, registerTsx, tsxRegistered } from "./automation-module-hooks.js";
 
 const AUTOMATION_FILE = /\.(ts|mts|js|mjs)$/;
 const DECLARATION_FILE = /\.d\.(ts|mts)$/;
@@ -27,9 +28,10 @@ export class FileAutomationSource implements AutomationSource {
   async loadDefaultExport(file: string, options: { fresh?: boolean } = {}): Promise<unknown> {
     // ES modules cannot be evicted from Node's cache: a reload imports the file under a new
     // URL. Each version's code stays in memory (small: the file itself, its imports are shared).
-    const url = options.fresh
-      ? `${pathToFileURL(file).href}?hearth-reload=${++reloadSequence}`
-      : pathToFileURL(file).href;
+    const url = prepareAutomationImport(
+      file,
+      options.fresh ? `${pathToFileURL(file).href}?hearth-reload=${++reloadSequence}` : pathToFileURL(file).href,
+    );
     const module = /\.m?ts$/.test(file) ? await importTypeScript(url) : await import(url);
     return (module as { default?: unknown }).default;
   }
@@ -39,9 +41,6 @@ let reloadSequence = 0;
 
 /** Import failures that mean "this Node cannot run this TypeScript file by itself". */
 const TSX_NEEDED = new Set(["ERR_UNKNOWN_FILE_EXTENSION", "ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX"]);
-
-/** Set once tsx's loader hooks are registered for the whole process (plain Node, built dist/). */
-let tsxRegistration: Promise<void> | undefined;
 
 /**
  * URLs whose plain import failed before tsx was registered. Node keeps a failed import in its
@@ -66,7 +65,7 @@ function tsxUrl(url: string): string {
  * shares the engine's module instances, and TypeScript helpers it imports lazily load too.
  */
 async function importTypeScript(url: string): Promise<unknown> {
-  if (tsxRegistration === undefined) {
+  if (!tsxRegistered()) {
     try {
       return await import(url);
     } catch (error) {
@@ -75,10 +74,7 @@ async function importTypeScript(url: string): Promise<unknown> {
       if (!TSX_NEEDED.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
       refusedWithoutTsx.add(url);
     }
-    tsxRegistration ??= import("tsx/esm/api").then(({ register }) => {
-      register();
-    });
   }
-  await tsxRegistration;
+  await registerTsx();
   return import(tsxUrl(url));
 }
