@@ -106,6 +106,32 @@ describe("type checks of automations", function () {
     }
   });
 
+  it("types an automation in a folder of its own: hearth as the running Hearth, a helper imported as ./x.ts", async () => {
+    // Outside the checkout and any project: nothing there resolves "hearth" by itself.
+    const outside = await mkdtemp(path.join(tmpdir(), "hearth-tc-own-"));
+    try {
+      await mkdir(path.join(outside, "lib"));
+      await writeFile(path.join(outside, "lib", "topics.ts"), 'export const TOPIC: string = "own/topic";\n');
+      await writeFile(
+        path.join(outside, "own.ts"),
+        RIGHT.replace(
+          'import { Automation, type Trigger } from "hearth";',
+          (line) => `${line}\nimport { TOPIC } from "./lib/topics.ts";`,
+        ).replace('{ type: "state", key: "y" }', '{ type: "mqtt", topic: TOPIC }'),
+      );
+      await writeFile(path.join(outside, "wrong.ts"), WRONG);
+      const files = [path.join(outside, "own.ts"), path.join(outside, "wrong.ts")];
+      const located = (diagnostics: readonly TypeDiagnostic[]) =>
+        diagnostics.map((diagnostic) => [path.basename(diagnostic.file), diagnostic.line, diagnostic.code]);
+      expect(located(await new TypeScriptChecker().check(files))).to.deep.equal([["wrong.ts", 6, 2322]]);
+      const result = hearthCheck([outside]);
+      expect(result.status, result.stdout + result.stderr).to.equal(1);
+      expect(result.stdout).to.include("Found 1 type error(s) in 1 of 2 automation file(s).");
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
   it("the engine starts without waiting for the check, then shows the errors as warnings next to the automation", async () => {
     await writeFile(path.join(dir, "wrong.ts"), WRONG);
     await writeFile(path.join(dir, "right.ts"), RIGHT);

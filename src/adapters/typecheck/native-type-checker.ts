@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TypeChecker, TypeDiagnostic } from "../../ports/type-checker.js";
+import { hearthTypePaths } from "./hearth-types.js";
 import { CheckKeeper } from "./kept-type-check.js";
 import type { TypeCheckResult } from "./typescript-checker.js";
 
@@ -207,6 +208,8 @@ const DEFAULT_OPTIONS = {
   strict: true,
   skipLibCheck: true,
   esModuleInterop: true,
+  // Node 22 and later run TypeScript without tsx and find a helper only as "./helper.ts".
+  allowImportingTsExtensions: true,
   // Automations run on Node: the browser's DOM typings would only let `document` pass the check.
   lib: ["es2023"],
   target: "es2022",
@@ -227,6 +230,7 @@ export function checkProject(
   configured: Record<string, unknown>,
   base: string,
 ): Record<string, unknown> {
+  const hearthPaths = roots[0] === undefined ? undefined : hearthTypePaths(roots[0]);
   const typeRoots = Array.isArray(configured.typeRoots)
     ? configured.typeRoots
         .filter((root): root is string => typeof root === "string")
@@ -254,6 +258,8 @@ export function checkProject(
       composite: false,
       typeRoots,
       ...(types ? { types } : {}),
+      // Automations in a folder of their own import "hearth" from the Hearth that runs them.
+      ...(hearthPaths && !configured.paths ? { paths: hearthPaths } : {}),
     },
     files: [...roots],
     include: [],

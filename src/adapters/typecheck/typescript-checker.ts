@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { TypeDiagnostic } from "../../ports/type-checker.js";
 import { loadOnce } from "../../domain/shared/load-once.js";
+import { hearthTypePaths } from "./hearth-types.js";
 
 type TypeScript = typeof import("typescript");
 
@@ -33,6 +34,8 @@ const DEFAULT_OPTIONS = {
   noEmit: true,
   skipLibCheck: true,
   esModuleInterop: true,
+  // Node 22 and later run TypeScript without tsx and find a helper only as "./helper.ts".
+  allowImportingTsExtensions: true,
 } as const;
 
 /**
@@ -104,7 +107,9 @@ export class TypeScriptChecker {
       module: ts.ModuleKind.NodeNext,
       moduleResolution: ts.ModuleResolutionKind.NodeNext,
     };
-    if (!configFile) return { options: fallback, configFile };
+    // Automations in a folder of their own import "hearth" from the Hearth that runs them.
+    const paths = hearthTypePaths(firstFile);
+    if (!configFile) return { options: { ...fallback, ...(paths ? { paths } : {}) }, configFile };
     const parsed = ts.getParsedCommandLineOfConfigFile(
       configFile,
       {},
@@ -113,8 +118,17 @@ export class TypeScriptChecker {
         onUnRecoverableConfigFileDiagnostic: () => undefined,
       },
     );
-    if (!parsed) return { options: fallback, configFile };
-    return { options: { ...parsed.options, noEmit: true, incremental: false, composite: false }, configFile };
+    if (!parsed) return { options: { ...fallback, ...(paths ? { paths } : {}) }, configFile };
+    return {
+      options: {
+        ...parsed.options,
+        ...(paths && !parsed.options.paths ? { paths } : {}),
+        noEmit: true,
+        incremental: false,
+        composite: false,
+      },
+      configFile,
+    };
   }
 }
 
