@@ -57,6 +57,9 @@ export type {
 } from "./domain/automation/notification.js";
 export { ServiceCallError, type ServiceErrorCode } from "./domain/automation/service-errors.js";
 export { NonFiniteStateValueError } from "./domain/automation/state-value.js";
+export { type WebhookRefusal, WebhookRefusedError } from "./domain/automation/webhook-refusal.js";
+/** One problem with one field, as error bodies list it under `details`. */
+export type { ErrorDetail } from "./domain/shared/domain-error.js";
 // The service ports, with the keys automations `require` them by.
 export * from "./ports/relay-service.js";
 export * from "./ports/weather-service.js";
@@ -84,6 +87,7 @@ export type {
   RunTrace,
   TriggerDescription,
   TriggerRejection,
+  TriggerResult,
   TypeDiagnostic,
 } from "./ports/automation-catalog.js";
 export type { DeviceEventHandler, DeviceRegistryApi, DeviceStateHandler } from "./ports/device-registry.js";

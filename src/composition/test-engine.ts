@@ -87,9 +87,13 @@ export interface TestWebhookRequest {
   query?: Record<string, string>;
 }
 
-/** What a webhook call did: 404 no automation has the path, 405 none accepts the method, 500 one failed, else 200. */
+/**
+ * What a webhook call did: 404 no automation has the path, 405 none accepts the method, 500
+ * one failed, else the status of the first that refused the request (WebhookRefusedError,
+ * 400–499), else 200.
+ */
 export interface TestWebhookResponse {
-  status: 200 | 404 | 405 | 500;
+  status: number;
   /** Each automation that ran, and how its run ended. */
   results: { automation: string; result: TriggerResult }[];
 }
@@ -359,7 +363,9 @@ export async function createTestEngine(options: TestEngineOptions): Promise<Test
         })),
       );
       await settle();
-      return { status: results.some(({ result }) => result.status === "error") ? 500 : 200, results };
+      if (results.some(({ result }) => result.status === "error")) return { status: 500, results };
+      const refused = results.find(({ result }) => result.status === "refused")?.result;
+      return { status: refused?.status === "refused" ? refused.refusal.status : 200, results };
     },
     async trigger(name, context) {
       const result = await manager.runAutomation(name, context);

@@ -3,15 +3,18 @@
  * running, how it went, and how to run one by hand (the AutomationManager implements it).
  */
 import type { Trigger, TriggerContext, WebhookSecret } from "../domain/automation/trigger.js";
+import type { WebhookRefusal } from "../domain/automation/webhook-refusal.js";
 import type { TypeDiagnostic } from "./type-checker.js";
 
-export type { TypeDiagnostic };
+export type { TypeDiagnostic, WebhookRefusal };
 
 export interface AutomationStats {
   runs: number;
   errors: number;
   /** Firings turned away by the run mode (`single` while running, `max` reached). */
   dropped?: number;
+  /** Webhook runs that refused their request (WebhookRefusedError): the caller's mistake, not counted in `errors`. */
+  refused?: number;
   /** ISO-8601 or null. */
   lastRunAt: string | null;
   lastError: string | null;
@@ -51,7 +54,9 @@ export type TriggerResult =
   | { status: "not_found" }
   | { status: "ok" }
   | { status: "error"; error: string }
-  | { status: "dropped"; reason: string };
+  | { status: "dropped"; reason: string }
+  /** A webhook run threw WebhookRefusedError: the request is answered with `refusal`. */
+  | { status: "refused"; refusal: WebhookRefusal };
 
 /** How many runs each automation's trace keeps, and how big a payload may be before it is truncated. */
 export interface TraceSettings {
@@ -77,8 +82,10 @@ export interface RunTrace {
   trigger: Record<string, unknown>;
   startedAt: string;
   durationMs: number | null;
-  status: "running" | "ok" | "error" | "aborted";
+  status: "running" | "ok" | "error" | "aborted" | "refused";
   error?: { message: string; stack?: string };
+  /** How a `refused` run answered its webhook request. */
+  refusal?: WebhookRefusal;
   logs: { time: string; level: string; msg: string; fields?: unknown }[];
   published: { topic: string; payload: unknown; retain?: boolean }[];
   stateChanges: { key: string; newValue: unknown; deleted?: boolean }[];

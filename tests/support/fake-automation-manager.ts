@@ -7,6 +7,7 @@ import type {
   WebhookTarget,
 } from "../../src/ports/automation-catalog.js";
 import type { TriggerContext, WebhookSecret } from "../../src/domain/automation/trigger.js";
+import { webhookRefusalOf } from "../../src/domain/automation/webhook-refusal.js";
 
 export interface FakeAutomation {
   info: AutomationInfo;
@@ -56,6 +57,9 @@ export class FakeAutomationManager implements AutomationManagerApi {
       for (const listener of this.listeners) listener({ automation: name, durationMs: 0 });
       return { status: "ok" };
     } catch (error) {
+      // As the real manager: only a webhook's run can refuse its request.
+      const refusal = context.type === "webhook" ? webhookRefusalOf(error) : null;
+      if (refusal) return { status: "refused", refusal };
       for (const listener of this.listeners) listener({ automation: name, durationMs: 0, error });
       return { status: "error", error: error instanceof Error ? error.message : String(error) };
     }

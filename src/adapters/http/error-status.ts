@@ -78,6 +78,8 @@ export const ERROR_STATUS = Object.freeze({
   SERVICE_CLASS_GIVEN: 500,
   AUTOMATION_NOT_REGISTERED: 500,
   HTTP_REQUEST_FAILED: 502,
+  // The table's status is nominal: the webhook answers the status the automation gave (400–499).
+  WEBHOOK_REFUSED: 400,
 
   SERVICE_UNREACHABLE: 504,
   SERVICE_AUTH_FAILED: 502,

@@ -20,6 +20,7 @@ import { SELF_TRIGGER_WINDOW_MS, SelfTriggerWatch } from "./self-trigger-watch.j
 import { tracedLogger, tracedMqtt, tracedServices, tracedState } from "./traced-runtime.js";
 import { systemTimer, type Timer, withinTime } from "../../ports/timer.js";
 import type { Trigger, TriggerContext } from "../../domain/automation/trigger.js";
+import { type WebhookRefusal, webhookRefusalOf } from "../../domain/automation/webhook-refusal.js";
 import type { AutomationSource } from "../../ports/automation-source.js";
 import { type Clock, systemClock } from "../../ports/clock.js";
 import type { HttpClient } from "../../ports/http-client.js";
@@ -158,6 +159,7 @@ interface RunningAutomation {
     runs: number;
     errors: number;
     dropped: number;
+    refused: number;
     lastRunAtMs: number | null;
     lastError: string | null;
     lastDurationMs: number | null;
@@ -732,7 +734,7 @@ export class AutomationManager implements AutomationManagerApi {
       automation,
       triggers,
       unwire: [],
-      stats: { runs: 0, errors: 0, dropped: 0, lastRunAtMs: null, lastError: null, lastDurationMs: null },
+      stats: { runs: 0, errors: 0, dropped: 0, refused: 0, lastRunAtMs: null, lastError: null, lastDurationMs: null },
       logger,
       mode,
       max: automation.max ?? (mode === "queued" ? DEFAULT_QUEUED_MAX : null),
@@ -967,12 +969,17 @@ export class AutomationManager implements AutomationManagerApi {
     stats.lastDurationMs = durationMs;
     trace.durationMs = durationMs;
     const aborted = failure !== undefined && run.aborted;
+    // Only a webhook's caller can be answered a client error; from any other trigger the
+    // refusal reaches no one, so it is the automation's mistake and fails the run.
+    const refusal = failure === undefined || aborted || context?.type !== "webhook" ? null : webhookRefusalOf(failure);
     if (failure === undefined) {
       trace.status = "ok";
     } else if (aborted) {
       trace.status = "aborted";
       trace.error = { message: errorMessage(failure) };
       entry.logger.debug("Run ended after its signal aborted", { trigger: context?.type });
+    } else if (refusal) {
+      this.recordRefusal(entry, trace, refusal);
     } else {
       trace.status = "error";
       trace.error =
@@ -984,11 +991,28 @@ export class AutomationManager implements AutomationManagerApi {
       entry.logger.error("Automation failed", { trigger: context?.type, err: failure });
     }
     this.startNextQueued(entry);
-    this.notifyRunListeners(entry, durationMs, aborted ? undefined : failure);
+    this.notifyRunListeners(entry, durationMs, aborted || refusal ? undefined : failure);
     if (failure === undefined) return OK;
+    if (refusal) return { status: "refused", refusal };
     return aborted
       ? { status: "dropped", reason: errorMessage(failure) }
       : { status: "error", error: errorMessage(failure) };
+  }
+
+  /**
+   * A webhook run that refused its request: the caller sent something wrong, so the run is
+   * neither an error of the automation (stats, metrics, lastError) nor logged as one.
+   */
+  private recordRefusal(entry: RunningAutomation, trace: TraceRecord, refusal: WebhookRefusal): void {
+    trace.status = "refused";
+    trace.refusal = refusal;
+    entry.stats.refused++;
+    // `reason`, not `message`: the log format folds a `message` field into the line's text.
+    entry.logger.info("Webhook request refused", {
+      trigger: "webhook",
+      status: refusal.status,
+      reason: refusal.message,
+    });
   }
 
   private startNextQueued(entry: RunningAutomation): void {
@@ -1031,6 +1055,7 @@ export class AutomationManager implements AutomationManagerApi {
       runs: entry.stats.runs,
       errors: entry.stats.errors,
       dropped: entry.stats.dropped,
+      refused: entry.stats.refused,
       lastRunAt: entry.stats.lastRunAtMs === null ? null : new Date(entry.stats.lastRunAtMs).toISOString(),
       lastError: entry.stats.lastError,
       lastDurationMs: entry.stats.lastDurationMs,
@@ -1060,7 +1085,7 @@ export class AutomationManager implements AutomationManagerApi {
       status: "failed",
       error: entry.error,
       triggers: entry.triggers.map(describeTrigger),
-      stats: { runs: 0, errors: 0, dropped: 0, lastRunAt: null, lastError: null, lastDurationMs: null },
+      stats: { runs: 0, errors: 0, dropped: 0, refused: 0, lastRunAt: null, lastError: null, lastDurationMs: null },
       typeWarnings: entry.file === null ? [] : (this.typeWarnings.get(entry.file) ?? []),
     };
   }

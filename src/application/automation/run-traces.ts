@@ -26,6 +26,7 @@ export class TraceRecord {
   durationMs: number | null = null;
   status: RunTrace["status"] = "running";
   error: RunTrace["error"] = undefined;
+  refusal: RunTrace["refusal"] = undefined;
   logs: RunTrace["logs"] | null = null;
   published: RunTrace["published"] | null = null;
   stateChanges: RunTrace["stateChanges"] | null = null;
@@ -59,6 +60,7 @@ export class TraceRecord {
       durationMs: this.durationMs,
       status: this.status,
       ...(this.error ? { error: this.error } : {}),
+      ...(this.refusal ? { refusal: this.refusal } : {}),
       logs: this.logs ?? [],
       published: this.published ?? [],
       stateChanges: this.stateChanges ?? [],

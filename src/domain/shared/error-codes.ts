@@ -94,6 +94,8 @@ export const ERROR_CODES = Object.freeze({
   SERVICE_CLASS_GIVEN: "A service option holds a class instead of an instance or a factory.",
   AUTOMATION_NOT_REGISTERED: "An automation's engine members were used before the engine registered it.",
   HTTP_REQUEST_FAILED: "An outgoing HTTP request failed after its retries.",
+  WEBHOOK_REFUSED:
+    "A webhook automation refused the request by throwing WebhookRefusedError; the webhook answers the status the automation chose (any from 400 to 499), with its message and details.",
 
   // Engine services (notifications, weather, relays, light panels).
   SERVICE_UNREACHABLE: "A service's device or API did not answer (connection refused, timeout, DNS).",

@@ -16,6 +16,7 @@ import type {
   WebhookTriggerContext,
 } from "../../../src/domain/automation/trigger.js";
 import { StateManager } from "../../../src/application/automation/state-manager.js";
+import { WebhookRefusedError } from "../../../src/domain/automation/webhook-refusal.js";
 import { automationInfo, FakeAutomationManager } from "../../support/fake-automation-manager.js";
 import { FakeMqttService } from "../../support/fake-mqtt-service.js";
 import { bulb, coordinator, motionSensor } from "../../support/zigbee2mqtt-fixtures.js";
@@ -234,6 +235,20 @@ describe("debug API router", () => {
     it("answers 500 with the error message when execute throws", async () => {
       const response = await trigger({ type: "state", key: "k" }, "fails-always").expect(500);
       expect(response.body.error).to.equal("bulb unreachable");
+    });
+
+    it("answers a webhook trigger the automation refused as the webhook would: its status and error body", async () => {
+      manager.add(automationInfo("strict", { triggers: [{ type: "webhook", path: "strict" }] }), () => {
+        throw new WebhookRefusedError(422, "Send away", { details: [{ path: "away", message: "missing" }] });
+      });
+      const response = await trigger({ type: "webhook", body: {} }, "strict").expect(422);
+      expect(response.body).to.deep.equal({
+        error: "Unprocessable Entity",
+        message: "Send away",
+        details: [{ path: "away", message: "missing" }],
+      });
+      // From another trigger type the refusal reaches no caller: an ordinary failure.
+      await trigger({ type: "state", key: "k" }, "strict").expect(500);
     });
   });
 

@@ -4,6 +4,7 @@ import request from "supertest";
 import { createWebhookRouter } from "../../../src/adapters/http/engine/webhook-router.js";
 import { MemoryLogger } from "../../../src/adapters/logging/memory-logger.js";
 import type { WebhookTriggerContext } from "../../../src/domain/automation/trigger.js";
+import { WebhookRefusedError } from "../../../src/domain/automation/webhook-refusal.js";
 import { automationInfo, FakeAutomationManager } from "../../support/fake-automation-manager.js";
 
 describe("webhook router", () => {
@@ -90,6 +91,42 @@ describe("webhook router", () => {
     expect(response.body.errorId).to.be.a("string").with.length.above(8);
     const logged = logger.at("error").find((entry) => entry.fields.errorId === response.body.errorId);
     expect(JSON.stringify(logged?.fields)).to.include("relay offline");
+  });
+
+  describe("refusals (WebhookRefusedError)", () => {
+    const refuse = (status: number, message: string) => async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      throw new WebhookRefusedError(status, message, { details: [{ path: "away", message: "must be a boolean" }] });
+    };
+
+    it("answers the automation's status with the error body, and logs no failure", async () => {
+      manager.add(automationInfo("strict", { triggers: [{ type: "webhook", path: "strict" }] }), refuse(422, "No"));
+      const response = await request(app).post("/webhook/strict").send({ away: "yes" }).expect(422);
+      expect(response.body).to.deep.equal({
+        error: "Unprocessable Entity",
+        message: "No",
+        details: [{ path: "away", message: "must be a boolean" }],
+      });
+      expect(logger.at("error")).to.have.length(0);
+    });
+
+    it("answers 500 when another automation on the path failed: a refusal does not hide a failure", async () => {
+      manager
+        .add(automationInfo("strict", { triggers: [{ type: "webhook", path: "broken" }] }), refuse(400, "No"))
+        .add(automationInfo("broken", { triggers: [{ type: "webhook", path: "broken" }] }), () => {
+          throw new Error("relay offline");
+        });
+      const response = await request(app).post("/webhook/broken").send({}).expect(500);
+      expect(response.body.errorId).to.be.a("string");
+    });
+
+    it("answers the first refusing automation's status when several refuse", async () => {
+      manager
+        .add(automationInfo("first", { triggers: [{ type: "webhook", path: "both" }] }), refuse(403, "Not you"))
+        .add(automationInfo("second", { triggers: [{ type: "webhook", path: "both" }] }), refuse(400, "Bad body"));
+      const response = await request(app).post("/webhook/both").send({}).expect(403);
+      expect(response.body).to.include({ error: "Forbidden", message: "Not you" });
+    });
   });
 
   describe("secrets", () => {

@@ -330,6 +330,9 @@ export function createDebugApiRouter(deps: DebugApiDeps): Router {
       sendError(res, 409, `Automation "${info.name}" did not run: ${result.reason}`);
     } else if (result.status === "error") {
       res.status(500).json({ error: result.error, message: result.error });
+    } else if (result.status === "refused") {
+      // A manual webhook trigger stands for a request: answer what the webhook would have.
+      sendError(res, result.refusal.status, result.refusal.message, result.refusal.details);
     } else {
       res.json({ status: "triggered" });
     }

@@ -125,7 +125,9 @@ function errorMessage(error: unknown): string {
 /**
  * `ALL /webhook/*`: runs every automation whose webhook trigger matches the path and
  * method, and answers once they have finished. Never authenticated (an automation
- * checks its own headers when it needs to).
+ * checks its own headers when it needs to). How the runs ended decides the answer, first
+ * match wins: one failed, 500; one refused the request (WebhookRefusedError), its status;
+ * one was dropped by its run mode, 409; else 200.
  */
 export function createWebhookRouter(deps: WebhookRouterDeps): Router {
   const router = Router();
@@ -192,6 +194,13 @@ export function createWebhookRouter(deps: WebhookRouterDeps): Router {
         message: `The automation failed; look for error id ${errorId} in the engine log`,
         errorId,
       });
+      return;
+    }
+    // The caller's mistake, as the automation judged it. After failures: a 500 must not hide
+    // behind one automation's 4xx. With several refusals, the first automation's answers.
+    const refusal = results.find((result) => result.status === "refused")?.refusal;
+    if (refusal) {
+      sendError(res, refusal.status, refusal.message, refusal.details);
       return;
     }
     // A firing its run mode dropped (a `single` automation already running, a full queue)
