@@ -44,6 +44,7 @@ export interface Automation {
     lastDurationMs?: number | null;
     lastError?: string | null;
     dropped?: number;
+    refused?: number;
   };
   mode?: string;
   max?: number | null;
@@ -58,6 +59,7 @@ interface Trace {
   startedAt: string;
   durationMs: number | null;
   error?: { message: string; stack?: string } | null;
+  refusal?: { status: number; message: string; details?: { path: string; message: string }[] };
   logs?: { level: string; msg: string; fields?: unknown }[];
   published?: { topic: string; payload: unknown }[];
   stateChanges?: { key: string; newValue?: unknown; deleted?: boolean }[];
@@ -230,6 +232,12 @@ function AutomationCard(props: { automation: Automation; id: string; onRan: () =
             <dd>{formatNumber(stats.dropped)}</dd>
           </>
         ) : null}
+        {stats.refused ? (
+          <>
+            <dt>{ht("house.refused")}</dt>
+            <dd>{formatNumber(stats.refused)}</dd>
+          </>
+        ) : null}
         {rejected ? (
           <>
             <dt>{ht("house.filteredOut")}</dt>
@@ -314,7 +322,7 @@ function TraceList(props: { data: { traces: Trace[]; rejected: Automation["rejec
             ? "ok"
             : trace.status === "error"
               ? "bad"
-              : trace.status === "aborted"
+              : trace.status === "aborted" || trace.status === "refused"
                 ? "warn"
                 : "info";
         return (
@@ -331,6 +339,12 @@ function TraceList(props: { data: { traces: Trace[]; rejected: Automation["rejec
               <div class="trace-section">
                 <h3>{ht("house.trace.error")}</h3>
                 <pre class="error-text">{trace.error.stack ?? trace.error.message}</pre>
+              </div>
+            ) : null}
+            {trace.refusal ? (
+              <div class="trace-section">
+                <h3>{ht("house.trace.refusal")}</h3>
+                <pre>{`${trace.refusal.status} ${trace.refusal.message}${trace.refusal.details ? `\n${json(trace.refusal.details)}` : ""}`}</pre>
               </div>
             ) : null}
             <TraceSection
