@@ -1,4 +1,4 @@
-import { Automation, type Trigger, type TriggerContext } from "hearth";
+import { Automation, type Trigger, type TriggerContext, WebhookRefusedError } from "hearth";
 
 /**
  * `POST /webhook/away-mode` with `{ "away": true }` (from a phone shortcut, for example)
@@ -12,7 +12,11 @@ export default class AwayModeWebhook extends Automation {
   async execute(context: TriggerContext): Promise<void> {
     if (context.type !== "webhook") return;
     const body = context.body as { away?: unknown } | undefined;
-    if (typeof body?.away !== "boolean") throw new Error('expected a JSON body like {"away": true}');
+    // The caller sent the wrong body: a 400 tells it so, where any other exception answers 500.
+    if (typeof body?.away !== "boolean")
+      throw new WebhookRefusedError(400, 'Expected a JSON body like {"away": true}', {
+        details: [{ path: "away", message: "must be true or false" }],
+      });
     this.state.set("away", body.away);
   }
 }

@@ -28,14 +28,20 @@ describe("away-mode-webhook and away-lights-off (bundled automations)", () => {
     expect(t.traces("away-lights-off").rejected[0]).to.include({ count: 1 });
   });
 
-  it("answers a body without a boolean `away` with an error and changes nothing", async () => {
+  it("refuses a body without a boolean `away` with a 400 and changes nothing", async () => {
     const response = await t.webhook("away-mode", { body: { away: "yes" } });
-    expect(response.status).to.equal(500);
-    expect(response.results[0]?.result).to.deep.include({ status: "error" });
+    expect(response.status).to.equal(400);
+    expect(response.results[0]?.result).to.deep.equal({
+      status: "refused",
+      refusal: {
+        status: 400,
+        message: 'Expected a JSON body like {"away": true}',
+        details: [{ path: "away", message: "must be true or false" }],
+      },
+    });
     expect(t.state.has("away")).to.equal(false);
-    const [trace] = t.traces("away-mode-webhook").traces;
-    expect(trace?.status).to.equal("error");
-    expect(trace?.error?.message).to.match(/expected a JSON body/);
+    expect(t.traces("away-mode-webhook").traces[0]?.status).to.equal("refused");
+    expect(t.info("away-mode-webhook").stats).to.include({ errors: 0, refused: 1 });
   });
 
   it("only accepts POST and PUT", async () => {
