@@ -90,7 +90,8 @@ export interface TestWebhookRequest {
 /**
  * What a webhook call did: 404 no automation has the path, 405 none accepts the method, 500
  * one failed, else the status of the first that refused the request (WebhookRefusedError,
- * 400–499), else 200.
+ * 400–499), else 409 when a run mode dropped a firing (a `single` automation already running),
+ * else 200: the answers of the engine's `/webhook/*`.
  */
 export interface TestWebhookResponse {
   status: number;
@@ -365,7 +366,10 @@ export async function createTestEngine(options: TestEngineOptions): Promise<Test
       await settle();
       if (results.some(({ result }) => result.status === "error")) return { status: 500, results };
       const refused = results.find(({ result }) => result.status === "refused")?.result;
-      return { status: refused?.status === "refused" ? refused.refusal.status : 200, results };
+      if (refused?.status === "refused") return { status: refused.refusal.status, results };
+      // As the engine's router: a firing its run mode dropped did not run, so it is not a 200.
+      if (results.some(({ result }) => result.status === "dropped")) return { status: 409, results };
+      return { status: 200, results };
     },
     async trigger(name, context) {
       const result = await manager.runAutomation(name, context);

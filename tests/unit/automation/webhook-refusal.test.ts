@@ -145,6 +145,34 @@ describe("WebhookRefusedError", () => {
       }
     });
 
+    it("single: the test kit answers a firing the mode dropped 409, as the engine's router does", async () => {
+      let open = () => {};
+      const gate = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+      class Busy extends Automation {
+        readonly name = "busy";
+        override readonly mode = "single";
+        readonly triggers: Trigger[] = [{ type: "webhook", path: "away" }];
+        async execute(): Promise<void> {
+          await gate;
+        }
+      }
+      const t = await createTestEngine({ automations: [Busy] });
+      try {
+        const first = t.webhook("away");
+        // Fired while the first run waits; the call itself settles once every run has.
+        const second = t.webhook("away");
+        open();
+        const dropped = await second;
+        expect(dropped.status).to.equal(409);
+        expect(dropped.results[0]?.result.status).to.equal("dropped");
+        expect((await first).status).to.equal(200);
+      } finally {
+        await t.stop();
+      }
+    });
+
     it("queued: a firing that waited answers its own run's refusal", async () => {
       const { Gated, release, started } = gatedRefusal("queued");
       const t = await createTestEngine({ automations: [Gated] });
