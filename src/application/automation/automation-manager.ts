@@ -173,6 +173,8 @@ interface RunningAutomation {
   timers: AutomationTimers;
   traces: AutomationTraces;
   reloads: number;
+  /** Set once {@link PILED_UP_RUNS} runs were in progress at once; cleared when none is. */
+  pileUpWarned: boolean;
   loadedAtMs: number;
   reloadError: { message: string; at: string } | null;
   /** Whether runs need AsyncLocalStorage to stay traced after an await (async execute). */
@@ -191,6 +193,12 @@ export const ON_STOP_LIMIT_MS = 5_000;
 
 const RUN_MODES: readonly RunMode[] = ["parallel", "single", "restart", "queued"];
 const DEFAULT_QUEUED_MAX = 10;
+/**
+ * Runs in progress at once, in mode parallel without a max, at which the automation is warned
+ * about: runs that never finish (awaiting a reply that does not come) pile up unseen, each
+ * holding its trace and whatever it awaits.
+ */
+export const PILED_UP_RUNS = 100;
 const OK: TriggerResult = Object.freeze({ status: "ok" });
 
 interface FailedAutomation {
@@ -743,6 +751,7 @@ export class AutomationManager implements AutomationManagerApi {
       timers,
       traces,
       reloads: previous ? previous.reloads + 1 : 0,
+      pileUpWarned: false,
       loadedAtMs: this.clock.now().getTime(),
       reloadError: null,
       tracesAcrossAwaits: isAsyncFunction(automation.execute),
@@ -870,6 +879,12 @@ export class AutomationManager implements AutomationManagerApi {
       case "parallel":
         if (entry.max !== null && entry.active.size >= entry.max)
           return this.drop(entry, context, `${entry.max} runs in progress (max)`);
+        if (entry.max === null && entry.active.size + 1 >= PILED_UP_RUNS && !entry.pileUpWarned) {
+          entry.pileUpWarned = true;
+          entry.logger.warn(`${PILED_UP_RUNS} runs of this automation are in progress at once`, {
+            hint: "runs that never finish pile up in mode parallel: give the automation a max, or another run mode",
+          });
+        }
         break;
       case "restart":
         for (const run of entry.active)
@@ -963,6 +978,7 @@ export class AutomationManager implements AutomationManagerApi {
     failure: unknown,
   ): TriggerResult {
     entry.active.delete(run);
+    if (entry.active.size === 0) entry.pileUpWarned = false;
     endTrace(trace, entry.traces);
     const stats = entry.stats;
     const durationMs = performance.now() - startedAt;

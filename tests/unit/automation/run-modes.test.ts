@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { Automation, type RunMode, type Trigger, type TriggerContext } from "hearth";
 import { createTestEngine, type TestEngine } from "hearth/testing";
+import { PILED_UP_RUNS } from "../../../src/application/automation/automation-manager.js";
 
 /** An automation whose runs wait for the test to release them, recording what happened. */
 function gatedAutomation(mode: RunMode | undefined, max?: number) {
@@ -45,6 +46,26 @@ describe("run modes", () => {
     release();
     await t.settle();
     expect(events).to.deep.equal(["start 1", "start 2", "end 1", "end 2"]);
+  });
+
+  it("parallel without max warns once when runs pile up, and again only after they all ended", async () => {
+    const { Gated, release } = gatedAutomation(undefined);
+    t = await createTestEngine({ automations: [Gated] });
+    const engine = t;
+    const warnings = () =>
+      engine.logs.filter((entry) => entry.level === "warn" && /in progress at once/.test(entry.msg));
+    for (let id = 1; id < PILED_UP_RUNS; id++) await fire(t, id);
+    expect(warnings()).to.have.length(0);
+    await fire(t, PILED_UP_RUNS);
+    await fire(t, PILED_UP_RUNS + 1);
+    expect(warnings()).to.have.length(1);
+    expect(warnings()[0]?.msg).to.include(`${PILED_UP_RUNS} runs`);
+    for (let id = 0; id <= PILED_UP_RUNS; id++) release();
+    await t.settle();
+    for (let id = 1; id <= PILED_UP_RUNS; id++) await fire(t, id);
+    expect(warnings()).to.have.length(2);
+    for (let id = 0; id < PILED_UP_RUNS; id++) release();
+    await t.settle();
   });
 
   it("parallel with max drops firings beyond it and counts them", async () => {
