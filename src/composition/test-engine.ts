@@ -27,6 +27,7 @@ import { AutomationManager } from "../application/automation/automation-manager.
 import type { AutomationInfo, RunTrace, TriggerRejection, TriggerResult } from "../ports/automation-catalog.js";
 import { DeviceRegistry } from "../application/automation/device-registry.js";
 import { MqttService } from "../application/automation/mqtt-service.js";
+import { webhookAnswer } from "../application/automation/webhook-answer.js";
 import type { Automation, AutomationClass, AutomationConfig } from "../application/automation/sdk/automation.js";
 import { isAutomationClass } from "../application/automation/sdk/automation.js";
 import { ServiceRegistry } from "../application/automation/service-registry.js";
@@ -364,12 +365,7 @@ export async function createTestEngine(options: TestEngineOptions): Promise<Test
         })),
       );
       await settle();
-      if (results.some(({ result }) => result.status === "error")) return { status: 500, results };
-      const refused = results.find(({ result }) => result.status === "refused")?.result;
-      if (refused?.status === "refused") return { status: refused.refusal.status, results };
-      // As the engine's router: a firing its run mode dropped did not run, so it is not a 200.
-      if (results.some(({ result }) => result.status === "dropped")) return { status: 409, results };
-      return { status: 200, results };
+      return { status: webhookAnswer(results.map(({ result }) => result)).status, results };
     },
     async trigger(name, context) {
       const result = await manager.runAutomation(name, context);

@@ -3,6 +3,7 @@ import type { IncomingMessage } from "node:http";
 import express, { type NextFunction, type Request, type RequestHandler, type Response, Router } from "express";
 import type { AutomationManagerApi, WebhookTarget } from "../../../ports/automation-catalog.js";
 import { defaultWebhookHeader } from "../../../application/automation/trigger-handlers.js";
+import { webhookAnswer } from "../../../application/automation/webhook-answer.js";
 import type { WebhookSecret } from "../../../domain/automation/trigger.js";
 import type { LeadershipStatus } from "../../../ports/leader-lease.js";
 import type { Logger } from "../../../ports/logger.js";
@@ -181,10 +182,11 @@ export function createWebhookRouter(deps: WebhookRouterDeps): Router {
         })),
       ),
     );
-    const failures = results.flatMap((result, index) =>
-      result.status === "error" ? [{ automation: allowed[index]?.name, error: result.error }] : [],
-    );
-    if (failures.length > 0) {
+    const answer = webhookAnswer(results);
+    if (answer.status === 500) {
+      const failures = results.flatMap((result, index) =>
+        result.status === "error" ? [{ automation: allowed[index]?.name, error: result.error }] : [],
+      );
       // Webhooks answer anyone: the exception's text stays in the log and the automation's
       // stats, and the caller gets an id to find it there.
       const errorId = randomUUID();
@@ -196,19 +198,15 @@ export function createWebhookRouter(deps: WebhookRouterDeps): Router {
       });
       return;
     }
-    // The caller's mistake, as the automation judged it. After failures: a 500 must not hide
-    // behind one automation's 4xx. With several refusals, the first automation's answers.
-    const refusal = results.find((result) => result.status === "refused")?.refusal;
-    if (refusal) {
-      sendError(res, refusal.status, refusal.message, refusal.details);
+    // The caller's mistake, as the automation judged it.
+    if (answer.refusal) {
+      sendError(res, answer.status, answer.refusal.message, answer.refusal.details);
       return;
     }
-    // A firing its run mode dropped (a `single` automation already running, a full queue)
-    // did not run: the caller must not read 200 as "done", as with the manual trigger route.
-    const dropped = results.flatMap((result, index) =>
-      result.status === "dropped" ? [{ automation: allowed[index]?.name ?? "", reason: result.reason }] : [],
-    );
-    if (dropped.length > 0) {
+    if (answer.status === 409) {
+      const dropped = results.flatMap((result, index) =>
+        result.status === "dropped" ? [{ automation: allowed[index]?.name ?? "", reason: result.reason }] : [],
+      );
       sendError(
         res,
         409,
