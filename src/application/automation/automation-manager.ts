@@ -428,17 +428,14 @@ export class AutomationManager implements AutomationManagerApi {
    */
   reportStrayError(error: unknown): string | null {
     const stack = error instanceof Error ? (error.stack ?? "") : "";
-    if (stack === "") return null;
-    for (const entry of this.running.values()) {
-      if (entry.file === null || !stackPassesThrough(stack, entry.file)) continue;
-      return this.countStrayError(
-        entry,
-        error,
-        "Unhandled promise rejection in the automation (a promise nobody awaited or caught)",
-        "await it, or end it with .catch()",
-      );
-    }
-    return null;
+    const entry = stack === "" ? undefined : this.automationOnStack(stack);
+    if (!entry) return null;
+    return this.countStrayError(
+      entry,
+      error,
+      "Unhandled promise rejection in the automation (a promise nobody awaited or caught)",
+      "await it, or end it with .catch()",
+    );
   }
 
   /**
@@ -453,17 +450,22 @@ export class AutomationManager implements AutomationManagerApi {
   reportUncaughtException(error: unknown): string | null {
     const stack = error instanceof Error ? (error.stack ?? "") : "";
     const callback = timerCallbackFrame(stack);
-    if (callback === null) return null;
+    const entry = callback === null ? undefined : this.automationOnStack(callback);
+    if (!entry) return null;
+    return this.countStrayError(
+      entry,
+      error,
+      "Uncaught exception in a timer callback of the automation (setTimeout, setInterval or setImmediate)",
+      "catch it in the callback, or use this.after()/this.every(), whose errors the engine catches",
+    );
+  }
+
+  /** The running automation whose file `frames` (a stack, or one frame of it) pass through. */
+  private automationOnStack(frames: string): RunningAutomation | undefined {
     for (const entry of this.running.values()) {
-      if (entry.file === null || !stackPassesThrough(callback, entry.file)) continue;
-      return this.countStrayError(
-        entry,
-        error,
-        "Uncaught exception in a timer callback of the automation (setTimeout, setInterval or setImmediate)",
-        "catch it in the callback, or use this.after()/this.every(), whose errors the engine catches",
-      );
+      if (entry.file !== null && stackPassesThrough(frames, entry.file)) return entry;
     }
-    return null;
+    return undefined;
   }
 
   private countStrayError(entry: RunningAutomation, error: unknown, message: string, hint: string): string {
