@@ -148,6 +148,157 @@ describe("inventory web app: the shopping list (PGlite)", function () {
         }
       });
 
+      it("in a shop without signal: ticks, adds and removals wait on the phone, survive a reload and reach the other member when the connection is back", async () => {
+        const anna = await member(server(), profile, "Anna");
+        const ben = await member(server(), profile, "Ben");
+        try {
+          const place = await household(anna, "The Smiths");
+          await join(anna, place, ben);
+          const list = `/households/${place.hid}/shopping-list`;
+          const ids: Record<string, string> = {};
+          for (const name of ["Milk", "Bread", "Eggs"]) {
+            ids[name] = (await anna.api<{ id: string }>("POST", list, { name })).id;
+          }
+          // Controlled by the service worker, so the app still opens after a reload offline.
+          await anna.page.goto(`${server().baseUrl}/shopping-list`);
+          await anna.page.evaluate(async () => {
+            await navigator.serviceWorker.ready;
+          });
+          await anna.page.reload();
+          await waitForNames(anna.page, ["Milk", "Bread", "Eggs"]);
+          await ben.page.goto(`${server().baseUrl}/shopping-list`);
+          await waitForNames(ben.page, ["Milk", "Bread", "Eggs"]);
+
+          await anna.context.setOffline(true);
+          await anna.page.getByText(say("shopping.offline")).waitFor();
+          const pending = anna.page.locator(".pending li");
+          await anna.page.getByRole("checkbox", { name: /Milk/ }).check();
+          await anna.page.getByRole("checkbox", { name: /Bread/ }).check();
+          await anna.page.getByLabel(say("shopping.field.name")).fill("Butter");
+          await anna.page.getByLabel(say("field.quantity")).fill("2");
+          await anna.page.getByRole("button", { name: say("shopping.add"), exact: true }).click();
+          await waitForNames(anna.page, ["Milk", "Bread", "Eggs", "Butter"]);
+          // Added here, it can be ticked and removed before the server knows it, not moved.
+          const butter = anna.page.locator("li.shopping-entry", { hasText: "Butter" });
+          await butter.getByText(say("offline.waiting")).waitFor();
+          expect(
+            await butter
+              .locator("[data-move]")
+              .evaluateAll((buttons) => buttons.map((b) => b.hasAttribute("disabled"))),
+          ).to.deep.equal([true, true]);
+          await anna.page.getByRole("checkbox", { name: /Butter/ }).check();
+          await anna.page.getByRole("button", { name: say("shopping.remove", { name: "Eggs" }) }).click();
+          await waitForNames(anna.page, ["Milk", "Bread", "Butter"]);
+          // Ticking the bread twice more leaves one write for it, not three.
+          await anna.page.getByRole("checkbox", { name: /Bread/ }).uncheck();
+          await anna.page.getByRole("checkbox", { name: /Bread/ }).check();
+          const waiting = [
+            `${say("offline.pendingShoppingCheck", { name: "Milk" })} – ${say("offline.waiting")}`,
+            `${say("offline.pendingShoppingCheck", { name: "Bread" })} – ${say("offline.waiting")}`,
+            `${say("offline.pendingShoppingAdd", { name: "Butter", amount: say("shopping.unit.piece.other", { n: 2 }) })} – ${say("offline.waiting")}`,
+            `${say("offline.pendingShoppingRemove", { name: "Eggs" })} – ${say("offline.waiting")}`,
+          ];
+          await anna.page.waitForFunction(
+            (wanted) =>
+              JSON.stringify(Array.from(document.querySelectorAll(".pending li"), (li) => li.textContent).sort()) ===
+              JSON.stringify(wanted),
+            [...waiting].sort(),
+            { timeout: 10_000 },
+          );
+          await expectAccessible(anna.page, "the shopping list offline with waiting changes");
+
+          // A reload offline keeps all of it.
+          await anna.page.reload();
+          await waitForNames(anna.page, ["Milk", "Bread", "Butter"]);
+          for (const name of ["Milk", "Bread", "Butter"]) {
+            expect(await anna.page.getByRole("checkbox", { name: new RegExp(name) }).isChecked(), name).to.equal(true);
+          }
+          // Nothing has reached the server or Ben; meanwhile Ben takes the bread off the list.
+          const before = await ben.api<{ name: string; checked: boolean }[]>("GET", list);
+          expect(before.map((entry) => [entry.name, entry.checked])).to.deep.equal([
+            ["Milk", false],
+            ["Bread", false],
+            ["Eggs", false],
+          ]);
+          await ben.page.getByRole("button", { name: say("shopping.remove", { name: "Bread" }) }).click();
+          await waitForNames(ben.page, ["Milk", "Eggs"]);
+
+          await anna.context.setOffline(false);
+          // The bread's tick is refused with the reason; the rest reached Ben's phone.
+          await anna.page.waitForFunction(() => document.querySelectorAll(".pending li").length === 1);
+          expect(await pending.first().textContent()).to.include(say("shopping.gone"));
+          await waitForNames(ben.page, ["Milk", "Butter"]);
+          await waitForNames(anna.page, ["Milk", "Butter"]);
+          const after = await ben.api<{ name: string; quantity: number; checked: boolean }[]>("GET", list);
+          expect(after.map((entry) => [entry.name, entry.quantity, entry.checked])).to.deep.equal([
+            ["Milk", 1, true],
+            ["Butter", 2, true],
+          ]);
+          expect(await ben.page.getByRole("checkbox", { name: /Butter/ }).isChecked()).to.equal(true);
+          await pending
+            .first()
+            .getByRole("button", { name: say("offline.dismiss") })
+            .click();
+          await anna.page.locator(".pending").waitFor({ state: "detached" });
+        } finally {
+          await anna.context.setOffline(false);
+          await anna.context.close();
+          await ben.context.close();
+        }
+      });
+
+      it("away from home, where the phone is online but Hearth cannot be reached, a tick waits and goes out once Hearth answers again", async () => {
+        const anna = await member(server(), profile, "Anna");
+        try {
+          const place = await household(anna, "The Smiths");
+          const list = `/households/${place.hid}/shopping-list`;
+          await anna.api("POST", list, { name: "Milk" });
+          await anna.page.goto(`${server().baseUrl}/shopping-list`);
+          await waitForNames(anna.page, ["Milk"]);
+
+          // Hearth on the home network only: every request fails to connect, the browser stays online.
+          const unreachable = "**/api/v1/**";
+          await anna.context.route(unreachable, (route) => route.abort("connectionrefused"));
+          await anna.page.getByRole("checkbox", { name: /Milk/ }).check();
+          await anna.page.getByText(say("shopping.offline")).waitFor();
+          await anna.page.locator(".pending li", { hasText: say("offline.waiting") }).waitFor();
+          expect(await anna.page.evaluate(() => navigator.onLine)).to.equal(true);
+
+          // Home again: no browser event says so; the app finds out by itself. Hearth first answers
+          // the tick with a 503: that refuses nothing, the tick keeps waiting.
+          const ticks = `**${list}/*`;
+          let failed = 0;
+          await anna.context.route(ticks, (route) => {
+            if (route.request().method() !== "PATCH") return route.fallback();
+            failed++;
+            return route.fulfill({ status: 503, json: { error: { code: "UNAVAILABLE", message: "Busy" } } });
+          });
+          const reloaded = anna.page.waitForRequest(
+            (request) => failed > 0 && request.method() === "GET" && request.url().endsWith(list),
+            { timeout: 45_000 },
+          );
+          await anna.context.unroute(unreachable);
+          await reloaded;
+          await anna.page.getByText(say("shopping.offline")).waitFor({ state: "detached" });
+          expect(await anna.page.locator(".pending li").textContent()).to.include(say("offline.waiting"));
+          // Answered again, the next start sends it.
+          await anna.context.unroute(ticks);
+          const sent = anna.page.waitForResponse(
+            (response) => response.request().method() === "PATCH" && response.url().includes(list),
+            { timeout: 45_000 },
+          );
+          await anna.page.reload();
+          expect((await sent).status()).to.equal(200);
+          await anna.page.locator(".pending").waitFor({ state: "detached" });
+          await anna.page.getByText(say("shopping.offline")).waitFor({ state: "detached" });
+          const entries = await anna.api<{ name: string; checked: boolean }[]>("GET", list);
+          expect(entries.map((entry) => [entry.name, entry.checked])).to.deep.equal([["Milk", true]]);
+          await anna.page.locator("li.shopping-entry.checked", { hasText: "Milk" }).waitFor();
+        } finally {
+          await anna.context.close();
+        }
+      });
+
       it("a used-up weight goes on the list with the amount it held, not as 1 g", async () => {
         const anna = await member(server(), profile, "Anna");
         try {

@@ -332,7 +332,7 @@ function setSignOutPending(pending: boolean): void {
 }
 
 /** Ends on the server a session this browser signed out of while offline; false while still unreachable. */
-async function finishPendingSignOut(): Promise<boolean> {
+export async function finishPendingSignOut(): Promise<boolean> {
   if (!signOutPending()) return true;
   try {
     await parse(await send("POST", "/auth/web/logout", undefined, true));
@@ -343,8 +343,6 @@ async function finishPendingSignOut(): Promise<boolean> {
   setSignOutPending(false);
   return true;
 }
-
-if (typeof window !== "undefined") window.addEventListener("online", () => void finishPendingSignOut());
 
 async function refreshOnce(startedAt: number): Promise<boolean> {
   // Signed out while offline: the cookie's session is not resumed, whether or not the server has

@@ -6,13 +6,24 @@ import {
   type Item,
   type ItemFields,
   refreshSession,
+  type ShoppingListEntry,
   sessionUser,
   type User,
 } from "./api.js";
 import { describeError } from "./errors.js";
 import { t } from "./i18n/index.js";
-import { forgetEverything, forgetItem, queuedWrites, queueWrite, removeWrite, updateWrite } from "./offline.js";
-import { setFamilyTimeZone } from "./format.js";
+import {
+  forgetEverything,
+  forgetItem,
+  type QueuedShoppingAddition,
+  type QueuedWrite,
+  queuedWrites,
+  queueWrite,
+  removeWrite,
+  updateWrite,
+} from "./offline.js";
+import type { ShownEntry } from "./shopping.js";
+import { formatNumber, setFamilyTimeZone } from "./format.js";
 import { navigate } from "./router.js";
 import { announce, currentHousehold, forgetAll, getState, recall, remember, setState } from "./store.js";
 
@@ -173,80 +184,203 @@ async function refreshPending(): Promise<void> {
   setState({ pending: await queuedWrites() });
 }
 
-/** Adds an item now, or (offline) queues it and says so. */
-export async function addItem(householdId: string, body: ItemFields): Promise<Item | "queued"> {
-  const queue = () =>
-    queueWrite({ householdId, kind: "add", name: body.name ?? "", body, status: "waiting" }).then(refreshPending);
-  if (offline()) {
-    await queue();
-    return "queued";
-  }
+/**
+ * Sends a write now, or queues it when this device is offline or the request could not reach the
+ * server (a refusal is the caller's to show). The queued write is sent by `flushPending` once the
+ * connection is back.
+ */
+async function sendOrQueue<T>(write: QueuedWrite, send: () => Promise<T>): Promise<T | "queued"> {
+  const queue = async () => {
+    await queueWrite(write);
+    await refreshPending();
+    return "queued" as const;
+  };
+  if (offline()) return queue();
   try {
-    return await api.createItem(householdId, body);
+    return await send();
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 0)) throw error;
     noteFailure(error);
-    await queue();
-    return "queued";
+    return queue();
   }
+}
+
+/** Adds an item now, or (offline) queues it and says so. */
+export function addItem(householdId: string, body: ItemFields): Promise<Item | "queued"> {
+  return sendOrQueue({ householdId, kind: "add", name: body.name ?? "", body, status: "waiting" }, () =>
+    api.createItem(householdId, body),
+  );
 }
 
 /** Takes `quantity` out of an item now, or (offline) queues it and says so. */
-export async function takeOut(householdId: string, item: Item, quantity: number): Promise<Item | "queued"> {
-  const queue = () =>
-    queueWrite({
-      householdId,
-      kind: "takeOut",
-      name: item.name,
-      itemId: item.id,
-      body: { quantity },
-      status: "waiting",
-    }).then(refreshPending);
-  if (offline()) {
-    await queue();
-    return "queued";
-  }
-  try {
+export function takeOut(householdId: string, item: Item, quantity: number): Promise<Item | "queued"> {
+  const write: QueuedWrite = {
+    householdId,
+    kind: "takeOut",
+    name: item.name,
+    itemId: item.id,
+    body: { quantity },
+    status: "waiting",
+  };
+  return sendOrQueue(write, async () => {
     const left = await api.consumeItem(householdId, item.id, quantity);
     if (left.deletedAt) void forgetItem(item.id);
     return left;
-  } catch (error) {
-    if (!(error instanceof ApiError && error.status === 0)) throw error;
-    noteFailure(error);
-    await queue();
-    return "queued";
+  });
+}
+
+// ---- the shopping list, also in a shop without signal ----------------------------------------
+
+/**
+ * The shopping list's changes from this tab, one after the other in the order they were made: a
+ * quick tick and untick must reach the queue (or the server) in that order, and a newer tick
+ * replaces a waiting one only once that one is stored.
+ */
+let shoppingTurn: Promise<unknown> = Promise.resolve();
+
+function inTurn<T>(change: () => Promise<T>): Promise<T> {
+  const result = shoppingTurn.then(change);
+  shoppingTurn = result.catch(() => undefined);
+  return result;
+}
+
+/** Puts something on the shopping list now, or (offline) queues it. */
+export function addShoppingEntry(
+  householdId: string,
+  addition: QueuedShoppingAddition,
+): Promise<ShoppingListEntry | "queued"> {
+  return inTurn(() =>
+    sendOrQueue({ householdId, kind: "shoppingAdd", name: addition.name, body: addition, status: "waiting" }, () =>
+      api.addShoppingListEntry(householdId, addition),
+    ),
+  );
+}
+
+/** This household's shopping writes still waiting for `entryId`, which a newer one replaces. */
+async function dropWaitingShoppingWrites(householdId: string, entryId: string): Promise<void> {
+  for (const write of await queuedWrites()) {
+    const forEntry = (write.kind === "shoppingCheck" || write.kind === "shoppingRemove") && write.entryId === entryId;
+    if (forEntry && write.householdId === householdId && write.status === "waiting" && write.id !== undefined) {
+      await removeWrite(write.id);
+    }
   }
 }
 
-let flushing = false;
+/** The queued add behind an entry added on this device, if it still waits. */
+async function waitingAdd(entry: ShownEntry): Promise<(QueuedWrite & { kind: "shoppingAdd" }) | null> {
+  if (entry.waiting === undefined) return null;
+  const write = (await queuedWrites()).find((candidate) => candidate.id === entry.waiting);
+  return write?.kind === "shoppingAdd" && write.status === "waiting" ? write : null;
+}
+
+/**
+ * Checks an entry off (or back) now, or (offline) queues it. Ticking the same entry again offline
+ * replaces the waiting write rather than sending both; an entry added offline has its waiting add
+ * changed instead, since the server does not know it yet.
+ */
+export function checkShoppingEntry(
+  householdId: string,
+  entry: ShownEntry,
+  checked: boolean,
+): Promise<ShoppingListEntry | "queued"> {
+  return inTurn(async () => {
+    const added = await waitingAdd(entry);
+    if (added) {
+      await updateWrite({ ...added, body: { ...added.body, checked } });
+      await refreshPending();
+      return "queued";
+    }
+    await dropWaitingShoppingWrites(householdId, entry.id);
+    return sendOrQueue(
+      { householdId, kind: "shoppingCheck", name: entry.name, entryId: entry.id, checked, status: "waiting" },
+      () => api.updateShoppingListEntry(householdId, entry.id, { checked }),
+    );
+  });
+}
+
+/** Removes an entry now, or (offline) queues it; an entry added offline is simply not sent. */
+export function removeShoppingEntry(householdId: string, entry: ShownEntry): Promise<"removed" | "queued"> {
+  return inTurn(async () => {
+    const added = await waitingAdd(entry);
+    if (added?.id !== undefined) {
+      await removeWrite(added.id);
+      await refreshPending();
+      return "removed";
+    }
+    await dropWaitingShoppingWrites(householdId, entry.id);
+    return sendOrQueue(
+      { householdId, kind: "shoppingRemove", name: entry.name, entryId: entry.id, status: "waiting" },
+      async () => {
+        await api.removeShoppingListEntry(householdId, entry.id);
+        return "removed" as const;
+      },
+    );
+  });
+}
+
+/** Sends one queued write; what it says once sent, or null for nothing. */
+async function send(write: QueuedWrite): Promise<string | null> {
+  switch (write.kind) {
+    case "add":
+      await rememberQueuedBarcode(await api.createItem(write.householdId, write.body));
+      return t("offline.sentAdd", { name: write.name });
+    case "takeOut":
+      await api.consumeItem(write.householdId, write.itemId, write.body.quantity);
+      return t("offline.sentTakeOut", { name: write.name });
+    case "shoppingAdd":
+      await api.addShoppingListEntry(write.householdId, write.body);
+      return null;
+    case "shoppingCheck":
+      await api.updateShoppingListEntry(write.householdId, write.entryId, { checked: write.checked });
+      return null;
+    case "shoppingRemove":
+      // Removed meanwhile by someone else: what the write wanted is done.
+      await api.removeShoppingListEntry(write.householdId, write.entryId).catch((error: unknown) => {
+        if (!(error instanceof ApiError && error.status === 404)) throw error;
+      });
+      return null;
+  }
+}
+
+let flushing: Promise<void> | null = null;
 
 /**
  * Sends the writes made offline, oldest first, once the connection is back. Each answer is kept
  * in view: a refusal (the item was used up meanwhile, a conflict) stays listed with the
- * server's reason until the user dismisses it; nothing is dropped silently.
+ * server's reason until the user dismisses it; nothing is dropped silently. A call while a flush
+ * runs waits for that one, so "put the shopping away" stocks what was checked off in the shop.
  */
-export async function flushPending(): Promise<void> {
-  if (flushing || offline()) return;
-  flushing = true;
+export function flushPending(): Promise<void> {
+  if (offline()) return Promise.resolve();
+  flushing ??= flush().finally(() => {
+    flushing = null;
+  });
+  return flushing;
+}
+
+async function flush(): Promise<void> {
+  let shoppingSent = 0;
   try {
     for (const write of await queuedWrites()) {
       if (write.status !== "waiting" || write.id === undefined) continue;
       try {
-        if (write.kind === "add") await rememberQueuedBarcode(await api.createItem(write.householdId, write.body));
-        else if (write.itemId) await api.consumeItem(write.householdId, write.itemId, write.body.quantity ?? 1);
+        const said = await send(write);
         await removeWrite(write.id);
-        announce(
-          write.kind === "add"
-            ? t("offline.sentAdd", { name: write.name })
-            : t("offline.sentTakeOut", { name: write.name }),
-        );
+        if (said) announce(said);
+        else shoppingSent++;
       } catch (error) {
-        if (error instanceof ApiError && error.status === 0) break;
+        // Unreachable or busy: this write and the rest wait for the next try. A failing server
+        // refuses nothing either: the write waits, and the next ones are tried.
+        if (error instanceof ApiError && (error.status === 0 || error.status === 429)) {
+          noteFailure(error);
+          break;
+        }
+        if (error instanceof ApiError && error.status >= 500) continue;
         await updateWrite({ ...write, status: "refused", problem: describeError(error) });
       }
     }
   } finally {
-    flushing = false;
+    if (shoppingSent > 0) announce(t("offline.sentShopping", { count: formatNumber(shoppingSent) }));
     await refreshPending();
     setState({ liveVersion: getState().liveVersion + 1 });
   }

@@ -41,6 +41,9 @@ const BY_CODE: Partial<Record<string, MessageKey>> = {
   CATEGORY_NAME_TAKEN: "error.categoryNameTaken",
   CATEGORY_NOT_FOUND: "error.404",
   IMPORT_NO_SPACE: "error.importNoSpace",
+  // Also what an offline tick or add says when the server refuses it on reconnecting.
+  SHOPPING_LIST_ENTRY_NOT_FOUND: "shopping.gone",
+  SHOPPING_LIST_FULL: "shopping.full",
 };
 
 /** The label of each field the API names in `details`, as the forms show it. */

@@ -1,20 +1,16 @@
 import { render } from "preact";
 import { whenNotMember, whenSignedOut } from "./api.js";
 import { App } from "./app.js";
-import { boot, flushPending, membershipLost, signedOut } from "./data.js";
+import { boot, membershipLost, signedOut } from "./data.js";
 import { language } from "./i18n/index.js";
 import { followLive } from "./live.js";
-import { setState, subscribe } from "./store.js";
+import { watchConnection } from "./reconnect.js";
+import { subscribe } from "./store.js";
 import "./styles.css";
 
 document.documentElement.lang = language;
 
-window.addEventListener("online", () => {
-  setState({ online: true });
-  // Writes queued offline go out on any screen, not only when the home screen is open.
-  void flushPending();
-});
-window.addEventListener("offline", () => setState({ online: false }));
+watchConnection();
 whenSignedOut(signedOut);
 whenNotMember(() => void membershipLost());
 subscribe(followLive);

@@ -3,26 +3,40 @@
  * it has seen, searchable and filterable without the server, and the writes made offline
  * (add, take out) waiting to be sent.
  */
-import type { Item, ItemFields, ItemQuery } from "./api.js";
+import type { Item, ItemFields, ItemQuery, ShoppingUnit } from "./api.js";
 import { collator } from "./format.js";
 
 const DB_NAME = "hearth";
 const ITEMS = "items";
 const QUEUE = "queue";
 
-/** A write made offline, in the order it was made. */
-export interface QueuedWrite {
+/** A shopping-list entry added offline: what the add form sent, and whether it was checked off since. */
+export interface QueuedShoppingAddition {
+  name: string;
+  quantity: number;
+  unit: ShoppingUnit;
+  checked?: boolean;
+}
+
+/**
+ * A write made offline, in the order it was made: items added and taken out, and the shopping
+ * list used in a shop without signal (entries added, checked off or back, removed).
+ */
+export type QueuedWrite = {
   id?: number;
   householdId: string;
-  kind: "add" | "takeOut";
-  /** The item's name, so the pending list can say what it is about. */
+  /** The item's or entry's name, so the pending list can say what it is about. */
   name: string;
-  body: ItemFields & { quantity?: number };
-  itemId?: string;
   /** "waiting" until sent; "refused" keeps the server's answer on screen until dismissed. */
   status: "waiting" | "refused";
   problem?: string;
-}
+} & (
+  | { kind: "add"; body: ItemFields }
+  | { kind: "takeOut"; itemId: string; body: { quantity: number } }
+  | { kind: "shoppingAdd"; body: QueuedShoppingAddition }
+  | { kind: "shoppingCheck"; entryId: string; checked: boolean }
+  | { kind: "shoppingRemove"; entryId: string }
+);
 
 let opening: Promise<IDBDatabase | null> | null = null;
 

@@ -11,7 +11,7 @@ export const de: Catalogue = {
   "nav.household": "Haushalt",
   "nav.account": "Konto",
   "offline.banner":
-    "Du bist offline. Suche und Filter arbeiten mit dem, was dieses Gerät gespeichert hat; Hinzufügen und Herausnehmen werden gesendet, sobald die Verbindung zurück ist. Alles andere braucht eine Verbindung.",
+    "Du bist offline. Suche und Filter arbeiten mit dem, was dieses Gerät gespeichert hat; Hinzufügen, Herausnehmen und die Haken auf der Einkaufsliste werden gesendet, sobald die Verbindung zurück ist. Alles andere braucht eine Verbindung.",
 
   "action.retry": "Noch einmal versuchen",
   "home.loadFailed": "Deine Haushalte konnten nicht geladen werden",
@@ -247,6 +247,12 @@ export const de: Catalogue = {
   "offline.refused": "Der Server hat das abgelehnt: {reason}",
   "offline.pendingAdd": "{name} hinzufügen ({quantity})",
   "offline.pendingTakeOut": "{quantity} aus {name} herausnehmen",
+  "offline.pendingShoppingAdd": "{name} ({amount}) auf die Einkaufsliste setzen",
+  "offline.pendingShoppingCheck": "{name} auf der Einkaufsliste abhaken",
+  "offline.pendingShoppingUncheck": "Haken bei {name} auf der Einkaufsliste entfernen",
+  "offline.pendingShoppingRemove": "{name} von der Einkaufsliste nehmen",
+  "offline.sentShopping":
+    "Die Änderungen an der Einkaufsliste wurden gesendet, jetzt wo die Verbindung zurück ist ({count}).",
   "offline.dismiss": "Ausblenden",
   "offline.readOnly": "Offline: So war es beim letzten Laden. Zum Ändern braucht es eine Verbindung.",
   "offline.draftKept":
@@ -332,7 +338,8 @@ export const de: Catalogue = {
   "shopping.listTitle": "Zu kaufen",
   "shopping.empty": "Die Einkaufsliste ist leer.",
   "shopping.offline":
-    "Du bist offline: Das ist die Liste, wie dieses Gerät sie zuletzt gesehen hat. Änderungen brauchen eine Verbindung.",
+    "Du bist offline: Das ist die Liste, wie dieses Gerät sie zuletzt gesehen hat. Was du abhakst, hinzufügst oder entfernst, wird gesendet, sobald die Verbindung zurück ist; Verschieben und Einräumen brauchen eine Verbindung.",
+  "shopping.queuedAdd": "Offline: {name} kommt auf die Einkaufsliste, sobald die Verbindung zurück ist.",
   "shopping.notKept":
     "Du bist offline, und dieses Gerät hat die Einkaufsliste noch nicht gespeichert. Öffne sie einmal mit Verbindung, dann ist sie auch offline da.",
   "shopping.moveUp": "{name} nach oben schieben",

@@ -9,7 +9,7 @@ export const en = {
   "nav.household": "Household",
   "nav.account": "Account",
   "offline.banner":
-    "You are offline. Search and filters work on what this device kept; adding and taking out are sent when the connection is back. Everything else needs a connection.",
+    "You are offline. Search and filters work on what this device kept; adding and taking out, and the shopping list's ticks, are sent when the connection is back. Everything else needs a connection.",
 
   "action.retry": "Try again",
   "home.loadFailed": "Your households could not be loaded",
@@ -243,6 +243,11 @@ export const en = {
   "offline.refused": "The server refused this: {reason}",
   "offline.pendingAdd": "Add {name} ({quantity})",
   "offline.pendingTakeOut": "Take {quantity} out of {name}",
+  "offline.pendingShoppingAdd": "Put {name} ({amount}) on the shopping list",
+  "offline.pendingShoppingCheck": "Check off {name} on the shopping list",
+  "offline.pendingShoppingUncheck": "Uncheck {name} on the shopping list",
+  "offline.pendingShoppingRemove": "Remove {name} from the shopping list",
+  "offline.sentShopping": "The shopping list's changes were sent now that the connection is back ({count}).",
   "offline.dismiss": "Dismiss",
   "offline.readOnly": "Offline: this is the item as last loaded. Changing it needs a connection.",
   "offline.draftKept":
@@ -325,7 +330,9 @@ export const en = {
   "shopping.added": "{name} is on the shopping list.",
   "shopping.listTitle": "To buy",
   "shopping.empty": "The shopping list is empty.",
-  "shopping.offline": "You are offline: this is the list as this device last saw it. Changes need a connection.",
+  "shopping.offline":
+    "You are offline: this is the list as this device last saw it. What you check off, add or remove is sent when the connection is back; moving entries and putting the shopping away need a connection.",
+  "shopping.queuedAdd": "Offline: {name} goes on the shopping list when the connection is back.",
   "shopping.notKept":
     "You are offline, and this device has not kept the shopping list yet. Open it once with a connection, and it is here offline too.",
   "shopping.moveUp": "Move {name} up",

@@ -1,11 +1,13 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, type Item, SHOPPING_UNITS, type ShoppingListEntry, type ShoppingUnit } from "../api.js";
 import { ActionForm, ErrorText, NamedOptions, QuantityField, Select, useAction } from "../components.js";
-import { noteFailure } from "../data.js";
+import { addShoppingEntry, checkShoppingEntry, flushPending, noteFailure, removeShoppingEntry } from "../data.js";
 import { formatNumber, parseDecimal } from "../format.js";
 import { type MessageKey, t } from "../i18n/index.js";
 import { navigate } from "../router.js";
+import { type ShownEntry, withWaitingWrites } from "../shopping.js";
 import { announce, recall, remember, useAppState } from "../store.js";
+import { PendingWrites } from "./pending.js";
 
 /** Each unit's amount, for one and for any other quantity ("1 bag", "2 bags", "500 g"), and its name. */
 const UNIT_TEXTS: Record<ShoppingUnit, { one: MessageKey; other: MessageKey; name: MessageKey }> = {
@@ -95,28 +97,28 @@ export function ShoppingOffer() {
 // ---- the list -------------------------------------------------------------------------------
 
 function AddEntry(props: { onAdded: () => void }) {
-  const { householdId, online } = useAppState();
+  const { householdId } = useAppState();
   const [name, setName] = useState("");
   const [quantity, setQuantity] = useState("1");
   const [unit, setUnit] = useState<ShoppingUnit>("piece");
   const add = useAction(async () => {
     if (!householdId) return;
-    const entry = await api.addShoppingListEntry(householdId, {
-      name: name.trim(),
-      quantity: parseDecimal(quantity),
-      unit,
-    });
+    // Offline (in the shop) it waits on this device and shows at the end of the list.
+    const addition = { name: name.trim(), quantity: parseDecimal(quantity), unit };
+    const entry = await addShoppingEntry(householdId, addition);
     setName("");
     setQuantity("1");
     setUnit("piece");
-    announce(t("shopping.added", { name: entry.name }));
-    props.onAdded();
+    if (entry === "queued") announce(t("shopping.queuedAdd", { name: addition.name }));
+    else {
+      announce(t("shopping.added", { name: entry.name }));
+      props.onAdded();
+    }
     requestAnimationFrame(() => document.getElementById("shopping-name")?.focus());
   });
   return (
     <ActionForm
       action={add}
-      disabled={!online}
       class="shopping-add"
       heading={<h2 id="shopping-add-title">{t("shopping.addTitle")}</h2>}
       overrides={{ 409: "shopping.full" }}
@@ -156,34 +158,38 @@ function AddEntry(props: { onAdded: () => void }) {
 }
 
 function EntryRow(props: {
-  entry: ShoppingListEntry;
+  entry: ShownEntry;
   index: number;
+  /** How many entries can be moved (those the server has), above any added offline. */
   count: number;
   onMove: (entry: ShoppingListEntry, to: number) => Promise<void>;
   onChanged: () => void;
 }) {
   const { householdId, online } = useAppState();
   const { entry } = props;
-  // Ticked at once, as a paper list would be; put back if the server refuses.
+  const movable = online && entry.waiting === undefined;
+  // Ticked at once, as a paper list would be; put back if the server refuses. Offline the tick
+  // waits on this device and is sent when the connection is back.
   const [checked, setChecked] = useState(entry.checked);
   useEffect(() => setChecked(entry.checked), [entry.checked]);
   const check = useAction(async (next: boolean) => {
     if (!householdId) return;
     setChecked(next);
+    let sent: ShoppingListEntry | "queued";
     try {
-      await api.updateShoppingListEntry(householdId, entry.id, { checked: next });
+      sent = await checkShoppingEntry(householdId, entry, next);
     } catch (failure) {
       setChecked(entry.checked);
       throw failure;
     }
-    props.onChanged();
+    if (sent !== "queued") props.onChanged();
   });
   const move = useAction((to: number) => props.onMove(entry, to));
   const remove = useAction(async () => {
     if (!householdId) return;
-    await api.removeShoppingListEntry(householdId, entry.id);
+    const removed = await removeShoppingEntry(householdId, entry);
     announce(t("shopping.removed", { name: entry.name }));
-    props.onChanged();
+    if (removed !== "queued") props.onChanged();
     requestAnimationFrame(() => document.getElementById("shopping-name")?.focus());
   });
   const checkbox = `shopping-check-${entry.id}`;
@@ -194,11 +200,11 @@ function EntryRow(props: {
           type="checkbox"
           id={checkbox}
           checked={checked}
-          disabled={!online}
           onChange={(event) => void check.run(event.currentTarget.checked)}
         />
         <label for={checkbox}>
           <span class="shopping-name">{entry.name}</span> <span class="shopping-amount">{amountText(entry)}</span>
+          {entry.waiting === undefined ? null : <span class="shopping-waiting muted"> ({t("offline.waiting")})</span>}
         </label>
       </div>
       <div class="shopping-actions">
@@ -206,7 +212,7 @@ function EntryRow(props: {
         <button
           type="button"
           data-move="up"
-          disabled={!online || props.index === 0}
+          disabled={!movable || props.index === 0}
           onClick={() => void (move.busy ? undefined : move.run(props.index - 1))}
         >
           <span aria-hidden="true">↑</span>
@@ -215,13 +221,13 @@ function EntryRow(props: {
         <button
           type="button"
           data-move="down"
-          disabled={!online || props.index === props.count - 1}
+          disabled={!movable || props.index >= props.count - 1}
           onClick={() => void (move.busy ? undefined : move.run(props.index + 1))}
         >
           <span aria-hidden="true">↓</span>
           <span class="visually-hidden">{t("shopping.moveDown", { name: entry.name })}</span>
         </button>
-        <button type="button" data-remove disabled={!online || remove.busy} onClick={() => void remove.run()}>
+        <button type="button" data-remove disabled={remove.busy} onClick={() => void remove.run()}>
           <span aria-hidden="true">×</span>
           <span class="visually-hidden">{t("shopping.remove", { name: entry.name })}</span>
         </button>
@@ -250,6 +256,8 @@ function StockChecked(props: { checked: number; onStocked: () => void }) {
     freezer?.compartments.find((candidate) => candidate.id === compartmentId) ?? freezer?.compartments[0];
   const stock = useAction(async () => {
     if (!householdId || !freezer || !compartment) return;
+    // What was checked off in the shop without signal goes first, so it is stocked too.
+    await flushPending();
     const stocked = await api.stockCheckedEntries(householdId, {
       freezerId: freezer.id,
       compartmentId: compartment.id,
@@ -309,7 +317,7 @@ function StockChecked(props: { checked: number; onStocked: () => void }) {
 
 /** The household's shared shopping list: add, check off, reorder, remove, and stock what was bought. */
 export function ShoppingListView() {
-  const { householdId, online, liveVersion } = useAppState();
+  const { householdId, online, liveVersion, pending } = useAppState();
   const [entries, setEntries] = useState<ShoppingListEntry[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [version, setVersion] = useState(0);
@@ -337,12 +345,15 @@ export function ShoppingListView() {
       current = false;
     };
   }, [householdId, version, liveVersion, online]);
-  const checked = entries?.filter((entry) => entry.checked).length ?? 0;
+  // As last seen, with what this device did offline and has not sent yet.
+  const shown = householdId && (entries || error) ? withWaitingWrites(entries ?? [], pending, householdId) : null;
+  const onServer = shown?.filter((entry) => entry.waiting === undefined) ?? [];
+  const checked = shown?.filter((entry) => entry.checked).length ?? 0;
   // Moved at once on this screen, then on the server; the list reloads either way.
   const move = async (entry: ShoppingListEntry, to: number) => {
-    if (!householdId || !entries) return;
-    const from = entries.findIndex((candidate) => candidate.id === entry.id);
-    const reordered = entries.filter((candidate) => candidate.id !== entry.id);
+    if (!householdId) return;
+    const from = onServer.findIndex((candidate) => candidate.id === entry.id);
+    const reordered = onServer.filter((candidate) => candidate.id !== entry.id);
     reordered.splice(to, 0, entry);
     setEntries(reordered);
     requestAnimationFrame(() => focusEntryButton(entry.id, to < from ? "up" : "down"));
@@ -363,14 +374,14 @@ export function ShoppingListView() {
       <section aria-labelledby="shopping-list-title">
         <h2 id="shopping-list-title">{t("shopping.listTitle")}</h2>
         {entries === null && !error ? <p>{t("list.loading")}</p> : null}
-        {entries && entries.length === 0 ? <p class="muted">{t("shopping.empty")}</p> : null}
+        {entries && shown?.length === 0 ? <p class="muted">{t("shopping.empty")}</p> : null}
         <ul class="shopping-entries">
-          {entries?.map((entry, index) => (
+          {shown?.map((entry, index) => (
             <EntryRow
               key={entry.id}
               entry={entry}
               index={index}
-              count={entries.length}
+              count={onServer.length}
               onMove={move}
               onChanged={changed}
             />
@@ -378,6 +389,9 @@ export function ShoppingListView() {
         </ul>
         {online ? <ErrorText error={error} /> : null}
       </section>
+      {/* Under the list, which already shows them, so a phone in the shop sees the list first; a
+          refusal on reconnecting (an entry removed meanwhile) stays here with its reason. */}
+      <PendingWrites />
       {checked > 0 ? <StockChecked checked={checked} onStocked={changed} /> : null}
     </main>
   );
