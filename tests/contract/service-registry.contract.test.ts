@@ -75,6 +75,16 @@ function describeServiceRegistryContract(
       expect(registry.has("nothing")).to.equal(false);
     });
 
+    it("takes keys named like Object.prototype's members as plain keys", () => {
+      for (const key of ["constructor", "__proto__", "toString"]) {
+        expect(registry.has(key), key).to.equal(false);
+        expect(registry.get(key), key).to.equal(null);
+      }
+      const odd = { odd: true };
+      registry.register("constructor", odd);
+      expect(registry.get("constructor")).to.equal(odd);
+    });
+
     it("throws a clear domain error from getOrThrow on an absent key", () => {
       expect(() => registry.getOrThrow("notifications"))
         .to.throw(DomainError)

@@ -35,17 +35,19 @@ export class DuplicateServiceError extends DomainError {
  * Spellings that name the same service: `get("relays")` finds a service registered as
  * `relay` and the other way round, and registering two spellings is a duplicate.
  */
-const KEY_ALIASES: Record<string, readonly string[]> = {
-  relay: ["relays", "relayService"],
-  relays: ["relay", "relayService"],
-  relayService: ["relay", "relays"],
-  homekit: ["homeKit"],
-  homeKit: ["homekit"],
-};
+// A Map, not an object literal: keys come from URLs and automations, and `constructor` or
+// `__proto__` must not find Object.prototype's members.
+const KEY_ALIASES: ReadonlyMap<string, readonly string[]> = new Map([
+  ["relay", ["relays", "relayService"]],
+  ["relays", ["relay", "relayService"]],
+  ["relayService", ["relay", "relays"]],
+  ["homekit", ["homeKit"]],
+  ["homeKit", ["homekit"]],
+]);
 
 /** `key` and every other spelling of the same service (`relay`, `relays`, `relayService`). */
 export function serviceKeySpellings(key: string): string[] {
-  return [key, ...(KEY_ALIASES[key] ?? [])];
+  return [key, ...(KEY_ALIASES.get(key) ?? [])];
 }
 
 /** The router type plugins mount their routes on (express's Router, kept out of this layer). */
@@ -87,7 +89,7 @@ export class ServiceRegistry implements ServiceRegistryApi {
   /** The key `key` is stored under: itself, or a registered alias of it. */
   private resolve(key: string): string | null {
     if (this.services.has(key)) return key;
-    return KEY_ALIASES[key]?.find((alias) => this.services.has(alias)) ?? null;
+    return KEY_ALIASES.get(key)?.find((alias) => this.services.has(alias)) ?? null;
   }
 
   register(key: string, service: unknown): void {

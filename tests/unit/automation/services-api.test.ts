@@ -88,6 +88,10 @@ describe("services in the debug API", () => {
     expect(relay.body).to.include({ key: "relays", provider: "shelly" });
     const missing = await request(app()).get("/api/services/weather").expect(404);
     expect(missing.body.message).to.match(/weather/);
+    // Keys are looked up as keys: these were a 500 (Object.prototype's members found as aliases).
+    for (const key of ["constructor", "__proto__", "toString"]) {
+      await request(app()).get(`/api/services/${key}`).expect(404);
+    }
   });
 
   it("summarises the services in /api/status", async () => {

@@ -94,6 +94,15 @@ describe("HomeKit exposes mapping", () => {
       expect(planAccessory({ ...plug(), definition: null })).to.equal(null);
     });
 
+    it("maps exposes named or typed like Object.prototype's members (from any publisher on the broker) to nothing", () => {
+      const odd = ["constructor", "__proto__", "toString", "hasOwnProperty"].flatMap((word) => [
+        { type: word, name: "state", property: "state", access: 7 },
+        { type: "binary", name: word, property: word, access: 1, value_on: true, value_off: false },
+        { type: "numeric", name: word, property: word, access: 1 },
+      ]);
+      expect(planAccessory({ ...remote(), definition: { ...remote().definition!, exposes: odd } })).to.equal(null);
+    });
+
     it("skips malformed exposes instead of failing on them", () => {
       const device = {
         ...plug(),

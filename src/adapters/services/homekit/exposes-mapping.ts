@@ -164,28 +164,31 @@ function coverPlan(expose: Expose): ServicePlan | null {
   };
 }
 
-/** Sensor exposes by their name: which service each becomes. */
-const BINARY_SENSORS: Record<string, "motion" | "contact" | "leak"> = {
-  occupancy: "motion",
-  presence: "motion",
-  contact: "contact",
-  water_leak: "leak",
-};
-const NUMERIC_SENSORS: Record<string, "temperature" | "humidity"> = {
-  temperature: "temperature",
-  humidity: "humidity",
-};
+/**
+ * Sensor exposes by their name: which service each becomes. Maps, since the names come from the
+ * broker: a device exposing `constructor` must not find Object.prototype's.
+ */
+const BINARY_SENSORS: ReadonlyMap<string, "motion" | "contact" | "leak"> = new Map([
+  ["occupancy", "motion"],
+  ["presence", "motion"],
+  ["contact", "contact"],
+  ["water_leak", "leak"],
+]);
+const NUMERIC_SENSORS: ReadonlyMap<string, "temperature" | "humidity"> = new Map([
+  ["temperature", "temperature"],
+  ["humidity", "humidity"],
+]);
 
 function sensorPlan(expose: Expose): ServicePlan | null {
   const name = expose.name ?? expose.property;
   if (name === undefined || expose.property === undefined) return null;
-  if (expose.type === "binary" && BINARY_SENSORS[name]) {
+  const binaryKind = expose.type === "binary" ? BINARY_SENSORS.get(name) : undefined;
+  if (binaryKind) {
     const sensor = binary(expose, { on: true, off: false });
-    return sensor ? { kind: BINARY_SENSORS[name], key: subtype(name, expose), sensor } : null;
+    return sensor ? { kind: binaryKind, key: subtype(name, expose), sensor } : null;
   }
-  if (expose.type === "numeric" && NUMERIC_SENSORS[name]) {
-    return { kind: NUMERIC_SENSORS[name], key: subtype(name, expose), property: expose.property };
-  }
+  const numericKind = expose.type === "numeric" ? NUMERIC_SENSORS.get(name) : undefined;
+  if (numericKind) return { kind: numericKind, key: subtype(name, expose), property: expose.property };
   return null;
 }
 
@@ -203,11 +206,11 @@ function batteryPlan(exposes: Expose[]): ServicePlan | null {
 }
 
 /** Specific exposes by type; generic ones (binary, numeric) are sensors or nothing. */
-const PLANNERS: Record<string, (expose: Expose, device: ZigbeeDevice) => ServicePlan | null> = {
-  light: lightPlan,
-  switch: switchPlan,
-  cover: coverPlan,
-};
+const PLANNERS: ReadonlyMap<string, (expose: Expose, device: ZigbeeDevice) => ServicePlan | null> = new Map([
+  ["light", lightPlan],
+  ["switch", switchPlan],
+  ["cover", coverPlan],
+]);
 
 /**
  * The HomeKit accessory a device becomes, or null when none of its exposes maps to a
@@ -218,7 +221,7 @@ export function planAccessory(device: ZigbeeDevice, displayName: string = device
   const exposes = parseExposes(Array.isArray(device.definition?.exposes) ? device.definition.exposes : []);
   const services: ServicePlan[] = [];
   for (const expose of exposes) {
-    const plan = (PLANNERS[expose.type] ?? sensorPlan)(expose, device);
+    const plan = (PLANNERS.get(expose.type) ?? sensorPlan)(expose, device);
     if (plan && !services.some((known) => known.key === plan.key)) services.push(plan);
   }
   if (services.length === 0) return null;
