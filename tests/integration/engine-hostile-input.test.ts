@@ -1,0 +1,127 @@
+import path from "node:path";
+import { expect } from "chai";
+import { launch, useProcessServers } from "../support/hearth-processes.js";
+import { freePort, getJson, waitFor } from "../support/network.js";
+
+/**
+ * The engine's HTTP surface as `hearth start` serves it, with the example automations: odd path
+ * segments on every route, raw bodies on the routes that take one, odd query values on the lists.
+ * Every answer must be below 500. (The inventory API's operations get the same in
+ * tests/contract/inventory/hostile-input.test.ts.)
+ */
+const ODD_SEGMENTS = [
+  "x",
+  "%",
+  "%zz",
+  "%ED%A0%80",
+  encodeURIComponent("\u0000"),
+  "x".repeat(5000),
+  "..%2F..%2Fetc",
+  "__proto__",
+  "constructor",
+  "toString",
+  "1e400",
+  "-1",
+];
+
+const ROUTES_WITH_A_SEGMENT = [
+  "/api/automations/:segment",
+  "/api/automations/:segment/traces",
+  "/api/automations/:segment/trigger",
+  "/api/devices/:segment",
+  "/api/services/:segment",
+  "/api/services/lightPanels/:segment/pair",
+  "/api/state/:segment",
+  "/webhook/:segment",
+];
+
+const RAW_BODIES = [
+  "null",
+  "[]",
+  '"x"',
+  "1e400",
+  '{"value":1e400}',
+  '{"away":1e400}',
+  '{"__proto__":{"polluted":true}}',
+  "{",
+  "\u0000",
+  '{"value":"\\ud800"}',
+  `{"value":${"[".repeat(5000)}${"]".repeat(5000)}}`,
+];
+
+const ROUTES_WITH_A_BODY = [
+  "/api/state/hostile.key",
+  "/webhook/away-mode",
+  "/api/automations/away-mode-webhook/trigger",
+  "/api/automations/motion-light/trigger",
+];
+
+const LISTS = ["/api/logs", "/api/automations", "/api/state", "/api/devices", "/api/automations/motion-light/traces"];
+const QUERY_NAMES = ["limit", "level", "automation", "since", "prefix", "q"];
+
+describe("the engine's HTTP API under hostile input (hearth start, compiled)", function () {
+  this.timeout(180_000);
+  const servers = useProcessServers("engine hostile input");
+
+  it("answers every odd path, body and query below 500 and keeps serving", async () => {
+    const httpPort = await freePort();
+    const hearth = launch(process.execPath, ["bin/hearth.js", "start"], {
+      ...servers.env(),
+      DATA_DIR: path.join(servers.scratch, "data"),
+      AUTOMATIONS_DIR: path.resolve("automations"),
+      AUTOMATIONS_TYPECHECK: "false",
+      HOT_STANDBY: "false",
+      HTTP_AUTH: "false",
+      API_PORT: String(await freePort()),
+      HTTP_PORT: String(httpPort),
+    });
+    const base = `http://127.0.0.1:${httpPort}`;
+    try {
+      await waitFor(
+        "the engine ready",
+        async () => (await getJson(`${base}/readyz`).catch(() => ({ status: 0 }))).status === 200,
+        60_000,
+      );
+      const failures: string[] = [];
+      let requests = 0;
+      const send = async (method: string, target: string, body?: string) => {
+        requests++;
+        const response = await fetch(`${base}${target}`, {
+          method,
+          ...(body === undefined ? {} : { body, headers: { "Content-Type": "application/json" } }),
+        });
+        const text = await response.text();
+        if (response.status >= 500) {
+          failures.push(`${method} ${target.slice(0, 120)} ${body?.slice(0, 60) ?? ""} → ${response.status} ${text}`);
+        }
+      };
+      for (const route of ROUTES_WITH_A_SEGMENT) {
+        for (const segment of ODD_SEGMENTS) {
+          for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
+            await send(method, route.replace(":segment", segment));
+          }
+        }
+      }
+      for (const route of ROUTES_WITH_A_BODY) {
+        for (const body of RAW_BODIES) {
+          for (const method of ["POST", "PUT"]) await send(method, route, body);
+        }
+      }
+      for (const list of LISTS) {
+        for (const name of QUERY_NAMES) {
+          for (const value of ODD_SEGMENTS) await send("GET", `${list}?${name}=${value}`);
+        }
+      }
+      expect(requests).to.be.greaterThan(900);
+      expect(failures, `${failures.slice(0, 10).join("\n")}\n${hearth.output()}`).to.deep.equal([]);
+      // Still serving, and nothing odd was kept.
+      const state = await getJson(`${base}/api/state`);
+      expect(state.status).to.equal(200);
+      expect(JSON.stringify(state.body)).to.not.include("polluted");
+      expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
+    } finally {
+      hearth.child.kill("SIGTERM");
+      await hearth.exited;
+    }
+  });
+});
