@@ -98,7 +98,9 @@ export class DeviceRegistry implements DeviceRegistryApi {
   private readonly messages: Zigbee2MqttMessages;
   private readonly prefix: string;
   private readonly logger: Logger;
-  private readonly names: Record<string, string>;
+  // A Map of the configured names: friendly names come from the broker, and a device called
+  // `constructor` must not find Object.prototype's member as its nice name.
+  private readonly names: ReadonlyMap<string, string>;
   private readonly store: JsonStore | null;
   private readonly saveDelayMs: number;
   private readonly timers: DeviceRegistryTimers;
@@ -133,7 +135,7 @@ export class DeviceRegistry implements DeviceRegistryApi {
     this.messages = options.messages;
     this.prefix = options.prefix.replace(/\/+$/, "");
     this.logger = options.logger;
-    this.names = options.names ?? {};
+    this.names = new Map(Object.entries(options.names ?? {}));
     this.store = options.store ?? null;
     this.saveDelayMs = options.saveDelayMs ?? DEVICE_REGISTRY_SAVE_DELAY_MS;
     this.timers = options.timers ?? realTimers;
@@ -217,11 +219,12 @@ export class DeviceRegistry implements DeviceRegistryApi {
 
   /** The nice name configured for the device's friendly name or IEEE address, else the friendly name. */
   getNiceName(name: string): string {
-    if (this.names[name] !== undefined) return this.names[name];
+    const named = this.names.get(name);
+    if (named !== undefined) return named;
     const friendly = this.resolveName(name);
     if (friendly === null) return name;
     const device = this.devices.get(friendly)!;
-    return this.names[friendly] ?? this.names[device.ieee_address] ?? friendly;
+    return this.names.get(friendly) ?? this.names.get(device.ieee_address) ?? friendly;
   }
 
   getDeviceState(name: string): DeviceState | null {
@@ -511,7 +514,7 @@ export class DeviceRegistry implements DeviceRegistryApi {
     if (byIeee !== undefined) return byIeee;
     for (const friendly of this.devices.keys()) {
       const device = this.devices.get(friendly)!;
-      if ((this.names[friendly] ?? this.names[device.ieee_address]) === name) return friendly;
+      if ((this.names.get(friendly) ?? this.names.get(device.ieee_address)) === name) return friendly;
     }
     return null;
   }

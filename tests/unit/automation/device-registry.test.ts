@@ -252,6 +252,19 @@ describe("DeviceRegistry", () => {
     expect(registry.getDevice("0x00158d0004a1b2c3")?.friendly_name).to.equal("hallway_motion");
   });
 
+  it("takes a device called constructor or __proto__ as a device, with its own name as its nice name", async () => {
+    await publishDevices([
+      coordinator,
+      bulb("constructor", "0x0000000000000c01"),
+      bulb("__proto__", "0x0000000000000c02"),
+    ]);
+    expect(registry.getNiceName("constructor")).to.equal("constructor");
+    expect(registry.getNiceName("__proto__")).to.equal("__proto__");
+    expect(registry.getNiceName("toString")).to.equal("toString");
+    expect(registry.getDevice("constructor")?.ieee_address).to.equal("0x0000000000000c01");
+    expect(registry.getDevice("toString")).to.equal(null);
+  });
+
   it("isolates a failing handler from the others", async () => {
     await publishDevices([coordinator, bulb()]);
     let reached = false;
