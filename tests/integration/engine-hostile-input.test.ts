@@ -1,12 +1,14 @@
 import path from "node:path";
 import { expect } from "chai";
+import mqtt from "mqtt";
 import { launch, useProcessServers } from "../support/hearth-processes.js";
 import { freePort, getJson, waitFor } from "../support/network.js";
 
 /**
  * The engine's HTTP surface as `hearth start` serves it, with the example automations: odd path
  * segments on every route, raw bodies on the routes that take one, odd query values on the lists.
- * Every answer must be below 500. (The inventory API's operations get the same in
+ * Every answer must be below 500. Then what any publisher on the broker can send: odd device
+ * lists and device states for Zigbee2MQTT. (The inventory API's operations get the same in
  * tests/contract/inventory/hostile-input.test.ts.)
  */
 const ODD_SEGMENTS = [
@@ -56,6 +58,23 @@ const ROUTES_WITH_A_BODY = [
   "/api/automations/motion-light/trigger",
 ];
 
+const PREFIX = `hostile-z2m-${process.pid}`;
+
+/** Device lists as a broken or hostile publisher sends them; the last one is valid. */
+const DEVICE_LISTS = [
+  "null",
+  "[]",
+  '"x"',
+  "1e400",
+  "{",
+  '[{"friendly_name":1}]',
+  `${"[".repeat(10_000)}${"]".repeat(10_000)}`,
+  JSON.stringify([
+    { ieee_address: "0x0000000000000c01", friendly_name: "constructor", type: "Router", definition: { exposes: [] } },
+    { ieee_address: "0x0000000000000c02", friendly_name: "__proto__", type: "EndDevice", definition: null },
+  ]),
+];
+
 const LISTS = ["/api/logs", "/api/automations", "/api/state", "/api/devices", "/api/automations/motion-light/traces"];
 const QUERY_NAMES = ["limit", "level", "automation", "since", "prefix", "q"];
 
@@ -71,6 +90,8 @@ describe("the engine's HTTP API under hostile input (hearth start, compiled)", f
       AUTOMATIONS_DIR: path.resolve("automations"),
       AUTOMATIONS_TYPECHECK: "false",
       HOT_STANDBY: "false",
+      // A prefix of its own on a shared broker.
+      ZIGBEE2MQTT_PREFIX: PREFIX,
       HTTP_AUTH: "false",
       API_PORT: String(await freePort()),
       HTTP_PORT: String(httpPort),
@@ -119,6 +140,29 @@ describe("the engine's HTTP API under hostile input (hearth start, compiled)", f
       expect(state.status).to.equal(200);
       expect(JSON.stringify(state.body)).to.not.include("polluted");
       expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
+
+      const publisher = await mqtt.connectAsync(`mqtt://${servers.broker.host}:${servers.broker.port}`);
+      try {
+        for (const list of DEVICE_LISTS) await publisher.publishAsync(`${PREFIX}/bridge/devices`, list);
+        for (const device of ["constructor", "__proto__", "toString", "x/availability", "bridge/event"]) {
+          for (const payload of ["null", "1e400", "{", '{"__proto__":{"polluted":true}}', '{"state":{"toString":1}}']) {
+            await publisher.publishAsync(`${PREFIX}/${device}`, payload);
+          }
+        }
+      } finally {
+        await publisher.endAsync();
+      }
+      type Devices = { devices?: { friendlyName?: string; niceName?: string }[] };
+      await waitFor(
+        "the valid device list taken",
+        async () => ((await getJson(`${base}/api/devices`)).body as Devices).devices?.length === 2,
+        10_000,
+      );
+      const devices = await getJson(`${base}/api/devices/constructor`);
+      expect(devices.status, JSON.stringify(devices.body)).to.equal(200);
+      // Its own name, not Object's constructor; a state key "__proto__" is kept as a plain key.
+      expect(devices.body).to.deep.include({ friendly_name: "constructor", niceName: "constructor" });
+      expect((await getJson(`${base}/readyz`)).status).to.equal(200);
     } finally {
       hearth.child.kill("SIGTERM");
       await hearth.exited;
