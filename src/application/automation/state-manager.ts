@@ -184,12 +184,13 @@ export class StateManager implements StateManagerApi {
    */
   private async saveWithout(snapshot: Record<string, unknown>, error: unknown): Promise<void> {
     if (!(error instanceof TypeError || error instanceof RangeError)) throw error;
-    const savable: Record<string, unknown> = {};
+    // Collected as entries: a key "__proto__" assigned to an object would set its prototype, not a key.
+    const savable: [string, unknown][] = [];
     const unsavable: { key: string; reason: string }[] = [];
     for (const [key, value] of Object.entries(snapshot)) {
       try {
         JSON.stringify(value);
-        savable[key] = value;
+        savable.push([key, value]);
       } catch (reason) {
         unsavable.push({ key, reason: reason instanceof Error ? reason.message : String(reason) });
       }
@@ -198,7 +199,7 @@ export class StateManager implements StateManagerApi {
     for (const { key, reason } of unsavable) {
       this.dependencies.logger.error("State key cannot be saved as JSON; it is kept in memory only", { key, reason });
     }
-    await this.dependencies.store?.save(savable);
+    await this.dependencies.store?.save(Object.fromEntries(savable));
   }
 
   /** Waits for writes in flight (tests, shutdown). */

@@ -137,10 +137,16 @@ describe("StateManager", () => {
       state.set("mode", "away");
       state.set("device", cyclic);
       state.set("count", 10n);
+      // A key like any other, also on this path.
+      state.set("__proto__", "kept");
       await state.save();
       state.set("mode", "home");
       await state.save();
-      expect(JSON.parse(await readFile(file, "utf8"))).to.deep.equal({ mode: "home" });
+      expect(await readFile(file, "utf8")).to.include('"__proto__"');
+      expect(Object.entries(JSON.parse(await readFile(file, "utf8")))).to.deep.equal([
+        ["mode", "home"],
+        ["__proto__", "kept"],
+      ]);
       const named = logger.at("error").map((entry) => entry.fields.key);
       expect(named).to.include.members(["device", "count"]);
       expect(state.get("device")).to.equal(cyclic);
