@@ -256,7 +256,7 @@ export function addShoppingEntry(
   );
 }
 
-/** This household's shopping writes still waiting for `entryId`, which a newer one replaces. */
+/** Drops this household's waiting ticks and removal of `entryId`: a newer change of the entry replaces them. */
 async function dropWaitingShoppingWrites(householdId: string, entryId: string): Promise<void> {
   for (const write of await queuedWrites()) {
     const forEntry = (write.kind === "shoppingCheck" || write.kind === "shoppingRemove") && write.entryId === entryId;
