@@ -108,6 +108,30 @@ describe("engine HTTP API through createEngine (real broker)", () => {
     expect(engine.manager.getAutomation("doorbell-webhook")?.stats.lastError).to.include("chime broken");
   });
 
+  it("refuses a body holding 1e400 on the webhook and the manual trigger with 400, running nothing", async () => {
+    const runsBefore = engine.manager.getAutomation("doorbell-webhook")?.stats.runs;
+    const stateBefore = engine.state.get("doorbell");
+    const webhook = await request(base)
+      .post("/webhook/doorbell")
+      .set("Content-Type", "application/json")
+      .send('{"pressedAt":1e400}')
+      .expect(400);
+    expect(webhook.body.details).to.deep.equal([
+      { path: "pressedAt", message: "is Infinity (a number out of range); JSON cannot hold it" },
+    ]);
+    const manual = await request(base)
+      .post("/api/automations/doorbell-webhook/trigger")
+      .set(auth)
+      .set("Content-Type", "application/json")
+      .send('{"type":"webhook","body":{"pressedAt":-1e400}}')
+      .expect(400);
+    expect(manual.body.details).to.deep.equal([
+      { path: "body.pressedAt", message: "is -Infinity (a number out of range); JSON cannot hold it" },
+    ]);
+    expect(engine.manager.getAutomation("doorbell-webhook")?.stats.runs).to.equal(runsBefore);
+    expect(engine.state.get("doorbell")).to.deep.equal(stateBefore);
+  });
+
   it("triggers manually, edits state and reads logs and devices", async () => {
     await request(base)
       .post("/api/automations/doorbell-webhook/trigger")

@@ -88,6 +88,8 @@ export const ERROR_CODES = Object.freeze({
     "A state value holds NaN, Infinity or -Infinity, which JSON writes as null; the key was not set.",
   INVALID_CRON_EXPRESSION: "A cron expression is not valid.",
   MANUAL_TRIGGER_FIELD_MISSING: "A manual trigger lacks a field its trigger type needs.",
+  TRIGGER_INPUT_NOT_FINITE:
+    "A webhook's JSON body or a manual trigger's body holds a number out of JSON's range (1e400 parses as Infinity); `details` names where, and nothing ran.",
   SERVICE_NOT_FOUND: "No service is registered under the key.",
   SERVICE_NOT_AVAILABLE: "An automation required a service that is not registered.",
   SERVICE_ALREADY_REGISTERED: "A service is already registered under the key.",

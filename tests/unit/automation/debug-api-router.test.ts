@@ -232,6 +232,30 @@ describe("debug API router", () => {
       expect(manager.runs).to.have.length(0);
     });
 
+    it("answers 400 TRIGGER_INPUT_NOT_FINITE for a number JSON cannot hold (1e400 parses as Infinity), naming where, and runs nothing", async () => {
+      for (const [body, path, number] of [
+        [
+          '{"type":"mqtt","topic":"zigbee2mqtt/porch_motion","payload":{"temperature":1e400}}',
+          "payload.temperature",
+          "Infinity",
+        ],
+        ['{"type":"state","key":"level","newValue":-1e400}', "newValue", "-Infinity"],
+        ['{"type":"webhook","body":{"readings":[20,1e999]}}', "body.readings.1", "Infinity"],
+      ] as const) {
+        const response = await request(appFor())
+          .post("/api/automations/porch-light/trigger")
+          .set("Content-Type", "application/json")
+          .send(body)
+          .expect(400);
+        expect(response.body, body).to.deep.equal({
+          error: "Bad Request",
+          message: `The request body's ${path} is ${number}, a number out of JSON's range (1e400 parses as Infinity); send a finite number or a string. Nothing ran`,
+          details: [{ path, message: `is ${number} (a number out of range); JSON cannot hold it` }],
+        });
+      }
+      expect(manager.runs).to.have.length(0);
+    });
+
     it("answers 500 with the error message when execute throws", async () => {
       const response = await trigger({ type: "state", key: "k" }, "fails-always").expect(500);
       expect(response.body.error).to.equal("bulb unreachable");

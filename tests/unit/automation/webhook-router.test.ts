@@ -207,6 +207,41 @@ describe("webhook router", () => {
     expect(manager.runs).to.have.length(0);
   });
 
+  it("answers 400 TRIGGER_INPUT_NOT_FINITE for a number JSON cannot hold (1e400 parses as Infinity), naming where, without running anything", async () => {
+    for (const [body, path, number] of [
+      ["1e400", "", "Infinity"],
+      ['{"reading":-1e400}', "reading", "-Infinity"],
+      ['{"rooms":[{"temp":21},{"temp":1e999}]}', "rooms.1.temp", "Infinity"],
+    ] as const) {
+      const response = await request(app)
+        .post("/webhook/doorbell")
+        .set("Content-Type", "application/json")
+        .send(body)
+        .expect(400);
+      const where = path === "" ? "The request body is" : `The request body's ${path} is`;
+      expect(response.body, body).to.deep.equal({
+        error: "Bad Request",
+        message: `${where} ${number}, a number out of JSON's range (1e400 parses as Infinity); send a finite number or a string. Nothing ran`,
+        details: [{ path, message: `is ${number} (a number out of range); JSON cannot hold it` }],
+      });
+    }
+    expect(manager.runs).to.have.length(0);
+    expect(logger.at("error")).to.deep.equal([]);
+  });
+
+  it("answers 401, not 400, to a caller without the secret whose body holds 1e400", async () => {
+    manager.add(
+      automationInfo("shortcut", {
+        triggers: [{ type: "webhook", path: "phone/arrived", webhookSecret: { type: "token", token: "s3cret-token" } }],
+      }),
+      () => undefined,
+    );
+    const send = () => request(app).post("/webhook/phone/arrived").set("Content-Type", "application/json");
+    await send().send('{"battery":1e400}').expect(401);
+    await send().set("X-Webhook-Token", "s3cret-token").send('{"battery":1e400}').expect(400);
+    expect(manager.runs).to.have.length(0);
+  });
+
   it("answers 400 for JSON nested deeper than 32 levels without running anything", async () => {
     const response = await request(app)
       .post("/webhook/doorbell")

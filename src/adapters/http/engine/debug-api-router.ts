@@ -2,6 +2,7 @@ import { INVENTORY_EVENT_TYPES } from "../../../domain/inventory/inventory-event
 import express, { type Request, type RequestHandler, type Response, Router } from "express";
 import { z } from "zod";
 import { findNonFiniteNumber } from "../../../domain/automation/state-value.js";
+import { nonFiniteTriggerInput } from "../../../domain/automation/trigger-input.js";
 import { singleQueryValue } from "../query-values.js";
 import type { AutomationInfo, AutomationManagerApi } from "../../../ports/automation-catalog.js";
 import type { DeviceRegistryApi } from "../../../ports/device-registry.js";
@@ -309,6 +310,9 @@ export function createDebugApiRouter(deps: DebugApiDeps): Router {
       sendError(res, 404, `Automation "${info.name}" is not running: ${info.error ?? "it failed to register"}`);
       return;
     }
+    // The schema takes payloads and bodies as they come; JSON.parse made 1e400 Infinity.
+    const nonFinite = nonFiniteTriggerInput(req.body);
+    if (nonFinite !== null) throw nonFinite;
     const parsed = manualTriggerSchema.safeParse(req.body ?? {});
     if (!parsed.success) {
       sendError(res, 400, "Invalid trigger body", zodDetails(parsed.error));

@@ -5,6 +5,7 @@ import type { AutomationManagerApi, WebhookTarget } from "../../../ports/automat
 import { defaultWebhookHeader } from "../../../application/automation/trigger-handlers.js";
 import { webhookAnswer } from "../../../application/automation/webhook-answer.js";
 import type { WebhookSecret } from "../../../domain/automation/trigger.js";
+import { nonFiniteTriggerInput } from "../../../domain/automation/trigger-input.js";
 import type { LeadershipStatus } from "../../../ports/leader-lease.js";
 import type { Logger } from "../../../ports/logger.js";
 import { refuseDeepBodies } from "../body-shape.js";
@@ -128,7 +129,8 @@ function errorMessage(error: unknown): string {
  * method, and answers once they have finished. Never authenticated (an automation
  * checks its own headers when it needs to). How the runs ended decides the answer, first
  * match wins: one failed, 500; one refused the request (WebhookRefusedError), its status;
- * one was dropped by its run mode, 409; else 200.
+ * one was dropped by its run mode, 409; else 200. A JSON body holding a number out of range
+ * (1e400, which JSON.parse reads as Infinity) runs nothing: 400 TRIGGER_INPUT_NOT_FINITE.
  */
 export function createWebhookRouter(deps: WebhookRouterDeps): Router {
   const router = Router();
@@ -164,6 +166,12 @@ export function createWebhookRouter(deps: WebhookRouterDeps): Router {
     if (allowed.length === 0) {
       logger.warn("Webhook refused: missing or wrong secret", { path, method, ip: req.ip });
       sendError(res, 401, `/webhook/${path} needs its secret (a token header, or a signature of the body)`);
+      return;
+    }
+    // After the secret check: a caller without the secret learns nothing about what bodies pass.
+    const nonFinite = nonFiniteTriggerInput(req.body);
+    if (nonFinite !== null) {
+      next(nonFinite);
       return;
     }
     const context = {
