@@ -28,6 +28,7 @@ import type { AutomationInfo, RunTrace, TriggerRejection, TriggerResult } from "
 import { DeviceRegistry } from "../application/automation/device-registry.js";
 import { MqttService } from "../application/automation/mqtt-service.js";
 import { webhookAnswer } from "../application/automation/webhook-answer.js";
+import { nonFiniteTriggerInput } from "../domain/automation/trigger-input.js";
 import type { Automation, AutomationClass, AutomationConfig } from "../application/automation/sdk/automation.js";
 import { isAutomationClass } from "../application/automation/sdk/automation.js";
 import { ServiceRegistry } from "../application/automation/service-registry.js";
@@ -89,8 +90,8 @@ export interface TestWebhookRequest {
 }
 
 /**
- * What a webhook call did: 404 no automation has the path, 405 none accepts the method, 500
- * one failed, else the status of the first that refused the request (WebhookRefusedError,
+ * What a webhook call did: 404 no automation has the path, 405 none accepts the method, 400
+ * (nothing ran) the body holds NaN or ±Infinity (TRIGGER_INPUT_NOT_FINITE), 500 one failed, else the status of the first that refused the request (WebhookRefusedError,
  * 400–499), else 409 when a run mode dropped a firing (a `single` automation already running),
  * else 200: the answers of the engine's `/webhook/*`.
  */
@@ -350,6 +351,8 @@ export async function createTestEngine(options: TestEngineOptions): Promise<Test
       if (targets.length === 0) return { status: 404, results: [] };
       const accepting = targets.filter((target) => target.methods.includes(method));
       if (accepting.length === 0) return { status: 405, results: [] };
+      // The engine refuses such a body before anything runs; a test of it must read that 400 too.
+      if (nonFiniteTriggerInput(request.body) !== null) return { status: 400, results: [] };
       const context: TriggerContext = {
         type: "webhook",
         path: path.replace(/^\/+|\/+$/g, ""),

@@ -103,6 +103,12 @@ describe("WebhookRefusedError", () => {
       expect((await t.webhook("away", { body: { away: true } })).status).to.equal(200);
       expect(t.state.get("away")).to.equal(true);
     });
+
+    it("answers a test webhook call whose body holds Infinity with 400 and runs nothing, as the engine does", async () => {
+      const refused = await t.webhook("away", { body: { away: true, since: Number.POSITIVE_INFINITY } });
+      expect(refused).to.deep.equal({ status: 400, results: [] });
+      expect(t.info("strict").stats.runs).to.equal(0);
+    });
   });
 
   describe("run modes", () => {
