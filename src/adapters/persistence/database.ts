@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, type QueryOptions } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import knexFactory, { type Knex } from "knex";
@@ -144,7 +144,10 @@ function embeddedDatabase(
   const statements = new PgliteStatementCache(pglite, { turnBeforeStatements, ...(stoppedBy ? { stoppedBy } : {}) });
   const connection = {
     waitReady: pglite.waitReady,
-    query: statements.query.bind(statements),
+    // knex-pglite passes (text, bindings, options); queryNumbered (sql-statements.ts) passes
+    // node-postgres's query config, as to a PostgreSQL connection.
+    query: (sql: string | { text: string; values: unknown[] }, params?: unknown[], options?: QueryOptions) =>
+      typeof sql === "string" ? statements.query(sql, params, options) : statements.query(sql.text, sql.values),
     close: () => pglite.close(),
   };
   const knex = knexFactory({

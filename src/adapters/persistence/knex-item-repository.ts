@@ -25,6 +25,7 @@ import type {
 import type { ItemListCache } from "./item-list-cache.js";
 import { type OutboxInsert, outboxRow, writeOutboxEvents } from "./knex-inventory-outbox.js";
 import { isDeadlock, isForeignKeyViolation, retrying, toDate, toDateOrNull } from "./knex-rows.js";
+import { numbered, queryNumbered } from "./sql-statements.js";
 
 export interface ItemRow {
   id: string;
@@ -127,12 +128,12 @@ ${USER_JOINS}`;
  * while this statement waited for its lock fails PostgreSQL's recheck of the join against the
  * user row read before the wait, and the item would read as missing.
  */
-const LOCKED_VIEW_SELECT = `WITH i AS (
+const LOCKED_VIEW_SELECT = numbered(`WITH i AS (
   SELECT *, xmin::text AS row_version FROM freezer_items WHERE id = ? AND household_id = ? FOR UPDATE
 )
 SELECT i.row_version, ${ITEM_COLUMNS}, ${USER_COLUMNS}
 FROM i
-${USER_JOINS}`;
+${USER_JOINS}`);
 
 // Names sort by name_folded, hearth_search_text of the name (unaccented, lower-case, punctuation as spaces: "Hähnchen"
 // before "Himbeeren") in byte order, which PGlite and PostgreSQL compute alike whatever their
@@ -500,9 +501,8 @@ function memoizedBy<Counts extends number[]>(build: (...counts: Counts) => strin
  * how many events it writes, so each shape is built once: a write then spends its time on its
  * values, not on assembling (and collecting) a 3 kB string.
  */
-const createStatement = memoizedBy(
-  (events: number) =>
-    `WITH member AS (
+const createStatement = memoizedBy((events: number) =>
+  numbered(`WITH member AS (
   SELECT 1 FROM memberships WHERE household_id = ? AND user_id = ?
 ), placement AS (
   SELECT 1 FROM freezers f JOIN compartments c ON c.freezer_id = f.id
@@ -521,32 +521,63 @@ SELECT EXISTS (SELECT 1 FROM member) AS member, EXISTS (SELECT 1 FROM placement)
   FROM (SELECT 1) AS one
   LEFT JOIN ins i ON true
   LEFT JOIN users cu ON cu.id = i.created_by
-  LEFT JOIN users uu ON uu.id = i.updated_by`,
+  LEFT JOIN users uu ON uu.id = i.updated_by`),
 );
 
 /** The optimistic update of one item (see `updateFrom`) with `changes` change-log rows and `events` outbox rows. */
-const updateStatement = memoizedBy(
-  (changes: number, events: number) =>
-    `WITH upd AS (
+const updateStatement = memoizedBy((changes: number, events: number) =>
+  numbered(`WITH upd AS (
   UPDATE freezer_items SET ${UPDATE_COLUMNS.map((column) => `${column} = ?${COLUMN_CASTS[column] ?? ""}`).join(", ")}
    WHERE id = ? AND household_id = ? AND xmin = ?::xid
   RETURNING *
 )${
-      changes > 0
-        ? `, log AS (
+    changes > 0
+      ? `, log AS (
   INSERT INTO item_change_log (id, item_id, field_name, old_value, new_value, changed_at, changed_by)
   SELECT c.id, c.item_id, c.field_name, c.old_value, c.new_value, c.changed_at::timestamptz, c.changed_by
     FROM (VALUES ${Array.from({ length: changes }, () => "(?, ?, ?, ?, ?, ?, ?)").join(", ")})
       AS c(id, item_id, field_name, old_value, new_value, changed_at, changed_by)
    WHERE EXISTS (SELECT 1 FROM upd)
 )`
-        : ""
-    }${outboxCte(events, "upd")}
+      : ""
+  }${outboxCte(events, "upd")}
 SELECT ${ITEM_COLUMNS}, ${USER_COLUMNS}
   FROM upd i
   JOIN users cu ON cu.id = i.created_by
-  JOIN users uu ON uu.id = i.updated_by`,
+  JOIN users uu ON uu.id = i.updated_by`),
 );
+
+/** One item with its users, by id and household. */
+const ITEM_BY_ID = numbered(`${VIEW_SELECT} WHERE i.id = ? AND i.household_id = ?`);
+
+/** One item (id, household, user): a row when the user is a member, its columns null when the item is not there. */
+const MEMBER_ITEM = numbered(`SELECT v.* FROM memberships m
+         LEFT JOIN LATERAL (${VIEW_SELECT} WHERE i.id = ? AND i.household_id = m.household_id) v ON true
+        WHERE m.household_id = ? AND m.user_id = ?`);
+
+/** {@link MEMBER_ITEM} with the item's row version, for an optimistic update. */
+const MEMBER_VERSIONED_ITEM = numbered(`SELECT v.* FROM memberships m
+         LEFT JOIN LATERAL (
+           ${VERSIONED_VIEW_SELECT}
+            WHERE i.id = ? AND i.household_id = m.household_id
+         ) v ON true
+        WHERE m.household_id = ? AND m.user_id = ?`);
+
+/** An item's history (id, household, user): no row for a non-member, `found` null when the item is not there. */
+const MEMBER_HISTORY =
+  numbered(`SELECT f.id AS found, l.id, l.item_id, l.field_name, l.old_value, l.new_value, l.changed_at, l.changed_by,
+         u.email AS changed_by_email, u.name AS changed_by_name
+       FROM memberships m
+       LEFT JOIN freezer_items f ON f.id = ? AND f.household_id = m.household_id
+       LEFT JOIN item_change_log l ON l.item_id = f.id
+       LEFT JOIN users u ON u.id = l.changed_by
+       WHERE m.household_id = ? AND m.user_id = ?
+       ${HISTORY_ORDER}`);
+
+/** A member's household's item revision (household, user): no row for a non-member. */
+const MEMBER_REVISION = numbered(`SELECT r.revision FROM memberships m
+         LEFT JOIN LATERAL (${HOUSEHOLD_REVISION} = m.household_id) r ON true
+        WHERE m.household_id = ? AND m.user_id = ?`);
 
 export interface KnexItemRepositoryOptions {
   /** Reuses list pages while the household's item revision stands; absent: every list queries. */
@@ -584,31 +615,23 @@ export class KnexItemRepository implements ItemRepository {
   private async createOnce(userId: string, item: FreezerItem, events: InventoryEvent[]): Promise<MemberCreate> {
     const row = toRow(item);
     const outbox = events.map(outboxRow);
-    const result = await this.knex
-      .raw<{
-        rows: (Omit<ItemViewRow, "id"> & {
-          id: string | null;
-          member: boolean;
-          placed: boolean;
-          categorised: boolean;
-        })[];
-      }>(createStatement(outbox.length), [
-        item.householdId,
-        userId,
-        item.freezerId,
-        item.householdId,
-        item.compartmentId,
-        item.categoryId,
-        item.categoryId,
-        item.householdId,
-        ...INSERT_COLUMNS.map((column) => row[column]),
-        ...outbox.flatMap(outboxBindings),
-      ])
-      .options(PREPARED)
-      .catch((error: unknown) => {
-        throw vanishedPlacement(error) ?? error;
-      });
-    const answer = result.rows[0];
+    const rows = await queryNumbered<
+      Omit<ItemViewRow, "id"> & { id: string | null; member: boolean; placed: boolean; categorised: boolean }
+    >(this.knex, createStatement(outbox.length), [
+      item.householdId,
+      userId,
+      item.freezerId,
+      item.householdId,
+      item.compartmentId,
+      item.categoryId,
+      item.categoryId,
+      item.householdId,
+      ...INSERT_COLUMNS.map((column) => row[column]),
+      ...outbox.flatMap(outboxBindings),
+    ]).catch((error: unknown) => {
+      throw vanishedPlacement(error) ?? error;
+    });
+    const answer = rows[0];
     if (!answer?.member) return { refused: "not-member" };
     if (!answer.placed) return { refused: "placement" };
     if (!answer.categorised || answer.id === null) return { refused: "category" };
@@ -623,47 +646,31 @@ export class KnexItemRepository implements ItemRepository {
   }
 
   async findById(householdId: string, itemId: string, db: Knex | Knex.Transaction = this.knex) {
-    const result = await db
-      .raw<{ rows: ItemViewRow[] }>(`${VIEW_SELECT} WHERE i.id = ? AND i.household_id = ?`, [itemId, householdId])
-      .options(PREPARED);
-    return result.rows[0] ? toView(result.rows[0]) : undefined;
+    const [row] = await queryNumbered<ItemViewRow>(db, ITEM_BY_ID, [itemId, householdId]);
+    return row ? toView(row) : undefined;
   }
 
   async findForMember({ userId, householdId, itemId }: MemberItem): Promise<MemberRead<FreezerItemView> | undefined> {
-    const result = await this.knex
-      .raw<{ rows: (Omit<ItemViewRow, "id"> & { id: string | null })[] }>(
-        `SELECT v.* FROM memberships m
-         LEFT JOIN LATERAL (${VIEW_SELECT} WHERE i.id = ? AND i.household_id = m.household_id) v ON true
-        WHERE m.household_id = ? AND m.user_id = ?`,
-        [itemId, householdId, userId],
-      )
-      .options(PREPARED);
-    const row = result.rows[0];
+    const [row] = await queryNumbered<Omit<ItemViewRow, "id"> & { id: string | null }>(this.knex, MEMBER_ITEM, [
+      itemId,
+      householdId,
+      userId,
+    ]);
     if (!row) return undefined;
     return { found: row.id === null ? undefined : toView({ ...row, id: row.id }) };
   }
 
   async historyForMember(ref: MemberItem): Promise<MemberRead<ChangeLogEntryView[]> | undefined> {
     const { userId, householdId, itemId } = ref;
-    const result = await this.knex
-      .raw<{
-        rows: (Omit<ChangeRow, "id"> & { id: string | null; found: string | null })[];
-      }>(
-        `SELECT f.id AS found, l.id, l.item_id, l.field_name, l.old_value, l.new_value, l.changed_at, l.changed_by,
-         u.email AS changed_by_email, u.name AS changed_by_name
-       FROM memberships m
-       LEFT JOIN freezer_items f ON f.id = ? AND f.household_id = m.household_id
-       LEFT JOIN item_change_log l ON l.item_id = f.id
-       LEFT JOIN users u ON u.id = l.changed_by
-       WHERE m.household_id = ? AND m.user_id = ?
-       ${HISTORY_ORDER}`,
-        [itemId, householdId, userId],
-      )
-      .options(PREPARED);
-    const first = result.rows[0];
+    const rows = await queryNumbered<Omit<ChangeRow, "id"> & { id: string | null; found: string | null }>(
+      this.knex,
+      MEMBER_HISTORY,
+      [itemId, householdId, userId],
+    );
+    const first = rows[0];
     if (!first) return undefined;
     if (first.found === null) return { found: undefined };
-    return { found: result.rows.flatMap((row) => (row.id === null ? [] : [toChangeView({ ...row, id: row.id })])) };
+    return { found: rows.flatMap((row) => (row.id === null ? [] : [toChangeView({ ...row, id: row.id })])) };
   }
 
   async list(query: ItemListQuery): Promise<ItemPage> {
@@ -681,15 +688,10 @@ export class KnexItemRepository implements ItemRepository {
     // one statement; one that may be costs a revision check first (and nothing more on a hit).
     if (!this.listCache?.holds(query)) return this.queryMemberList(userId, query);
     // One statement answers both "is this a member" and "which revision is current".
-    const result = await this.knex
-      .raw<{ rows: { revision: string | number | null }[] }>(
-        `SELECT r.revision FROM memberships m
-         LEFT JOIN LATERAL (${HOUSEHOLD_REVISION} = m.household_id) r ON true
-        WHERE m.household_id = ? AND m.user_id = ?`,
-        [query.householdId, userId],
-      )
-      .options(PREPARED);
-    const row = result.rows[0];
+    const [row] = await queryNumbered<{ revision: string | number | null }>(this.knex, MEMBER_REVISION, [
+      query.householdId,
+      userId,
+    ]);
     if (!row) return undefined;
     if (row.revision === null) return this.queryList(query);
     return this.cachedList(query, String(row.revision));
@@ -794,18 +796,11 @@ ORDER BY page.list_ordinal`,
 
   async updateForMember(ref: MemberItem, updater: ItemUpdater): Promise<MemberRead<FreezerItemView> | undefined> {
     const { userId, householdId, itemId } = ref;
-    const read = await this.knex
-      .raw<{ rows: (Omit<VersionedViewRow, "id"> & { id: string | null })[] }>(
-        `SELECT v.* FROM memberships m
-         LEFT JOIN LATERAL (
-           ${VERSIONED_VIEW_SELECT}
-            WHERE i.id = ? AND i.household_id = m.household_id
-         ) v ON true
-        WHERE m.household_id = ? AND m.user_id = ?`,
-        [itemId, householdId, userId],
-      )
-      .options(PREPARED);
-    const row = read.rows[0];
+    const [row] = await queryNumbered<Omit<VersionedViewRow, "id"> & { id: string | null }>(
+      this.knex,
+      MEMBER_VERSIONED_ITEM,
+      [itemId, householdId, userId],
+    );
     if (!row) return undefined;
     const current = row.id === null ? undefined : { ...row, id: row.id };
     return { found: await this.updateFrom(current, householdId, itemId, updater) };
@@ -850,25 +845,23 @@ ORDER BY page.list_ordinal`,
     const row = toRow(item);
     const log = changes.map(changeRow);
     const outbox = events.map(outboxRow);
-    const result = await db
-      .raw<{ rows: ItemViewRow[] }>(updateStatement(log.length, outbox.length), [
-        ...UPDATE_COLUMNS.map((column) => row[column]),
-        current.id,
-        current.householdId,
-        version,
-        ...log.flatMap((entry) => [
-          entry.id,
-          entry.item_id,
-          entry.field_name,
-          entry.old_value,
-          entry.new_value,
-          entry.changed_at,
-          entry.changed_by,
-        ]),
-        ...outbox.flatMap(outboxBindings),
-      ])
-      .options(PREPARED);
-    return result.rows[0] ? toView(result.rows[0]) : undefined;
+    const [written] = await queryNumbered<ItemViewRow>(db, updateStatement(log.length, outbox.length), [
+      ...UPDATE_COLUMNS.map((column) => row[column]),
+      current.id,
+      current.householdId,
+      version,
+      ...log.flatMap((entry) => [
+        entry.id,
+        entry.item_id,
+        entry.field_name,
+        entry.old_value,
+        entry.new_value,
+        entry.changed_at,
+        entry.changed_by,
+      ]),
+      ...outbox.flatMap(outboxBindings),
+    ]);
+    return written ? toView(written) : undefined;
   }
 
   private async updateLocked(
@@ -891,10 +884,7 @@ ORDER BY page.list_ordinal`,
     updater: ItemUpdater,
   ): Promise<FreezerItemView | undefined> {
     // FOR UPDATE makes concurrent updates of one item queue here, so each sees the previous one's result.
-    const locked = await trx
-      .raw<{ rows: VersionedViewRow[] }>(LOCKED_VIEW_SELECT, [itemId, householdId])
-      .options(PREPARED);
-    const read = locked.rows[0];
+    const [read] = await queryNumbered<VersionedViewRow>(trx, LOCKED_VIEW_SELECT, [itemId, householdId]);
     if (!read) return undefined;
     const current = toItem(read);
     const { item, changes, events } = updater(current);

@@ -80,34 +80,31 @@ export function prepareMarkedStatements(client: QueryingClient): void {
     status = message.status ?? status;
   });
   const invalidated = (error: unknown) => (error as { code?: string } | null)?.code === PLAN_INVALIDATED;
-  const noteFailure = (error: unknown) => {
-    if (invalidated(error)) generation++;
-  };
   const named = (config: QueryConfig) => {
     const { prepared: _prepared, ...plain } = config;
     return { ...plain, name: `hearth_${generation}_${digestOf(plain.text)}` };
   };
+  /** Runs a marked statement by name; a refusal for a changed table outside a transaction is run again once. */
+  const send = (config: QueryConfig, args: unknown[], callback: Callback, retry: boolean): unknown =>
+    query(named(config), ...args, (error: Error | null, result?: unknown) => {
+      if (error && invalidated(error)) {
+        const outsideTransaction = status === "I";
+        generation++;
+        if (retry && outsideTransaction) {
+          send(config, args, callback, false);
+          return;
+        }
+      }
+      callback(error, result);
+    });
   (client as { query: (...args: unknown[]) => unknown }).query = (config: unknown, ...rest: unknown[]) => {
     if (!isPreparedRequest(config)) return query(config, ...rest);
     const callback = rest[rest.length - 1];
-    if (typeof callback === "function") {
-      const send = (retry: boolean): unknown =>
-        query(named(config), ...rest.slice(0, -1), (error: Error | null, result?: unknown) => {
-          if (error && invalidated(error)) {
-            const outsideTransaction = status === "I";
-            noteFailure(error);
-            if (retry && outsideTransaction) {
-              send(false);
-              return;
-            }
-          }
-          (callback as Callback)(error, result);
-        });
-      return send(true);
-    }
-    const result = query(named(config), ...rest);
-    // The caller handles the rejection; this only looks at it (and must not leave it unhandled).
-    if (result instanceof Promise) result.then(undefined, noteFailure);
-    return result;
+    if (typeof callback === "function") return send(config, rest.slice(0, -1), callback as Callback, true);
+    // The promise form (sql-statements.ts's queryNumbered) goes the callback's way, so a refused
+    // statement is run again the same way.
+    return new Promise((resolve, reject) =>
+      send(config, rest, (error, result) => (error ? reject(error) : resolve(result)), true),
+    );
   };
 }

@@ -59,41 +59,47 @@ describe("named prepared statements for marked PostgreSQL queries", () => {
             )
           : (client.query(marked("SELECT * FROM t") as never) as Promise<unknown>).catch((error: unknown) => error);
       expect(await run()).to.have.property("code", "0A000");
-      // The promise style notes the failure on a later turn.
-      await new Promise((resolve) => setImmediate(resolve));
       await run();
       expect(nameOf(calls[0])).to.match(/^hearth_0_/);
       expect(nameOf(calls[1])).to.match(/^hearth_1_/);
     }
   });
 
-  it("runs a statement refused for a changed table again at once outside a transaction, and only reports it inside one", async () => {
+  it("runs a statement refused for a changed table again at once outside a transaction, and only reports it inside one, with a callback or a promise", async () => {
     const { EventEmitter } = await import("node:events");
-    for (const status of ["I", "T"]) {
-      const calls: unknown[] = [];
-      const connection = new EventEmitter();
-      const client = {
-        connection,
-        query: (config: unknown, ...rest: unknown[]) => {
-          calls.push(config);
-          const refused = calls.length === 1 ? Object.assign(new Error("changed"), { code: "0A000" }) : null;
-          (rest[rest.length - 1] as Callback)(refused, refused ? undefined : { rows: [{ ok: 1 }] });
-        },
-      };
-      prepareMarkedStatements(client);
-      connection.emit("readyForQuery", { status });
-      const answer = await new Promise<{ error: Error | null; result?: unknown }>((resolve) =>
-        client.query(
-          marked("SELECT * FROM t") as never,
-          ((error: Error | null, result?: unknown) => resolve({ error, result })) as never,
-        ),
-      );
-      if (status === "I") {
-        expect(answer).to.deep.equal({ error: null, result: { rows: [{ ok: 1 }] } });
-        expect(calls.map(nameOf).map((name) => name?.slice(0, 9))).to.deep.equal(["hearth_0_", "hearth_1_"]);
-      } else {
-        expect(answer.error).to.have.property("code", "0A000");
-        expect(calls).to.have.length(1);
+    for (const style of ["callback", "promise"] as const) {
+      for (const status of ["I", "T"]) {
+        const calls: unknown[] = [];
+        const connection = new EventEmitter();
+        const client = {
+          connection,
+          query: (config: unknown, ...rest: unknown[]) => {
+            calls.push(config);
+            const refused = calls.length === 1 ? Object.assign(new Error("changed"), { code: "0A000" }) : null;
+            (rest[rest.length - 1] as Callback)(refused, refused ? undefined : { rows: [{ ok: 1 }] });
+          },
+        };
+        prepareMarkedStatements(client);
+        connection.emit("readyForQuery", { status });
+        const answer =
+          style === "callback"
+            ? await new Promise<{ error: Error | null; result?: unknown }>((resolve) =>
+                client.query(
+                  marked("SELECT * FROM t") as never,
+                  ((error: Error | null, result?: unknown) => resolve({ error, result })) as never,
+                ),
+              )
+            : await (client.query(marked("SELECT * FROM t") as never) as unknown as Promise<unknown>).then(
+                (result) => ({ error: null, result }),
+                (error: Error) => ({ error }),
+              );
+        if (status === "I") {
+          expect(answer).to.deep.equal({ error: null, result: { rows: [{ ok: 1 }] } });
+          expect(calls.map(nameOf).map((name) => name?.slice(0, 9))).to.deep.equal(["hearth_0_", "hearth_1_"]);
+        } else {
+          expect(answer.error).to.have.property("code", "0A000");
+          expect(calls).to.have.length(1);
+        }
       }
     }
   });
