@@ -38,8 +38,9 @@ interface ConnectionSource {
  *
  * The hot item statements go past knex's query runner: for every call of a `knex.raw`, knex scans
  * the 2–3 kB text twice with regular expressions (binding the `?`, then numbering them), copies
- * the query object four times and emits six events; of those only "query" is kept here (tests
- * count statements by it). See docs/performance.md, issue 24, for what it saves per item write.
+ * the query object several times and emits seven events; of those only "query" is kept here
+ * (tests count statements by it). That was 8–15 % of the main thread's instructions per item
+ * write (docs/performance.md, issue 24).
  * The pool, its limits and its acquire timeout stay knex's. Both databases' connections take the
  * node-postgres query config (database.ts gives the embedded one that form); `prepared` is the
  * mark of pg-prepared-statements.ts, so PostgreSQL runs the text as a named statement.
