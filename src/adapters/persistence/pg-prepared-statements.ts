@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 
 /**
- * knex `.options()` for a statement worth keeping planned on PostgreSQL: the inventory's hot
- * writes and reads of one item, whose plans do not depend on the values (lookups by key). PGlite
- * ignores it: its statement cache prepares every statement already.
+ * knex `.options()` for a statement worth keeping planned on PostgreSQL (sql-statements.ts's
+ * `queryNumbered` marks every statement it runs so): the inventory's hot writes and reads of one
+ * item, whose plans do not depend on the values (lookups by key). PGlite ignores it: its
+ * statement cache prepares every statement already.
  *
  * PostgreSQL plans an unnamed statement anew on every execution. For the item statements,
  * common table expressions over five tables, planning is most of their cost: the create
